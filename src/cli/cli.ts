@@ -1,0 +1,165 @@
+import { appendBranch, BranchError } from '../main/core/branch-append';
+import { Ledger } from '../main/core/ledger';
+import { project, type Projection } from '../main/core/projection';
+import { treeReport, verifyReport } from '../main/core/reports';
+import { DEFAULT_PROFILE } from '../main/core/tokens';
+import { numberOption, parseArgs, UsageError } from './args';
+
+/** Where the CLI writes: real stdout/stderr, or buffers in tests. */
+export interface CliIo {
+  out(s: string): void;
+  err(s: string): void;
+}
+
+export const USAGE = `usage:
+  vak-explorer verify FILE [--json]
+  vak-explorer project FILE [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
+  vak-explorer tree FILE [--json]
+  vak-explorer branch FILE --at ID --text TEXT
+  vak-explorer serve [--home DIR] [--port N] [--no-open]
+
+exit codes: 0 ok · 1 verify found warnings, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments`;
+
+/** Runs one CLI command (LEDGER.md §9) and returns its exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'verify':
+        return verify(rest, io);
+      case 'project':
+        return projectCmd(rest, io);
+      case 'tree':
+        return tree(rest, io);
+      case 'branch':
+        return branch(rest, io);
+      case 'serve': {
+        const { serveCommand } = await import('../main/server/serve-command');
+        return await serveCommand(rest, io);
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE + '\n');
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`vak-explorer: ${e.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (e instanceof BranchError) {
+      io.err(`vak-explorer: branch refused: ${e.message}\n`);
+      return e.reason === 'unreadable' ? 2 : 1;
+    }
+    io.err(`vak-explorer: ${(e as Error).message}\n`);
+    return 2;
+  }
+}
+
+function fileArg(positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+  return positionals[0];
+}
+
+function openLedger(path: string): Ledger {
+  try {
+    return Ledger.openSync(path);
+  } catch (e) {
+    throw new Error(`cannot read ${path}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+function verify(argv: string[], io: CliIo): number {
+  const args = parseArgs(argv, ['json']);
+  const ledger = openLedger(fileArg(args.positionals));
+  const report = verifyReport(ledger);
+  ledger.close();
+  if (args.flags.has('json')) io.out(JSON.stringify(report) + '\n');
+  else {
+    io.out(`${report.entries} entries, active leaf ${report.active_leaf ?? '(none)'}\n`);
+    for (const w of report.warnings)
+      io.out(`line ${w.line} @${w.offset}: ${w.code}${w.id ? ` [${w.id}]` : ''}: ${w.message}\n`);
+    io.out(report.warnings.length === 0 ? 'no warnings\n' : `${report.warnings.length} warning(s)\n`);
+  }
+  return report.warnings.length === 0 ? 0 : 1;
+}
+
+function tree(argv: string[], io: CliIo): number {
+  const args = parseArgs(argv, ['json']);
+  const ledger = openLedger(fileArg(args.positionals));
+  const report = treeReport(ledger);
+  ledger.close();
+  if (args.flags.has('json')) io.out(JSON.stringify(report) + '\n');
+  else {
+    for (const e of report.entries) io.out(`${e.line}\t${e.id}\t${e.parent_id ?? '-'}\t${e.kind}\t${e.children}\n`);
+  }
+  return 0;
+}
+
+/** The §9 JSON of a projection: exactly its fields, in its order. */
+export function projectionJson(p: Projection): object {
+  return {
+    leaf: p.leaf,
+    system: p.system,
+    tools: p.tools,
+    messages: p.messages,
+    plan: p.plan,
+    tokens: p.tokens,
+    over_budget: p.over_budget,
+  };
+}
+
+function projectCmd(argv: string[], io: CliIo): number {
+  const args = parseArgs(argv, ['json']);
+  const path = fileArg(args.positionals);
+  const plan = args.options.get('plan') ?? 'auto';
+  if (plan !== 'none' && plan !== 'auto')
+    throw new UsageError(`--plan must be none or auto, not ${JSON.stringify(plan)}`);
+  const profile = {
+    window: numberOption(args, 'window', DEFAULT_PROFILE.window, 0),
+    reserve: numberOption(args, 'reserve', DEFAULT_PROFILE.reserve, 0),
+    bytes_per_token: numberOption(args, 'bytes-per-token', DEFAULT_PROFILE.bytes_per_token, 1),
+  };
+  const ledger = openLedger(path);
+  try {
+    const leafId = args.options.get('leaf');
+    let leaf: number;
+    if (leafId !== undefined) {
+      const i = ledger.indexOf(leafId);
+      if (i === undefined) throw new Error(`unknown leaf ${JSON.stringify(leafId)}: no such entry in ${path}`);
+      leaf = i;
+    } else {
+      if (ledger.index.count === 0) throw new Error(`${path} has no entries to project`);
+      leaf = ledger.index.activeLeaf;
+    }
+    const p = project(ledger, leaf, { plan, profile });
+    if (args.flags.has('json')) io.out(JSON.stringify(projectionJson(p)) + '\n');
+    else {
+      for (const m of p.messages) {
+        io.out(
+          `${m.fidelity.padEnd(8)} ${m.role.padEnd(9)} ${String(m.tokens).padStart(6)} tok  ${m.source_ids.join(',')}\n`,
+        );
+      }
+      io.out(`total ${p.tokens.total} / available ${p.tokens.available} · over budget ${p.over_budget}\n`);
+    }
+    return 0;
+  } finally {
+    ledger.close();
+  }
+}
+
+function branch(argv: string[], io: CliIo): number {
+  const args = parseArgs(argv, ['json']);
+  const path = fileArg(args.positionals);
+  const at = args.options.get('at');
+  const text = args.options.get('text');
+  if (at === undefined) throw new UsageError('branch needs --at ID');
+  if (text === undefined) throw new UsageError('branch needs --text TEXT');
+  const r = appendBranch(path, at, text);
+  io.out(args.flags.has('json') ? JSON.stringify(r) + '\n' : r.id + '\n');
+  return 0;
+}

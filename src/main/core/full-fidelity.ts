@@ -1,0 +1,74 @@
+import { isObject, type Json } from './entry-types';
+import { F_CONTROL, F_MESSAGE, type LedgerIndex } from './ledger-index';
+import type { Ledger } from './ledger';
+import { contentString } from './tokens';
+import { messageContent, toolNameFor, type ChainContext } from './chain-context';
+
+import type { ProjectedRole } from '../../shared/ledger-types';
+
+export interface ShapedMessage {
+  role: ProjectedRole;
+  content: Json[];
+}
+
+/** A message entry as recorded (preamble, open turn): blocks verbatim. */
+export function verbatimMessage(ledger: Ledger, i: number): ShapedMessage | null {
+  if ((ledger.index.flags[i] & F_MESSAGE) === 0) return null;
+  const e = ledger.entry(i);
+  const m = e['message'] as Record<string, Json>;
+  return { role: m['role'] as ProjectedRole, content: messageContent(e) };
+}
+
+/**
+ * A message entry of a closed turn at Full fidelity (§5.3): control nudges and
+ * thinking dropped, card calls reduced to their ack, tool results to digests.
+ * Returns null when nothing is left.
+ */
+export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number): ShapedMessage | null {
+  const index: LedgerIndex = ledger.index;
+  const i = ctx.chain[pos];
+  const f = index.flags[i];
+  if ((f & F_MESSAGE) === 0 || (f & F_CONTROL) !== 0) return null;
+  const msg = verbatimMessage(ledger, i)!;
+  let content: Json[];
+  if (msg.role === 'assistant') {
+    content = [];
+    for (const b of msg.content) {
+      if (!isObject(b)) continue;
+      if (b['type'] === 'thinking') continue;
+      if (b['type'] === 'tool_use' && typeof b['id'] === 'string' && ctx.acks.has(b['id'])) {
+        content.push({ ...b, input: { ack: ctx.acks.get(b['id'])! } });
+      } else content.push(b);
+    }
+  } else if (msg.role === 'tool') {
+    content = msg.content.map((b) => {
+      if (!isObject(b) || b['type'] !== 'tool_result') return b;
+      const { digest, ...rest } = b;
+      const projected =
+        typeof digest === 'string'
+          ? digest
+          : computedDigest(
+              toolNameFor(ledger, ctx, pos, String(b['tool_use_id'])),
+              contentString(b['content']),
+              b['is_error'] === true,
+            );
+      return { ...rest, content: projected };
+    });
+  } else content = msg.content;
+  return content.length === 0 ? null : { role: msg.role, content };
+}
+
+/** "[<name> result: <L> lines, <B> bytes]" (or "error") for a result without a recorded digest. */
+export function computedDigest(name: string, content: string, isError: boolean): string {
+  const bytes = Buffer.byteLength(content, 'utf8');
+  return `[${name} ${isError ? 'error' : 'result'}: ${lineCount(content)} lines, ${bytes} bytes]`;
+}
+
+/** 0 when empty, else the count of `\n` plus one, a final `\n` not starting a new line. */
+export function lineCount(s: string): number {
+  if (s.length === 0) return 0;
+  let n = 1;
+  for (let k = s.indexOf('\n'); k >= 0; k = s.indexOf('\n', k + 1)) n++;
+  if (s.endsWith('\n')) n--;
+  return n;
+}

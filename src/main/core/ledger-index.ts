@@ -1,0 +1,143 @@
+import { KNOWN_KINDS, type Usage } from './entry-types';
+import { grow } from './growable';
+
+/**
+ * The compact in-memory index of a ledger: one slot per accepted entry, held in
+ * typed arrays (links, offsets, kind and role codes). Payloads are not kept: they
+ * are read back by offset when asked for (see `Ledger.entry`).
+ */
+
+/** Kind codes: the index in KNOWN_KINDS; anything else is UNKNOWN_KIND (its name kept aside). */
+export const UNKNOWN_KIND = 255;
+const KIND_CODE = new Map<string, number>(KNOWN_KINDS.map((k, i) => [k, i]));
+export const KIND = Object.fromEntries(KNOWN_KINDS.map((k, i) => [k, i])) as Record<
+  (typeof KNOWN_KINDS)[number],
+  number
+>;
+
+export function kindCode(kind: string): number {
+  return KIND_CODE.get(kind) ?? UNKNOWN_KIND;
+}
+
+/** Parent slot values that are not an index. */
+export const NO_PARENT = -1; // parent_id null: a root
+export const ORPHAN = -2; // parent_id names no earlier valid entry
+
+/** Bits of `flags`: what TurnIndex needs, decided once while reading. */
+export const F_MESSAGE = 1; // a well-formed message entry
+export const F_USER = 2;
+export const F_ASSISTANT = 4;
+export const F_TOOL = 8;
+export const F_CONTROL = 16; // meta.control is set
+export const F_HASH_MISMATCH = 32;
+
+export class LedgerIndex {
+  count = 0;
+  readonly ids: string[] = [];
+  readonly byId = new Map<string, number>();
+  parent = new Int32Array(1024);
+  firstChild = new Int32Array(1024).fill(-1);
+  lastChild = new Int32Array(1024).fill(-1);
+  nextSibling = new Int32Array(1024).fill(-1);
+  childCount = new Uint32Array(1024);
+  kind = new Uint8Array(1024);
+  flags = new Uint8Array(1024);
+  line = new Uint32Array(1024);
+  offset = new Float64Array(1024);
+  length = new Uint32Array(1024);
+  /** Recorded parent_id of orphans (their `parent` slot is ORPHAN). */
+  readonly orphanParent = new Map<number, string>();
+  /** Kind names of entries with UNKNOWN_KIND. */
+  readonly unknownKind = new Map<number, string>();
+  /** `meta.usage` of message entries that carry one. */
+  readonly usage = new Map<number, Usage>();
+  /** Index of the header entry on line 1, or -1. */
+  header = -1;
+
+  /** §2: the newest valid entry in file order. */
+  get activeLeaf(): number {
+    return this.count - 1;
+  }
+
+  private ensure(n: number): void {
+    if (n <= this.parent.length) return;
+    const old = this.parent.length;
+    this.parent = grow(this.parent, n, Int32Array);
+    this.firstChild = grow(this.firstChild, n, Int32Array);
+    this.lastChild = grow(this.lastChild, n, Int32Array);
+    this.nextSibling = grow(this.nextSibling, n, Int32Array);
+    this.firstChild.fill(-1, old);
+    this.lastChild.fill(-1, old);
+    this.nextSibling.fill(-1, old);
+    this.childCount = grow(this.childCount, n, Uint32Array);
+    this.kind = grow(this.kind, n, Uint8Array);
+    this.flags = grow(this.flags, n, Uint8Array);
+    this.line = grow(this.line, n, Uint32Array);
+    this.offset = grow(this.offset, n, Float64Array);
+    this.length = grow(this.length, n, Uint32Array);
+  }
+
+  /** Adds an accepted entry; `parentIdx` is an index, NO_PARENT or ORPHAN. */
+  add(
+    id: string,
+    parentIdx: number,
+    kind: number,
+    flags: number,
+    line: number,
+    offset: number,
+    length: number,
+  ): number {
+    const i = this.count;
+    this.ensure(i + 1);
+    this.ids.push(id);
+    this.byId.set(id, i);
+    this.parent[i] = parentIdx;
+    this.kind[i] = kind;
+    this.flags[i] = flags;
+    this.line[i] = line;
+    this.offset[i] = offset;
+    this.length[i] = length;
+    if (parentIdx >= 0) {
+      if (this.lastChild[parentIdx] < 0) this.firstChild[parentIdx] = i;
+      else this.nextSibling[this.lastChild[parentIdx]] = i;
+      this.lastChild[parentIdx] = i;
+      this.childCount[parentIdx]++;
+    }
+    this.count = i + 1;
+    return i;
+  }
+
+  /** The children of an entry, in file order. */
+  children(i: number): number[] {
+    const out: number[] = [];
+    for (let c = this.firstChild[i]; c >= 0; c = this.nextSibling[c]) out.push(c);
+    return out;
+  }
+
+  /** The recorded parent_id of an entry (orphans keep theirs). */
+  parentId(i: number): string | null {
+    const p = this.parent[i];
+    if (p >= 0) return this.ids[p];
+    if (p === ORPHAN) return this.orphanParent.get(i) ?? null;
+    return null;
+  }
+
+  kindName(i: number): string {
+    const k = this.kind[i];
+    return k === UNKNOWN_KIND ? (this.unknownKind.get(i) ?? 'unknown') : KNOWN_KINDS[k];
+  }
+
+  /** Entries with more than one child, in file order. */
+  branchPoints(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.count; i++) if (this.childCount[i] > 1) out.push(i);
+    return out;
+  }
+
+  /** Entries with no children, in file order. */
+  leaves(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.count; i++) if (this.childCount[i] === 0) out.push(i);
+    return out;
+  }
+}

@@ -1,0 +1,239 @@
+import { hash } from 'node:crypto';
+import { FileSource, MemorySource, readRange, type ByteSource } from './byte-source';
+import type { Entry } from './entry-types';
+import { LedgerIndex } from './ledger-index';
+import { LineFeeder } from './line-feeder';
+import { LineReader } from './line-reader';
+import { sortWarnings, type LedgerWarning } from './warnings';
+
+export interface ReadProgress {
+  bytesRead: number;
+  bytesTotal: number;
+}
+
+export interface OpenOptions {
+  /** Called every few MiB while a large file is read. */
+  onProgress?: (p: ReadProgress) => void;
+}
+
+/** What a refresh found. `reloaded` means append-only was broken and the file was read again. */
+export type RefreshResult =
+  | { kind: 'unchanged' }
+  | { kind: 'appended'; firstNew: number; newEntries: number; bytes: number }
+  | { kind: 'reloaded'; reason: 'shrunk' | 'rewritten' };
+
+const CHUNK = 1 << 20; // one reused 1 MiB read buffer per read
+const YIELD_EVERY = 16 << 20; // let the event loop breathe every 16 MiB
+
+/**
+ * One open ledger: its index, the reader's warnings, and lazy access to payloads.
+ * Reads stream through one reused buffer; `refresh()` reads only appended bytes.
+ */
+export class Ledger {
+  index!: LedgerIndex;
+  private reader!: LineReader;
+  private feeder!: LineFeeder;
+  private cache = new Map<number, Entry>();
+  private readBuf: Buffer | null = null;
+  /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
+  readonly appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[] = [];
+
+  private constructor(readonly source: ByteSource) {
+    this.reset();
+  }
+
+  /** Opens and reads a ledger file (index + verified chain). */
+  static async open(path: string, opts: OpenOptions = {}): Promise<Ledger> {
+    const l = new Ledger(new FileSource(path));
+    try {
+      await l.readNew(opts.onProgress);
+    } catch (e) {
+      l.close();
+      throw e;
+    }
+    return l;
+  }
+
+  /** Reads a ledger file synchronously (CLI, tests). */
+  static openSync(path: string): Ledger {
+    const l = new Ledger(new FileSource(path));
+    try {
+      l.readNewSync();
+    } catch (e) {
+      l.close();
+      throw e;
+    }
+    return l;
+  }
+
+  /** An in-memory ledger (tests, generators). */
+  static fromBytes(bytes: Buffer): Ledger {
+    const l = new Ledger(new MemorySource(bytes));
+    l.readNewSync();
+    return l;
+  }
+
+  /** Feeds chunks as given (tests check every split gives the same result). */
+  static fromChunks(chunks: Uint8Array[]): Ledger {
+    const total = Buffer.concat(chunks);
+    const l = new Ledger(new MemorySource(total));
+    for (const c of chunks) l.feeder.push(c);
+    return l;
+  }
+
+  get path(): string {
+    return this.source.label;
+  }
+
+  /** Bytes read so far (complete lines plus a pending tail). */
+  get bytesRead(): number {
+    return this.feeder.fedOffset;
+  }
+
+  private reset(): void {
+    this.index = new LedgerIndex();
+    this.reader = new LineReader(this.index);
+    this.feeder = new LineFeeder(this.reader, 0);
+    this.cache.clear();
+  }
+
+  private buffer(): Buffer {
+    this.readBuf ??= Buffer.allocUnsafe(CHUNK);
+    return this.readBuf;
+  }
+
+  private readNewSync(): void {
+    const size = this.source.size();
+    const buf = this.buffer();
+    while (this.feeder.fedOffset < size) {
+      const n = this.source.readInto(buf, this.feeder.fedOffset, Math.min(CHUNK, size - this.feeder.fedOffset));
+      if (n === 0) break;
+      this.feeder.push(buf.subarray(0, n));
+    }
+  }
+
+  private async readNew(onProgress?: (p: ReadProgress) => void): Promise<void> {
+    const size = this.source.size();
+    const buf = this.buffer();
+    let sinceYield = 0;
+    while (this.feeder.fedOffset < size) {
+      const n = this.source.readInto(buf, this.feeder.fedOffset, Math.min(CHUNK, size - this.feeder.fedOffset));
+      if (n === 0) break;
+      this.feeder.push(buf.subarray(0, n));
+      sinceYield += n;
+      if (sinceYield >= YIELD_EVERY) {
+        sinceYield = 0;
+        onProgress?.({ bytesRead: this.feeder.fedOffset, bytesTotal: size });
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    onProgress?.({ bytesRead: this.feeder.fedOffset, bytesTotal: size });
+  }
+
+  /**
+   * Reads what was appended since the last read. If the file shrank or the bytes
+   * already read changed (append-only broken), reads it again from byte 0.
+   */
+  async refresh(opts: OpenOptions = {}): Promise<RefreshResult> {
+    const size = this.source.size();
+    const broken = this.continuityBroken(size);
+    if (broken) {
+      this.appendOnlyBreaks.push({ at: new Date().toISOString(), reason: broken });
+      this.reset();
+      await this.readNew(opts.onProgress);
+      return { kind: 'reloaded', reason: broken };
+    }
+    if (size === this.feeder.fedOffset) return { kind: 'unchanged' };
+    const before = this.index.count;
+    const from = this.feeder.fedOffset;
+    await this.readNew(opts.onProgress);
+    return {
+      kind: 'appended',
+      firstNew: before,
+      newEntries: this.index.count - before,
+      bytes: this.feeder.fedOffset - from,
+    };
+  }
+
+  /** Checks the tail of what was read: the last complete line and any pending bytes. */
+  private continuityBroken(size: number): 'shrunk' | 'rewritten' | null {
+    if (size < this.feeder.fedOffset) return 'shrunk';
+    const r = this.reader;
+    if (r.lastLineOffset >= 0) {
+      const line = readRange(this.source, r.lastLineOffset, r.lastLineLength + 1);
+      if (line[r.lastLineLength] !== 10) return 'rewritten';
+      if (hash('sha256', line.subarray(0, r.lastLineLength), 'hex') !== r.prevHash) return 'rewritten';
+    }
+    const pending = this.feeder.pendingBytes();
+    if (pending.length > 0 && !readRange(this.source, this.feeder.pendingOffset, pending.length).equals(pending)) {
+      return 'rewritten';
+    }
+    return null;
+  }
+
+  /** Every warning of §8 for the file as read now, in file order. */
+  warnings(): LedgerWarning[] {
+    const out = [...this.reader.warnings];
+    if (this.reader.lines === 0) {
+      out.push({ code: 'missing_header', line: 1, offset: 0, message: 'the file has no complete line 1' });
+    }
+    const pending = this.feeder.pendingLength;
+    if (pending > 0) {
+      out.push({
+        code: 'unterminated_tail',
+        line: this.reader.lines + 1,
+        offset: this.feeder.pendingOffset,
+        message: `last line (${pending} bytes) has no terminating \\n yet`,
+      });
+    }
+    return sortWarnings(out);
+  }
+
+  /** Hash of the last complete line: the `prev_hash` an appended line must carry. */
+  get lastLineHash(): string | null {
+    return this.reader.prevHash;
+  }
+
+  /**
+   * What a writer must link to (§2, §7): the hash of the file's last physical
+   * line, which is the pending torn tail when the file does not end in `\n`.
+   */
+  lastPhysicalLine(): { hash: string | null; torn: boolean } {
+    const pending = this.feeder.pendingBytes();
+    if (pending.length > 0) return { hash: hash('sha256', pending, 'hex'), torn: true };
+    return { hash: this.reader.prevHash, torn: false };
+  }
+
+  /** True when the file does not end in `\n` (a torn tail or a write in progress). */
+  get hasPendingTail(): boolean {
+    return this.feeder.pendingLength > 0;
+  }
+
+  /** The exact bytes of an entry's line, without `\n`. */
+  rawLine(i: number): Buffer {
+    return readRange(this.source, this.index.offset[i], this.index.length[i]);
+  }
+
+  /** An entry's parsed payload, read back by offset (cached). */
+  entry(i: number): Entry {
+    let e = this.cache.get(i);
+    if (e) {
+      this.cache.delete(i);
+      this.cache.set(i, e);
+      return e;
+    }
+    e = JSON.parse(this.rawLine(i).toString('utf8')) as Entry;
+    this.cache.set(i, e);
+    if (this.cache.size > 4096) this.cache.delete(this.cache.keys().next().value as number);
+    return e;
+  }
+
+  /** Index of an id, or undefined. */
+  indexOf(id: string): number | undefined {
+    return this.index.byId.get(id);
+  }
+
+  close(): void {
+    this.source.close();
+  }
+}

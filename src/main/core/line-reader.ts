@@ -1,0 +1,164 @@
+import { hash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import { isObject, type Usage } from './entry-types';
+import {
+  F_ASSISTANT,
+  F_CONTROL,
+  F_HASH_MISMATCH,
+  F_MESSAGE,
+  F_TOOL,
+  F_USER,
+  KIND,
+  kindCode,
+  LedgerIndex,
+  NO_PARENT,
+  ORPHAN,
+  UNKNOWN_KIND,
+} from './ledger-index';
+import type { LedgerWarning } from './warnings';
+
+/**
+ * Validates complete physical lines (LEDGER.md §2, §8) and adds the accepted
+ * entries to a LedgerIndex. It never stops at bad input: a line it cannot use
+ * is reported and skipped, and still counts for the hash chain.
+ *
+ * Lines arrive through `line()` from a LineFeeder, which owns chunking; this
+ * class keeps no reference to the bytes it is given.
+ */
+export class LineReader {
+  /** Physical lines completed so far. */
+  lines = 0;
+  /** Hash of the last complete line (what the next line's prev_hash must be). */
+  prevHash: string | null = null;
+  /** File offset and byte length of the last complete line (for the append-only check). */
+  lastLineOffset = -1;
+  lastLineLength = 0;
+  readonly warnings: LedgerWarning[] = [];
+
+  constructor(readonly index: LedgerIndex) {}
+
+  /** One complete line: `bytes` without its `\n`, starting at file `offset`. */
+  line(bytes: Uint8Array, offset: number): void {
+    const lineNo = ++this.lines;
+    const expectedPrev = this.prevHash;
+    this.prevHash = hash('sha256', bytes, 'hex');
+    this.lastLineOffset = offset;
+    this.lastLineLength = bytes.length;
+
+    const warn = (code: LedgerWarning['code'], message: string, id?: string): void => {
+      const w: LedgerWarning = { code, line: lineNo, offset, message };
+      if (id !== undefined) w.id = id;
+      this.warnings.push(w);
+    };
+
+    let obj: unknown;
+    if (!isUtf8(bytes)) {
+      warn('torn_line', 'line is not valid UTF-8');
+    } else {
+      try {
+        obj = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
+      } catch {
+        warn('torn_line', 'line is not valid JSON');
+      }
+    }
+    if (obj === undefined) {
+      if (lineNo === 1) warn('missing_header', 'line 1 is not a valid header');
+      return;
+    }
+
+    const rawId = isObject(obj) ? obj['id'] : undefined;
+    const id = typeof rawId === 'string' ? rawId : undefined;
+    if (!isValidEntry(obj)) {
+      warn('invalid_entry', 'not an object with id, parent_id, ts, prev_hash, kind of the right types', id);
+      if (lineNo === 1) warn('missing_header', 'line 1 is not a valid header', id);
+      return;
+    }
+    const entryId = obj.id;
+
+    let flags = 0;
+    if (obj.prev_hash !== expectedPrev) {
+      flags |= F_HASH_MISMATCH;
+      warn('hash_mismatch', `prev_hash ${obj.prev_hash} != ${expectedPrev}`, entryId);
+    }
+    const index = this.index;
+    const first = index.byId.get(entryId);
+    if (first !== undefined) {
+      warn('duplicate_id', `id first seen on line ${index.line[first]}; skipped`, entryId);
+      if (lineNo === 1) warn('missing_header', 'line 1 is not a valid header', entryId);
+      return;
+    }
+
+    let parentIdx = NO_PARENT;
+    if (obj.parent_id !== null) {
+      const p = index.byId.get(obj.parent_id);
+      if (p === undefined) {
+        parentIdx = ORPHAN;
+        warn('orphan', `parent ${obj.parent_id} is no earlier valid entry`, entryId);
+      } else parentIdx = p;
+    }
+    if (lineNo === 1 && obj.kind !== 'header') {
+      warn('missing_header', `line 1 has kind ${obj.kind}`, entryId);
+    }
+    const kind = kindCode(obj.kind);
+    if (kind === UNKNOWN_KIND) warn('unknown_kind', `unknown kind ${obj.kind}; kept as a raw entry`, entryId);
+
+    let usage: Usage | undefined;
+    if (kind === KIND.message) {
+      const m = obj['message'];
+      if (isObject(m) && Array.isArray(m['content'])) {
+        const role = m['role'];
+        if (role === 'user') flags |= F_MESSAGE | F_USER;
+        else if (role === 'assistant') flags |= F_MESSAGE | F_ASSISTANT;
+        else if (role === 'tool') flags |= F_MESSAGE | F_TOOL;
+      }
+      const meta = obj['meta'];
+      if (isObject(meta)) {
+        if (meta['control'] !== undefined && meta['control'] !== null) flags |= F_CONTROL;
+        usage = usageOf(meta['usage']);
+      }
+    }
+
+    const i = index.add(entryId, parentIdx, kind, flags, lineNo, offset, bytes.length);
+    if (parentIdx === ORPHAN) index.orphanParent.set(i, obj.parent_id as string);
+    if (kind === UNKNOWN_KIND) index.unknownKind.set(i, obj.kind);
+    if (usage) index.usage.set(i, usage);
+    if (lineNo === 1 && kind === KIND.header) index.header = i;
+  }
+}
+
+interface ValidEntry {
+  id: string;
+  parent_id: string | null;
+  ts: string;
+  prev_hash: string | null;
+  kind: string;
+  [k: string]: unknown;
+}
+
+/** §8 invalid_entry: an object with the five common fields of the right types. */
+function isValidEntry(v: unknown): v is ValidEntry {
+  if (!isObject(v)) return false;
+  const p = v['parent_id'];
+  const h = v['prev_hash'];
+  return (
+    typeof v['id'] === 'string' &&
+    (p === null || typeof p === 'string') &&
+    typeof v['ts'] === 'string' &&
+    (h === null || typeof h === 'string') &&
+    typeof v['kind'] === 'string'
+  );
+}
+
+function usageOf(u: unknown): Usage | undefined {
+  if (!isObject(u)) return undefined;
+  const n = (k: string): number | undefined => (typeof u[k] === 'number' ? (u[k] as number) : undefined);
+  const input = n('input_tokens');
+  const output = n('output_tokens');
+  if (input === undefined && output === undefined) return undefined;
+  const out: Usage = { input_tokens: input ?? 0, output_tokens: output ?? 0 };
+  const cr = n('cache_read_tokens');
+  const cw = n('cache_write_tokens');
+  if (cr !== undefined) out.cache_read_tokens = cr;
+  if (cw !== undefined) out.cache_write_tokens = cw;
+  return out;
+}

@@ -1,0 +1,2 @@
+// Preload (placeholder until issue 3).
+export {};

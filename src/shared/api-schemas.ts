@@ -1,0 +1,104 @@
+/**
+ * Runtime schemas for every request of `ApiMethods`: whatever crosses a process
+ * boundary (IPC, WebSocket) is parsed here before a handler sees it.
+ */
+import { z } from 'zod';
+import type { ApiMethod, ApiRequest } from './api';
+
+const sessionKey = z
+  .string()
+  .max(1024)
+  .regex(
+    /^agents\/[^/\\]+\/sessions\/[^/\\]+\/[^/\\]+\.jsonl$/,
+    'not a session key (agents/<agent>/sessions/<cwd-hash>/<id>.jsonl)',
+  )
+  .refine((k) => !k.split('/').some((part) => part === '..' || part === '.'), 'a session key has no . or .. parts');
+
+const entryId = z.string().min(1).max(512);
+const count = z.number().int().min(0);
+
+const profile = z.object({
+  window: z.number().int().min(0).max(100_000_000),
+  reserve: z.number().int().min(0).max(100_000_000),
+  bytes_per_token: z.number().int().min(1).max(1000),
+});
+
+const override = z.discriminatedUnion('fidelity', [
+  z.object({ fidelity: z.literal('full') }),
+  z.object({ fidelity: z.literal('card') }),
+  z.object({ fidelity: z.literal('packet'), packet_id: entryId }),
+]);
+
+const leafRequest = z.object({
+  key: sessionKey,
+  leaf: entryId.nullable(),
+  plan: z.enum(['none', 'auto']),
+  profile,
+  overrides: z.record(z.string(), override),
+});
+
+const empty = z.object({}).strict();
+
+export const requestSchemas = {
+  getHome: empty,
+  listSessions: empty,
+  openSession: z.object({ key: sessionKey }).strict(),
+  getTreeRows: z
+    .object({ key: sessionKey, start: count, count: z.number().int().min(0).max(5000), foldAudit: z.boolean() })
+    .strict(),
+  findRow: z.object({ key: sessionKey, id: entryId, foldAudit: z.boolean() }).strict(),
+  getEntry: z
+    .object({
+      key: sessionKey,
+      id: entryId,
+      maxBytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(512 * 1024 * 1024)
+        .optional(),
+    })
+    .strict(),
+  getLeafView: leafRequest.strict(),
+  getProjectedMessage: leafRequest.extend({ message: count }).strict(),
+  getWarnings: z.object({ key: sessionKey }).strict(),
+  branch: z.object({ key: sessionKey, parentId: entryId, text: z.string().max(1_000_000) }).strict(),
+  subscribe: z.discriminatedUnion('topic', [
+    z.object({ topic: z.literal('library') }).strict(),
+    z.object({ topic: z.literal('session'), key: sessionKey }).strict(),
+  ]),
+  unsubscribe: z.object({ subscription: z.string().min(1).max(128) }).strict(),
+} satisfies { [M in ApiMethod]: z.ZodType<ApiRequest<M>> };
+
+export const API_METHODS = Object.keys(requestSchemas) as ApiMethod[];
+
+export function isApiMethod(m: unknown): m is ApiMethod {
+  return typeof m === 'string' && Object.prototype.hasOwnProperty.call(requestSchemas, m);
+}
+
+/** Parses a request or throws an Error whose message says what is wrong. */
+export function parseRequest<M extends ApiMethod>(method: M, req: unknown): ApiRequest<M> {
+  const r = requestSchemas[method].safeParse(req);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join('.') || '(request)'}: ${i.message}`).join('; ');
+    throw new Error(`bad ${method} request: ${issues}`);
+  }
+  return r.data as ApiRequest<M>;
+}
+
+/** WebSocket frames (serve mode). IPC uses one channel per method instead. */
+export const wsClientFrame = z.object({
+  id: z.number().int().min(0),
+  method: z.string().max(64),
+  req: z.unknown(),
+});
+export type WsClientFrame = z.infer<typeof wsClientFrame>;
+export type WsServerFrame =
+  | { id: number; ok: true; res: unknown }
+  | { id: number; ok: false; error: { code: string; message: string } }
+  | { event: unknown };
+
+/** IPC channel names: one per method, plus the event push. */
+export const ipcChannel = (m: ApiMethod): string => `vak:${m}`;
+export const IPC_EVENT_CHANNEL = 'vak:event';
+export const IPC_READY_CHANNEL = 'vak:renderer-ready';

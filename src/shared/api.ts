@@ -1,0 +1,252 @@
+/**
+ * The one API between the explorer's main side (Electron main process, or the
+ * loopback server) and its renderer. Requests are validated at runtime against
+ * `api-schemas.ts`; this file is the static half of the same contract.
+ *
+ * Transports: Electron IPC (preload bridge, `window.vak`) and a WebSocket at
+ * `/api/ws` in serve mode. Both carry exactly these methods and events.
+ */
+import type {
+  CapacityProfile,
+  Json,
+  LedgerWarning,
+  ProjectedMessage,
+  Projection,
+  TurnOverride,
+  UsageTotals,
+  WorkItem,
+} from './ledger-types';
+
+/** A session's path relative to the home: `agents/<agent>/sessions/<cwd-hash>/<session-id>.jsonl`. */
+export type SessionKey = string;
+
+export interface HomeInfo {
+  /** Absolute path of the home being shown. */
+  home: string;
+  /** True when `$VAK_HOME` had no sessions and the bundled demo home is shown. */
+  isDemo: boolean;
+  /** What the UI shows as the home's name ("~/.vak", "Demo home (bundled)"). */
+  label: string;
+}
+
+export interface SessionSummary {
+  key: SessionKey;
+  agent: string;
+  cwdHash: string;
+  /** The header's `cwd` (the real path), or null when the head could not be read. */
+  cwd: string | null;
+  /** §1: the folder name is not the FNV-1a 64 of the header's cwd (a warning, not an error). */
+  cwdMismatch: boolean;
+  sessionId: string;
+  /** First directive's text, on one line, clipped. */
+  title: string | null;
+  model: string | null;
+  firstTs: string | null;
+  lastTs: string | null;
+  /** Exact once the session was opened; an estimate from size and head otherwise. */
+  entries: number;
+  entriesExact: boolean;
+  /** Branch points; null until the session was opened. */
+  branches: number | null;
+  /** Reader warnings; null until opened (the head and tail alone cannot tell). */
+  warnings: number | null;
+  sizeBytes: number;
+  mtimeMs: number;
+  /** An agent holds the flock on the file right now (a non-blocking probe, released at once). */
+  locked: boolean;
+  parentSession: { sessionId: string; entryId: string; key: SessionKey | null } | null;
+}
+
+export interface HeaderInfo {
+  sessionId: string | null;
+  model: string | null;
+  provider: string | null;
+  cwd: string | null;
+  appVersion: string | null;
+  permissionMode: string | null;
+}
+
+export interface ChildRunLink {
+  entryId: string;
+  childSessionId: string;
+  agent: string;
+  outcome: string;
+  key: SessionKey | null;
+}
+
+export interface SessionInfo {
+  key: SessionKey;
+  summary: SessionSummary;
+  header: HeaderInfo | null;
+  entryCount: number;
+  activeLeaf: string | null;
+  warningCount: number;
+  branchPoints: number;
+  leaves: number;
+  /** Rows of the tree with and without folding of audit runs. */
+  rowCount: number;
+  foldedRowCount: number;
+  laneCount: number;
+  usage: { activeChain: UsageTotals; allBranches: UsageTotals };
+  /** Work items folded over the active chain. */
+  work: WorkItem[];
+  childRuns: ChildRunLink[];
+  /** Times the file broke append-only while open (shrank or rewritten) and was reloaded. */
+  appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[];
+}
+
+export type EntryRole = 'user' | 'assistant' | 'tool';
+
+/** One drawn row of the session tree. */
+export interface TreeRow {
+  row: number;
+  /** The entry's index in file order (0-based). */
+  index: number;
+  id: string;
+  parentId: string | null;
+  kind: string;
+  role: EntryRole | null;
+  control: boolean;
+  line: number;
+  ts: string;
+  /** One line of text: the message's first text, a tool name, an audit summary. */
+  text: string;
+  children: number;
+  isBranchPoint: boolean;
+  isLeaf: boolean;
+  isActiveLeaf: boolean;
+  isOrphan: boolean;
+  hasWarning: boolean;
+  /** Lane (column) of this entry's dot. */
+  lane: number;
+  /** Lanes whose vertical line passes through this row (not counting `lane`). */
+  through: number[];
+  /** The parent's lane when it differs from `lane` (draw the fork from there), else null. */
+  forkFrom: number | null;
+  /** A folded run of audit entries: this row stands for `count` entries starting at `index`. */
+  folded: { count: number; kinds: string[] } | null;
+}
+
+export interface TreeRowsResult {
+  total: number;
+  laneCount: number;
+  rows: TreeRow[];
+}
+
+export interface EntryDetail {
+  id: string;
+  index: number;
+  line: number;
+  offset: number;
+  length: number;
+  kind: string;
+  /** The line's bytes as text, clipped to `maxBytes` (default 256 KiB). */
+  raw: string;
+  truncated: boolean;
+  /** The parsed entry, or null when it was clipped. */
+  json: Json | null;
+}
+
+/** Why an entry of the chain is not in the projected context. */
+export type HiddenReason =
+  | 'audit'
+  | 'control'
+  | 'thinking'
+  | 'behind packet'
+  | 'as card'
+  | 'before reset'
+  | 'superseded intent'
+  | 'header'
+  | 'unknown kind'
+  | 'empty';
+
+export interface ChainItem {
+  id: string;
+  index: number;
+  kind: string;
+  role: EntryRole | null;
+  control: boolean;
+  line: number;
+  ts: string;
+  text: string;
+  /** The turn it belongs to (after the newest reset), or null. */
+  turnId: string | null;
+  /** Indices into the projection's messages that name this entry in `source_ids`. */
+  projectedAs: number[];
+  /** Set when `projectedAs` is empty, or when only part of it reaches the model (thinking). */
+  hidden: HiddenReason | null;
+}
+
+export interface LeafRequest {
+  key: SessionKey;
+  /** Entry id of the leaf; null means the active leaf. */
+  leaf: string | null;
+  plan: 'none' | 'auto';
+  profile: CapacityProfile;
+  /** turn id → forced fidelity. */
+  overrides: Record<string, TurnOverride>;
+}
+
+/** Both panes for one leaf. Long strings in `projection` are clipped (see `clipped`). */
+export interface LeafView {
+  leaf: string;
+  chain: ChainItem[];
+  projection: Projection;
+  /** Indices of projected messages whose content was clipped for transport. */
+  clipped: number[];
+}
+
+export interface BranchResult {
+  id: string;
+  parentId: string;
+  line: number;
+  offset: number;
+}
+
+export type Subscription = { topic: 'library' } | { topic: 'session'; key: SessionKey };
+
+export type ApiEvent =
+  | { type: 'library'; changed: SessionSummary[]; removed: SessionKey[] }
+  | {
+      type: 'session';
+      key: SessionKey;
+      change: 'appended' | 'reloaded' | 'removed';
+      entryCount: number;
+      activeLeaf: string | null;
+      /** Ids of the entries that arrived (for 'appended'). */
+      newIds: string[];
+      reason?: string;
+    }
+  | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number };
+
+/** Every request/response pair. The renderer sees exactly this (plus `onEvent`). */
+export interface ApiMethods {
+  getHome(req: Record<string, never>): HomeInfo;
+  listSessions(req: Record<string, never>): SessionSummary[];
+  openSession(req: { key: SessionKey }): SessionInfo;
+  getTreeRows(req: { key: SessionKey; start: number; count: number; foldAudit: boolean }): TreeRowsResult;
+  findRow(req: { key: SessionKey; id: string; foldAudit: boolean }): { row: number };
+  getEntry(req: { key: SessionKey; id: string; maxBytes?: number }): EntryDetail;
+  getLeafView(req: LeafRequest): LeafView;
+  getProjectedMessage(req: LeafRequest & { message: number }): ProjectedMessage;
+  getWarnings(req: { key: SessionKey }): LedgerWarning[];
+  branch(req: { key: SessionKey; parentId: string; text: string }): BranchResult;
+  subscribe(req: Subscription): { subscription: string };
+  unsubscribe(req: { subscription: string }): Record<string, never>;
+}
+
+export type ApiMethod = keyof ApiMethods;
+export type ApiRequest<M extends ApiMethod> = Parameters<ApiMethods[M]>[0];
+export type ApiResponse<M extends ApiMethod> = ReturnType<ApiMethods[M]>;
+
+/** The async client every renderer component talks to, whatever the transport. */
+export type Api = { [M in ApiMethod]: (req: ApiRequest<M>) => Promise<ApiResponse<M>> } & {
+  /** Listens to pushed events; returns a function that stops listening. */
+  onEvent(listener: (e: ApiEvent) => void): () => void;
+};
+
+/** A failed request, as both transports report it. */
+export interface ApiErrorPayload {
+  code: 'bad_request' | 'not_found' | 'locked' | 'refused' | 'internal';
+  message: string;
+}

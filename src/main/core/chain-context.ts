@@ -1,20 +1,19 @@
 import { isObject, type Entry, type Json } from './entry-types';
-import { F_ASSISTANT, KIND, type LedgerIndex } from './ledger-index';
+import { F_ASSISTANT, F_RESET, KIND, type LedgerIndex } from './ledger-index';
 import type { Ledger } from './ledger';
 
-/** A usable-or-not packet as found in the chain (§3 compaction with `packet`). */
+/** A packet found in the chain (§3 compaction with `packet`); its summary is read when used. */
 export interface PacketRef {
   entry: number;
   id: string;
-  summary: string;
   firstTurnId: string;
   lastTurnId: string;
 }
 
 /**
  * What a projection needs to know about a chain beyond its messages: the newest
- * reset, the newest intent, card acks, turn cards and packets. Only entries of
- * those kinds are parsed; the rest stay on disk.
+ * reset, the newest intent, card calls, turn cards and packets. Found through
+ * the index's kind codes and routing keys; payloads are parsed only when used.
  */
 export interface ChainContext {
   chain: number[];
@@ -24,9 +23,9 @@ export interface ChainContext {
   /** Newest intent entry in the chain, or -1. */
   intent: number;
   intentText: string | null;
-  /** presentation.tool_use_id → ack, newest in the chain winning (§8). */
-  acks: Map<string, Json>;
-  /** turn_card.turn_id → the turn_card entry index, newest winning. */
+  /** presentation.tool_use_id → presentation entry, newest in the chain winning (§8). */
+  presentations: Map<string, number>;
+  /** turn_card.turn_id → turn_card entry, newest winning. */
   cards: Map<string, number>;
   /** Packets in chain order. */
   packets: PacketRef[];
@@ -40,7 +39,7 @@ export function scanChain(ledger: Ledger, chain: number[]): ChainContext {
     resetSummary: '',
     intent: -1,
     intentText: null,
-    acks: new Map(),
+    presentations: new Map(),
     cards: new Map(),
     packets: [],
   };
@@ -48,35 +47,39 @@ export function scanChain(ledger: Ledger, chain: number[]): ChainContext {
     const i = chain[pos];
     const k = index.kind[i];
     if (k === KIND.compaction) {
-      const e = ledger.entry(i);
-      if (e['reset_all'] === true) {
-        ctx.resetPos = pos;
-        ctx.resetSummary = stringOr(e['summary'], '');
-      }
-      const p = e['packet'];
-      if (isObject(p) && typeof p['first_turn_id'] === 'string' && typeof p['last_turn_id'] === 'string') {
-        ctx.packets.push({
-          entry: i,
-          id: index.ids[i],
-          summary: stringOr(p['summary'], ''),
-          firstTurnId: p['first_turn_id'],
-          lastTurnId: p['last_turn_id'],
-        });
-      }
+      if (index.flags[i] & F_RESET) ctx.resetPos = pos;
+      const range = index.packetRange.get(i);
+      if (range) ctx.packets.push({ entry: i, id: index.ids[i], firstTurnId: range[0], lastTurnId: range[1] });
     } else if (k === KIND.intent) {
-      const intent = ledger.entry(i)['intent'];
       ctx.intent = i;
-      ctx.intentText = isObject(intent) ? textOf(intent['model_visible']) : null;
-    } else if (k === KIND.presentation) {
-      const p = ledger.entry(i)['presentation'];
-      if (isObject(p) && typeof p['tool_use_id'] === 'string')
-        ctx.acks.set(p['tool_use_id'], (p['ack'] ?? null) as Json);
-    } else if (k === KIND.turn_card) {
-      const c = ledger.entry(i)['turn_card'];
-      if (isObject(c) && typeof c['turn_id'] === 'string') ctx.cards.set(c['turn_id'], i);
+    } else if (k === KIND.presentation || k === KIND.turn_card) {
+      const key = index.routeKey.get(i);
+      if (key !== undefined) (k === KIND.presentation ? ctx.presentations : ctx.cards).set(key, i);
     }
   }
+  if (ctx.resetPos >= 0) {
+    const summary = ledger.entry(chain[ctx.resetPos])['summary'];
+    ctx.resetSummary = typeof summary === 'string' ? summary : '';
+  }
+  if (ctx.intent >= 0) {
+    const intent = ledger.entry(ctx.intent)['intent'];
+    ctx.intentText = isObject(intent) ? textOf(intent['model_visible']) : null;
+  }
   return ctx;
+}
+
+/** The ack a card call's input becomes (§5.3), or undefined when the call is no card call. */
+export function ackFor(ledger: Ledger, ctx: ChainContext, toolUseId: string): Json | undefined {
+  const i = ctx.presentations.get(toolUseId);
+  if (i === undefined) return undefined;
+  const p = ledger.entry(i)['presentation'];
+  return isObject(p) ? ((p['ack'] ?? null) as Json) : null;
+}
+
+/** A packet's summary text, read from its entry. */
+export function packetSummary(ledger: Ledger, ref: PacketRef): string {
+  const p = ledger.entry(ref.entry)['packet'];
+  return isObject(p) && typeof p['summary'] === 'string' ? p['summary'] : '';
 }
 
 /**
@@ -101,10 +104,6 @@ export function toolNameFor(ledger: Ledger, ctx: ChainContext, pos: number, tool
 export function messageContent(e: Entry): Json[] {
   const m = e['message'];
   return isObject(m) && Array.isArray(m['content']) ? (m['content'] as Json[]) : [];
-}
-
-function stringOr(v: unknown, d: string): string {
-  return typeof v === 'string' ? v : d;
 }
 
 function textOf(v: unknown): string | null {

@@ -2,7 +2,7 @@ import { isObject, type Json } from './entry-types';
 import { F_CONTROL, F_MESSAGE, type LedgerIndex } from './ledger-index';
 import type { Ledger } from './ledger';
 import { contentString } from './tokens';
-import { messageContent, toolNameFor, type ChainContext } from './chain-context';
+import { ackFor, messageContent, toolNameFor, type ChainContext } from './chain-context';
 
 import type { ProjectedRole } from '../../shared/ledger-types';
 
@@ -36,9 +36,8 @@ export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number): Sha
     for (const b of msg.content) {
       if (!isObject(b)) continue;
       if (b['type'] === 'thinking') continue;
-      if (b['type'] === 'tool_use' && typeof b['id'] === 'string' && ctx.acks.has(b['id'])) {
-        content.push({ ...b, input: { ack: ctx.acks.get(b['id'])! } });
-      } else content.push(b);
+      const ack = b['type'] === 'tool_use' && typeof b['id'] === 'string' ? ackFor(ledger, ctx, b['id']) : undefined;
+      content.push(ack === undefined ? b : { ...b, input: { ack } });
     }
   } else if (msg.role === 'tool') {
     content = msg.content.map((b) => {

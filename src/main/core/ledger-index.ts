@@ -30,6 +30,7 @@ export const F_ASSISTANT = 4;
 export const F_TOOL = 8;
 export const F_CONTROL = 16; // meta.control is set
 export const F_HASH_MISMATCH = 32;
+export const F_RESET = 64; // a compaction with reset_all: true
 
 export class LedgerIndex {
   count = 0;
@@ -51,6 +52,13 @@ export class LedgerIndex {
   readonly unknownKind = new Map<number, string>();
   /** `meta.usage` of message entries that carry one. */
   readonly usage = new Map<number, Usage>();
+  /**
+   * Routing keys read once at index time so a projection parses only the
+   * entries it uses: turn_card → turn_id, presentation → tool_use_id.
+   */
+  readonly routeKey = new Map<number, string>();
+  /** compaction packet → [first_turn_id, last_turn_id]. */
+  readonly packetRange = new Map<number, [string, string]>();
   /** Index of the header entry on line 1, or -1. */
   header = -1;
 

@@ -6,6 +6,7 @@ import {
   F_CONTROL,
   F_HASH_MISMATCH,
   F_MESSAGE,
+  F_RESET,
   F_TOOL,
   F_USER,
   KIND,
@@ -118,7 +119,25 @@ export class LineReader {
       }
     }
 
+    let route: string | undefined;
+    let range: [string, string] | undefined;
+    if (kind === KIND.compaction) {
+      if (obj['reset_all'] === true) flags |= F_RESET;
+      const p = obj['packet'];
+      if (isObject(p) && typeof p['first_turn_id'] === 'string' && typeof p['last_turn_id'] === 'string') {
+        range = [p['first_turn_id'], p['last_turn_id']];
+      }
+    } else if (kind === KIND.turn_card) {
+      const c = obj['turn_card'];
+      if (isObject(c) && typeof c['turn_id'] === 'string') route = c['turn_id'];
+    } else if (kind === KIND.presentation) {
+      const p = obj['presentation'];
+      if (isObject(p) && typeof p['tool_use_id'] === 'string') route = p['tool_use_id'];
+    }
+
     const i = index.add(entryId, parentIdx, kind, flags, lineNo, offset, bytes.length);
+    if (route !== undefined) index.routeKey.set(i, route);
+    if (range !== undefined) index.packetRange.set(i, range);
     if (parentIdx === ORPHAN) index.orphanParent.set(i, obj.parent_id as string);
     if (kind === UNKNOWN_KIND) index.unknownKind.set(i, obj.kind);
     if (usage) index.usage.set(i, usage);

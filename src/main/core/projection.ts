@@ -8,7 +8,7 @@ import type {
 } from '../../shared/ledger-types';
 import { isObject } from './entry-types';
 import { chainToRoot } from './chain';
-import { scanChain, type ChainContext } from './chain-context';
+import { packetSummary, scanChain, type ChainContext } from './chain-context';
 import { fullMessage, verbatimMessage, type ShapedMessage } from './full-fidelity';
 import { F_MESSAGE } from './ledger-index';
 import type { Ledger } from './ledger';
@@ -108,7 +108,8 @@ export function project(ledger: Ledger, leaf: number, opts: ProjectOptions): Pro
   const packetMsgs = new Map<PlanPacket, ProjectedMessage>();
   const planPackets = usablePackets(ctx, closed).map(({ ref, first, last }) => {
     const n = last - first + 1;
-    const msg = make(userText(`[summary of ${n} turns] ${ref.summary}`), 'packet', closed[first].id, [ref.id]);
+    const text = `[summary of ${n} turns] ${packetSummary(ledger, ref)}`;
+    const msg = make(userText(text), 'packet', closed[first].id, [ref.id]);
     const p: PlanPacket = { id: ref.id, first, last, tokens: msg.tokens };
     packetMsgs.set(p, msg);
     return p;

@@ -1,0 +1,36 @@
+// npm run bench — speed, as ratios and targets measured in one run (never in unit tests).
+//   npm run bench                 everything
+//   npm run bench -- core         only the ledger core (open / append / project)
+//   npm run bench -- --sizes 10,100   smaller ledgers (the default is 10,100,500)
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchAppend, benchOpen, benchProject } from './core-bench';
+
+const args = process.argv.slice(2);
+const only = args.find((a) => !a.startsWith('--') && !/^\d/.test(a));
+const sizesArg = args.indexOf('--sizes');
+const sizes = sizesArg >= 0 ? args[sizesArg + 1].split(',').map(Number) : [10, 100, 500];
+const log = (s: string): void => console.log(s);
+const want = (part: string): boolean => only === undefined || only === part;
+
+log(`vak-explorer bench · node ${process.version} · ${new Date().toISOString()}`);
+if (want('core')) {
+  log('\n== ledger core');
+  benchOpen(sizes, log);
+  await benchAppend(log);
+  await benchProject(log);
+}
+for (const [part, file, fn] of [
+  ['library', 'library-bench.ts', 'runLibraryBench'],
+  ['ui', 'ui-bench.ts', 'runUiBench'],
+] as const) {
+  if (!want(part)) continue;
+  const path = join(import.meta.dirname, file);
+  log(`\n== ${part}`);
+  if (!existsSync(path)) {
+    log(`  (not measured: ${file} is not there yet)`);
+    continue;
+  }
+  const mod = (await import(path)) as Record<string, (log: (s: string) => void) => Promise<void>>;
+  await mod[fn](log);
+}

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fixtureCases } from '../../test-support/fixtures';
+import { generateSession } from '../../generator';
+import { Ledger } from './ledger';
+import { treeReport, verifyReport } from './reports';
+
+/** Everything the reader reports, for comparing two reads of the same bytes. */
+function snapshot(l: Ledger): unknown {
+  const ix = l.index;
+  return {
+    verify: verifyReport(l),
+    tree: treeReport(l),
+    offsets: Array.from(ix.offset.subarray(0, ix.count)),
+    lengths: Array.from(ix.length.subarray(0, ix.count)),
+    flags: Array.from(ix.flags.subarray(0, ix.count)),
+    lastLineHash: l.lastLineHash,
+    pending: l.lastPhysicalLine(),
+  };
+}
+
+function splitAt(bytes: Buffer, cuts: number[]): Buffer[] {
+  const points = [...new Set(cuts)].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b);
+  const out: Buffer[] = [];
+  let prev = 0;
+  for (const p of points) {
+    out.push(bytes.subarray(prev, p));
+    prev = p;
+  }
+  out.push(bytes.subarray(prev));
+  return out;
+}
+
+describe('the reader gives the same result whatever the chunk boundaries', () => {
+  for (const name of ['damaged', 'linear']) {
+    it(`${name}.jsonl split into two at every byte`, () => {
+      const bytes = readFileSync(fixtureCases().find((c) => c.name === name)!.file);
+      const whole = snapshot(Ledger.fromBytes(bytes));
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const got = snapshot(Ledger.fromChunks(splitAt(bytes, [cut])));
+        if (JSON.stringify(got) !== JSON.stringify(whole)) expect({ cut, got }).toEqual({ cut, got: whole });
+      }
+    });
+  }
+
+  it('every fixture, split anywhere into many chunks (property)', () => {
+    const files = fixtureCases().map((c) => readFileSync(c.file));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: files.length - 1 }),
+        fc.array(fc.integer({ min: 0, max: 100_000 }), { maxLength: 40 }),
+        (k, cuts) => {
+          const bytes = files[k];
+          const got = snapshot(
+            Ledger.fromChunks(
+              splitAt(
+                bytes,
+                cuts.map((c) => c % (bytes.length + 1)),
+              ),
+            ),
+          );
+          expect(got).toEqual(snapshot(Ledger.fromBytes(bytes)));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('single-byte chunks of a generated ledger with a 200 KB line', () => {
+    const g = generateSession({ seed: 3, entries: 40, cwd: '/w' });
+    const big = Buffer.concat([g.bytes.subarray(0, g.bytes.length - 1), Buffer.from('x'.repeat(200_000))]);
+    const chunks: Buffer[] = [];
+    for (let k = 0; k < big.length; k += 1 + (k % 97))
+      chunks.push(big.subarray(k, Math.min(big.length, k + 1 + (k % 97))));
+    expect(snapshot(Ledger.fromChunks(chunks))).toEqual(snapshot(Ledger.fromBytes(big)));
+  });
+});

@@ -46,32 +46,35 @@ export class LineReader {
     this.lastLineOffset = offset;
     this.lastLineLength = bytes.length;
 
-    const warn = (code: LedgerWarning['code'], message: string, id?: string): void => {
-      const w: LedgerWarning = { code, line: lineNo, offset, message };
-      if (id !== undefined) w.id = id;
-      this.warnings.push(w);
-    };
+    // No closures in here: this runs once per line of files with millions of lines.
 
     let obj: unknown;
     if (!isUtf8(bytes)) {
-      warn('torn_line', 'line is not valid UTF-8');
+      addWarning(this, lineNo, offset, 'torn_line', 'line is not valid UTF-8');
     } else {
       try {
         obj = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
       } catch {
-        warn('torn_line', 'line is not valid JSON');
+        addWarning(this, lineNo, offset, 'torn_line', 'line is not valid JSON');
       }
     }
     if (obj === undefined) {
-      if (lineNo === 1) warn('missing_header', 'line 1 is not a valid header');
+      if (lineNo === 1) addWarning(this, lineNo, offset, 'missing_header', 'line 1 is not a valid header');
       return;
     }
 
     const rawId = isObject(obj) ? obj['id'] : undefined;
     const id = typeof rawId === 'string' ? rawId : undefined;
     if (!isValidEntry(obj)) {
-      warn('invalid_entry', 'not an object with id, parent_id, ts, prev_hash, kind of the right types', id);
-      if (lineNo === 1) warn('missing_header', 'line 1 is not a valid header', id);
+      addWarning(
+        this,
+        lineNo,
+        offset,
+        'invalid_entry',
+        'not an object with id, parent_id, ts, prev_hash, kind of the right types',
+        id,
+      );
+      if (lineNo === 1) addWarning(this, lineNo, offset, 'missing_header', 'line 1 is not a valid header', id);
       return;
     }
     const entryId = obj.id;
@@ -79,13 +82,13 @@ export class LineReader {
     let flags = 0;
     if (obj.prev_hash !== expectedPrev) {
       flags |= F_HASH_MISMATCH;
-      warn('hash_mismatch', `prev_hash ${obj.prev_hash} != ${expectedPrev}`, entryId);
+      addWarning(this, lineNo, offset, 'hash_mismatch', `prev_hash ${obj.prev_hash} != ${expectedPrev}`, entryId);
     }
     const index = this.index;
     const first = index.byId.get(entryId);
     if (first !== undefined) {
-      warn('duplicate_id', `id first seen on line ${index.line[first]}; skipped`, entryId);
-      if (lineNo === 1) warn('missing_header', 'line 1 is not a valid header', entryId);
+      addWarning(this, lineNo, offset, 'duplicate_id', `id first seen on line ${index.line[first]}; skipped`, entryId);
+      if (lineNo === 1) addWarning(this, lineNo, offset, 'missing_header', 'line 1 is not a valid header', entryId);
       return;
     }
 
@@ -94,14 +97,15 @@ export class LineReader {
       const p = index.byId.get(obj.parent_id);
       if (p === undefined) {
         parentIdx = ORPHAN;
-        warn('orphan', `parent ${obj.parent_id} is no earlier valid entry`, entryId);
+        addWarning(this, lineNo, offset, 'orphan', `parent ${obj.parent_id} is no earlier valid entry`, entryId);
       } else parentIdx = p;
     }
     if (lineNo === 1 && obj.kind !== 'header') {
-      warn('missing_header', `line 1 has kind ${obj.kind}`, entryId);
+      addWarning(this, lineNo, offset, 'missing_header', `line 1 has kind ${obj.kind}`, entryId);
     }
     const kind = kindCode(obj.kind);
-    if (kind === UNKNOWN_KIND) warn('unknown_kind', `unknown kind ${obj.kind}; kept as a raw entry`, entryId);
+    if (kind === UNKNOWN_KIND)
+      addWarning(this, lineNo, offset, 'unknown_kind', `unknown kind ${obj.kind}; kept as a raw entry`, entryId);
 
     let usage: Usage | undefined;
     if (kind === KIND.message) {
@@ -143,6 +147,19 @@ export class LineReader {
     if (usage) index.usage.set(i, usage);
     if (lineNo === 1 && kind === KIND.header) index.header = i;
   }
+}
+
+function addWarning(
+  reader: LineReader,
+  line: number,
+  offset: number,
+  code: LedgerWarning['code'],
+  message: string,
+  id?: string,
+): void {
+  const w: LedgerWarning = { code, line, offset, message };
+  if (id !== undefined) w.id = id;
+  reader.warnings.push(w);
 }
 
 interface ValidEntry {

@@ -117,12 +117,18 @@ export interface TreeRow {
   isActiveLeaf: boolean;
   isOrphan: boolean;
   hasWarning: boolean;
-  /** Lane (column) of this entry's dot. */
+  /**
+   * Lane (column) of this entry's dot. A line enters the dot from above when the
+   * entry has a parent (not for roots and orphans) and leaves it downward when a
+   * child continues the lane (`children > forkTo.length`).
+   */
   lane: number;
-  /** Lanes whose vertical line passes through this row (not counting `lane`). */
+  /** Lanes whose vertical line passes through this row, top to bottom (not counting `lane`). */
   through: number[];
-  /** The parent's lane when it differs from `lane` (draw the fork from there), else null. */
+  /** The parent's lane when it differs from `lane` (the line came down `lane` from a fork there), else null. */
   forkFrom: number | null;
+  /** Lanes of children that branch off here: draw from the dot to that lane at the row's bottom edge. */
+  forkTo: number[];
   /** A folded run of audit entries: this row stands for `count` entries starting at `index`. */
   folded: { count: number; kinds: string[] } | null;
 }
@@ -173,7 +179,7 @@ export interface ChainItem {
   turnId: string | null;
   /** Indices into the projection's messages that name this entry in `source_ids`. */
   projectedAs: number[];
-  /** Set when `projectedAs` is empty, or when only part of it reaches the model (thinking). */
+  /** Why the entry reaches the model as no message; set only when `projectedAs` is empty. */
   hidden: HiddenReason | null;
 }
 

@@ -1,0 +1,323 @@
+import type {
+  ApiEvent,
+  ApiMethod,
+  ApiRequest,
+  ApiResponse,
+  EntryDetail,
+  HomeInfo,
+  SessionKey,
+  SessionSummary,
+} from '../../shared/api';
+import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
+import type { Json } from '../../shared/ledger-types';
+import { appendBranch, BranchError } from '../core/branch-append';
+import { sessionPath } from '../core/home';
+import { HomeWatcher, type HomeChange } from '../library/home-watcher';
+import { ensureDemoCopy } from '../library/resolve-home';
+import { SessionCache, type OpenSession } from '../library/session-cache';
+import { SessionLibrary } from '../library/session-library';
+import { ApiError, type ApiBackend, type ApiClient } from './api-backend';
+import { leafView, projectedMessage } from './leaf-view';
+import { sessionInfo } from './session-info';
+import { Subscriptions } from './subscriptions';
+import { treeRows } from './tree-rows';
+
+export interface ExplorerBackendOptions {
+  home: string;
+  isDemo: boolean;
+  label: string;
+  /** With `isDemo`: copy `home` (the bundled demo) here first and serve the copy. */
+  demoCopyDir?: string;
+  /** Watch the home for changes (default true). */
+  watch?: boolean;
+  /** The watcher's safety rescan (ms); see HomeWatcher. */
+  rescanMs?: number;
+  /** How often library subscribers get lock changes (ms; a lock changes no byte). 0 turns it off. */
+  lockPollMs?: number;
+  /** Unfollowed sessions kept open. */
+  cacheSize?: number;
+}
+
+type Handlers = { [M in ApiMethod]: (req: ApiRequest<M>, client: ApiClient) => Promise<ApiResponse<M>> };
+
+const DEFAULT_ENTRY_BYTES = 256 * 1024;
+/** Files smaller than this open in a blink: no progress events for them. */
+const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
+
+/** Cuts a buffer to at most `max` bytes without splitting a UTF-8 sequence. */
+function utf8Prefix(buf: Buffer, max: number): Buffer {
+  if (buf.length <= max) return buf;
+  let end = max;
+  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end);
+}
+
+/** A background update failed: say so on stderr and keep serving (a watcher must never crash the app). */
+function logFailure(e: unknown): void {
+  console.warn(`vak-explorer: background update failed: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/** Whether a library row changed in a way the UI shows. */
+function differs(a: SessionSummary | undefined, b: SessionSummary): boolean {
+  return (
+    !a ||
+    a.sizeBytes !== b.sizeBytes ||
+    a.mtimeMs !== b.mtimeMs ||
+    a.locked !== b.locked ||
+    a.entries !== b.entries ||
+    a.title !== b.title
+  );
+}
+
+/**
+ * The explorer's API, whatever the transport: every method of `ApiMethods`,
+ * validated at runtime, over one home's library, open sessions and watcher,
+ * pushing library and session changes to the clients that subscribed.
+ */
+export class ExplorerBackend implements ApiBackend {
+  readonly library: SessionLibrary;
+  readonly cache: SessionCache;
+  private readonly subs = new Subscriptions();
+  private watcher: HomeWatcher | null = null;
+  private lockTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  private constructor(
+    readonly info: HomeInfo,
+    private readonly opts: ExplorerBackendOptions,
+  ) {
+    this.library = new SessionLibrary(info.home);
+    this.cache = new SessionCache(info.home, opts.cacheSize ?? 4);
+  }
+
+  /** Builds a backend over a home: lists it once and starts watching. */
+  static async create(opts: ExplorerBackendOptions): Promise<ExplorerBackend> {
+    const home = opts.isDemo && opts.demoCopyDir ? ensureDemoCopy(opts.home, opts.demoCopyDir) : opts.home;
+    const b = new ExplorerBackend({ home, isDemo: opts.isDemo, label: opts.label }, opts);
+    await b.library.list();
+    if (opts.watch !== false) {
+      b.watcher = new HomeWatcher(home, (c) => void b.onHomeChange(c).catch(logFailure), {
+        rescanMs: opts.rescanMs,
+      });
+      b.watcher.start();
+    }
+    const poll = opts.lockPollMs ?? 5000;
+    if (poll > 0) {
+      b.lockTimer = setInterval(() => void b.pollLocks().catch(logFailure), poll);
+      b.lockTimer.unref();
+    }
+    return b;
+  }
+
+  /** Validates `rawReq` for `method` and runs it; rejects with ApiError. */
+  async call(method: string, rawReq: unknown, client: ApiClient): Promise<unknown> {
+    if (this.closed) throw new ApiError('refused', 'the backend is closed');
+    if (!isApiMethod(method)) {
+      throw new ApiError('bad_request', `unknown method ${JSON.stringify(method)}; known: ${API_METHODS.join(', ')}`);
+    }
+    let req: unknown;
+    try {
+      req = parseRequest(method, rawReq);
+    } catch (e) {
+      throw new ApiError('bad_request', (e as Error).message);
+    }
+    try {
+      return await (this.handlers[method] as (r: unknown, c: ApiClient) => Promise<unknown>)(req, client);
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError('internal', `${method} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The client went away: drop its subscriptions and let its sessions close. */
+  disconnect(client: ApiClient): void {
+    for (const s of this.subs.dropClient(client)) if (s.topic === 'session') this.cache.unpin(s.key);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.watcher?.close();
+    if (this.lockTimer) clearInterval(this.lockTimer);
+    this.cache.closeAll();
+  }
+
+  /** An open session, opening it when needed (progress goes to the asking client). */
+  private async session(key: SessionKey, client?: ApiClient): Promise<OpenSession> {
+    try {
+      return await this.cache.acquire(key, (p) => {
+        if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
+          client?.push({ type: 'progress', key, bytesRead: p.bytesRead, bytesTotal: p.bytesTotal });
+        }
+      });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new ApiError('not_found', `no session ${key} in this home`);
+      throw new ApiError('internal', `cannot read ${key}: ${(e as Error).message}`);
+    }
+  }
+
+  private entryIndex(s: OpenSession, id: string): number {
+    const i = s.ledger.indexOf(id);
+    if (i === undefined) throw new ApiError('not_found', `no entry ${id} in ${s.key}`);
+    return i;
+  }
+
+  /** The library row of an open session, with the exact figures its ledger knows. */
+  private summaryOf(s: OpenSession): SessionSummary {
+    const ix = s.ledger.index;
+    this.library.setExact(s.key, {
+      entries: ix.count,
+      branches: ix.branchPoints().length,
+      warnings: s.ledger.warnings().length,
+      sizeBytes: s.ledger.bytesRead,
+    });
+    const summary = this.library.get(s.key) ?? this.library.refresh(s.key);
+    if (!summary) throw new ApiError('not_found', `no session ${s.key} in this home`);
+    return summary;
+  }
+
+  private readonly handlers: Handlers = {
+    getHome: async () => ({ ...this.info }),
+    listSessions: async () => this.library.list(),
+    openSession: async ({ key }, client) => {
+      const s = await this.session(key, client);
+      return sessionInfo(s, this.summaryOf(s), this.library);
+    },
+    getTreeRows: async ({ key, start, count, foldAudit }, client) =>
+      treeRows(await this.session(key, client), start, count, foldAudit),
+    findRow: async ({ key, id, foldAudit }, client) => {
+      const s = await this.session(key, client);
+      return { row: s.layout.findRow(this.entryIndex(s, id), foldAudit) };
+    },
+    getEntry: async ({ key, id, maxBytes }, client) => {
+      const s = await this.session(key, client);
+      const i = this.entryIndex(s, id);
+      const ix = s.ledger.index;
+      const bytes = s.ledger.rawLine(i);
+      const cut = utf8Prefix(bytes, maxBytes ?? DEFAULT_ENTRY_BYTES);
+      const truncated = cut.length < bytes.length;
+      let json: Json | null = null;
+      if (!truncated) {
+        try {
+          json = JSON.parse(bytes.toString('utf8')) as Json;
+        } catch {
+          json = null;
+        }
+      }
+      const out: EntryDetail = {
+        id,
+        index: i,
+        line: ix.line[i],
+        offset: ix.offset[i],
+        length: ix.length[i],
+        kind: ix.kindName(i),
+        raw: cut.toString('utf8'),
+        truncated,
+        json,
+      };
+      return out;
+    },
+    getLeafView: async (req, client) => leafView(await this.session(req.key, client), req),
+    getProjectedMessage: async (req, client) => projectedMessage(await this.session(req.key, client), req),
+    getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
+    branch: async ({ key, parentId, text }) => {
+      if (!this.library.get(key) && !this.library.refresh(key)) {
+        throw new ApiError('not_found', `no session ${key} in this home`);
+      }
+      let result;
+      try {
+        result = appendBranch(sessionPath(this.info.home, key), parentId, text);
+      } catch (e) {
+        if (e instanceof BranchError) throw new ApiError(e.reason === 'locked' ? 'locked' : 'refused', e.message);
+        throw e;
+      }
+      // Do not wait for the watcher: followers hear of the new leaf either way (a second look is 'unchanged').
+      void this.onHomeChange({ type: 'changed', key }).catch(logFailure);
+      return result;
+    },
+    subscribe: async (sub, client) => {
+      if (sub.topic === 'session') {
+        await this.session(sub.key, client);
+        this.cache.pin(sub.key);
+      }
+      return { subscription: this.subs.add(client, sub) };
+    },
+    unsubscribe: async ({ subscription }, client) => {
+      const sub = this.subs.remove(client, subscription);
+      if (!sub) throw new ApiError('not_found', `no subscription ${subscription} for this client`);
+      if (sub.topic === 'session') this.cache.unpin(sub.key);
+      return {};
+    },
+  };
+
+  /** A file of the home changed or went away: update the open session, then the library. */
+  private async onHomeChange(c: HomeChange): Promise<void> {
+    if (this.closed) return;
+    const key = c.key;
+    const open = this.cache.get(key);
+    if (open) {
+      let change;
+      try {
+        change = await this.cache.refresh(key);
+      } catch (e) {
+        change = null;
+        this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], `cannot read: ${(e as Error).message}`));
+      }
+      if (change?.kind === 'appended') {
+        const ids = open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
+        this.subs.pushSession(key, this.sessionEvent(open, 'appended', ids));
+      } else if (change?.kind === 'reloaded') {
+        const why =
+          change.reason === 'shrunk'
+            ? 'the file shrank: append-only was broken, so it was read again'
+            : change.reason === 'replaced'
+              ? 'the file was replaced by another file, so it was read again'
+              : 'bytes already read changed: append-only was broken, so it was read again';
+        this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], why));
+      } else if (change?.kind === 'removed') {
+        const gone: ApiEvent = { type: 'session', key, change: 'removed', entryCount: 0, activeLeaf: null, newIds: [] };
+        this.subs.pushSession(key, gone);
+      }
+    }
+    const before = this.library.get(key);
+    const after = c.type === 'removed' ? null : this.library.refresh(key);
+    if (!after) {
+      this.library.forget(key);
+      if (c.type === 'removed' && open) this.cache.drop(key);
+      if (before) this.subs.pushLibrary({ type: 'library', changed: [], removed: [key] });
+      return;
+    }
+    const live = this.cache.get(key);
+    const shown = live ? this.summaryOf(live) : after;
+    if (differs(before, shown)) this.subs.pushLibrary({ type: 'library', changed: [shown], removed: [] });
+  }
+
+  private sessionEvent(
+    s: OpenSession,
+    change: 'appended' | 'reloaded' | 'removed',
+    newIds: string[],
+    reason?: string,
+  ): ApiEvent {
+    const ix = s.ledger.index;
+    const e: ApiEvent = {
+      type: 'session',
+      key: s.key,
+      change,
+      entryCount: ix.count,
+      activeLeaf: ix.count > 0 ? ix.ids[ix.activeLeaf] : null,
+      newIds,
+    };
+    return reason === undefined ? e : { ...e, reason };
+  }
+
+  /** Library subscribers learn of locks taken or released (and anything the watcher missed). */
+  private async pollLocks(): Promise<void> {
+    if (this.closed || !this.subs.hasLibrary()) return;
+    const before = new Map(this.library.all().map((s) => [s.key, s]));
+    const now = await this.library.list();
+    const changed = now.filter((s) => differs(before.get(s.key), s));
+    const keys = new Set(now.map((s) => s.key));
+    const removed = [...before.keys()].filter((k) => !keys.has(k));
+    if (changed.length > 0 || removed.length > 0) this.subs.pushLibrary({ type: 'library', changed, removed });
+  }
+}

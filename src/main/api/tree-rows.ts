@@ -1,0 +1,58 @@
+import type { TreeRow, TreeRowsResult } from '../../shared/api';
+import { entryPreview } from '../core/entry-preview';
+import { ORPHAN } from '../core/ledger-index';
+import type { OpenSession } from '../library/session-cache';
+
+/** Lines that carry a reader warning, recomputed when the session changes. */
+const warningLineCache = new WeakMap<OpenSession, { revision: number; lines: Set<number> }>();
+
+/** The set of 1-based line numbers with a §8 warning. */
+export function warningLines(s: OpenSession): Set<number> {
+  const c = warningLineCache.get(s);
+  if (c && c.revision === s.revision && c.lines) return c.lines;
+  const lines = new Set(s.ledger.warnings().map((w) => w.line));
+  warningLineCache.set(s, { revision: s.revision, lines });
+  return lines;
+}
+
+/** A window of drawn tree rows: entries (or folded audit runs) with their lanes and one line of text. */
+export function treeRows(s: OpenSession, start: number, count: number, foldAudit: boolean): TreeRowsResult {
+  const { ledger, layout } = s;
+  const ix = ledger.index;
+  const warned = warningLines(s);
+  const active = ix.activeLeaf;
+  const rows: TreeRow[] = layout.rows(start, count, foldAudit).map((r) => {
+    const a = r.index;
+    const b = r.lastIndex;
+    const e = ledger.entry(a);
+    const kind = ix.kindName(a);
+    const preview = entryPreview(e, kind);
+    let hasWarning = false;
+    for (let j = a; j <= b && !hasWarning; j++) hasWarning = warned.has(ix.line[j]);
+    const text = r.folded ? `${r.folded.count} audit entries: ${r.folded.kinds.join(', ')}` : preview.text;
+    return {
+      row: r.row,
+      index: a,
+      id: ix.ids[a],
+      parentId: ix.parentId(a),
+      kind,
+      role: preview.role,
+      control: preview.control,
+      line: ix.line[a],
+      ts: typeof e['ts'] === 'string' ? e['ts'] : '',
+      text,
+      children: ix.childCount[b],
+      isBranchPoint: ix.childCount[b] > 1,
+      isLeaf: ix.childCount[b] === 0,
+      isActiveLeaf: a <= active && active <= b,
+      isOrphan: ix.parent[a] === ORPHAN,
+      hasWarning,
+      lane: r.lane,
+      through: r.through,
+      forkFrom: r.forkFrom,
+      forkTo: r.forkTo,
+      folded: r.folded,
+    };
+  });
+  return { total: layout.rowCount(foldAudit), laneCount: layout.laneCount, rows };
+}

@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scanHome, type SessionFile } from './home';
+import { Ledger } from './ledger';
+import { readSessionSummary } from './session-summary';
+
+const FIXTURES = join(__dirname, '../../../../shared/fixtures');
+const BIG = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
+const SMALL = 'agents/vak/sessions/70929a3c84065db2/01a202b8-4340-760b-95da-2b05292cd070.jsonl';
+const CHILD = 'agents/reviewer/sessions/70929a3c84065db2/01a1f82c-5b45-725c-805f-4b4c88f15899.jsonl';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'vak-summary-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function fixtureFile(key: string): SessionFile {
+  return scanHome(join(FIXTURES, 'demo-home')).find((f) => f.key === key)!;
+}
+
+/** A session file in the temp home with the given bytes. */
+function session(bytes: Buffer | string, hash = 'cbf29ce484222325', id = 'sess'): SessionFile {
+  const d = join(dir, 'agents/vak/sessions', hash);
+  mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, `${id}.jsonl`), bytes);
+  return scanHome(dir).find((f) => f.sessionId === id)!;
+}
+
+function lastTsOf(path: string): string {
+  const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+  return JSON.parse(lines[lines.length - 1]).ts;
+}
+
+describe('readSessionSummary', () => {
+  it('summarizes a big session from its head and tail only', () => {
+    const f = fixtureFile(BIG);
+    const r = readSessionSummary(f)!;
+    const size = readFileSync(f.path).length;
+    const exact = Ledger.openSync(f.path);
+    expect(r.summary.cwd).toBe('/home/ana/projects/vak');
+    expect(r.summary.cwdMismatch).toBe(false);
+    expect(r.summary.model).toBeTruthy();
+    expect(r.summary.title).toBeTruthy();
+    expect(r.summary.title!.length).toBeLessThanOrEqual(120);
+    expect(r.summary.title).not.toMatch(/\n/);
+    expect(r.summary.firstTs).toBe(exact.entry(0).ts);
+    expect(r.summary.lastTs).toBe(lastTsOf(f.path));
+    expect(r.summary.entriesExact).toBe(false);
+    expect(r.summary.branches).toBeNull();
+    expect(Math.abs(r.summary.entries - exact.index.count) / exact.index.count).toBeLessThan(0.5);
+    expect(r.summary.sizeBytes).toBe(size);
+    expect(r.bytesRead).toBeLessThan(size / 4);
+    expect(r.summary.locked).toBe(false);
+    exact.close();
+  });
+
+  it('gives exact figures when the whole file was read', () => {
+    const r = readSessionSummary(fixtureFile(SMALL))!;
+    expect(r.summary.entriesExact).toBe(true);
+    expect(r.summary.entries).toBe(13);
+    expect(r.summary.warnings).toBe(0);
+    expect(r.summary.branches).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reads the parent session link from the header', () => {
+    const r = readSessionSummary(fixtureFile(CHILD))!;
+    expect(r.summary.agent).toBe('reviewer');
+    expect(r.summary.parentSession).toEqual({
+      sessionId: '01a1f7f8-3000-7bce-9f84-9a13f02868af',
+      entryId: '01a1f82c-8453-7a28-b69c-f604fd936efd',
+      key: null,
+    });
+  });
+
+  it('flags a folder that is not the hash of the header cwd', () => {
+    const f = session(readFileSync(fixtureFile(SMALL).path), '0000000000000000');
+    expect(readSessionSummary(f)!.summary.cwdMismatch).toBe(true);
+  });
+
+  it('copes with an empty file', () => {
+    const s = readSessionSummary(session(''))!.summary;
+    expect(s).toMatchObject({ cwd: null, title: null, model: null, firstTs: null, lastTs: null, entries: 0 });
+  });
+
+  it('copes with a torn header and garbage', () => {
+    const big = readFileSync(fixtureFile(BIG).path);
+    const s1 = readSessionSummary(session(big.subarray(0, 100), undefined, 'torn'))!.summary;
+    expect(s1).toMatchObject({ cwd: null, title: null, model: null, entries: 0 });
+    const s2 = readSessionSummary(session(Buffer.from([0xff, 0xfe, 10, 0x7b, 10]), undefined, 'junk'))!.summary;
+    expect(s2.cwd).toBeNull();
+    expect(s2.warnings).toBeGreaterThan(0);
+  });
+
+  it('reads the damaged fixture without throwing', () => {
+    const s = readSessionSummary(session(readFileSync(join(FIXTURES, 'damaged.jsonl'))))!.summary;
+    expect(s.warnings).toBeGreaterThan(0);
+    expect(s.title).not.toBeNull();
+  });
+
+  it('takes the last ts from a tail whose last line is torn', () => {
+    const big = readFileSync(fixtureFile(BIG).path);
+    const torn = Buffer.concat([big, Buffer.from('{"id":"x","ts":"2099')]);
+    const s = readSessionSummary(session(torn))!.summary;
+    expect(s.lastTs).toBe(lastTsOf(fixtureFile(BIG).path));
+  });
+
+  it('reads nothing but the lock when size and mtime are unchanged', () => {
+    const f = fixtureFile(BIG);
+    const first = readSessionSummary(f)!;
+    const again = readSessionSummary(f, {}, first.summary)!;
+    expect(again.bytesRead).toBe(0);
+    expect(again.summary).toBe(first.summary);
+  });
+
+  it('returns null for a file that cannot be opened or read', () => {
+    expect(readSessionSummary({ ...fixtureFile(BIG), path: join(dir, 'missing.jsonl') })).toBeNull();
+    mkdirSync(join(dir, 'dir.jsonl'));
+    expect(readSessionSummary({ ...fixtureFile(BIG), path: join(dir, 'dir.jsonl') })).toBeNull();
+  });
+
+  describe('lock probe', () => {
+    let holder: ChildProcess | null = null;
+    // flock runs the command through a shell that inherits the locked descriptor: end the whole group.
+    const stop = (c: ChildProcess): void => {
+      try {
+        process.kill(-c.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    afterEach(() => {
+      if (holder) stop(holder);
+      holder = null;
+    });
+
+    it('sees an agent holding the flock, and releases its own probe at once', async () => {
+      const d = join(dir, 'agents/vak/sessions/x');
+      mkdirSync(d, { recursive: true });
+      const path = join(d, 'locked.jsonl');
+      copyFileSync(fixtureFile(SMALL).path, path);
+      const f = scanHome(dir)[0];
+      expect(readSessionSummary(f)!.summary.locked).toBe(false);
+      // Our probe must not keep the lock: util-linux flock -n succeeds right after it.
+      const free = spawn('flock', ['-n', path, '-c', 'true']);
+      const freeCode = await new Promise<number | null>((r) => free.on('exit', r));
+      expect(freeCode).toBe(0);
+
+      holder = spawn('flock', ['-n', path, '-c', 'sleep 5'], { stdio: 'ignore', detached: true });
+      let locked = false;
+      for (let k = 0; k < 100 && !locked; k++) {
+        await new Promise((r) => setTimeout(r, 20));
+        locked = readSessionSummary(f)!.summary.locked;
+      }
+      expect(locked).toBe(true);
+      const exited = new Promise((r) => holder!.on('exit', r));
+      stop(holder);
+      await exited;
+      holder = null;
+      // The shell and its sleep die with the group; the lock goes with the last of them.
+      for (let k = 0; k < 100 && locked; k++) {
+        await new Promise((r) => setTimeout(r, 20));
+        locked = readSessionSummary(f)!.summary.locked;
+      }
+      expect(locked).toBe(false);
+    });
+  });
+});

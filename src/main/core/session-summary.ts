@@ -1,0 +1,248 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { SessionSummary } from '../../shared/api';
+import { oneLine } from './entry-preview';
+import { isObject } from './entry-types';
+import { tryLockExclusive, unlock } from './flock';
+import { cwdHash } from './fnv1a64';
+import type { SessionFile } from './home';
+import { Ledger } from './ledger';
+
+/**
+ * A session's library row from its head and tail only. Listing thousands of
+ * sessions must not read whole files, so this reads a few KiB at each end
+ * (growing only while the header, the first directive or a last complete line
+ * is still missing) and estimates the entry count from the lines it saw.
+ */
+
+export interface SummaryOptions {
+  /** First read at the head; doubled while the header or first directive is missing. */
+  headBytes?: number;
+  maxHeadBytes?: number;
+  /** First read at the tail; grown while no complete line with a `ts` is found. */
+  tailBytes?: number;
+  maxTailBytes?: number;
+  /** Probe the agent's flock (default true). */
+  probeLock?: boolean;
+}
+
+export interface SummaryRead {
+  summary: SessionSummary;
+  /** Bytes actually read from the file (for the library's bytes-read figure). */
+  bytesRead: number;
+}
+
+const TITLE_MAX = 120;
+
+/** Parses one JSON line into an object, or null (damaged lines are expected here). */
+function parseLine(bytes: Buffer): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(bytes.toString('utf8'));
+    return isObject(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Complete (`\n`-ended) lines of `buf` starting at `from`, as subarrays without `\n`. */
+function completeLines(buf: Buffer, from = 0): Buffer[] {
+  const out: Buffer[] = [];
+  let start = from;
+  for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
+    out.push(buf.subarray(start, nl));
+    start = nl + 1;
+  }
+  return out;
+}
+
+/** A title on one line: whitespace collapsed, clipped to TITLE_MAX code points. */
+export function oneLineTitle(text: string): string {
+  return oneLine(text, TITLE_MAX);
+}
+
+/** §4: the text of a directive (a user message without meta.control), or null. */
+export function directiveText(e: Record<string, unknown>): string | null {
+  if (e['kind'] !== 'message') return null;
+  const meta = e['meta'];
+  if (isObject(meta) && meta['control'] !== undefined && meta['control'] !== null) return null;
+  const m = e['message'];
+  if (!isObject(m) || m['role'] !== 'user' || !Array.isArray(m['content'])) return null;
+  for (const b of m['content']) {
+    if (isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string') return b['text'];
+  }
+  return null;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+/** Reads `length` bytes at `offset` (short only at end of file). */
+function readAt(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, buf, done, length - done, offset + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return buf.subarray(0, done);
+}
+
+/** Non-blocking flock probe on our own descriptor, released at once: true when an agent holds it. */
+export function probeLocked(fd: number): boolean {
+  try {
+    if (tryLockExclusive(fd) === 'busy') return true;
+    unlock(fd);
+    return false;
+  } catch {
+    return false; // no flock on this platform: we cannot tell, so say "not held"
+  }
+}
+
+/**
+ * A session's summary from its head and tail; null only when the file cannot be
+ * opened or read. With `cached` of the same size and mtime nothing is read but the lock.
+ */
+export function readSessionSummary(
+  file: SessionFile,
+  opts: SummaryOptions = {},
+  cached?: SessionSummary,
+): SummaryRead | null {
+  let fd: number;
+  try {
+    fd = openSync(file.path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    if (cached) {
+      const st = fstatSync(fd);
+      if (st.size === cached.sizeBytes && st.mtimeMs === cached.mtimeMs) {
+        const locked = opts.probeLock === false ? false : probeLocked(fd);
+        return { summary: locked === cached.locked ? cached : { ...cached, locked }, bytesRead: 0 };
+      }
+    }
+    return summarize(fd, file, opts);
+  } catch {
+    return null; // a read error (EIO, a directory named *.jsonl): no row rather than a crash
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function summarize(fd: number, file: SessionFile, opts: SummaryOptions): SummaryRead {
+  const st = fstatSync(fd);
+  const size = st.size;
+  const locked = opts.probeLock === false ? false : probeLocked(fd);
+  let bytesRead = 0;
+
+  // Head: grow until line 1 is complete and the first directive is seen (or the cap).
+  let want = Math.min(size, opts.headBytes ?? 8 * 1024);
+  const maxHead = Math.max(want, opts.maxHeadBytes ?? 256 * 1024);
+  let head = Buffer.alloc(0);
+  let lines: Buffer[];
+  let title: string | null;
+  for (;;) {
+    const more = readAt(fd, head.length, want - head.length);
+    bytesRead += more.length;
+    head = Buffer.concat([head, more]);
+    lines = completeLines(head);
+    title = null;
+    for (let k = 1; k < lines.length && title === null; k++) {
+      const e = parseLine(lines[k]);
+      const t = e ? directiveText(e) : null;
+      if (t !== null) title = oneLineTitle(t);
+    }
+    if (head.length >= size || head.length >= maxHead || (lines.length > 0 && title !== null)) break;
+    want = Math.min(size, maxHead, want * 4);
+  }
+
+  // When the tail window would reach the head anyway, read the rest: the figures become exact.
+  if (head.length < size && size - head.length <= (opts.tailBytes ?? 4 * 1024)) {
+    const rest = readAt(fd, head.length, size - head.length);
+    bytesRead += rest.length;
+    head = Buffer.concat([head, rest]);
+    lines = completeLines(head);
+  }
+
+  const first = lines.length > 0 ? parseLine(lines[0]) : null;
+  const header = first && first['kind'] === 'header' ? first : null;
+  // The first line's time, or the next readable one when line 1 is damaged.
+  let firstTs = str(first?.['ts']);
+  for (let k = 1; k < Math.min(4, lines.length) && firstTs === null; k++) firstTs = str(parseLine(lines[k])?.['ts']);
+
+  const whole = head.length >= size;
+  let tailLines: Buffer[] = whole ? lines : [];
+  if (!whole) {
+    let tailWant = opts.tailBytes ?? 4 * 1024;
+    const maxTail = opts.maxTailBytes ?? 1024 * 1024;
+    for (;;) {
+      const start = Math.max(head.length, size - tailWant);
+      // One byte before the window tells whether the window starts on a line start.
+      const from = start > 0 ? start - 1 : 0;
+      const tail = readAt(fd, from, size - from);
+      bytesRead += tail.length;
+      const firstLine = start === 0 || tail[0] === 10 ? 1 : tail.indexOf(10) + 1;
+      tailLines = firstLine > 0 ? completeLines(tail, firstLine) : [];
+      if (lastTs(tailLines) !== null || start === head.length || tailWant >= maxTail) break;
+      tailWant *= 8;
+    }
+  }
+  const last = lastTs(tailLines) ?? lastTs(lines);
+
+  let entries: number;
+  let exact = false;
+  let branches: number | null = null;
+  let warnings: number | null = null;
+  if (whole) {
+    // The whole file is in hand: read it as the reader would, for exact figures.
+    const l = Ledger.fromBytes(head);
+    entries = l.index.count;
+    branches = l.index.branchPoints().length;
+    warnings = l.warnings().length;
+    exact = true;
+  } else {
+    const seen = [...lines, ...tailLines];
+    const seenBytes = seen.reduce((n, b) => n + b.length + 1, 0);
+    entries = seen.length === 0 ? 0 : Math.max(seen.length, Math.round(size / (seenBytes / seen.length)));
+  }
+
+  const cwd = header ? str(header['cwd']) : null;
+  const ps = header?.['parent_session'];
+  const parentSession =
+    isObject(ps) && typeof ps['session_id'] === 'string'
+      ? { sessionId: ps['session_id'], entryId: str(ps['entry_id']) ?? '', key: null }
+      : null;
+  return {
+    bytesRead,
+    summary: {
+      key: file.key,
+      agent: file.agent,
+      cwdHash: file.cwdHash,
+      cwd,
+      cwdMismatch: cwd !== null && cwdHash(cwd) !== file.cwdHash,
+      sessionId: file.sessionId,
+      title,
+      model: header ? str(header['model']) : null,
+      firstTs,
+      lastTs: last,
+      entries,
+      entriesExact: exact,
+      branches,
+      warnings,
+      sizeBytes: size,
+      mtimeMs: st.mtimeMs,
+      locked,
+      parentSession,
+    },
+  };
+}
+
+/** The `ts` of the last line that parses with one, walking back. */
+function lastTs(lines: Buffer[]): string | null {
+  for (let k = lines.length - 1; k >= 0; k--) {
+    const ts = str(parseLine(lines[k])?.['ts']);
+    if (ts !== null) return ts;
+  }
+  return null;
+}

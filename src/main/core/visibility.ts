@@ -1,0 +1,85 @@
+import type { HiddenReason } from '../../shared/api';
+import type { Projection } from '../../shared/ledger-types';
+import { scanChain } from './chain-context';
+import { isObject } from './entry-types';
+import { F_ASSISTANT, F_CONTROL, F_MESSAGE, KIND, UNKNOWN_KIND } from './ledger-index';
+import type { Ledger } from './ledger';
+import { buildTurnIndex } from './turn-index';
+
+/**
+ * Why each entry of a leaf's chain is, or is not, in that leaf's projected
+ * context: the History pane's "not model-visible: <reason>".
+ *
+ * Choices where the spec leaves room:
+ * - `hidden` is set only when an entry reaches the model as no message at all
+ *   (`projectedAs` empty). An assistant message that lost some thinking blocks
+ *   but kept others is projected, so it has no reason.
+ * - The header is `hidden: 'header'`: it reaches the model as the system prompt
+ *   and tools, not as a message.
+ * - `behind packet` and `as card` name message entries of a turn at that
+ *   fidelity; audit entries in such a turn keep `audit`, the truer reason.
+ * - A packet compaction the plan did not use is `audit`.
+ */
+export interface EntryVisibility {
+  /** Indices of projected messages whose `source_ids` name the entry. */
+  projectedAs: number[];
+  hidden: HiddenReason | null;
+  /** The turn (after the newest reset) the entry belongs to, or null. */
+  turnId: string | null;
+}
+
+/** Visibility of every entry of `chain` (root first) under `projection` of its last entry. */
+export function chainVisibility(ledger: Ledger, chain: number[], projection: Projection): EntryVisibility[] {
+  const ix = ledger.index;
+  const byId = new Map<string, number[]>();
+  projection.messages.forEach((m, k) => {
+    for (const id of m.source_ids) {
+      const list = byId.get(id);
+      if (list) list.push(k);
+      else byId.set(id, [k]);
+    }
+  });
+  const ctx = scanChain(ledger, chain);
+  const after = ctx.resetPos >= 0 ? chain.slice(ctx.resetPos + 1) : chain;
+  const turnOf = new Map<number, string>();
+  for (const t of buildTurnIndex(ix, after).turns) for (const i of t.entries) turnOf.set(i, t.id);
+  const fidelity = new Map(projection.plan.map((p) => [p.turn_id, p.fidelity]));
+
+  return chain.map((i, pos) => {
+    const projectedAs = byId.get(ix.ids[i]) ?? [];
+    const turnId = turnOf.get(i) ?? null;
+    if (projectedAs.length > 0) return { projectedAs, hidden: null, turnId };
+    return { projectedAs, hidden: hiddenReason(ledger, i, pos < ctx.resetPos, turnId, fidelity), turnId };
+  });
+}
+
+function hiddenReason(
+  ledger: Ledger,
+  i: number,
+  beforeReset: boolean,
+  turnId: string | null,
+  fidelity: Map<string, string>,
+): HiddenReason {
+  const ix = ledger.index;
+  const kind = ix.kind[i];
+  if (kind === KIND.header) return 'header';
+  if (beforeReset) return 'before reset';
+  if (kind === UNKNOWN_KIND) return 'unknown kind';
+  if (kind === KIND.intent) return 'superseded intent';
+  if (kind !== KIND.message) return 'audit';
+  const f = ix.flags[i];
+  if ((f & F_MESSAGE) === 0) return 'empty';
+  const turnFidelity = turnId !== null ? fidelity.get(turnId) : undefined;
+  if (turnFidelity === 'packet') return 'behind packet';
+  if (turnFidelity === 'card') return 'as card';
+  if (f & F_CONTROL) return 'control';
+  if (f & F_ASSISTANT && onlyThinking(ledger, i)) return 'thinking';
+  return 'empty';
+}
+
+/** An assistant message whose every block is thinking (so nothing is left at Full). */
+function onlyThinking(ledger: Ledger, i: number): boolean {
+  const m = ledger.entry(i)['message'];
+  const blocks = isObject(m) && Array.isArray(m['content']) ? m['content'] : [];
+  return blocks.length > 0 && blocks.every((b) => isObject(b) && b['type'] === 'thinking');
+}

@@ -1,0 +1,60 @@
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { HomeInfo } from '../../shared/api';
+import { defaultHome, scanHome } from '../core/home';
+
+export interface ResolveHomeOptions {
+  env: Record<string, string | undefined>;
+  /** The app's user-data folder (Electron `userData`, or `$XDG_DATA_HOME/vak-explorer`). */
+  userDataDir: string;
+  /** The bundled demo home (`resources/demo-home`), never written to. */
+  bundledDemoDir: string;
+}
+
+export const DEMO_LABEL = 'Demo home (bundled)';
+
+/** `$XDG_DATA_HOME/vak-explorer`, or `~/.local/share/vak-explorer`: where serve mode keeps its demo copy. */
+export function defaultUserDataDir(env: Record<string, string | undefined> = process.env): string {
+  const xdg = env['XDG_DATA_HOME'];
+  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'vak-explorer');
+}
+
+/** `~/…` for a path under the user's home, for labels. */
+function tildify(path: string): string {
+  const h = homedir();
+  return path === h ? '~' : path.startsWith(h + '/') ? '~' + path.slice(h.length) : path;
+}
+
+/** Makes every file and folder of a tree writable by its owner (bundled files may be read-only). */
+function makeWritable(path: string): void {
+  const st = statSync(path);
+  chmodSync(path, st.mode | (st.isDirectory() ? 0o700 : 0o600));
+  if (st.isDirectory()) for (const name of readdirSync(path)) makeWritable(join(path, name));
+}
+
+/**
+ * Copies the bundled demo home to `target` unless a copy with sessions is there
+ * already (branches the user made in the demo are kept across runs).
+ */
+export function ensureDemoCopy(bundledDemoDir: string, target: string): string {
+  if (existsSync(target) && scanHome(target).length > 0) return target;
+  mkdirSync(target, { recursive: true });
+  cpSync(bundledDemoDir, target, { recursive: true, force: true });
+  makeWritable(target);
+  return target;
+}
+
+/**
+ * The home to show: `$VAK_HOME` (default `~/.vak`) when it holds a session;
+ * otherwise a copy of the bundled demo in the user-data folder, labelled a demo,
+ * so that branching in the demo never writes to the bundled files.
+ */
+export async function resolveHome(opts: ResolveHomeOptions): Promise<HomeInfo> {
+  const home = defaultHome(opts.env);
+  if (scanHome(home).length > 0 || !existsSync(opts.bundledDemoDir)) {
+    return { home, isDemo: false, label: tildify(home) };
+  }
+  const copy = ensureDemoCopy(opts.bundledDemoDir, join(opts.userDataDir, 'demo-home'));
+  return { home: copy, isDemo: true, label: DEMO_LABEL };
+}

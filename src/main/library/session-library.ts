@@ -1,0 +1,106 @@
+import type { SessionKey, SessionSummary } from '../../shared/api';
+import { scanHome, sessionFileOf, type SessionFile } from '../core/home';
+import { readSessionSummary, type SummaryOptions } from '../core/session-summary';
+
+/** Figures a fully read (opened) session knows better than its head and tail. */
+export interface ExactCounts {
+  entries: number;
+  branches: number;
+  warnings: number;
+  sizeBytes: number;
+}
+
+/**
+ * All sessions of a home, as library rows. Summaries are cached by (size, mtime):
+ * a listing reads the heads and tails of new or changed files only, and re-probes
+ * every lock (a lock changes no byte of the file). Parent and child links are
+ * resolved by session id across agents.
+ */
+export class SessionLibrary {
+  private summaries = new Map<SessionKey, SessionSummary>();
+  private exact = new Map<SessionKey, ExactCounts>();
+  /** session id → keys holding it (one per agent, normally one in all). */
+  private byId = new Map<string, Set<SessionKey>>();
+  /** Bytes of ledger files read for summaries since the library was made. */
+  bytesRead = 0;
+
+  constructor(
+    readonly home: string,
+    private readonly opts: SummaryOptions = {},
+  ) {}
+
+  /** Scans the home and returns every session's summary (sorted by key). */
+  async list(): Promise<SessionSummary[]> {
+    const files = scanHome(this.home);
+    const seen = new Set<SessionKey>();
+    let k = 0;
+    for (const f of files) {
+      seen.add(f.key);
+      this.load(f);
+      // Keep the event loop responsive on a home with thousands of sessions.
+      if (++k % 256 === 0) await new Promise((r) => setImmediate(r));
+    }
+    for (const key of [...this.summaries.keys()]) if (!seen.has(key)) this.forget(key);
+    return this.all();
+  }
+
+  /** Every known summary, parents resolved, sorted by key. */
+  all(): SessionSummary[] {
+    return [...this.summaries.keys()].sort().map((key) => this.get(key)!);
+  }
+
+  /** One summary as known now (no file access), parents resolved and exact counts applied. */
+  get(key: SessionKey): SessionSummary | undefined {
+    const s = this.summaries.get(key);
+    if (!s) return undefined;
+    const out = { ...s };
+    if (s.parentSession) out.parentSession = { ...s.parentSession, key: this.keyOf(s.parentSession.sessionId) };
+    const x = this.exact.get(key);
+    if (x && x.sizeBytes === s.sizeBytes) {
+      out.entries = x.entries;
+      out.entriesExact = true;
+      out.branches = x.branches;
+      out.warnings = x.warnings;
+    }
+    return out;
+  }
+
+  /** Re-reads one session (after a change); null when it is gone. */
+  refresh(key: SessionKey): SessionSummary | null {
+    const f = sessionFileOf(this.home, key);
+    if (!f || !this.load(f)) {
+      this.forget(key);
+      return null;
+    }
+    return this.get(key)!;
+  }
+
+  /** Records what an opened ledger knows exactly (entries, branches, warnings). */
+  setExact(key: SessionKey, counts: ExactCounts): void {
+    this.exact.set(key, counts);
+  }
+
+  forget(key: SessionKey): void {
+    const s = this.summaries.get(key);
+    if (s) this.byId.get(s.sessionId)?.delete(key);
+    this.summaries.delete(key);
+    this.exact.delete(key);
+  }
+
+  /** The key of a session id, preferring one of `agent` when several agents hold that id. */
+  keyOf(sessionId: string, agent?: string): SessionKey | null {
+    const keys = [...(this.byId.get(sessionId) ?? [])].sort();
+    return keys.find((k) => agent === undefined || this.summaries.get(k)?.agent === agent) ?? keys[0] ?? null;
+  }
+
+  private load(f: SessionFile): boolean {
+    const r = readSessionSummary(f, this.opts, this.summaries.get(f.key));
+    if (!r) return false;
+    this.bytesRead += r.bytesRead;
+    this.summaries.set(f.key, r.summary);
+    let keys = this.byId.get(f.sessionId);
+    if (!keys) this.byId.set(f.sessionId, (keys = new Set()));
+    keys.add(f.key);
+    return true;
+  }
+}

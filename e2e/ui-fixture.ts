@@ -1,0 +1,118 @@
+/**
+ * The UI specs' fixture: a real `vak-explorer serve` on a private temp copy of the demo
+ * home, its URL read from stdout, stopped after the test.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURE_HOME = fileURLToPath(new URL('../../shared/fixtures/demo-home', import.meta.url));
+const CLI = join(ROOT, 'bin', 'vak-explorer.mjs');
+export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+
+/** A small linear session: one turn card, no packets. */
+export const SMALL = 'agents/vak/sessions/70929a3c84065db2/01a202b8-4340-760b-95da-2b05292cd070.jsonl';
+/** The big demo session: 308 entries, turn cards and packets. */
+export const BIG = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
+
+export interface Served {
+  home: string;
+  url: string;
+  /** Opens the explorer, optionally at a hash (`s=…&leaf=…`). */
+  open(page: Page, hash?: string): Promise<void>;
+}
+
+async function startServe(home: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--home', home, '--port', '0', '--no-open'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s\n${out}\n${err}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += String(d);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}\n${out}\n${err}`));
+    });
+  });
+  return { child, url };
+}
+
+export const test = base.extend<{ served: Served }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; it has none
+  served: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'vak-ui-e2e-'));
+    const home = join(dir, 'home');
+    cpSync(FIXTURE_HOME, home, { recursive: true });
+    const { child, url } = await startServe(home);
+    await use({
+      home,
+      url,
+      open: async (page, hash) => {
+        await page.goto(hash ? `${url}#${hash}` : url);
+        await expect(page.getByRole('navigation', { name: 'Library' })).toBeVisible();
+      },
+    });
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    rmSync(dir, { recursive: true, force: true });
+  },
+});
+
+export { expect };
+
+/** `#s=<key>` for a session key. */
+export const sessionHash = (key: string, extra = ''): string => `s=${encodeURIComponent(key)}${extra}`;
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** `vak-explorer verify FILE --json`. */
+export function verify(file: string): { entries: number; warnings: { code: string }[]; active_leaf: string | null } {
+  const r = spawnSync(process.execPath, [CLI, 'verify', file, '--json'], { cwd: ROOT, encoding: 'utf8' });
+  if (!r.stdout) throw new Error(`verify printed nothing: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { entries: number; warnings: { code: string }[]; active_leaf: string | null };
+}
+
+/** The file's lines as parsed JSON. */
+export function readLines(file: string): { id: string; parent_id: string | null; [k: string]: unknown }[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; parent_id: string | null });
+}
+
+/**
+ * Appends one valid, hash-linked message line from a child process, as an agent would:
+ * prev_hash is the SHA-256 of the file's last line without its newline.
+ */
+export function appendFromOtherProcess(file: string, entry: { id: string; parent_id: string; text: string }): void {
+  const script = `
+    const fs = require('node:fs'); const crypto = require('node:crypto');
+    const [file, id, parent, text] = process.argv.slice(1);
+    const lines = fs.readFileSync(file, 'utf8').split('\\n'); lines.pop();
+    const prev = crypto.createHash('sha256').update(lines[lines.length - 1], 'utf8').digest('hex');
+    const line = JSON.stringify({ id, parent_id: parent, ts: new Date().toISOString(), prev_hash: prev, kind: 'message',
+      message: { role: 'assistant', content: [{ type: 'text', text }] } });
+    fs.appendFileSync(file, line + '\\n');`;
+  const r = spawnSync(process.execPath, ['-e', script, file, entry.id, entry.parent_id, entry.text], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`append failed: ${r.stderr}`);
+}

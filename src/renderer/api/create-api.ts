@@ -1,0 +1,29 @@
+import type { Api } from '../../shared/api';
+import { createWsApi } from './ws-client';
+
+/** What the Electron preload exposes: the Api plus the "ready for pushed events" signal. */
+type PreloadApi = Api & { ready?: () => void };
+
+declare global {
+  interface Window {
+    vak?: PreloadApi;
+  }
+}
+
+export interface ApiHandle {
+  api: Api;
+  /** Tells the main side that event listeners are attached (Electron queues pushes until then). */
+  ready: () => void;
+  transport: 'ipc' | 'websocket';
+}
+
+/** Chooses the transport behind the one Api: the preload bridge in Electron, else the WebSocket of the page's origin. */
+export function createApi(win: Window = window): ApiHandle {
+  const bridge = win.vak;
+  if (bridge) {
+    return { api: bridge, ready: () => bridge.ready?.(), transport: 'ipc' };
+  }
+  const proto = win.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const api = createWsApi(`${proto}//${win.location.host}/api/ws`);
+  return { api, ready: () => undefined, transport: 'websocket' };
+}

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApiEvent } from '../../shared/api';
+import { ApiError } from './api-methods';
+import { createWsApi } from './ws-client';
+
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  sent: { id: number; method: string; req: unknown }[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((m: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(s: string) {
+    this.sent.push(JSON.parse(s));
+  }
+  answer(frame: unknown) {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
+}
+
+const make = (timeoutMs = 1000) => {
+  FakeSocket.all = [];
+  return createWsApi('ws://x/api/ws', { timeoutMs, createSocket: (u) => new FakeSocket(u) as unknown as WebSocket });
+};
+
+afterEach(() => vi.useRealTimers());
+
+describe('WebSocket Api client', () => {
+  it('queues until open, matches answers by id, maps errors', async () => {
+    const api = make();
+    const home = api.getHome({});
+    const s = FakeSocket.all[0];
+    expect(s.sent).toHaveLength(0);
+    s.onopen?.();
+    expect(s.sent[0]).toMatchObject({ method: 'getHome', req: {} });
+    s.answer({ id: s.sent[0].id, ok: true, res: { home: '/h', isDemo: false, label: 'h' } });
+    await expect(home).resolves.toEqual({ home: '/h', isDemo: false, label: 'h' });
+    const br = api.branch({ key: 'k', parentId: 'p', text: 't' });
+    s.answer({ id: s.sent[1].id, ok: false, error: { code: 'locked', message: 'held' } });
+    await expect(br).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('dispatches pushed events and times requests out', async () => {
+    vi.useFakeTimers();
+    const api = make(500);
+    const got: ApiEvent[] = [];
+    api.onEvent((e) => got.push(e));
+    const s = FakeSocket.all[0];
+    s.onopen?.();
+    s.answer({ event: { type: 'progress', key: 'k', bytesRead: 1, bytesTotal: 2 } });
+    expect(got).toHaveLength(1);
+    const p = api.listSessions({});
+    vi.advanceTimersByTime(600);
+    await expect(p).rejects.toThrow(/no answer within/);
+  });
+
+  it('reconnects with backoff, resends and renews subscriptions', async () => {
+    vi.useFakeTimers();
+    const api = make(60_000);
+    const s1 = FakeSocket.all[0];
+    s1.onopen?.();
+    const sub = api.subscribe({ topic: 'library' });
+    s1.answer({ id: s1.sent[0].id, ok: true, res: { subscription: 'srv-1' } });
+    const local = await sub;
+    const pending = api.listSessions({});
+    s1.onclose?.();
+    vi.advanceTimersByTime(300);
+    const s2 = FakeSocket.all[1];
+    expect(s2).toBeTruthy();
+    s2.onopen?.();
+    const methods = s2.sent.map((f) => f.method);
+    expect(methods).toContain('listSessions');
+    expect(methods).toContain('subscribe');
+    const ls = s2.sent.find((f) => f.method === 'listSessions')!;
+    s2.answer({ id: ls.id, ok: true, res: [] });
+    await expect(pending).resolves.toEqual([]);
+    const re = s2.sent.find((f) => f.method === 'subscribe')!;
+    s2.answer({ id: re.id, ok: true, res: { subscription: 'srv-2' } });
+    await Promise.resolve();
+    void api.unsubscribe(local);
+    await Promise.resolve();
+    expect(s2.sent.at(-1)).toMatchObject({ method: 'unsubscribe', req: { subscription: 'srv-2' } });
+  });
+});

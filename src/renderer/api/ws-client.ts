@@ -1,0 +1,135 @@
+import type { Api, ApiEvent, ApiMethod, ApiRequest, ApiResponse, Subscription } from '../../shared/api';
+import type { WsServerFrame } from '../../shared/api-schemas';
+import { API_METHOD_NAMES, ApiError } from './api-methods';
+
+export interface WsClientOptions {
+  /** Per-request timeout (ms). */
+  timeoutMs?: number;
+  /** Socket factory, replaceable in tests. */
+  createSocket?: (url: string) => WebSocket;
+  /** Reports connection state changes to the UI. */
+  onStatus?: (status: 'connecting' | 'open' | 'closed') => void;
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+  frame: string;
+  sent: boolean;
+}
+
+/**
+ * The serve-mode transport: one WebSocket, requests matched by id, timed out with a clear
+ * error, reconnected with exponential backoff; session subscriptions are renewed after a
+ * reconnect and keep their local ids.
+ */
+export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const make = opts.createSocket ?? ((u: string) => new WebSocket(u));
+  const listeners = new Set<(e: ApiEvent) => void>();
+  const pending = new Map<number, Pending>();
+  const subs = new Map<string, { req: Subscription; serverId: string | null }>();
+  let nextId = 1;
+  let nextSub = 1;
+  let socket: WebSocket | null = null;
+  let open = false;
+  let attempt = 0;
+
+  const flush = (): void => {
+    if (!socket || !open) return;
+    for (const p of pending.values()) {
+      if (!p.sent) {
+        socket.send(p.frame);
+        p.sent = true;
+      }
+    }
+  };
+
+  const connect = (): void => {
+    opts.onStatus?.('connecting');
+    const ws = make(url);
+    socket = ws;
+    ws.onopen = () => {
+      open = true;
+      attempt = 0;
+      opts.onStatus?.('open');
+      flush();
+      for (const s of subs.values()) {
+        void call('subscribe', s.req).then(
+          (r) => (s.serverId = r.subscription),
+          () => undefined,
+        );
+      }
+    };
+    ws.onmessage = (m: MessageEvent) => {
+      let frame: WsServerFrame;
+      try {
+        frame = JSON.parse(String(m.data)) as WsServerFrame;
+      } catch {
+        return;
+      }
+      if ('event' in frame) {
+        for (const l of [...listeners]) l(frame.event as ApiEvent);
+        return;
+      }
+      const p = pending.get(frame.id);
+      if (!p) return;
+      pending.delete(frame.id);
+      clearTimeout(p.timer);
+      if (frame.ok) p.resolve(frame.res);
+      else p.reject(new ApiError(frame.error.code, frame.error.message));
+    };
+    ws.onclose = () => {
+      open = false;
+      socket = null;
+      opts.onStatus?.('closed');
+      // Requests already on the wire will not be answered by a new connection: resend them.
+      for (const p of pending.values()) p.sent = false;
+      const delay = Math.min(10_000, 250 * 2 ** attempt);
+      attempt += 1;
+      setTimeout(connect, delay);
+    };
+    ws.onerror = () => undefined;
+  };
+
+  function call<M extends ApiMethod>(method: M, req: ApiRequest<M>): Promise<ApiResponse<M>> {
+    const id = nextId++;
+    return new Promise<ApiResponse<M>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new ApiError('timeout', `${method} got no answer within ${Math.round(timeoutMs / 1000)} s`));
+      }, timeoutMs);
+      pending.set(id, {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        timer,
+        frame: JSON.stringify({ id, method, req }),
+        sent: false,
+      });
+      flush();
+    });
+  }
+
+  connect();
+
+  const api = {} as Record<string, unknown>;
+  for (const m of API_METHOD_NAMES) api[m] = (req: never) => call(m, req);
+  api.subscribe = async (req: Subscription) => {
+    const r = await call('subscribe', req);
+    const local = `local-${nextSub++}`;
+    subs.set(local, { req, serverId: r.subscription });
+    return { subscription: local };
+  };
+  api.unsubscribe = async (req: { subscription: string }) => {
+    const s = subs.get(req.subscription);
+    subs.delete(req.subscription);
+    if (s?.serverId) await call('unsubscribe', { subscription: s.serverId });
+    return {};
+  };
+  api.onEvent = (l: (e: ApiEvent) => void) => {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  };
+  return api as unknown as Api;
+}

@@ -1,0 +1,45 @@
+import { ApiProvider } from './api/api-context';
+import type { Api } from '../shared/api';
+import { KeysOverlay } from './keyboard/keys-overlay';
+import { useKeyboard } from './keyboard/use-keyboard';
+import { LeafPanes } from './leaf/leaf-panes';
+import { useLeafViewLoader } from './leaf/use-leaf-view';
+import { LibrarySidebar } from './library/library-sidebar';
+import { useLibrary } from './live/use-library';
+import { useFollow, useSession } from './live/use-session';
+import { PanelDrawer } from './panels/panel-drawer';
+import { PlanBar } from './plan/plan-bar';
+import { useUrlSync } from './store/use-url-sync';
+import { SessionTree } from './tree/session-tree';
+
+const noop = () => undefined;
+
+function Shell({ api, ready }: { api: Api; ready: () => void }) {
+  useUrlSync();
+  useLibrary(api, ready);
+  useSession(api);
+  useFollow(api);
+  useLeafViewLoader();
+  useKeyboard(api);
+  return (
+    <div className="app">
+      <div className="main-row">
+        <LibrarySidebar />
+        <SessionTree />
+        <LeafPanes />
+      </div>
+      <PanelDrawer />
+      <PlanBar />
+      <KeysOverlay />
+    </div>
+  );
+}
+
+/** The whole explorer over one Api. */
+export function App({ api, ready = noop }: { api: Api; ready?: () => void }) {
+  return (
+    <ApiProvider api={api}>
+      <Shell api={api} ready={ready} />
+    </ApiProvider>
+  );
+}

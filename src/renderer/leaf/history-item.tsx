@@ -1,0 +1,93 @@
+import { memo, useState } from 'react';
+import type { ChainItem, EntryDetail } from '../../shared/api';
+import { useApi } from '../api/api-context';
+import { describeError } from '../api/api-methods';
+import { kindIcon, kindLabel, ROLE_LABEL } from '../tree/kind-icons';
+import { fmtBytes, shortId, timeOfDay } from '../util/format';
+import { prettyJson } from '../util/heavy-work';
+
+interface Props {
+  sessionKey: string;
+  item: ChainItem;
+  linked: boolean;
+  /** Which projected messages it went to, e.g. "#3 full". */
+  projectedLabel: string | null;
+  onHover: (item: ChainItem | null) => void;
+  onPin: (item: ChainItem) => void;
+  /** Time travel from the history: the entry becomes the selected leaf. */
+  onSelectLeaf: (id: string) => void;
+}
+
+/** One entry of the chain, expandable to its raw JSON line. */
+export const HistoryItem = memo(function HistoryItem({
+  sessionKey,
+  item,
+  linked,
+  projectedLabel,
+  onHover,
+  onPin,
+  onSelectLeaf,
+}: Props) {
+  const api = useApi();
+  const [open, setOpen] = useState(false);
+  const [detail, setDetail] = useState<{ d: EntryDetail; pretty: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const toggle = () => {
+    setOpen((o) => !o);
+    if (detail || open) return;
+    api
+      .getEntry({ key: sessionKey, id: item.id })
+      .then(async (d) => setDetail({ d, pretty: d.truncated ? d.raw : await prettyJson(d.raw) }))
+      .catch((e: unknown) => setError(describeError(e)));
+  };
+
+  return (
+    <div
+      className={`history-item kind-${item.kind}${linked ? ' linked' : ''}${item.hidden ? ' not-visible' : ''}`}
+      data-entry-id={item.id}
+      onMouseEnter={() => onHover(item)}
+      onMouseLeave={() => onHover(null)}
+    >
+      <div className="history-line" onDoubleClick={() => onSelectLeaf(item.id)} title="Double-click: select as leaf">
+        <button type="button" className="expand" aria-expanded={open} onClick={toggle} title="Show the raw JSON line">
+          {open ? '▾' : '▸'}
+        </button>
+        <span className="kind-icon">{kindIcon(item.kind)}</span>
+        <button
+          type="button"
+          className="history-id"
+          onClick={() => onPin(item)}
+          title={`${item.id} · line ${item.line} — click to pin: light where it went`}
+        >
+          {shortId(item.id)}
+        </button>
+        <span className="row-role">{item.role ? ROLE_LABEL[item.role] : kindLabel(item.kind)}</span>
+        {item.control && <span className="tag">control</span>}
+        <span className="row-text">{item.text}</span>
+        {item.hidden ? (
+          <span className="hidden-reason" title="not model-visible">
+            {item.hidden}
+          </span>
+        ) : null}
+        {projectedLabel && <span className="projected-as">→ {projectedLabel}</span>}
+        <span className="row-time">{timeOfDay(item.ts)}</span>
+      </div>
+      {open && (
+        <div className="raw-entry">
+          {error && <p className="error">{error}</p>}
+          {!detail && !error && <p className="dim">loading…</p>}
+          {detail && (
+            <>
+              <p className="dim">
+                line {detail.d.line} · offset {detail.d.offset} · {fmtBytes(detail.d.length)}
+                {detail.d.truncated ? ' · clipped' : ''}
+              </p>
+              <pre className="json">{detail.pretty}</pre>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+});

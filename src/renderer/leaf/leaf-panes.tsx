@@ -1,0 +1,38 @@
+import { CompareView } from '../plan/compare-view';
+import { useAppStore } from '../store/app-store';
+import { shortId, timeOfDay } from '../util/format';
+import { HistoryPane } from './history-pane';
+import { ProjectedPane } from './projected-pane';
+import { useLeafRequest } from './use-leaf-view';
+
+/** The right region: History ∥ Projected context for the selected leaf, or the comparison. */
+export function LeafPanes() {
+  const view = useAppStore((s) => s.leafView);
+  const error = useAppStore((s) => s.leafError);
+  const loading = useAppStore((s) => s.leafLoading);
+  const compareOpen = useAppStore((s) => s.compare.open);
+  const req = useLeafRequest();
+  if (!req)
+    return (
+      <section className="leaf-panes empty-pane">
+        History and projected context appear here. Press ? for the keys.
+      </section>
+    );
+  if (!view)
+    return <section className="leaf-panes empty-pane">{error ?? (loading ? 'Loading the leaf…' : '')}</section>;
+  const leafItem = view.chain.at(-1);
+  return (
+    <section className="leaf-panes" aria-busy={loading}>
+      <header className="leaf-head">
+        leaf <b title={view.leaf}>{shortId(view.leaf)}</b>
+        {leafItem ? ` · ${timeOfDay(leafItem.ts)}` : ''}
+        {req.leaf === null && <span className="mark active"> (active leaf)</span>}
+        {error && <span className="error"> {error}</span>}
+      </header>
+      <div className={`leaf-columns${compareOpen ? ' comparing' : ''}`}>
+        <HistoryPane view={view} sessionKey={req.key} />
+        {compareOpen ? <CompareView a={view} reqA={req} /> : <ProjectedPane view={view} request={req} />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+import { memo } from 'react';
+import type { ProjectedMessage } from '../../shared/ledger-types';
+import { fmtInt, shortId } from '../util/format';
+import { ContentBlock } from './content-block';
+import { FidelityBadge } from './fidelity-badge';
+
+interface Props {
+  index: number;
+  msg: ProjectedMessage;
+  clipped: boolean;
+  linked: boolean;
+  pinned: boolean;
+  onHover: (i: number | null) => void;
+  onPin: (i: number) => void;
+  onShowAll: (i: number) => void;
+}
+
+/** One message of the projected context: role, fidelity, turn, tokens, then its blocks. */
+export const ProjectedMessageView = memo(function ProjectedMessageView(p: Props) {
+  const { msg } = p;
+  return (
+    <article
+      className={`projected-msg role-${msg.role}${p.linked ? ' linked' : ''}${p.pinned ? ' pinned' : ''}`}
+      data-message-index={p.index}
+      onMouseEnter={() => p.onHover(p.index)}
+      onMouseLeave={() => p.onHover(null)}
+    >
+      <header className="msg-head">
+        <button
+          type="button"
+          className="msg-pin"
+          aria-pressed={p.pinned}
+          onClick={() => p.onPin(p.index)}
+          title="Pin: light its source entries"
+        >
+          #{p.index}
+        </button>
+        <span className="msg-role">{msg.role}</span>
+        <FidelityBadge fidelity={msg.fidelity} />
+        {msg.turn_id && (
+          <span className="msg-turn" title={msg.turn_id}>
+            turn {shortId(msg.turn_id)}
+          </span>
+        )}
+        <span className="msg-sources" title={`source entries: ${msg.source_ids.join(', ')}`}>
+          ← {msg.source_ids.map(shortId).join(', ')}
+        </span>
+        <span className="msg-tokens">{fmtInt(msg.tokens)} tok</span>
+      </header>
+      <div className="msg-body">
+        {msg.content.map((b, i) => (
+          <ContentBlock key={i} block={b} />
+        ))}
+        {p.clipped && (
+          <button type="button" className="show-all" onClick={() => p.onShowAll(p.index)}>
+            clipped for transport — show all
+          </button>
+        )}
+      </div>
+    </article>
+  );
+});

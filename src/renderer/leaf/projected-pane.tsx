@@ -1,0 +1,131 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { LeafRequest, LeafView } from '../../shared/api';
+import type { ProjectedMessage } from '../../shared/ledger-types';
+import { useApi } from '../api/api-context';
+import { describeError } from '../api/api-methods';
+import { useAppStore } from '../store/app-store';
+import { fmtInt } from '../util/format';
+import { ProjectedMessageView } from './projected-message-view';
+import { TotalsBar } from './totals-bar';
+
+interface Props {
+  view: LeafView;
+  /** The request that produced `view` (to fetch clipped messages in full). */
+  request: LeafRequest;
+  title?: string;
+}
+
+/** The right column: what the model is sent for this leaf, message by message. */
+export function ProjectedPane({ view, request, title = 'Projected context' }: Props) {
+  const api = useApi();
+  const hover = useAppStore((s) => s.hover);
+  const pinned = useAppStore((s) => s.pinned);
+  const set = useAppStore((s) => s.set);
+  const [full, setFull] = useState<Record<number, ProjectedMessage>>({});
+  const [error, setError] = useState<string | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const p = view.projection;
+  const clipped = useMemo(() => new Set(view.clipped), [view]);
+  const link = hover ?? pinned;
+  const lit = useMemo(() => new Set(link?.messages ?? []), [link]);
+  const pinnedSet = useMemo(() => new Set(pinned?.messages ?? []), [pinned]);
+
+  // A new view (other leaf or plan) replaces every fetched full message.
+  const [seen, setSeen] = useState(view);
+  if (seen !== view) {
+    setSeen(view);
+    setFull({});
+  }
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
+  const virt = useVirtualizer({
+    count: p.messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 96,
+    overscan: 6,
+  });
+  const firstLit = link?.messages[0];
+  useEffect(() => {
+    if (firstLit !== undefined && hover === null) virt.scrollToIndex(firstLit, { align: 'auto' });
+  }, [firstLit, hover, virt]);
+
+  const onHover = useCallback(
+    (i: number | null) => {
+      if (i === null) return set({ hover: null });
+      const m = view.projection.messages[i];
+      set({ hover: { entries: m.source_ids, messages: [i] } });
+    },
+    [set, view],
+  );
+  const onPin = useCallback(
+    (i: number) => {
+      const cur = useAppStore.getState().pinned;
+      const m = view.projection.messages[i];
+      set({
+        pinned:
+          cur && cur.messages.length === 1 && cur.messages[0] === i ? null : { entries: m.source_ids, messages: [i] },
+      });
+    },
+    [set, view],
+  );
+  const onShowAll = useCallback(
+    (i: number) => {
+      api.getProjectedMessage({ ...request, leaf: view.leaf, message: i }).then(
+        (m) => setFull((f) => ({ ...f, [i]: m })),
+        (e: unknown) => setError(describeError(e)),
+      );
+    },
+    [api, request, view.leaf],
+  );
+
+  return (
+    <section className="projected-pane" aria-label={title}>
+      <header className="pane-head">
+        <b>{title}</b> <span className="dim">leaf {view.leaf}</span>
+      </header>
+      <div className="pane-scroll" ref={scrollRef}>
+        <details className="system-prompt">
+          <summary>system prompt · {fmtInt(p.tokens.system)} tok</summary>
+          <pre className="plain">{p.system}</pre>
+        </details>
+        <details className="tools">
+          <summary>
+            tools ({p.tools.length}) · {fmtInt(p.tokens.tools)} tok
+          </summary>
+          <pre className="json">{JSON.stringify(p.tools, null, 2)}</pre>
+        </details>
+        {p.notes.length > 0 && (
+          <ul className="notes">
+            {p.notes.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        )}
+        {error && <p className="error">{error}</p>}
+        <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
+          {virt.getVirtualItems().map((it) => (
+            <div
+              key={it.key}
+              data-index={it.index}
+              ref={virt.measureElement}
+              style={{ position: 'absolute', top: it.start, left: 0, right: 0 }}
+            >
+              <ProjectedMessageView
+                index={it.index}
+                msg={full[it.index] ?? p.messages[it.index]}
+                clipped={clipped.has(it.index) && !full[it.index]}
+                linked={lit.has(it.index)}
+                pinned={pinnedSet.has(it.index)}
+                onHover={onHover}
+                onPin={onPin}
+                onShowAll={onShowAll}
+              />
+            </div>
+          ))}
+        </div>
+      </div>
+      <TotalsBar projection={p} profile={request.profile} />
+    </section>
+  );
+}

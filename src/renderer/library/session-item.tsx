@@ -1,0 +1,38 @@
+import type { SessionSummary } from '../../shared/api';
+import { relativeTime } from '../util/format';
+
+interface Props {
+  s: SessionSummary;
+  selected: boolean;
+  onOpen: (key: string) => void;
+}
+
+/** One session line: title, model, age, size, branches, warnings, live dot. */
+export function SessionItem({ s, selected, onOpen }: Props) {
+  const entries = `${s.entriesExact ? '' : '~'}${s.entries} entries`;
+  return (
+    <li>
+      <button
+        type="button"
+        className={`session-item${selected ? ' selected' : ''}`}
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => onOpen(s.key)}
+        title={s.key}
+      >
+        <span className="session-title">
+          {s.locked && <span className="live-dot" aria-label="live: an agent holds the lock" title="live" />}
+          {s.title ?? s.sessionId}
+          {s.warnings ? (
+            <span className="warn-badge" aria-label={`${s.warnings} warnings`}>
+              ⚠ {s.warnings}
+            </span>
+          ) : null}
+        </span>
+        <span className="session-meta">
+          {s.model ?? 'no model'} · {relativeTime(s.lastTs ? Date.parse(s.lastTs) || s.mtimeMs : s.mtimeMs)} · {entries}
+          {s.branches ? ` · ${s.branches} branch${s.branches === 1 ? '' : 'es'}` : ''}
+        </span>
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,35 @@
+import { PlanPanel } from '../plan/plan-panel';
+import { useAppStore, type PanelName } from '../store/app-store';
+import { UsagePanel } from './usage-panel';
+import { WarningsPanel } from './warnings-panel';
+import { WorkPanel } from './work-panel';
+
+const PANELS: { name: PanelName; title: string; body: () => React.ReactElement }[] = [
+  { name: 'plan', title: 'Turns of the plan', body: () => <PlanPanel /> },
+  { name: 'warnings', title: 'Warnings', body: () => <WarningsPanel /> },
+  { name: 'usage', title: 'Usage', body: () => <UsagePanel /> },
+  { name: 'work', title: 'Work', body: () => <WorkPanel /> },
+];
+
+/** The open panels, side by side above the bottom bar. */
+export function PanelDrawer() {
+  const panels = useAppStore((s) => s.panels);
+  const toggle = useAppStore((s) => s.togglePanel);
+  const open = PANELS.filter((p) => panels[p.name]);
+  if (open.length === 0) return null;
+  return (
+    <div className="panel-drawer">
+      {open.map((p) => (
+        <section key={p.name} className={`panel panel-${p.name}`} aria-label={p.title}>
+          <header className="pane-head">
+            <b>{p.title}</b>
+            <button type="button" onClick={() => toggle(p.name, false)} aria-label={`Close ${p.title}`}>
+              ✕
+            </button>
+          </header>
+          <div className="panel-body">{p.body()}</div>
+        </section>
+      ))}
+    </div>
+  );
+}

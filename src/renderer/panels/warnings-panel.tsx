@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react';
+import type { LedgerWarning } from '../../shared/ledger-types';
+import { useApi } from '../api/api-context';
+import { describeError } from '../api/api-methods';
+import { useAppStore } from '../store/app-store';
+import { jumpToEntry } from '../tree/tree-nav';
+
+/** The reader's warnings for the open session, each with a jump to its entry. */
+export function WarningsPanel() {
+  const api = useApi();
+  const key = useAppStore((s) => s.sessionKey);
+  const treeVersion = useAppStore((s) => s.treeVersion);
+  const [warnings, setWarnings] = useState<LedgerWarning[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!key) return;
+    let live = true;
+    api.getWarnings({ key }).then(
+      (w) => live && setWarnings(w),
+      (e: unknown) => live && setError(describeError(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, key, treeVersion]);
+  if (!key) return <p className="dim">No session open.</p>;
+  if (error) return <p className="error">{error}</p>;
+  if (!warnings) return <p className="dim">loading…</p>;
+  if (warnings.length === 0) return <p className="dim">No warnings: every line read cleanly.</p>;
+  return (
+    <ul className="warnings-list" aria-label="Warnings">
+      {warnings.map((w, i) => (
+        <li key={i}>
+          <span className="warn-code">{w.code}</span> line {w.line} · offset {w.offset} — {w.message}{' '}
+          {w.id ? (
+            <button type="button" onClick={() => void jumpToEntry(api, w.id!)}>
+              jump to {w.id}
+            </button>
+          ) : (
+            <span className="dim">(no entry id: the line did not parse)</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

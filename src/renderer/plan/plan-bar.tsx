@@ -1,0 +1,88 @@
+import { useAppStore, type PanelName } from '../store/app-store';
+import { fmtInt } from '../util/format';
+import { ProfileInput } from './profile-input';
+
+/** The bottom bar: plan and profile, the plan strip, and the panel buttons. */
+export function PlanBar() {
+  const plan = useAppStore((s) => s.plan);
+  const profile = useAppStore((s) => s.profile);
+  const view = useAppStore((s) => s.leafView);
+  const info = useAppStore((s) => s.sessionInfo);
+  const panels = useAppStore((s) => s.panels);
+  const compareOpen = useAppStore((s) => s.compare.open);
+  const follow = useAppStore((s) => s.follow);
+  const overrides = useAppStore((s) => s.overrides);
+  const set = useAppStore((s) => s.set);
+  const togglePanel = useAppStore((s) => s.togglePanel);
+  const setCompare = useAppStore((s) => s.setCompare);
+  const rows = view?.projection.plan ?? [];
+  const sum = rows.reduce((a, r) => a + r.tokens, 0) || 1;
+  const panelButton = (p: PanelName, label: string) => (
+    <button type="button" aria-pressed={panels[p]} onClick={() => togglePanel(p)}>
+      {label}
+    </button>
+  );
+  return (
+    <footer className="plan-bar" aria-label="Plan and panels">
+      <label>
+        plan{' '}
+        <select aria-label="Plan" value={plan} onChange={(e) => set({ plan: e.target.value as 'none' | 'auto' })}>
+          <option value="auto">auto</option>
+          <option value="none">none (all Full)</option>
+        </select>
+      </label>
+      <ProfileInput
+        label="window"
+        value={profile.window}
+        min={0}
+        max={100_000_000}
+        onCommit={(n) => set({ profile: { ...profile, window: n } })}
+      />
+      <ProfileInput
+        label="reserve"
+        value={profile.reserve}
+        min={0}
+        max={100_000_000}
+        onCommit={(n) => set({ profile: { ...profile, reserve: n } })}
+      />
+      <ProfileInput
+        label="bytes/token"
+        value={profile.bytes_per_token}
+        min={1}
+        max={1000}
+        onCommit={(n) => set({ profile: { ...profile, bytes_per_token: n } })}
+      />
+      <div className="plan-strip" role="group" aria-label="Plan strip: closed turns by fidelity">
+        {rows.map((r) => (
+          <button
+            key={r.turn_id}
+            type="button"
+            className={`strip-seg fid-${r.fidelity}${overrides[r.turn_id] ? ' overridden' : ''}`}
+            style={{ flexGrow: Math.max(1, Math.round((r.tokens / sum) * 100)) }}
+            title={`turn ${r.turn_id} · ${r.fidelity} · ${fmtInt(r.tokens)} tok${overrides[r.turn_id] ? ' (override)' : ''}`}
+            aria-label={`turn ${r.turn_id} ${r.fidelity}`}
+            onClick={() => togglePanel('plan', true)}
+          />
+        ))}
+      </div>
+      <button type="button" aria-pressed={compareOpen} onClick={() => setCompare({ open: !compareOpen })}>
+        compare {compareOpen ? '▾' : '▸'}
+      </button>
+      {panelButton('plan', `turns ${rows.length}`)}
+      {panelButton('warnings', `warnings ${info?.warningCount ?? '–'}`)}
+      {panelButton('usage', 'usage')}
+      {panelButton('work', `work ${info?.work.length ?? ''}`.trim())}
+      <button
+        type="button"
+        aria-pressed={follow}
+        onClick={() => set({ follow: !follow })}
+        title="Keep the newest leaf selected (f)"
+      >
+        follow {follow ? '◉' : '○'}
+      </button>
+      <button type="button" onClick={() => togglePanel('keys', true)} aria-label="Keyboard shortcuts">
+        ?
+      </button>
+    </footer>
+  );
+}

@@ -1,0 +1,44 @@
+import type { TreeRow } from '../../shared/api';
+
+export const ROW_HEIGHT = 24;
+export const LANE_WIDTH = 12;
+/** Lanes past this many are drawn squeezed into the last column. */
+const MAX_LANES = 16;
+
+const x = (lane: number) => LANE_WIDTH / 2 + Math.min(lane, MAX_LANES - 1) * LANE_WIDTH;
+
+/** The git-graph cell of one row: lines passing through, the line into and out of the dot, forks to child lanes. */
+export function LaneGraph({ row, laneCount }: { row: TreeRow; laneCount: number }) {
+  const w = Math.min(Math.max(laneCount, row.lane + 1, ...row.forkTo.map((l) => l + 1)), MAX_LANES) * LANE_WIDTH;
+  const h = ROW_HEIGHT;
+  const mid = h / 2;
+  const message = row.kind === 'message';
+  const cx = x(row.lane);
+  return (
+    <svg className="lanes" width={w} height={h} aria-hidden="true">
+      {row.through.map((l) => (
+        <line key={l} x1={x(l)} y1={0} x2={x(l)} y2={h} className={`lane lane-${l % 6}`} />
+      ))}
+      {row.parentId !== null && !row.isOrphan && (
+        <line x1={cx} y1={0} x2={cx} y2={mid} className={`lane lane-${row.lane % 6}`} />
+      )}
+      {row.children > row.forkTo.length && (
+        <line x1={cx} y1={mid} x2={cx} y2={h} className={`lane lane-${row.lane % 6}`} />
+      )}
+      {row.forkTo.map((l) => (
+        <path
+          key={`f${l}`}
+          d={`M ${cx} ${mid} C ${cx} ${h} ${x(l)} ${mid} ${x(l)} ${h}`}
+          className={`lane lane-${l % 6}`}
+          fill="none"
+        />
+      ))}
+      <circle
+        cx={cx}
+        cy={mid}
+        r={row.isBranchPoint ? 4.5 : 3.5}
+        className={`dot ${message ? 'filled' : 'hollow'} role-${row.role ?? row.kind}`}
+      />
+    </svg>
+  );
+}

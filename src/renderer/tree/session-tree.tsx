@@ -1,0 +1,193 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
+import type { TreeRow } from '../../shared/api';
+import type { Fidelity } from '../../shared/ledger-types';
+import { useApi } from '../api/api-context';
+import { useAppStore } from '../store/app-store';
+import { fmtBytes } from '../util/format';
+import { BranchComposer } from './branch-composer';
+import { ROW_HEIGHT } from './lane-graph';
+import { treeCacheFor } from './tree-cache';
+import { rowNumberOf, selectRowEntry } from './tree-nav';
+import { TreeRowView } from './tree-row-view';
+
+/** The session's entries as a virtualized git-graph: only the visible rows are fetched and drawn. */
+export function SessionTree() {
+  const api = useApi();
+  const info = useAppStore((s) => s.sessionInfo);
+  const key = useAppStore((s) => s.sessionKey);
+  const foldAudit = useAppStore((s) => s.foldAudit);
+  const treeVersion = useAppStore((s) => s.treeVersion);
+  const selectedRow = useAppStore((s) => s.selectedRow);
+  const leafView = useAppStore((s) => s.leafView);
+  const hover = useAppStore((s) => s.hover);
+  const pinned = useAppStore((s) => s.pinned);
+  const composerFor = useAppStore((s) => s.composerFor);
+  const scrollToRow = useAppStore((s) => s.scrollToRow);
+  const progress = useAppStore((s) => s.progress);
+  const error = useAppStore((s) => s.sessionError);
+  const set = useAppStore((s) => s.set);
+  const total = info ? (foldAudit ? info.foldedRowCount : info.rowCount) : 0;
+  const cache = useMemo(
+    () => (info && key ? treeCacheFor(api, key, foldAudit, total) : null),
+    [api, key, foldAudit, info, total],
+  );
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => cache?.subscribe(rerender), [cache]);
+  useEffect(() => {
+    if (cache && treeVersion > 0) cache.invalidate(total);
+  }, [cache, treeVersion, total]);
+
+  const rowCount = cache?.total ?? 0;
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
+  const virt = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 24,
+  });
+  const items = virt.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (cache && rowCount > 0) cache.ensure(first, last);
+  }, [cache, first, last, rowCount, treeVersion]);
+
+  useEffect(() => {
+    if (scrollToRow === null) return;
+    virt.scrollToIndex(scrollToRow, { align: 'auto' });
+    set({ scrollToRow: null });
+  }, [scrollToRow, virt, set]);
+
+  // Folding renumbers rows: put the cursor back on the selected entry.
+  useEffect(() => {
+    const s = useAppStore.getState();
+    const leaf = s.leafView?.leaf ?? s.leaf;
+    if (!leaf) return;
+    let live = true;
+    rowNumberOf(api, leaf).then(
+      (n) => live && n !== undefined && set({ selectedRow: n, scrollToRow: n }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, foldAudit, set]);
+
+  // A pinned link (a click on a projected message or an entry id) brings its first entry into view.
+  const pinnedFirst = pinned?.entries[0];
+  useEffect(() => {
+    if (!pinnedFirst) return;
+    let live = true;
+    rowNumberOf(api, pinnedFirst).then(
+      (n) => live && n !== undefined && set({ scrollToRow: n }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, pinnedFirst, set]);
+
+  const link = hover ?? pinned;
+  const linked = useMemo(() => new Set(link?.entries ?? []), [link]);
+  const turnFid = useMemo(() => {
+    const m = new Map<string, Fidelity>();
+    for (const msg of leafView?.projection.messages ?? [])
+      if (msg.turn_id && !m.has(msg.turn_id)) m.set(msg.turn_id, msg.fidelity);
+    return m;
+  }, [leafView]);
+  const selectedLeafId = leafView?.leaf ?? null;
+  const chainById = useMemo(() => new Map((leafView?.chain ?? []).map((c) => [c.id, c])), [leafView]);
+
+  if (!key) return <section className="tree empty-pane">Choose a session in the library.</section>;
+  if (error) return <section className="tree empty-pane error">{error}</section>;
+  if (!info || !cache) {
+    return (
+      <section className="tree empty-pane" aria-busy="true">
+        Opening…
+        {progress && (
+          <progress value={progress.bytesRead} max={progress.bytesTotal} aria-label="Reading the session">
+            {fmtBytes(progress.bytesRead)}
+          </progress>
+        )}
+        {progress && (
+          <span>
+            {fmtBytes(progress.bytesRead)} / {fmtBytes(progress.bytesTotal)}
+          </span>
+        )}
+      </section>
+    );
+  }
+
+  const onHover = (row: TreeRow | null) => {
+    if (!row) return set({ hover: null });
+    const c = chainById.get(row.id);
+    set({ hover: { entries: [row.id], messages: c?.projectedAs ?? [], reason: c?.hidden ?? null } });
+  };
+  const composerRow = composerFor ? items.find((i) => cache.row(i.index)?.id === composerFor) : undefined;
+
+  return (
+    <section className="tree" aria-label="Session tree">
+      <header className="pane-head">
+        <span>
+          {info.entryCount.toLocaleString('en-US')} entries · {info.branchPoints} branch points · {info.leaves} leaves
+        </span>
+        <label className="fold-all">
+          <input
+            type="checkbox"
+            checked={foldAudit}
+            onChange={(e) => set({ foldAudit: e.target.checked, selectedRow: null })}
+          />{' '}
+          fold audit runs
+        </label>
+        {progress && <progress value={progress.bytesRead} max={progress.bytesTotal} aria-label="Reading the session" />}
+      </header>
+      <div
+        ref={scrollRef}
+        className="tree-scroll"
+        tabIndex={0}
+        role="listbox"
+        aria-label="Entries"
+        aria-activedescendant={selectedRow !== null ? `tree-row-${selectedRow}` : undefined}
+      >
+        <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
+          {items.map((it) => {
+            const row = cache.row(it.index);
+            if (!row)
+              return (
+                <div key={it.key} className="tree-row placeholder" style={{ top: it.start, height: ROW_HEIGHT }}>
+                  …
+                </div>
+              );
+            return (
+              <TreeRowView
+                key={it.key}
+                row={row}
+                top={it.start}
+                laneCount={cache.laneCount}
+                cursor={row.row === selectedRow}
+                selectedLeaf={row.id === selectedLeafId}
+                linked={linked.has(row.id)}
+                turnFidelity={turnFid.get(row.id) ?? null}
+                onSelect={selectRowEntry}
+                onHover={onHover}
+                onToggleFold={() => set({ foldAudit: !foldAudit, selectedRow: null })}
+              />
+            );
+          })}
+          {composerFor && composerRow && (
+            <BranchComposer key={composerFor} parentId={composerFor} top={composerRow.start + ROW_HEIGHT} />
+          )}
+        </div>
+      </div>
+      {composerFor && !composerRow && (
+        <div className="composer-dock">
+          <BranchComposer key={composerFor} parentId={composerFor} top={0} />
+        </div>
+      )}
+      {cache.error && <p className="error">{cache.error}</p>}
+    </section>
+  );
+}

@@ -18,6 +18,10 @@ export interface GenerateOptions {
   branchChance?: number;
   /** Write to this file (streamed) instead of returning the bytes. */
   path?: string;
+  /** Tool result sizes in bytes (default 2–8 KB, as in real sessions; smaller for huge entry counts). */
+  toolResultBytes?: [number, number];
+  /** A ~200 KB tool result every few thousand entries (default true). */
+  bigLines?: boolean;
   /** Child runs to record (sub-agent sessions this one started). */
   childRuns?: { child_session_id: string; agent: string }[];
 }
@@ -163,9 +167,10 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
         );
       }
       sinceBig++;
-      const big = sinceBig > 3000 && rng.chance(0.05);
+      const big = (opts.bigLines ?? true) && sinceBig > 3000 && rng.chance(0.05);
       if (big) sinceBig = 0;
-      const out = toolOutput(rng, big ? 200_000 : rng.int(2048, 8192));
+      const [lo, hi] = opts.toolResultBytes ?? [2048, 8192];
+      const out = toolOutput(rng, big ? 200_000 : rng.int(lo, hi));
       const result: Record<string, unknown> = { type: 'tool_result', tool_use_id: toolUseId, content: out };
       if (rng.chance(0.15)) result['is_error'] = true;
       if (rng.chance(0.4)) result['digest'] = `${call.name}: ${out.split('\n').length} lines; ${sentence(rng, 3, 6)}`;

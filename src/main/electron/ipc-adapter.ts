@@ -1,0 +1,117 @@
+/**
+ * The Electron IPC transport of the API: one `ipcMain.handle` channel per
+ * method, each request handed raw to the backend (which validates it), and
+ * pushed events queued per window until its renderer says it is listening.
+ * Only the main frame of a window we attached, showing our own page, is heard.
+ */
+import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import type { ApiErrorPayload, ApiEvent } from '../../shared/api';
+import { API_METHODS, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL, ipcChannel } from '../../shared/api-schemas';
+import { errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
+
+/** What every `vak:<method>` invoke resolves with. */
+export type IpcReply = { ok: true; res: unknown } | { ok: false; error: ApiErrorPayload };
+
+/** Events held for a renderer that has not said ready; the oldest go first beyond this. */
+export const MAX_QUEUED_EVENTS = 10_000;
+
+export interface IpcAdapter {
+  /** Starts hearing (and pushing to) this webContents; anything else is refused. */
+  attach(contents: WebContents): void;
+  /** Removes every handler (tests, shutdown). */
+  dispose(): void;
+}
+
+class IpcClient implements ApiClient {
+  readonly id: string;
+  private ready = false;
+  private queue: ApiEvent[] = [];
+
+  constructor(
+    readonly contents: WebContents,
+    private readonly isOwnUrl: (url: string) => boolean,
+  ) {
+    this.id = `ipc-${contents.id}`;
+  }
+
+  push(event: ApiEvent): void {
+    if (this.contents.isDestroyed()) return;
+    if (!this.ready) {
+      this.queue.push(event);
+      if (this.queue.length > MAX_QUEUED_EVENTS) this.queue.shift();
+      return;
+    }
+    this.send(event);
+  }
+
+  markReady(): void {
+    this.ready = true;
+    const queued = this.queue;
+    this.queue = [];
+    for (const e of queued) this.send(e);
+  }
+
+  /** A new page in the window: it has no listeners yet and none of the old subscriptions. */
+  reset(): void {
+    this.ready = false;
+    this.queue = [];
+  }
+
+  private send(event: ApiEvent): void {
+    // Never hand ledger data to a page that is not ours (the navigation guard should make this moot).
+    if (this.isOwnUrl(this.contents.mainFrame.url)) this.contents.send(IPC_EVENT_CHANNEL, event);
+  }
+}
+
+/** Registers the API's IPC handlers in front of `backend`. */
+export function registerIpc(backend: ApiBackend, isOwnUrl: (url: string) => boolean): IpcAdapter {
+  const clients = new Map<number, IpcClient>();
+
+  /** The sender's client when it is the main frame of an attached window showing our page. */
+  const trustedClient = (event: IpcMainEvent | IpcMainInvokeEvent): IpcClient | null => {
+    const client = clients.get(event.sender.id);
+    if (!client || client.contents !== event.sender) return null;
+    const frame = event.senderFrame;
+    if (!frame || frame.parent !== null || frame !== event.sender.mainFrame) return null;
+    return isOwnUrl(frame.url) ? client : null;
+  };
+
+  for (const method of API_METHODS) {
+    ipcMain.handle(ipcChannel(method), async (event, rawReq: unknown): Promise<IpcReply> => {
+      const client = trustedClient(event);
+      if (!client)
+        return { ok: false, error: { code: 'refused', message: 'IPC from a frame that is not the explorer' } };
+      try {
+        return { ok: true, res: await backend.call(method, rawReq, client) };
+      } catch (e) {
+        return { ok: false, error: errorPayload(e) };
+      }
+    });
+  }
+  const onReady = (event: IpcMainEvent): void => trustedClient(event)?.markReady();
+  ipcMain.on(IPC_READY_CHANNEL, onReady);
+
+  return {
+    attach(contents) {
+      if (clients.has(contents.id)) return;
+      const client = new IpcClient(contents, isOwnUrl);
+      clients.set(contents.id, client);
+      // On commit of a new document (a reload), not at its start: a navigation can still be
+      // cancelled after it starts (will-navigate), and the old page must keep its stream then.
+      // Only main-frame, cross-document commits fire this.
+      contents.on('did-navigate', () => {
+        backend.disconnect(client);
+        client.reset();
+      });
+      contents.once('destroyed', () => {
+        clients.delete(contents.id);
+        backend.disconnect(client);
+      });
+    },
+    dispose() {
+      for (const method of API_METHODS) ipcMain.removeHandler(ipcChannel(method));
+      ipcMain.removeListener(IPC_READY_CHANNEL, onReady);
+      clients.clear();
+    },
+  };
+}

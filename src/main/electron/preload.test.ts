@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Api } from '../../shared/api';
+import { API_METHODS, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL, ipcChannel } from '../../shared/api-schemas';
+import { contextBridge, ipcRenderer } from './testing/electron-fake';
+
+vi.mock('electron', async () => (await import('./testing/electron-fake')).electronFake);
+
+await import('../../preload/index');
+
+const [name, exposed] = contextBridge.exposeInMainWorld.mock.calls[0] as [string, Api & { ready(): void }];
+
+describe('preload bridge', () => {
+  it('exposes exactly the API methods, onEvent and ready as window.vak, once', () => {
+    expect(contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
+    expect(name).toBe('vak');
+    expect(Object.keys(exposed).sort()).toEqual([...API_METHODS, 'onEvent', 'ready'].sort());
+    for (const v of Object.values(exposed)) expect(typeof v).toBe('function');
+  });
+
+  it.each(API_METHODS)('%s invokes its api-schemas channel with the request', async (method) => {
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, res: { answer: method } });
+    const req = { probe: method };
+    const call = exposed[method] as (r: unknown) => Promise<unknown>;
+    await expect(call(req)).resolves.toEqual({ answer: method });
+    expect(ipcRenderer.invoke).toHaveBeenLastCalledWith(ipcChannel(method), req);
+  });
+
+  it('rejects with the plain error payload (its code survives contextBridge)', async () => {
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: false, error: { code: 'locked', message: 'held by an agent' } });
+    await expect(exposed.branch({ key: 'k', parentId: 'p', text: 't' })).rejects.toEqual({
+      code: 'locked',
+      message: 'held by an agent',
+    });
+  });
+
+  it('delivers events without the IpcRendererEvent, until unsubscribed', () => {
+    const seen: unknown[] = [];
+    const off = exposed.onEvent((e) => seen.push(e));
+    const fakeIpcEvent = { sender: ipcRenderer };
+    const event = { type: 'progress', key: 'k', bytesRead: 1, bytesTotal: 2 };
+    ipcRenderer.emit(IPC_EVENT_CHANNEL, fakeIpcEvent, event);
+    expect(seen).toEqual([event]);
+    off();
+    ipcRenderer.emit(IPC_EVENT_CHANNEL, fakeIpcEvent, event);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('signals ready on the shared channel', () => {
+    exposed.ready();
+    expect(ipcRenderer.send).toHaveBeenCalledWith(IPC_READY_CHANNEL);
+  });
+});

@@ -6,7 +6,7 @@ import { baselineRead } from './baseline-read';
 const [mode, file] = process.argv.slice(2);
 const rssBefore = process.resourceUsage().maxRSS;
 const t0 = performance.now();
-let entries = 0;
+let entries: number;
 if (mode === 'baseline') entries = baselineRead(file).lines;
 else {
   const l = await Ledger.open(file);

@@ -9,26 +9,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { API_METHOD_NAMES } from '../src/shared/api-methods';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = join(ROOT, 'out', 'main', 'index.js');
 const FIXTURE_HOME = fileURLToPath(new URL('../../shared/fixtures/demo-home', import.meta.url));
-const API_KEYS = [
-  'branch',
-  'findRow',
-  'getEntry',
-  'getHome',
-  'getLeafView',
-  'getProjectedMessage',
-  'getTreeRows',
-  'getWarnings',
-  'listSessions',
-  'onEvent',
-  'openSession',
-  'ready',
-  'subscribe',
-  'unsubscribe',
-];
+/** What `window.vak` must hold: every API method, `onEvent` and `ready`, nothing else. */
+const API_KEYS = [...API_METHOD_NAMES, 'onEvent', 'ready'].sort();
 
 /** The Electron executable, or why there is none (the npm package installs without its binary offline). */
 function electronBinary(): { path: string } | { reason: string } {

@@ -3,7 +3,7 @@
  * boundary (IPC, WebSocket) is parsed here before a handler sees it.
  */
 import { z } from 'zod';
-import type { ApiMethod, ApiRequest } from './api';
+import { MAX_CHAIN_ITEMS, type ApiMethod, type ApiRequest } from './api';
 
 const sessionKey = z
   .string()
@@ -60,6 +60,13 @@ export const requestSchemas = {
     })
     .strict(),
   getLeafView: leafRequest.strict(),
+  getChainItems: leafRequest
+    .extend({
+      start: count,
+      count: z.number().int().min(0).max(MAX_CHAIN_ITEMS),
+      kinds: z.array(z.string().min(1).max(128)).max(64).optional(),
+    })
+    .strict(),
   getProjectedMessage: leafRequest.extend({ message: count }).strict(),
   getWarnings: z.object({ key: sessionKey }).strict(),
   branch: z.object({ key: sessionKey, parentId: entryId, text: z.string().max(1_000_000) }).strict(),
@@ -98,7 +105,4 @@ export type WsServerFrame =
   | { id: number; ok: false; error: { code: string; message: string } }
   | { event: unknown };
 
-/** IPC channel names: one per method, plus the event push. */
-export const ipcChannel = (m: ApiMethod): string => `vak:${m}`;
-export const IPC_EVENT_CHANNEL = 'vak:event';
-export const IPC_READY_CHANNEL = 'vak:renderer-ready';
+export { ipcChannel, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL } from './api-methods';

@@ -167,6 +167,8 @@ export type HiddenReason =
   | 'empty';
 
 export interface ChainItem {
+  /** Position in the chain (0 = root), whatever window or filter it came in. */
+  pos: number;
   id: string;
   index: number;
   kind: string;
@@ -193,13 +195,62 @@ export interface LeafRequest {
   overrides: Record<string, TurnOverride>;
 }
 
-/** Both panes for one leaf. Long strings in `projection` are clipped (see `clipped`). */
+/** A packet (§3 compaction with `packet`) the plan could put a turn behind. */
+export interface PacketOption {
+  packet_id: string;
+  first_turn_id: string;
+  last_turn_id: string;
+}
+
+/** What a closed turn could be instead of Full: its turn card, or one of the packets covering it. */
+export interface TurnOption {
+  turn_id: string;
+  hasCard: boolean;
+  /** Usable packets (§6) whose range holds the turn, in chain order. */
+  packets: PacketOption[];
+}
+
+/** Most chain items a view or a page carries; `getChainItems` pages through the rest. */
+export const CHAIN_WINDOW = 200;
+export const MAX_CHAIN_ITEMS = 2000;
+
+/**
+ * Both panes for one leaf. Long strings in `projection` are clipped (see `clipped`).
+ * `chain` is a window of the chain root → leaf: items `chainStart … chainStart + chain.length - 1`
+ * of `chainLength`, by default the last CHAIN_WINDOW (ending at the leaf).
+ */
 export interface LeafView {
   leaf: string;
+  chainLength: number;
+  chainStart: number;
   chain: ChainItem[];
+  /** Entries of the whole chain per kind name. */
+  kindCounts: Record<string, number>;
+  /** Chain position of every entry named in a projected message's `source_ids`. */
+  sourcePositions: Record<string, number>;
+  /** Every closed turn of the projection (after the newest reset), in chain order. */
+  turnOptions: TurnOption[];
   projection: Projection;
   /** Indices of projected messages whose content was clipped for transport. */
   clipped: number[];
+}
+
+/** A window of a leaf's chain, optionally only entries of some kinds. */
+export interface ChainItemsRequest extends LeafRequest {
+  /** First row: a chain position, or with `kinds` a position among the matching entries. */
+  start: number;
+  /** At most MAX_CHAIN_ITEMS. */
+  count: number;
+  /** Only entries of these kind names (all kinds when absent). */
+  kinds?: string[];
+}
+
+export interface ChainItems {
+  chainLength: number;
+  /** Rows to page through: entries matching `kinds`, or `chainLength` without it. */
+  total: number;
+  start: number;
+  items: ChainItem[];
 }
 
 export interface BranchResult {
@@ -234,6 +285,7 @@ export interface ApiMethods {
   findRow(req: { key: SessionKey; id: string; foldAudit: boolean }): { row: number };
   getEntry(req: { key: SessionKey; id: string; maxBytes?: number }): EntryDetail;
   getLeafView(req: LeafRequest): LeafView;
+  getChainItems(req: ChainItemsRequest): ChainItems;
   getProjectedMessage(req: LeafRequest & { message: number }): ProjectedMessage;
   getWarnings(req: { key: SessionKey }): LedgerWarning[];
   branch(req: { key: SessionKey; parentId: string; text: string }): BranchResult;

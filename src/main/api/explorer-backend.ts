@@ -17,7 +17,7 @@ import { ensureDemoCopy } from '../library/resolve-home';
 import { SessionCache, type OpenSession } from '../library/session-cache';
 import { SessionLibrary } from '../library/session-library';
 import { ApiError, type ApiBackend, type ApiClient } from './api-backend';
-import { leafView, projectedMessage } from './leaf-view';
+import { chainItems, leafView, projectedMessage } from './leaf-view';
 import { sessionInfo } from './session-info';
 import { Subscriptions } from './subscriptions';
 import { treeRows } from './tree-rows';
@@ -218,6 +218,7 @@ export class ExplorerBackend implements ApiBackend {
       return out;
     },
     getLeafView: async (req, client) => leafView(await this.session(req.key, client), req),
+    getChainItems: async (req, client) => chainItems(await this.session(req.key, client), req),
     getProjectedMessage: async (req, client) => projectedMessage(await this.session(req.key, client), req),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
     branch: async ({ key, parentId, text }) => {

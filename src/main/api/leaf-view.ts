@@ -1,35 +1,21 @@
-import type { ChainItem, LeafRequest, LeafView } from '../../shared/api';
-import type { Json, ProjectedMessage, Projection } from '../../shared/ledger-types';
-import { chainToRoot } from '../core/chain';
+import {
+  CHAIN_WINDOW,
+  type ChainItem,
+  type ChainItems,
+  type ChainItemsRequest,
+  type LeafRequest,
+  type LeafView,
+} from '../../shared/api';
+import type { Json, ProjectedMessage } from '../../shared/ledger-types';
 import { entryPreview } from '../core/entry-preview';
-import { project } from '../core/projection';
-import { chainVisibility } from '../core/visibility';
+import { turnOptions } from '../core/turn-options';
+import { entryVisibility } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { ApiError } from './api-backend';
+import { chainPosition, filteredPositions, kindCounts, leafContext, type LeafContext } from './leaf-context';
 
 /** Strings longer than this inside projected message content are clipped for transport. */
 export const CLIP_CHARS = 64 * 1024;
-
-/** The leaf's index: the request's id, or the active leaf when null. */
-export function leafIndex(s: OpenSession, leaf: string | null): number {
-  const ix = s.ledger.index;
-  if (leaf === null) {
-    if (ix.count === 0) throw new ApiError('not_found', `${s.key} has no entries`);
-    return ix.activeLeaf;
-  }
-  const i = s.ledger.indexOf(leaf);
-  if (i === undefined) throw new ApiError('not_found', `no entry ${leaf} in ${s.key}`);
-  return i;
-}
-
-/** The projection a leaf request asks for (plan, profile, per-turn overrides). */
-export function projectionFor(s: OpenSession, req: LeafRequest, leaf: number): Projection {
-  return project(s.ledger, leaf, {
-    plan: req.plan,
-    profile: req.profile,
-    overrides: new Map(Object.entries(req.overrides)),
-  });
-}
 
 /** A JSON value with every string longer than `max` cut (marked), and whether anything was cut. */
 export function clipStrings(v: Json, max = CLIP_CHARS): { value: Json; clipped: boolean } {
@@ -59,32 +45,49 @@ export function clipStrings(v: Json, max = CLIP_CHARS): { value: Json; clipped: 
   return { value: v, clipped: false };
 }
 
-/** Both panes for one leaf: the chain with each entry's visibility, and the (clipped) projection. */
-export function leafView(s: OpenSession, req: LeafRequest): LeafView {
+/** The chain item at chain position `pos`: the only place a window reads payloads. */
+function chainItem(s: OpenSession, c: LeafContext, pos: number): ChainItem {
   const ledger = s.ledger;
   const ix = ledger.index;
-  const leaf = leafIndex(s, req.leaf);
-  const projection = projectionFor(s, req, leaf);
-  const chain = chainToRoot(ix, leaf);
-  const vis = chainVisibility(ledger, chain, projection);
-  const items: ChainItem[] = chain.map((i, k) => {
-    const e = ledger.entry(i);
-    const kind = ix.kindName(i);
-    const p = entryPreview(e, kind);
-    return {
-      id: ix.ids[i],
-      index: i,
-      kind,
-      role: p.role,
-      control: p.control,
-      line: ix.line[i],
-      ts: typeof e['ts'] === 'string' ? e['ts'] : '',
-      text: p.text,
-      turnId: vis[k].turnId,
-      projectedAs: vis[k].projectedAs,
-      hidden: vis[k].hidden,
-    };
-  });
+  const i = c.lp.chain[pos];
+  const e = ledger.entry(i);
+  const kind = ix.kindName(i);
+  const p = entryPreview(e, kind);
+  const v = entryVisibility(ledger, c.vc, pos);
+  return {
+    pos,
+    id: ix.ids[i],
+    index: i,
+    kind,
+    role: p.role,
+    control: p.control,
+    line: ix.line[i],
+    ts: typeof e['ts'] === 'string' ? e['ts'] : '',
+    text: p.text,
+    turnId: v.turnId,
+    projectedAs: v.projectedAs,
+    hidden: v.hidden,
+  };
+}
+
+function itemsAt(s: OpenSession, c: LeafContext, from: number, to: number): ChainItem[] {
+  const out: ChainItem[] = [];
+  for (let pos = from; pos < to; pos++) out.push(chainItem(s, c, pos));
+  return out;
+}
+
+/** Both panes for one leaf: the last CHAIN_WINDOW chain items with their visibility, and the (clipped) projection. */
+export function leafView(s: OpenSession, req: LeafRequest): LeafView {
+  const c = leafContext(s, req);
+  const ix = s.ledger.index;
+  const { chain, projection } = c.lp;
+  const chainStart = Math.max(0, chain.length - CHAIN_WINDOW);
+  const sourcePositions: Record<string, number> = {};
+  for (const id of c.vc.byId.keys()) {
+    const i = s.ledger.indexOf(id);
+    const pos = i === undefined ? -1 : chainPosition(chain, i);
+    if (pos >= 0) sourcePositions[id] = pos;
+  }
   const clipped: number[] = [];
   const messages: ProjectedMessage[] = projection.messages.map((m, k) => {
     const r = clipStrings(m.content);
@@ -92,12 +95,39 @@ export function leafView(s: OpenSession, req: LeafRequest): LeafView {
     clipped.push(k);
     return { ...m, content: r.value as Json[] };
   });
-  return { leaf: ix.ids[leaf], chain: items, projection: { ...projection, messages }, clipped };
+  return {
+    leaf: ix.ids[c.leaf],
+    chainLength: chain.length,
+    chainStart,
+    chain: itemsAt(s, c, chainStart, chain.length),
+    kindCounts: kindCounts(s, c),
+    sourcePositions,
+    turnOptions: turnOptions(c.lp.ctx, c.lp.turnIndex),
+    projection: { ...projection, messages },
+    clipped,
+  };
+}
+
+/** A window of the leaf's chain (optionally only some kinds), from the cached context. */
+export function chainItems(s: OpenSession, req: ChainItemsRequest): ChainItems {
+  const c = leafContext(s, req);
+  const chain = c.lp.chain;
+  if (!req.kinds) {
+    const start = Math.min(req.start, chain.length);
+    const end = Math.min(chain.length, start + req.count);
+    return { chainLength: chain.length, total: chain.length, start, items: itemsAt(s, c, start, end) };
+  }
+  const positions = filteredPositions(s, c, req.kinds);
+  const start = Math.min(req.start, positions.length);
+  const end = Math.min(positions.length, start + req.count);
+  const items: ChainItem[] = [];
+  for (let r = start; r < end; r++) items.push(chainItem(s, c, positions[r]));
+  return { chainLength: chain.length, total: positions.length, start, items };
 }
 
 /** One projected message, unclipped. */
 export function projectedMessage(s: OpenSession, req: LeafRequest & { message: number }): ProjectedMessage {
-  const projection = projectionFor(s, req, leafIndex(s, req.leaf));
+  const projection = leafContext(s, req).lp.projection;
   const m = projection.messages[req.message];
   if (!m) {
     throw new ApiError(

@@ -8,13 +8,13 @@ import type {
 } from '../../shared/ledger-types';
 import { isObject } from './entry-types';
 import { chainToRoot } from './chain';
-import { packetSummary, scanChain, type ChainContext } from './chain-context';
+import { packetSummary, scanChain, type ChainContext, type PacketRef } from './chain-context';
 import { fullMessage, verbatimMessage, type ShapedMessage } from './full-fidelity';
 import { F_MESSAGE } from './ledger-index';
 import type { Ledger } from './ledger';
 import { choosePlan, type PlanPacket, type PlanTurn, type TurnOverride } from './plan';
 import { DEFAULT_PROFILE, messageTokens, tokensOf, type CapacityProfile } from './tokens';
-import { buildTurnIndex, type Turn } from './turn-index';
+import { buildTurnIndex, type Turn, type TurnIndex } from './turn-index';
 
 export type { Fidelity, PlanRow, ProjectedMessage, Projection, ProjectionTokens };
 
@@ -35,8 +35,25 @@ export function deriveWithPlan(ledger: Ledger, leaf: number, profile = DEFAULT_P
   return project(ledger, leaf, { plan: 'auto', profile });
 }
 
+/** A projection with the chain context it was derived from (what a leaf view also needs). */
+export interface LeafProjection {
+  projection: Projection;
+  /** chain_to_root(leaf), root first. */
+  chain: number[];
+  ctx: ChainContext;
+  /** Chain position of the first entry after the newest reset (0 without one). */
+  base: number;
+  /** TurnIndex of the entries after the newest reset. */
+  turnIndex: TurnIndex;
+}
+
 /** The projected context of `leaf` under a plan, a profile and per-turn overrides. */
 export function project(ledger: Ledger, leaf: number, opts: ProjectOptions): Projection {
+  return projectLeaf(ledger, leaf, opts).projection;
+}
+
+/** `project`, keeping the chain, its context and its TurnIndex for the caller. */
+export function projectLeaf(ledger: Ledger, leaf: number, opts: ProjectOptions): LeafProjection {
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const bpt = profile.bytes_per_token;
   const index = ledger.index;
@@ -136,7 +153,7 @@ export function project(ledger: Ledger, leaf: number, opts: ProjectOptions): Pro
 
   const messages = [...head, ...body, ...tailMsgs];
   const messageTotal = messages.reduce((n, m) => n + m.tokens, 0);
-  return {
+  const projection: Projection = {
     leaf: index.ids[leaf],
     system,
     tools,
@@ -152,6 +169,7 @@ export function project(ledger: Ledger, leaf: number, opts: ProjectOptions): Pro
     over_budget: Math.max(0, result.need - available),
     notes: result.notes,
   };
+  return { projection, chain, ctx, base, turnIndex };
 }
 
 /** §5: system prompt and tools from the header on line 1; "" and [] without one. */
@@ -165,7 +183,10 @@ export function headerContext(ledger: Ledger): { system: string; tools: Json[] }
 }
 
 /** §6: a packet is usable only when both its ids are closed turns of this chain, in order. */
-function usablePackets(ctx: ChainContext, closed: Turn[]) {
+export function usablePackets(
+  ctx: ChainContext,
+  closed: readonly Turn[],
+): { ref: PacketRef; first: number; last: number }[] {
   const pos = new Map(closed.map((t, k) => [t.id, k]));
   return ctx.packets.flatMap((ref) => {
     const first = pos.get(ref.firstTurnId);

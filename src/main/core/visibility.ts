@@ -4,7 +4,7 @@ import { scanChain } from './chain-context';
 import { isObject } from './entry-types';
 import { F_ASSISTANT, F_CONTROL, F_MESSAGE, KIND, UNKNOWN_KIND } from './ledger-index';
 import type { Ledger } from './ledger';
-import { buildTurnIndex } from './turn-index';
+import { buildTurnIndex, type TurnIndex } from './turn-index';
 
 /**
  * Why each entry of a leaf's chain is, or is not, in that leaf's projected
@@ -28,9 +28,31 @@ export interface EntryVisibility {
   turnId: string | null;
 }
 
-/** Visibility of every entry of `chain` (root first) under `projection` of its last entry. */
-export function chainVisibility(ledger: Ledger, chain: number[], projection: Projection): EntryVisibility[] {
-  const ix = ledger.index;
+/**
+ * What visibility needs from a leaf's projection, prepared once per leaf so a
+ * window of the chain costs only its own entries: turns are runs of chain
+ * positions after the newest reset, found by binary search, not a Map over the chain.
+ */
+export interface VisibilityContext {
+  chain: readonly number[];
+  resetPos: number;
+  /** Source entry id → indices of the projected messages naming it. */
+  byId: Map<string, number[]>;
+  /** Chain position of each turn's directive (ascending), and the turn ids. */
+  turnStarts: Int32Array;
+  turnIds: string[];
+  /** Chain position one past the last turn's last entry. */
+  turnsEnd: number;
+  fidelity: Map<string, string>;
+}
+
+/** Prepares visibility for `chain` (root first) under `projection`, given its reset and TurnIndex. */
+export function visibilityContext(
+  chain: readonly number[],
+  resetPos: number,
+  turnIndex: TurnIndex,
+  projection: Projection,
+): VisibilityContext {
   const byId = new Map<string, number[]>();
   projection.messages.forEach((m, k) => {
     for (const id of m.source_ids) {
@@ -39,18 +61,53 @@ export function chainVisibility(ledger: Ledger, chain: number[], projection: Pro
       else byId.set(id, [k]);
     }
   });
+  // TurnIndex keeps `after` in order: the preamble first, then each turn's entries.
+  let pos = resetPos + 1 + turnIndex.preamble.length;
+  const turnStarts = new Int32Array(turnIndex.turns.length);
+  turnIndex.turns.forEach((t, k) => {
+    turnStarts[k] = pos;
+    pos += t.entries.length;
+  });
+  return {
+    chain,
+    resetPos,
+    byId,
+    turnStarts,
+    turnIds: turnIndex.turns.map((t) => t.id),
+    turnsEnd: pos,
+    fidelity: new Map(projection.plan.map((p) => [p.turn_id, p.fidelity])),
+  };
+}
+
+/** The turn holding chain position `pos`, or null (before the reset, in the preamble). */
+export function turnAt(vc: VisibilityContext, pos: number): string | null {
+  const starts = vc.turnStarts;
+  if (starts.length === 0 || pos < starts[0] || pos >= vc.turnsEnd) return null;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return vc.turnIds[lo];
+}
+
+/** Visibility of the entry at chain position `pos`: parses its payload only for the thinking check. */
+export function entryVisibility(ledger: Ledger, vc: VisibilityContext, pos: number): EntryVisibility {
+  const i = vc.chain[pos];
+  const projectedAs = vc.byId.get(ledger.index.ids[i]) ?? [];
+  const turnId = turnAt(vc, pos);
+  if (projectedAs.length > 0) return { projectedAs, hidden: null, turnId };
+  return { projectedAs, hidden: hiddenReason(ledger, i, pos < vc.resetPos, turnId, vc.fidelity), turnId };
+}
+
+/** Visibility of every entry of `chain` (root first) under `projection` of its last entry. */
+export function chainVisibility(ledger: Ledger, chain: number[], projection: Projection): EntryVisibility[] {
   const ctx = scanChain(ledger, chain);
   const after = ctx.resetPos >= 0 ? chain.slice(ctx.resetPos + 1) : chain;
-  const turnOf = new Map<number, string>();
-  for (const t of buildTurnIndex(ix, after).turns) for (const i of t.entries) turnOf.set(i, t.id);
-  const fidelity = new Map(projection.plan.map((p) => [p.turn_id, p.fidelity]));
-
-  return chain.map((i, pos) => {
-    const projectedAs = byId.get(ix.ids[i]) ?? [];
-    const turnId = turnOf.get(i) ?? null;
-    if (projectedAs.length > 0) return { projectedAs, hidden: null, turnId };
-    return { projectedAs, hidden: hiddenReason(ledger, i, pos < ctx.resetPos, turnId, fidelity), turnId };
-  });
+  const vc = visibilityContext(chain, ctx.resetPos, buildTurnIndex(ledger.index, after), projection);
+  return chain.map((_, pos) => entryVisibility(ledger, vc, pos));
 }
 
 function hiddenReason(

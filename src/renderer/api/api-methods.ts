@@ -1,22 +1,4 @@
-import type { ApiMethod } from '../../shared/api';
-
-/** Every request method of the contract; the record type makes a missing or extra name fail to compile. */
-const METHOD_SET: Record<ApiMethod, true> = {
-  getHome: true,
-  listSessions: true,
-  openSession: true,
-  getTreeRows: true,
-  findRow: true,
-  getEntry: true,
-  getLeafView: true,
-  getProjectedMessage: true,
-  getWarnings: true,
-  branch: true,
-  subscribe: true,
-  unsubscribe: true,
-};
-
-export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];
+export { API_METHOD_NAMES } from '../../shared/api-methods';
 
 /** An error as the API reports it, with the contract's code kept. */
 export class ApiError extends Error {

@@ -6,13 +6,14 @@ import type {
   HiddenReason,
   HomeInfo,
   LeafRequest,
-  LeafView,
   SessionInfo,
   SessionSummary,
   TreeRow,
+  TurnOption,
 } from '../../shared/api';
 import type { Json, LedgerWarning, PlanRow, ProjectedMessage, Projection } from '../../shared/ledger-types';
 import { ApiError } from './api-methods';
+import { fakeChainItems, fakeLeafView, fakeTurnOptions } from './fake-chain';
 import { DEMO_HOME, type FakeEntry, SESSION_A, demoEntries, demoSessions } from './fake-data';
 
 const AUDIT = new Set([
@@ -148,7 +149,7 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     return rows;
   };
 
-  const project = (req: LeafRequest): { projection: Projection; chain: ChainItem[] } => {
+  const project = (req: LeafRequest): { projection: Projection; chain: ChainItem[]; turnOptions: TurnOption[] } => {
     const leaf = req.leaf ?? activeLeaf(req.key)!;
     const chain = chainTo(req.key, leaf);
     const bpt = req.profile.bytes_per_token;
@@ -227,18 +228,19 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       over_budget: Math.max(0, msgT - available),
       notes: [],
     };
-    const items: ChainItem[] = chain.map((e, index) => {
+    const items: ChainItem[] = chain.map((e, pos) => {
       const projectedAs = messages.flatMap((m, i) => (m.source_ids.includes(e.id) ? [i] : []));
       const h: HiddenReason | null =
         hidden.get(e.id) ??
         (e.kind === 'header' ? 'header' : projectedAs.length === 0 ? (AUDIT.has(e.kind) ? 'audit' : 'empty') : null);
       return {
+        pos,
         id: e.id,
         index: entriesOf(req.key).indexOf(e),
         kind: e.kind,
         role: roleOf(e),
         control: false,
-        line: index + 1,
+        line: entriesOf(req.key).indexOf(e) + 1,
         ts: e.ts,
         text: textOf(e),
         turnId: turnOf.get(e.id) ?? null,
@@ -246,7 +248,8 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
         hidden: h,
       };
     });
-    return { projection, chain: items };
+    const closed = turns.filter((t) => t.id !== openTurn).map((t) => t.id);
+    return { projection, chain: items, turnOptions: fakeTurnOptions(chain, closed) };
   };
 
   const log = (method: string, req: unknown): void => void calls.push({ method, req });
@@ -355,8 +358,12 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     },
     async getLeafView(req) {
       log('getLeafView', req);
-      const { projection, chain } = project(req);
-      return { leaf: projection.leaf, chain, projection, clipped: [] } satisfies LeafView;
+      const { projection, chain, turnOptions } = project(req);
+      return fakeLeafView(projection, chain, turnOptions);
+    },
+    async getChainItems(req) {
+      log('getChainItems', req);
+      return fakeChainItems(project(req).chain, req);
     },
     async getProjectedMessage(req) {
       log('getProjectedMessage', req);

@@ -154,3 +154,23 @@ export function demoSessions(): SessionSummary[] {
     summary({ key: SESSION_D, agent: 'reviewer', sessionId: 'sess-d', title: 'Review the diff' }),
   ];
 }
+
+/** A long linear session for paging tests: a header, then `turns` user → assistant pairs with a receipt after each answer. */
+export function longEntries(turns: number): FakeEntry[] {
+  const out: FakeEntry[] = [demoEntries()[0]];
+  let parent = 'e01';
+  const add = (e: { id: string; kind: string; [field: string]: Json }): void => {
+    out.push({ ...e, parent_id: parent, ts: ts(out.length % 60) });
+    parent = e.id;
+  };
+  for (let t = 0; t < turns; t++) {
+    add({ id: `u${t}`, kind: 'message', message: { role: 'user', content: [{ type: 'text', text: `ask ${t}` }] } });
+    add({
+      id: `a${t}`,
+      kind: 'message',
+      message: { role: 'assistant', content: [{ type: 'text', text: `answer ${t}` }] },
+    });
+    add({ id: `r${t}`, kind: 'receipt', receipt: { purpose: 'turn', attempts: [] } });
+  }
+  return out;
+}

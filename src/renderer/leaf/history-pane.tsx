@@ -1,43 +1,115 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import type { ChainItem, LeafView } from '../../shared/api';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import type { ChainItem, LeafRequest, LeafView } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
+import { ChainPageCache, setCurrentChainCache } from './chain-cache';
 import { HistoryItem } from './history-item';
 
-/** The left column: the chain root → leaf, every kind, filterable by kind. */
-export function HistoryPane({ view, sessionKey }: { view: LeafView; sessionKey: string }) {
-  const hover = useAppStore((s) => s.hover);
-  const pinned = useAppStore((s) => s.pinned);
+/** Estimated height of a history row (rows are measured once drawn). */
+const ROW_ESTIMATE = 28;
+
+interface Props {
+  view: LeafView;
+  /** The request `view` answers: pages of its chain are asked for with it. */
+  request: LeafRequest;
+  sessionKey: string;
+}
+
+/** The left column: the chain root → leaf, every kind, filterable by kind; fetched by page as it scrolls. */
+export function HistoryPane({ view, request, sessionKey }: Props) {
   const hiddenKinds = useAppStore((s) => s.hiddenKinds);
+  const link = useAppStore((s) => s.hover ?? s.pinned);
   const set = useAppStore((s) => s.set);
   const api = useApi();
+  const cache = useMemo(
+    () => ChainPageCache.forView(api, request, view, hiddenKinds),
+    [api, request, view, hiddenKinds],
+  );
+  useEffect(() => setCurrentChainCache(cache), [cache]);
+  const kinds = Object.entries(view.kindCounts);
+  const toggleKind = (k: string) =>
+    set({ hiddenKinds: hiddenKinds.includes(k) ? hiddenKinds.filter((x) => x !== k) : [...hiddenKinds, k] });
+
+  return (
+    <section className="history-pane" aria-label="History">
+      <header className="pane-head">
+        <b>History</b> <span className="dim">{view.chainLength.toLocaleString('en-US')} entries root → leaf</span>
+      </header>
+      <div className="chips" role="group" aria-label="Filter by kind">
+        {kinds.map(([k, n]) => (
+          <button
+            key={k}
+            type="button"
+            className="chip"
+            aria-pressed={!hiddenKinds.includes(k)}
+            onClick={() => toggleKind(k)}
+          >
+            {k} {n}
+          </button>
+        ))}
+      </div>
+      {/* A new view or filter is a new list: it starts at the leaf end again. */}
+      <HistoryList key={cacheKey(cache)} cache={cache} view={view} sessionKey={sessionKey} />
+      {link?.reason && (
+        <p className="link-reason" role="status">
+          not model-visible: {link.reason}
+        </p>
+      )}
+    </section>
+  );
+}
+
+const cacheIds = new WeakMap<ChainPageCache, number>();
+let nextCacheId = 0;
+function cacheKey(c: ChainPageCache): number {
+  let id = cacheIds.get(c);
+  if (id === undefined) cacheIds.set(c, (id = ++nextCacheId));
+  return id;
+}
+
+function HistoryList({ cache, view, sessionKey }: { cache: ChainPageCache; view: LeafView; sessionKey: string }) {
+  const api = useApi();
+  const hover = useAppStore((s) => s.hover);
+  const pinned = useAppStore((s) => s.pinned);
+  const set = useAppStore((s) => s.set);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
+  useEffect(() => cache.subscribe(rerender), [cache]);
   const onSelectLeaf = useCallback((id: string) => void jumpToEntry(api, id), [api]);
-  const kinds = useMemo(() => {
-    const m = new Map<string, number>();
-    for (const c of view.chain) m.set(c.kind, (m.get(c.kind) ?? 0) + 1);
-    return [...m.entries()];
-  }, [view]);
-  const items = useMemo(() => view.chain.filter((c) => !hiddenKinds.includes(c.kind)), [view, hiddenKinds]);
   const link = hover ?? pinned;
   const lit = useMemo(() => new Set(link?.entries ?? []), [link]);
   const msgs = view.projection.messages;
 
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
-    count: items.length,
+    count: cache.total,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 28,
+    estimateSize: () => ROW_ESTIMATE,
     overscan: 12,
+    // Start at the leaf end: what a user looks at first, and the window the view came with.
+    initialOffset: () => cache.total * ROW_ESTIMATE,
   });
-  const firstLit = link?.entries[0];
+  const rows = virt.getVirtualItems();
+  // -1 before the first layout (no rows yet): nothing to fetch, the view's own window is on screen.
+  const first = rows[0]?.index ?? -1;
+  const last = rows.at(-1)?.index ?? -1;
   useEffect(() => {
-    if (!firstLit || hover !== null) return;
-    const i = items.findIndex((c) => c.id === firstLit);
-    if (i >= 0) virt.scrollToIndex(i, { align: 'auto' });
-  }, [firstLit, hover, items, virt]);
+    if (first >= 0) cache.ensure(first, last);
+  }, [cache, first, last]);
+
+  // A pinned link, or a hovered projected message, brings its first source entry into view (fetching it when needed).
+  const target = link && (hover === null || link.fromMessage) ? link.entries[0] : undefined;
+  useEffect(() => {
+    if (target === undefined) return;
+    const pos = view.sourcePositions[target] ?? cache.byId(target)?.pos;
+    const row = pos === undefined ? undefined : cache.rowOf(pos);
+    if (row === undefined) return;
+    const range = virt.range;
+    if (range && row >= range.startIndex && row <= range.endIndex) return;
+    virt.scrollToIndex(row, { align: 'center' });
+  }, [target, view, cache, virt]);
 
   const onHover = useCallback(
     (c: ChainItem | null) => set({ hover: c ? { entries: [c.id], messages: c.projectedAs, reason: c.hidden } : null }),
@@ -55,60 +127,38 @@ export function HistoryPane({ view, sessionKey }: { view: LeafView; sessionKey: 
     },
     [set],
   );
-  const toggleKind = (k: string) =>
-    set({ hiddenKinds: hiddenKinds.includes(k) ? hiddenKinds.filter((x) => x !== k) : [...hiddenKinds, k] });
 
   return (
-    <section className="history-pane" aria-label="History">
-      <header className="pane-head">
-        <b>History</b> <span className="dim">{view.chain.length} entries root → leaf</span>
-      </header>
-      <div className="chips" role="group" aria-label="Filter by kind">
-        {kinds.map(([k, n]) => (
-          <button
-            key={k}
-            type="button"
-            className="chip"
-            aria-pressed={!hiddenKinds.includes(k)}
-            onClick={() => toggleKind(k)}
-          >
-            {k} {n}
-          </button>
-        ))}
-      </div>
-      <div className="pane-scroll" ref={scrollRef}>
-        <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
-          {virt.getVirtualItems().map((it) => {
-            const c = items[it.index];
-            const label = c.projectedAs.length
-              ? c.projectedAs.map((i) => `#${i} ${msgs[i]?.fidelity ?? ''}`).join(', ')
-              : null;
+    <div className="pane-scroll" ref={scrollRef}>
+      <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
+        {rows.map((it) => {
+          const c = cache.item(it.index);
+          const style = { position: 'absolute', top: it.start, left: 0, right: 0 } as const;
+          if (!c)
             return (
-              <div
-                key={c.id}
-                data-index={it.index}
-                ref={virt.measureElement}
-                style={{ position: 'absolute', top: it.start, left: 0, right: 0 }}
-              >
-                <HistoryItem
-                  sessionKey={sessionKey}
-                  item={c}
-                  linked={lit.has(c.id)}
-                  projectedLabel={label}
-                  onHover={onHover}
-                  onPin={onPin}
-                  onSelectLeaf={onSelectLeaf}
-                />
+              <div key={it.key} className="history-placeholder" style={{ ...style, height: ROW_ESTIMATE }}>
+                …
               </div>
             );
-          })}
-        </div>
+          const label = c.projectedAs.length
+            ? c.projectedAs.map((i) => `#${i} ${msgs[i]?.fidelity ?? ''}`).join(', ')
+            : null;
+          return (
+            <div key={it.key} data-index={it.index} ref={virt.measureElement} style={style}>
+              <HistoryItem
+                sessionKey={sessionKey}
+                item={c}
+                linked={lit.has(c.id)}
+                projectedLabel={label}
+                onHover={onHover}
+                onPin={onPin}
+                onSelectLeaf={onSelectLeaf}
+              />
+            </div>
+          );
+        })}
       </div>
-      {link?.reason && (
-        <p className="link-reason" role="status">
-          not model-visible: {link.reason}
-        </p>
-      )}
-    </section>
+      {cache.error && <p className="error">{cache.error}</p>}
+    </div>
   );
 }

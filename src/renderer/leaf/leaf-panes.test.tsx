@@ -1,7 +1,10 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { renderWithSession, treeRow } from '../test-support/render-app';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChainItemsRequest } from '../../shared/api';
+import { SESSION_A, longEntries } from '../api/fake-data';
+import { renderApp, renderWithSession, treeRow } from '../test-support/render-app';
+import { stubScrolling } from '../test-support/scroll-stub';
 
 const history = () => screen.getByRole('region', { name: 'History' });
 const projected = () => screen.getByRole('region', { name: 'Projected context' });
@@ -65,5 +68,46 @@ describe('leaf panes', () => {
       expect(history().querySelector('[data-entry-id="e06"] .hidden-reason')?.textContent).toBe('audit'),
     );
     expect(history().querySelector('[data-entry-id="e01"] .hidden-reason')?.textContent).toBe('header');
+  });
+});
+
+describe('a long chain in the History pane', () => {
+  let unstub: () => void;
+  beforeAll(() => void (unstub = stubScrolling()));
+  afterAll(() => unstub());
+  const drawn = () => [...history().querySelectorAll('.history-item')].map((n) => n.getAttribute('data-entry-id'));
+  const pageCalls = (calls: { method: string; req: unknown }[]) =>
+    calls.filter((c) => c.method === 'getChainItems').map((c) => c.req as ChainItemsRequest);
+
+  it('starts at the leaf end, fetches pages as it scrolls, and filters kinds through the server', async () => {
+    // 1 header + 400 × (user, assistant, receipt) = 1,201 entries; the view brings the last 200.
+    const api = renderApp({ hash: `#s=${encodeURIComponent(SESSION_A)}`, entries: { [SESSION_A]: longEntries(400) } });
+    await waitFor(() => expect(within(history()).getByText('1,201 entries root → leaf')).toBeTruthy());
+    await waitFor(() => expect(drawn()).toContain('r399'));
+    expect(drawn()).not.toContain('e01');
+    expect(pageCalls(api.calls)).toEqual([]);
+    expect(within(history()).getByRole('button', { name: 'message 800' })).toBeTruthy();
+
+    const scroller = history().querySelector<HTMLElement>('.pane-scroll')!;
+    act(() => {
+      scroller.scrollTop = 0;
+      scroller.dispatchEvent(new Event('scroll'));
+    });
+    expect(history().querySelectorAll('.history-placeholder').length).toBeGreaterThan(0);
+    await waitFor(() => expect(drawn()).toContain('e01'));
+    // Pages are laid on the view's window (rows 1001–1200): the top ones are rows 0 and 1–200.
+    expect(pageCalls(api.calls).map((r) => [r.start, r.count, r.leaf])).toEqual([
+      [0, 1, 'r399'],
+      [1, 200, 'r399'],
+    ]);
+    expect(history().querySelector('.history-placeholder')).toBeNull();
+
+    // Hiding receipts pages the remaining 801 entries; the list starts at the leaf end again.
+    fireEvent.click(within(history()).getByRole('button', { name: 'receipt 400' }));
+    await waitFor(() => expect(drawn()).toContain('a399'));
+    expect(drawn().some((id) => id?.startsWith('r'))).toBe(false);
+    const filtered = pageCalls(api.calls).at(-1)!;
+    expect(filtered.kinds?.sort()).toEqual(['header', 'message']);
+    expect(filtered.start).toBe(800);
   });
 });

@@ -1,7 +1,9 @@
+import { useRef } from 'react';
 import { CompareView } from '../plan/compare-view';
 import { useAppStore } from '../store/app-store';
 import { shortId, timeOfDay } from '../util/format';
 import { HistoryPane } from './history-pane';
+import { LinkLines } from './link-lines';
 import { ProjectedPane } from './projected-pane';
 import { useLeafRequest } from './use-leaf-view';
 
@@ -11,6 +13,8 @@ export function LeafPanes() {
   const error = useAppStore((s) => s.leafError);
   const loading = useAppStore((s) => s.leafLoading);
   const compareOpen = useAppStore((s) => s.compare.open);
+  const viewReq = useAppStore((s) => s.leafViewRequest);
+  const columns = useRef<HTMLDivElement>(null);
   const req = useLeafRequest();
   if (!req)
     return (
@@ -29,9 +33,10 @@ export function LeafPanes() {
         {req.leaf === null && <span className="mark active"> (active leaf)</span>}
         {error && <span className="error"> {error}</span>}
       </header>
-      <div className={`leaf-columns${compareOpen ? ' comparing' : ''}`}>
-        <HistoryPane view={view} sessionKey={req.key} />
+      <div className={`leaf-columns${compareOpen ? ' comparing' : ''}`} ref={columns}>
+        <HistoryPane view={view} request={viewReq ?? req} sessionKey={req.key} />
         {compareOpen ? <CompareView a={view} reqA={req} /> : <ProjectedPane view={view} request={req} />}
+        <LinkLines root={columns} />
       </div>
     </section>
   );

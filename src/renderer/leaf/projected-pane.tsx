@@ -54,7 +54,7 @@ export function ProjectedPane({ view, request, title = 'Projected context' }: Pr
     (i: number | null) => {
       if (i === null) return set({ hover: null });
       const m = view.projection.messages[i];
-      set({ hover: { entries: m.source_ids, messages: [i] } });
+      set({ hover: { entries: m.source_ids, messages: [i], fromMessage: true } });
     },
     [set, view],
   );
@@ -64,7 +64,9 @@ export function ProjectedPane({ view, request, title = 'Projected context' }: Pr
       const m = view.projection.messages[i];
       set({
         pinned:
-          cur && cur.messages.length === 1 && cur.messages[0] === i ? null : { entries: m.source_ids, messages: [i] },
+          cur && cur.messages.length === 1 && cur.messages[0] === i
+            ? null
+            : { entries: m.source_ids, messages: [i], fromMessage: true },
       });
     },
     [set, view],

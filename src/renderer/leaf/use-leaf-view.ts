@@ -26,7 +26,7 @@ export function useLeafViewLoader(): void {
     let live = true;
     set({ leafLoading: true });
     api.getLeafView(req).then(
-      (v) => live && set({ leafView: v, leafLoading: false, leafError: null }),
+      (v) => live && set({ leafView: v, leafViewRequest: req, leafLoading: false, leafError: null }),
       (e: unknown) => live && set({ leafLoading: false, leafError: describeError(e) }),
     );
     return () => {

@@ -2,6 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { LeafRequest } from '../../shared/api';
+import { SESSION_A, demoEntries } from '../api/fake-data';
 import { press, renderWithSession } from '../test-support/render-app';
 
 const lastLeafReq = (calls: { method: string; req: unknown }[]): LeafRequest =>
@@ -34,6 +35,34 @@ describe('plan controls', () => {
     await waitFor(() => expect(proj.textContent).toContain('[turn card] Listed 3 TODOs under src/.'));
     expect(within(proj).getAllByText('card').length).toBeGreaterThan(0);
     expect(screen.getByRole('button', { name: 'turn e02 card' }).classList.contains('overridden')).toBe(true);
+  });
+
+  it('offers Card only for turns with a card and Packet only for packets covering the turn', async () => {
+    const entries = [
+      ...demoEntries(),
+      {
+        id: 'p1',
+        parent_id: 'e13',
+        ts: '2026-11-29T09:20:00.000Z',
+        kind: 'compaction',
+        packet: { summary: 'both turns', first_turn_id: 'e02', last_turn_id: 'e12' },
+      },
+      {
+        id: 'p2',
+        parent_id: 'p1',
+        ts: '2026-11-29T09:21:00.000Z',
+        kind: 'compaction',
+        packet: { summary: 'wrong order', first_turn_id: 'e12', last_turn_id: 'e02' },
+      },
+    ];
+    const api = await renderWithSession({ entries: { [SESSION_A]: entries } });
+    fireEvent.click(screen.getByRole('button', { name: /^turns/ }));
+    const options = async (turn: string) =>
+      [...(await screen.findByLabelText(`Override turn ${turn}`)).querySelectorAll('option')].map((o) => o.value);
+    expect(await options('e02')).toEqual(['', 'full', 'card', 'packet:p1']);
+    // e12 has no turn card in the chain; p2 names its turns in the wrong order and is never offered.
+    expect(await options('e12')).toEqual(['', 'full', 'packet:p1']);
+    expect(api.calls.some((c) => c.method === 'getEntry')).toBe(false);
   });
 
   it('compares two plans turn by turn with token deltas and a text diff', async () => {

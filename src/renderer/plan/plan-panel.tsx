@@ -2,7 +2,6 @@ import type { TurnOverride } from '../../shared/ledger-types';
 import { FidelityBadge } from '../leaf/fidelity-badge';
 import { useAppStore } from '../store/app-store';
 import { fmtInt, shortId } from '../util/format';
-import { packetsCovering, usePackets } from './use-packets';
 
 const encode = (o: TurnOverride | undefined): string =>
   !o ? '' : o.fidelity === 'packet' ? `packet:${o.packet_id}` : o.fidelity;
@@ -18,14 +17,12 @@ const decode = (v: string): TurnOverride | null =>
 /** Every closed turn of the plan, each with a menu to force its fidelity. */
 export function PlanPanel() {
   const view = useAppStore((s) => s.leafView);
-  const key = useAppStore((s) => s.sessionKey);
   const overrides = useAppStore((s) => s.overrides);
   const setOverride = useAppStore((s) => s.setOverride);
   const set = useAppStore((s) => s.set);
-  const packets = usePackets(view, key);
   if (!view) return <p className="dim">No leaf selected.</p>;
   const rows = view.projection.plan;
-  const order = rows.map((r) => r.turn_id);
+  const options = new Map(view.turnOptions.map((t) => [t.turn_id, t]));
   return (
     <div className="plan-panel">
       {rows.length === 0 && <p className="dim">No closed turns on this chain.</p>}
@@ -69,10 +66,13 @@ export function PlanPanel() {
                 >
                   <option value="">plan's choice</option>
                   <option value="full">Full</option>
-                  <option value="card">Card</option>
-                  {packetsCovering(r.turn_id, order, packets).map((p) => (
-                    <option key={p.id} value={`packet:${p.id}`}>
-                      Packet {shortId(p.id)} ({shortId(p.first)} … {shortId(p.last)})
+                  {/* Only what the plan could honour: a Card where the chain has the turn's card, packets that cover it. */}
+                  {(options.get(r.turn_id)?.hasCard || overrides[r.turn_id]?.fidelity === 'card') && (
+                    <option value="card">Card</option>
+                  )}
+                  {options.get(r.turn_id)?.packets.map((p) => (
+                    <option key={p.packet_id} value={`packet:${p.packet_id}`}>
+                      Packet {shortId(p.packet_id)} ({shortId(p.first_turn_id)} … {shortId(p.last_turn_id)})
                     </option>
                   ))}
                 </select>

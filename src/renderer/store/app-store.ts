@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { HomeInfo, LeafView, SessionInfo, SessionKey, SessionSummary } from '../../shared/api';
+import type { HomeInfo, LeafRequest, LeafView, SessionInfo, SessionKey, SessionSummary } from '../../shared/api';
 import { type CapacityProfile, DEFAULT_PROFILE, type TurnOverride } from '../../shared/ledger-types';
 import type { UrlState } from './url-state';
 
@@ -11,6 +11,8 @@ export interface LinkHighlight {
   messages: number[];
   /** Set when the hovered entry is not model-visible: the one-word reason. */
   reason?: string | null;
+  /** Lit from a projected message: the History pane scrolls its sources into view. */
+  fromMessage?: boolean;
 }
 
 export interface CompareState {
@@ -36,6 +38,8 @@ export interface AppState {
   /** Selected leaf entry id; null = the session's active leaf. */
   leaf: string | null;
   leafView: LeafView | null;
+  /** The request `leafView` answers (its chain is paged with the same one). */
+  leafViewRequest: LeafRequest | null;
   leafLoading: boolean;
   leafError: string | null;
   /** Cursor row of the tree. */
@@ -79,6 +83,7 @@ const initial = () => ({
   progress: null,
   leaf: null,
   leafView: null,
+  leafViewRequest: null,
   leafLoading: false,
   leafError: null,
   selectedRow: null,

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useReducer, useRef } from 'react';
 import type { TreeRow } from '../../shared/api';
 import type { Fidelity } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
+import { currentChainCache } from '../leaf/chain-cache';
 import { useAppStore } from '../store/app-store';
 import { fmtBytes } from '../util/format';
 import { BranchComposer } from './branch-composer';
@@ -99,7 +100,14 @@ export function SessionTree() {
     return m;
   }, [leafView]);
   const selectedLeafId = leafView?.leaf ?? null;
-  const chainById = useMemo(() => new Map((leafView?.chain ?? []).map((c) => [c.id, c])), [leafView]);
+  // Where each entry went, from the whole projection (the chain itself is paged).
+  const messagesById = useMemo(() => {
+    const m = new Map<string, number[]>();
+    leafView?.projection.messages.forEach((msg, k) => {
+      for (const id of msg.source_ids) m.set(id, [...(m.get(id) ?? []), k]);
+    });
+    return m;
+  }, [leafView]);
 
   if (!key) return <section className="tree empty-pane">Choose a session in the library.</section>;
   if (error) return <section className="tree empty-pane error">{error}</section>;
@@ -123,8 +131,9 @@ export function SessionTree() {
 
   const onHover = (row: TreeRow | null) => {
     if (!row) return set({ hover: null });
-    const c = chainById.get(row.id);
-    set({ hover: { entries: [row.id], messages: c?.projectedAs ?? [], reason: c?.hidden ?? null } });
+    // Why an entry is hidden is known for the chain items loaded (the leaf end, and what the History pane fetched).
+    const c = leafView?.chain.find((x) => x.id === row.id) ?? currentChainCache()?.byId(row.id);
+    set({ hover: { entries: [row.id], messages: messagesById.get(row.id) ?? [], reason: c?.hidden ?? null } });
   };
   const composerRow = composerFor ? items.find((i) => cache.row(i.index)?.id === composerFor) : undefined;
 

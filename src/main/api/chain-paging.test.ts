@@ -1,0 +1,171 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from './api-backend';
+import type { ChainItem, ChainItems, LeafView } from '../../shared/api';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { generateSession } from '../../generator';
+import { chainToRoot } from '../core/chain';
+import { entryPreview } from '../core/entry-preview';
+import { cwdHash } from '../core/fnv1a64';
+import { Ledger } from '../core/ledger';
+import { project } from '../core/projection';
+import { chainVisibility } from '../core/visibility';
+import { ExplorerBackend } from './explorer-backend';
+import { leafContext } from './leaf-context';
+
+const FIXTURES = join(__dirname, '../../../../shared/fixtures');
+const CWD = '/home/ana/projects/long';
+const GEN_KEY = `agents/vak/sessions/${cwdHash(CWD)}/gen-20k.jsonl`;
+const PACKETS_KEY = 'agents/vak/sessions/0000000000000000/packets.jsonl';
+const client: ApiClient = { id: 'test', push: () => undefined };
+
+let dir: string;
+let backend: ExplorerBackend;
+
+const req = (key: string, plan: 'auto' | 'none' = 'auto') => ({
+  key,
+  leaf: null,
+  plan,
+  profile: DEFAULT_PROFILE,
+  overrides: {},
+});
+
+/** Every chain item of the active leaf the way the explorer computed them before paging: all at once. */
+function fullChain(path: string, plan: 'auto' | 'none'): ChainItem[] {
+  const l = Ledger.openSync(path);
+  try {
+    const ix = l.index;
+    const leaf = ix.activeLeaf;
+    const chain = chainToRoot(ix, leaf);
+    const vis = chainVisibility(l, chain, project(l, leaf, { plan, profile: DEFAULT_PROFILE }));
+    return chain.map((i, pos) => {
+      const e = l.entry(i);
+      const p = entryPreview(e, ix.kindName(i));
+      return {
+        pos,
+        id: ix.ids[i],
+        index: i,
+        kind: ix.kindName(i),
+        role: p.role,
+        control: p.control,
+        line: ix.line[i],
+        ts: typeof e['ts'] === 'string' ? e['ts'] : '',
+        text: p.text,
+        turnId: vis[pos].turnId,
+        projectedAs: vis[pos].projectedAs,
+        hidden: vis[pos].hidden,
+      };
+    });
+  } finally {
+    l.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'vak-chain-paging-'));
+  const home = join(dir, 'home');
+  mkdirSync(join(home, 'agents/vak/sessions', cwdHash(CWD)), { recursive: true });
+  generateSession({ seed: 7, entries: 20_000, cwd: CWD, path: join(home, GEN_KEY), toolResultBytes: [200, 800] });
+  mkdirSync(join(home, 'agents/vak/sessions/0000000000000000'), { recursive: true });
+  copyFileSync(join(FIXTURES, 'packets.jsonl'), join(home, PACKETS_KEY));
+  backend = await ExplorerBackend.create({ home, isDemo: false, label: 'test', lockPollMs: 0, watch: false });
+});
+afterAll(async () => {
+  await backend.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('chain paging on a 20,000-entry generated session', () => {
+  it('a leaf view carries the last window, kind counts and source positions of the whole chain', async () => {
+    const full = fullChain(join(dir, 'home', GEN_KEY), 'auto');
+    const v = (await backend.call('getLeafView', req(GEN_KEY), client)) as LeafView;
+    expect(v.chainLength).toBe(full.length);
+    expect(full.length).toBeGreaterThan(5000);
+    expect(v.chain).toHaveLength(200);
+    expect(v.chainStart).toBe(full.length - 200);
+    expect(v.chain).toEqual(full.slice(full.length - 200));
+    const counts: Record<string, number> = {};
+    for (const c of full) counts[c.kind] = (counts[c.kind] ?? 0) + 1;
+    expect(v.kindCounts).toEqual(counts);
+    const sources = new Set(v.projection.messages.flatMap((m) => m.source_ids));
+    expect(Object.keys(v.sourcePositions).sort()).toEqual([...sources].sort());
+    for (const [id, pos] of Object.entries(v.sourcePositions)) expect(full[pos].id).toBe(id);
+  });
+
+  it('a window in the middle, across the newest reset, matches the full computation', async () => {
+    for (const plan of ['auto', 'none'] as const) {
+      const full = fullChain(join(dir, 'home', GEN_KEY), plan);
+      const reset = full.findLastIndex((c) => c.kind === 'compaction' && c.projectedAs.length > 0 && !c.turnId);
+      expect(reset).toBeGreaterThan(300);
+      const start = reset - 150;
+      const w = (await backend.call(
+        'getChainItems',
+        { ...req(GEN_KEY, plan), start, count: 400 },
+        client,
+      )) as ChainItems;
+      expect(w).toMatchObject({ chainLength: full.length, total: full.length, start });
+      expect(w.items).toEqual(full.slice(start, start + 400));
+      expect(w.items.some((c) => c.hidden === 'before reset')).toBe(true);
+      const mid = Math.floor(full.length / 2);
+      const m = (await backend.call(
+        'getChainItems',
+        { ...req(GEN_KEY, plan), start: mid, count: 2000 },
+        client,
+      )) as ChainItems;
+      expect(m.items).toEqual(full.slice(mid, mid + 2000));
+    }
+  });
+
+  it('pages only entries of the asked kinds, each with its chain position', async () => {
+    const full = fullChain(join(dir, 'home', GEN_KEY), 'auto');
+    const kinds = ['compaction', 'turn_card'];
+    const matching = full.filter((c) => kinds.includes(c.kind));
+    const w = (await backend.call(
+      'getChainItems',
+      { ...req(GEN_KEY), start: 3, count: 50, kinds },
+      client,
+    )) as ChainItems;
+    expect(w.total).toBe(matching.length);
+    expect(w.items).toEqual(matching.slice(3, 53));
+    const past = (await backend.call(
+      'getChainItems',
+      { ...req(GEN_KEY), start: 1e9, count: 10, kinds },
+      client,
+    )) as ChainItems;
+    expect(past).toMatchObject({ start: matching.length, items: [] });
+  });
+
+  it('keeps the computed context: paging and reordered overrides reuse it', async () => {
+    const s = await backend.cache.acquire(GEN_KEY);
+    const a = leafContext(s, { ...req(GEN_KEY), overrides: { x: { fidelity: 'full' }, y: { fidelity: 'card' } } });
+    const b = leafContext(s, { ...req(GEN_KEY), overrides: { y: { fidelity: 'card' }, x: { fidelity: 'full' } } });
+    expect(b).toBe(a);
+    expect(leafContext(s, { ...req(GEN_KEY), plan: 'none' })).not.toBe(a);
+  });
+
+  it('refuses windows over the page limit', async () => {
+    await expect(
+      backend.call('getChainItems', { ...req(GEN_KEY), start: 0, count: 2001 }, client),
+    ).rejects.toMatchObject({ code: 'bad_request' });
+  });
+});
+
+describe('turn options', () => {
+  it('say which closed turns have a card and which usable packets cover each', async () => {
+    const v = (await backend.call('getLeafView', req(PACKETS_KEY), client)) as LeafView;
+    const p21 = { packet_id: 'e0021', first_turn_id: 'e0007', last_turn_id: 'e0016' };
+    const p27 = { packet_id: 'e0027', first_turn_id: 'e0002', last_turn_id: 'e0012' };
+    // e0033 names its turns in the wrong order and e0037 covers the open turn e0034: never offered.
+    expect(v.turnOptions).toEqual([
+      { turn_id: 'e0002', hasCard: true, packets: [p27] },
+      { turn_id: 'e0007', hasCard: true, packets: [p21, p27] },
+      { turn_id: 'e0012', hasCard: false, packets: [p21, p27] },
+      { turn_id: 'e0016', hasCard: true, packets: [p21] },
+      { turn_id: 'e0022', hasCard: true, packets: [] },
+      { turn_id: 'e0028', hasCard: true, packets: [] },
+    ]);
+    expect(v.turnOptions.map((t) => t.turn_id)).toEqual(v.projection.plan.map((r) => r.turn_id));
+  });
+});

@@ -1,0 +1,131 @@
+import type { LeafRequest } from '../../shared/api';
+import { KNOWN_KINDS } from '../core/entry-types';
+import { KIND, UNKNOWN_KIND } from '../core/ledger-index';
+import { projectLeaf, type LeafProjection } from '../core/projection';
+import { visibilityContext, type VisibilityContext } from '../core/visibility';
+import type { OpenSession } from '../library/session-cache';
+import { ApiError } from './api-backend';
+
+/**
+ * A leaf's projection with everything a window of its chain needs, computed
+ * once per (session revision, leaf, plan, profile, overrides) and kept, so
+ * paging through the chain never derives the projection again.
+ */
+export interface LeafContext {
+  leaf: number;
+  lp: LeafProjection;
+  vc: VisibilityContext;
+  /** Computed on first use: kind counts, and chain positions per kind filter. */
+  memo: { kindCounts?: Record<string, number>; filtered: Map<string, Int32Array> };
+}
+
+/** Contexts kept per session: side A and B of a comparison, and a previous leaf to come back to. */
+const KEEP = 4;
+/** Kind filters kept per context (each an Int32Array of up to the chain's length). */
+const KEEP_FILTERS = 8;
+const cache = new WeakMap<OpenSession, { revision: number; entries: Map<string, LeafContext> }>();
+
+/** The leaf's index: the request's id, or the active leaf when null. */
+export function leafIndex(s: OpenSession, leaf: string | null): number {
+  const ix = s.ledger.index;
+  if (leaf === null) {
+    if (ix.count === 0) throw new ApiError('not_found', `${s.key} has no entries`);
+    return ix.activeLeaf;
+  }
+  const i = s.ledger.indexOf(leaf);
+  if (i === undefined) throw new ApiError('not_found', `no entry ${leaf} in ${s.key}`);
+  return i;
+}
+
+/** Override keys sorted: the same overrides in another order are the same projection. */
+function cacheKey(leaf: number, req: LeafRequest): string {
+  const o = Object.keys(req.overrides)
+    .sort()
+    .map((k) => [k, req.overrides[k]]);
+  return JSON.stringify([leaf, req.plan, req.profile.window, req.profile.reserve, req.profile.bytes_per_token, o]);
+}
+
+/** The (cached) context of a leaf request. */
+export function leafContext(s: OpenSession, req: LeafRequest): LeafContext {
+  const leaf = leafIndex(s, req.leaf);
+  let c = cache.get(s);
+  if (!c || c.revision !== s.revision) {
+    c = { revision: s.revision, entries: new Map() };
+    cache.set(s, c);
+  }
+  const key = cacheKey(leaf, req);
+  const hit = c.entries.get(key);
+  if (hit) {
+    c.entries.delete(key);
+    c.entries.set(key, hit);
+    return hit;
+  }
+  const lp = projectLeaf(s.ledger, leaf, {
+    plan: req.plan,
+    profile: req.profile,
+    overrides: new Map(Object.entries(req.overrides)),
+  });
+  const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.projection);
+  const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Map() } };
+  c.entries.set(key, ctx);
+  for (const k of c.entries.keys()) {
+    if (c.entries.size <= KEEP) break;
+    c.entries.delete(k);
+  }
+  return ctx;
+}
+
+/** Entries of the chain per kind name, from the index's kind codes (no payload is read). */
+export function kindCounts(s: OpenSession, c: LeafContext): Record<string, number> {
+  if (c.memo.kindCounts) return c.memo.kindCounts;
+  const ix = s.ledger.index;
+  const byCode = new Uint32Array(256);
+  const out: Record<string, number> = {};
+  for (const i of c.lp.chain) {
+    const k = ix.kind[i];
+    if (k === UNKNOWN_KIND) {
+      const name = ix.kindName(i);
+      out[name] = (out[name] ?? 0) + 1;
+    } else byCode[k]++;
+  }
+  KNOWN_KINDS.forEach((name, k) => {
+    if (byCode[k] > 0) out[name] = byCode[k];
+  });
+  return (c.memo.kindCounts = out);
+}
+
+/** Chain positions of the entries whose kind is one of `kinds` (kept per kind set). */
+export function filteredPositions(s: OpenSession, c: LeafContext, kinds: readonly string[]): Int32Array {
+  const key = [...new Set(kinds)].sort().join('\n');
+  const have = c.memo.filtered.get(key);
+  if (have) return have;
+  const ix = s.ledger.index;
+  const allowed = new Uint8Array(256);
+  const names = new Set(kinds);
+  for (const k of names) if (k in KIND) allowed[KIND[k as keyof typeof KIND]] = 1;
+  const chain = c.lp.chain;
+  const out = new Int32Array(chain.length);
+  let n = 0;
+  for (let pos = 0; pos < chain.length; pos++) {
+    const i = chain[pos];
+    const k = ix.kind[i];
+    if (k === UNKNOWN_KIND ? names.has(ix.kindName(i)) : allowed[k] === 1) out[n++] = pos;
+  }
+  const positions = out.slice(0, n);
+  if (c.memo.filtered.size >= KEEP_FILTERS) c.memo.filtered.clear();
+  c.memo.filtered.set(key, positions);
+  return positions;
+}
+
+/** Chain position of entry `i`, or -1: chains run in file order (a parent precedes its children). */
+export function chainPosition(chain: readonly number[], i: number): number {
+  let lo = 0;
+  let hi = chain.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (chain[mid] === i) return mid;
+    if (chain[mid] < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

@@ -1,0 +1,21 @@
+import type { TurnOption } from '../../shared/api';
+import type { ChainContext } from './chain-context';
+import { usablePackets } from './projection';
+import type { TurnIndex } from './turn-index';
+
+/**
+ * What each closed turn could be forced to: a Card only when the chain holds
+ * its turn card, a Packet only for usable packets (§6) whose range holds it.
+ * The same facts `choosePlan` checks, so the UI offers nothing it would refuse.
+ */
+export function turnOptions(ctx: ChainContext, turns: TurnIndex): TurnOption[] {
+  const closed = turns.turns.filter((t) => !t.open);
+  const packets = usablePackets(ctx, closed);
+  return closed.map((t, k) => ({
+    turn_id: t.id,
+    hasCard: ctx.cards.has(t.id),
+    packets: packets
+      .filter((p) => p.first <= k && k <= p.last)
+      .map((p) => ({ packet_id: p.ref.id, first_turn_id: p.ref.firstTurnId, last_turn_id: p.ref.lastTurnId })),
+  }));
+}

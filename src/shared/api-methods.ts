@@ -1,0 +1,29 @@
+import type { ApiMethod } from './api';
+
+/**
+ * Every request method of the contract, with no dependency at all: the sandboxed
+ * preload (which can load only `electron`) and the renderer build their clients
+ * from it. The record type makes a missing or extra name fail to compile.
+ */
+const METHOD_SET: Record<ApiMethod, true> = {
+  getHome: true,
+  listSessions: true,
+  openSession: true,
+  getTreeRows: true,
+  findRow: true,
+  getEntry: true,
+  getLeafView: true,
+  getChainItems: true,
+  getProjectedMessage: true,
+  getWarnings: true,
+  branch: true,
+  subscribe: true,
+  unsubscribe: true,
+};
+
+export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];
+
+/** IPC channel names: one per method, plus the event push and the renderer's ready signal. */
+export const ipcChannel = (m: ApiMethod): string => `vak:${m}`;
+export const IPC_EVENT_CHANNEL = 'vak:event';
+export const IPC_READY_CHANNEL = 'vak:renderer-ready';

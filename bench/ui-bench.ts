@@ -131,15 +131,15 @@ const INIT_SCRIPT = `(() => {
     }
   }
   window.WebSocket = Tapped;
+  // Both panes are drawn for a leaf when .leaf-panes names it (data-leaf-id), is not busy,
+  // and both columns hold rows.
   B.panesFor = (id) => {
-    const head = document.querySelector('.leaf-head b[title]');
-    if (!head || (id !== null && head.getAttribute('title') !== id)) return false;
-    if (document.querySelector('.leaf-panes[aria-busy="true"]')) return false;
+    const panes = document.querySelector('.leaf-panes[data-leaf-id]');
+    if (!panes || (id !== null && panes.getAttribute('data-leaf-id') !== id)) return false;
+    if (panes.getAttribute('aria-busy') === 'true') return false;
     const hist = document.querySelector('section[aria-label="History"]');
     const proj = document.querySelector('section[aria-label="Projected context"]');
-    if (!hist || !proj || !hist.querySelector('.history-item')) return false;
-    const projHead = proj.querySelector('.pane-head');
-    return !projHead || projHead.textContent.includes(head.getAttribute('title'));
+    return !!(hist && proj && hist.querySelector('.history-item') && proj.querySelector('.pane-head'));
   };
   B.leafError = () => {
     const e = document.querySelector('.leaf-head .error, .leaf-panes.empty-pane');

@@ -26,7 +26,9 @@ export function LeafPanes() {
     return <section className="leaf-panes empty-pane">{error ?? (loading ? 'Loading the leaf…' : '')}</section>;
   const leafItem = view.chain.at(-1);
   return (
-    <section className="leaf-panes" aria-busy={loading}>
+    // data-leaf-id + aria-busy say which leaf both panes show and whether a newer one is loading
+    // (the UI bench and e2e wait on them).
+    <section className="leaf-panes" aria-busy={loading} data-leaf-id={view.leaf}>
       <header className="leaf-head">
         leaf <b title={view.leaf}>{shortId(view.leaf)}</b>
         {leafItem ? ` · ${timeOfDay(leafItem.ts)}` : ''}

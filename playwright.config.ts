@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './src/test-support/serve-process';
 
 /**
  * UI e2e runs in plain Chromium against the real serve mode (each spec starts its own
@@ -27,16 +28,8 @@ export default defineConfig({
       use: {
         browserName: 'chromium',
         launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
+          executablePath: CHROMIUM_PATH,
+          args: CHROMIUM_ARGS,
         },
       },
     },

@@ -7,7 +7,7 @@
  *   3. click on a tree row → History and Projected context drawn for that leaf (median over ~10 rows).
  * `npm run bench -- ui --build` rebuilds the renderer first (otherwise only when out/ is missing).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -24,13 +24,12 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { generateSession } from '../src/generator';
 import { cwdHash } from '../src/main/core/fnv1a64';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startServe, type ServeProcess } from '../src/test-support/serve-process';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA = join(ROOT, 'bench', '.data');
 const HOME = join(DATA, 'ui-home');
 const MARKER = join(DATA, 'ui-home.json');
-/** Debian's Chromium (`VAK_BENCH_CHROMIUM` points elsewhere). */
-const CHROMIUM = process.env.VAK_BENCH_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 const RENDERER_INDEX = join(ROOT, 'out', 'renderer', 'index.html');
 const CWD = '/home/ana/projects/vak';
 const ENTRIES = 1_000_000;
@@ -338,39 +337,7 @@ function prepareHome(log: Log): Prepared {
 
 // ---------------------------------------------------------------- the server
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  origin: string;
-  stderr: () => string;
-}
-
-async function startServe(home: string): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'vak-explorer.mjs'), 'serve', '--home', home, '--port', '0', '--no-open'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += String(d)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 60 s\n${out}\n${err}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += String(d);
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}\n${out}\n${err}`));
-    });
-  });
-  return { child, url, origin: new URL(url).origin, stderr: () => err };
-}
+type Server = ServeProcess;
 
 async function stopServe(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -637,18 +604,10 @@ export async function runUiBench(log: Log): Promise<void> {
   let server: Server | null = null;
   let browser: Browser | null = null;
   try {
-    server = await startServe(prepared.home);
+    server = await startServe(prepared.home, 60_000);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     });
     log(
       `  load average ${load()} on ${availableParallelism()} cores${loadBefore > 1 ? ' — other work is running: expect noisy figures' : ''}`,

@@ -3,15 +3,16 @@
  * home, its URL read from stdout, stopped after the test.
  */
 import { test as base, expect, type Page } from '@playwright/test';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { CLI, ROOT, startServe } from '../src/test-support/serve-process';
+
+export { ROOT };
 const FIXTURE_HOME = fileURLToPath(new URL('../../shared/fixtures/demo-home', import.meta.url));
-const CLI = join(ROOT, 'bin', 'vak-explorer.mjs');
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 
 /** A small linear session: one turn card, no packets. */
@@ -24,32 +25,6 @@ export interface Served {
   url: string;
   /** Opens the explorer, optionally at a hash (`s=…&leaf=…`). */
   open(page: Page, hash?: string): Promise<void>;
-}
-
-async function startServe(home: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--home', home, '--port', '0', '--no-open'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += String(d)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s\n${out}\n${err}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += String(d);
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}\n${out}\n${err}`));
-    });
-  });
-  return { child, url };
 }
 
 export const test = base.extend<{ served: Served }>({

@@ -2,12 +2,12 @@ import { useEffect } from 'react';
 import type { Api, ApiEvent } from '../../shared/api';
 import { describeError } from '../api/api-methods';
 import { useAppStore } from '../store/app-store';
+import { subscribeUntilStopped } from './subscription';
 
 /** Loads the home and its sessions, and keeps the list live through the library subscription. */
 export function useLibrary(api: Api, ready: () => void): void {
   useEffect(() => {
     let live = true;
-    let sub: string | null = null;
     const set = useAppStore.getState().set;
     const off = api.onEvent((e: ApiEvent) => {
       if (e.type !== 'library') return;
@@ -23,17 +23,11 @@ export function useLibrary(api: Api, ready: () => void): void {
       ([home, sessions]) => live && set({ home, sessions, libraryError: null }),
       (e: unknown) => live && set({ libraryError: describeError(e) }),
     );
-    api.subscribe({ topic: 'library' }).then(
-      (r) => {
-        if (live) sub = r.subscription;
-        else void api.unsubscribe({ subscription: r.subscription }).catch(() => undefined);
-      },
-      () => undefined,
-    );
+    const unsubscribe = subscribeUntilStopped(api, { topic: 'library' });
     return () => {
       live = false;
       off();
-      if (sub) void api.unsubscribe({ subscription: sub }).catch(() => undefined);
+      unsubscribe();
     };
   }, [api, ready]);
 }

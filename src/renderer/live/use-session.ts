@@ -4,6 +4,7 @@ import { describeError } from '../api/api-methods';
 import { useAppStore } from '../store/app-store';
 import { dropTreeCache } from '../tree/tree-cache';
 import { jumpToEntry, rowNumberOf } from '../tree/tree-nav';
+import { subscribeUntilStopped } from './subscription';
 
 /** Turning follow on selects the newest leaf at once (appends then keep it selected). */
 export function useFollow(api: Api): void {
@@ -20,7 +21,6 @@ export function useSession(api: Api): void {
   useEffect(() => {
     if (!key) return;
     let live = true;
-    let sub: string | null = null;
     const st = useAppStore.getState;
     dropTreeCache();
     st().set({ progress: null });
@@ -67,17 +67,11 @@ export function useSession(api: Api): void {
       },
       (e: unknown) => live && st().set({ sessionError: describeError(e), progress: null }),
     );
-    api.subscribe({ topic: 'session', key }).then(
-      (r) => {
-        if (live) sub = r.subscription;
-        else void api.unsubscribe({ subscription: r.subscription }).catch(() => undefined);
-      },
-      () => undefined,
-    );
+    const unsubscribe = subscribeUntilStopped(api, { topic: 'session', key });
     return () => {
       live = false;
       off();
-      if (sub) void api.unsubscribe({ subscription: sub }).catch(() => undefined);
+      unsubscribe();
     };
   }, [api, key]);
 }

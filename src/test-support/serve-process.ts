@@ -1,0 +1,62 @@
+/**
+ * A real `vak-explorer serve` as a child process, and Debian's Chromium: shared by the
+ * Playwright UI specs (e2e/ui-fixture.ts) and the UI bench (bench/ui-bench.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const CLI = join(ROOT, 'bin', 'vak-explorer.mjs');
+
+/** Debian's Chromium (`npx playwright install` cannot download browsers here). */
+export const CHROMIUM_PATH = process.env.VAK_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Headless flags that keep Chromium off a closed network and quiet as root. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** The printed URL, with its one-time token. */
+  url: string;
+  origin: string;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+}
+
+/** Starts serve mode on `home` (a random port) and resolves once it printed its URL. */
+export async function startServe(home: string, timeoutMs = 30_000): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--home', home, '--port', '0', '--no-open'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += String(d)));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = '';
+    const timer = setTimeout(
+      () => reject(new Error(`serve printed no URL in ${timeoutMs} ms\n${out}\n${err}`)),
+      timeoutMs,
+    );
+    child.stdout!.on('data', (d: Buffer) => {
+      out += String(d);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}\n${out}\n${err}`));
+    });
+  });
+  return { child, url, origin: new URL(url).origin, stderr: () => err };
+}

@@ -1,4 +1,4 @@
-import { KNOWN_KINDS, type Usage } from './entry-types';
+import { KNOWN_KINDS } from './entry-types';
 import { grow } from './growable';
 
 /**
@@ -31,6 +31,7 @@ export const F_TOOL = 8;
 export const F_CONTROL = 16; // meta.control is set
 export const F_HASH_MISMATCH = 32;
 export const F_RESET = 64; // a compaction with reset_all: true
+export const F_USAGE = 128; // a message with meta.usage (see `usage`)
 
 export class LedgerIndex {
   count = 0;
@@ -50,8 +51,11 @@ export class LedgerIndex {
   readonly orphanParent = new Map<number, string>();
   /** Kind names of entries with UNKNOWN_KIND. */
   readonly unknownKind = new Map<number, string>();
-  /** `meta.usage` of message entries that carry one. */
-  readonly usage = new Map<number, Usage>();
+  /**
+   * `meta.usage` of message entries that carry one (flag F_USAGE): input, output,
+   * cache read, cache write, 4 slots per entry. Typed, not objects: no garbage per line.
+   */
+  usage = new Uint32Array(4096);
   /**
    * Routing keys read once at index time so a projection parses only the
    * entries it uses: turn_card → turn_id, presentation → tool_use_id.
@@ -83,6 +87,7 @@ export class LedgerIndex {
     this.line = grow(this.line, n, Uint32Array);
     this.offset = grow(this.offset, n, Float64Array);
     this.length = grow(this.length, n, Uint32Array);
+    this.usage = grow(this.usage, n * 4, Uint32Array);
   }
 
   /** Adds an accepted entry; `parentIdx` is an index, NO_PARENT or ORPHAN. */

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { isObject, type Usage } from './entry-types';
+import { isObject } from './entry-types';
 import {
   F_ASSISTANT,
   F_CONTROL,
@@ -8,6 +8,7 @@ import {
   F_MESSAGE,
   F_RESET,
   F_TOOL,
+  F_USAGE,
   F_USER,
   KIND,
   kindCode,
@@ -39,7 +40,7 @@ export class LineReader {
   constructor(readonly index: LedgerIndex) {}
 
   /** One complete line: `bytes` without its `\n`, starting at file `offset`. */
-  line(bytes: Uint8Array, offset: number): void {
+  line(bytes: Buffer, offset: number): void {
     const lineNo = ++this.lines;
     const expectedPrev = this.prevHash;
     this.prevHash = hash('sha256', bytes, 'hex');
@@ -53,7 +54,7 @@ export class LineReader {
       addWarning(this, lineNo, offset, 'torn_line', 'line is not valid UTF-8');
     } else {
       try {
-        obj = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
+        obj = JSON.parse(bytes.toString('utf8'));
       } catch {
         addWarning(this, lineNo, offset, 'torn_line', 'line is not valid JSON');
       }
@@ -107,7 +108,7 @@ export class LineReader {
     if (kind === UNKNOWN_KIND)
       addWarning(this, lineNo, offset, 'unknown_kind', `unknown kind ${obj.kind}; kept as a raw entry`, entryId);
 
-    let usage: Usage | undefined;
+    let usage: Record<string, unknown> | undefined;
     if (kind === KIND.message) {
       const m = obj['message'];
       if (isObject(m) && Array.isArray(m['content'])) {
@@ -119,7 +120,11 @@ export class LineReader {
       const meta = obj['meta'];
       if (isObject(meta)) {
         if (meta['control'] !== undefined && meta['control'] !== null) flags |= F_CONTROL;
-        usage = usageOf(meta['usage']);
+        const u = meta['usage'];
+        if (isObject(u) && (typeof u['input_tokens'] === 'number' || typeof u['output_tokens'] === 'number')) {
+          usage = u;
+          flags |= F_USAGE;
+        }
       }
     }
 
@@ -144,7 +149,13 @@ export class LineReader {
     if (range !== undefined) index.packetRange.set(i, range);
     if (parentIdx === ORPHAN) index.orphanParent.set(i, obj.parent_id as string);
     if (kind === UNKNOWN_KIND) index.unknownKind.set(i, obj.kind);
-    if (usage) index.usage.set(i, usage);
+    if (usage) {
+      const slot = i * 4;
+      index.usage[slot] = tokenCount(usage['input_tokens']);
+      index.usage[slot + 1] = tokenCount(usage['output_tokens']);
+      index.usage[slot + 2] = tokenCount(usage['cache_read_tokens']);
+      index.usage[slot + 3] = tokenCount(usage['cache_write_tokens']);
+    }
     if (lineNo === 1 && kind === KIND.header) index.header = i;
   }
 }
@@ -185,16 +196,7 @@ function isValidEntry(v: unknown): v is ValidEntry {
   );
 }
 
-function usageOf(u: unknown): Usage | undefined {
-  if (!isObject(u)) return undefined;
-  const n = (k: string): number | undefined => (typeof u[k] === 'number' ? (u[k] as number) : undefined);
-  const input = n('input_tokens');
-  const output = n('output_tokens');
-  if (input === undefined && output === undefined) return undefined;
-  const out: Usage = { input_tokens: input ?? 0, output_tokens: output ?? 0 };
-  const cr = n('cache_read_tokens');
-  const cw = n('cache_write_tokens');
-  if (cr !== undefined) out.cache_read_tokens = cr;
-  if (cw !== undefined) out.cache_write_tokens = cw;
-  return out;
+/** A usage count as stored (a whole number ≥ 0; anything else counts 0). */
+function tokenCount(v: unknown): number {
+  return typeof v === 'number' && v > 0 ? Math.min(Math.round(v), 0xffffffff) : 0;
 }

@@ -1,5 +1,6 @@
 import type { UsageTotals } from '../../shared/ledger-types';
 import type { Ledger } from './ledger';
+import { F_USAGE } from './ledger-index';
 
 /**
  * §2: usage totals. Summed over the active chain for the session's figure;
@@ -13,17 +14,16 @@ export function usageTotals(ledger: Ledger, entries: Iterable<number> | 'all'): 
     cache_write_tokens: 0,
     messages: 0,
   };
-  const usage = ledger.index.usage;
+  const ix = ledger.index;
   const add = (i: number): void => {
-    const u = usage.get(i);
-    if (!u) return;
-    t.input_tokens += u.input_tokens;
-    t.output_tokens += u.output_tokens;
-    t.cache_read_tokens += u.cache_read_tokens ?? 0;
-    t.cache_write_tokens += u.cache_write_tokens ?? 0;
+    if ((ix.flags[i] & F_USAGE) === 0) return;
+    t.input_tokens += ix.usage[i * 4];
+    t.output_tokens += ix.usage[i * 4 + 1];
+    t.cache_read_tokens += ix.usage[i * 4 + 2];
+    t.cache_write_tokens += ix.usage[i * 4 + 3];
     t.messages++;
   };
-  if (entries === 'all') for (const i of usage.keys()) add(i);
+  if (entries === 'all') for (let i = 0; i < ix.count; i++) add(i);
   else for (const i of entries) add(i);
   return t;
 }

@@ -2,14 +2,22 @@ import type { TreeRow } from '../../shared/api';
 
 export const ROW_HEIGHT = 24;
 export const LANE_WIDTH = 12;
-/** Lanes past this many are drawn squeezed into the last column. */
-const MAX_LANES = 16;
+/** The graph never takes more than this many pixels of a row… */
+const MAX_GRAPH_WIDTH = 192;
+/** …so lanes narrow down to this width when there are many; past that they share the last column. */
+const MIN_LANE_WIDTH = 4;
 
-const x = (lane: number) => LANE_WIDTH / 2 + Math.min(lane, MAX_LANES - 1) * LANE_WIDTH;
+/** Lane width and how many lanes fit, for a session with `laneCount` lanes. */
+export function laneGeometry(laneCount: number): { width: number; max: number } {
+  const width = Math.max(MIN_LANE_WIDTH, Math.min(LANE_WIDTH, Math.floor(MAX_GRAPH_WIDTH / Math.max(1, laneCount))));
+  return { width, max: Math.floor(MAX_GRAPH_WIDTH / width) };
+}
 
 /** The git-graph cell of one row: lines passing through, the line into and out of the dot, forks to child lanes. */
 export function LaneGraph({ row, laneCount }: { row: TreeRow; laneCount: number }) {
-  const w = Math.min(Math.max(laneCount, row.lane + 1, ...row.forkTo.map((l) => l + 1)), MAX_LANES) * LANE_WIDTH;
+  const { width, max } = laneGeometry(laneCount);
+  const x = (lane: number) => width / 2 + Math.min(lane, max - 1) * width;
+  const w = Math.min(Math.max(laneCount, row.lane + 1, ...row.forkTo.map((l) => l + 1)), max) * width;
   const h = ROW_HEIGHT;
   const mid = h / 2;
   const message = row.kind === 'message';

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { LANE_WIDTH, laneGeometry } from './lane-graph';
+
+describe('lane geometry', () => {
+  it('keeps full-width lanes for a few branches', () => {
+    expect(laneGeometry(1)).toEqual({ width: LANE_WIDTH, max: 16 });
+    expect(laneGeometry(16)).toEqual({ width: LANE_WIDTH, max: 16 });
+  });
+  it('narrows lanes so up to 48 stay apart, then shares the last column', () => {
+    expect(laneGeometry(24)).toEqual({ width: 8, max: 24 });
+    expect(laneGeometry(48)).toEqual({ width: 4, max: 48 });
+    expect(laneGeometry(100)).toEqual({ width: 4, max: 48 });
+  });
+});

@@ -69,6 +69,18 @@ export const requestSchemas = {
     .strict(),
   getProjectedMessage: leafRequest.extend({ message: count }).strict(),
   getWarnings: z.object({ key: sessionKey }).strict(),
+  getLine: z
+    .object({
+      key: sessionKey,
+      offset: count,
+      maxBytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(16 * 1024 * 1024)
+        .optional(),
+    })
+    .strict(),
   branch: z.object({ key: sessionKey, parentId: entryId, text: z.string().max(1_000_000) }).strict(),
   subscribe: z.discriminatedUnion('topic', [
     z.object({ topic: z.literal('library') }).strict(),

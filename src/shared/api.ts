@@ -153,6 +153,22 @@ export interface EntryDetail {
   json: Json | null;
 }
 
+/**
+ * Any physical line by its byte offset, whether or not it is an entry: what a
+ * warning points at (a torn line, an invalid entry, the unterminated tail).
+ */
+export interface RawLine {
+  offset: number;
+  /** Bytes up to (not including) the `\n`; null when clipped before the `\n` was found. */
+  length: number | null;
+  /** The bytes as text, clipped to `maxBytes` (default 64 KiB); invalid UTF-8 shows as U+FFFD. */
+  text: string;
+  validUtf8: boolean;
+  /** False for the file's last line when it has no `\n` yet. */
+  terminated: boolean;
+  truncated: boolean;
+}
+
 /** Why an entry of the chain is not in the projected context. */
 export type HiddenReason =
   | 'audit'
@@ -288,6 +304,7 @@ export interface ApiMethods {
   getChainItems(req: ChainItemsRequest): ChainItems;
   getProjectedMessage(req: LeafRequest & { message: number }): ProjectedMessage;
   getWarnings(req: { key: SessionKey }): LedgerWarning[];
+  getLine(req: { key: SessionKey; offset: number; maxBytes?: number }): RawLine;
   branch(req: { key: SessionKey; parentId: string; text: string }): BranchResult;
   subscribe(req: Subscription): { subscription: string };
   unsubscribe(req: { subscription: string }): Record<string, never>;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
@@ -15,7 +16,15 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, ChainItems, LeafView, SessionInfo, SessionSummary, TreeRowsResult } from '../../shared/api';
+import type {
+  ApiEvent,
+  ChainItems,
+  LeafView,
+  RawLine,
+  SessionInfo,
+  SessionSummary,
+  TreeRowsResult,
+} from '../../shared/api';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { Ledger } from '../core/ledger';
 import { ApiError, type ApiClient } from './api-backend';
@@ -246,6 +255,24 @@ describe('ExplorerBackend requests', () => {
     expect(w.map((x) => [x.code, x.line])).toEqual(expected.map((x) => [x.code, x.line]));
     const v = (await backend.call('getLeafView', leafReq(key), c)) as LeafView;
     expect(v.chain.length).toBeGreaterThan(0);
+
+    // Every warning's line can be read back as it is in the file, entry or not.
+    const bytes = readFileSync(join(d, 'damaged.jsonl'));
+    const all = w as unknown as { code: string; offset: number }[];
+    for (const x of all) {
+      const line = (await backend.call('getLine', { key, offset: x.offset }, c)) as RawLine;
+      const end = bytes.indexOf(10, x.offset);
+      const want = bytes.subarray(x.offset, end < 0 ? bytes.length : end);
+      expect(line.length).toBe(want.length);
+      expect(line.terminated).toBe(end >= 0);
+      expect(line.text).toBe(want.toString('utf8'));
+      expect(line.validUtf8).toBe(isUtf8(want));
+    }
+    const utf8 = all.find((x) => x.code === 'torn_line' && x.offset === 4101)!;
+    expect(((await backend.call('getLine', { key, offset: utf8.offset }, c)) as RawLine).validUtf8).toBe(false);
+    const clipped = (await backend.call('getLine', { key, offset: 0, maxBytes: 10 }, c)) as RawLine;
+    expect(clipped).toMatchObject({ length: null, truncated: true, text: bytes.subarray(0, 10).toString('utf8') });
+    await expectApiError(backend.call('getLine', { key, offset: -1 }, c), 'bad_request', /offset/);
   });
 
   it('rejects bad requests with clear errors, never a crash', async () => {

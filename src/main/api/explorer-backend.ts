@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type {
   ApiEvent,
   ApiMethod,
@@ -41,6 +42,7 @@ export interface ExplorerBackendOptions {
 type Handlers = { [M in ApiMethod]: (req: ApiRequest<M>, client: ApiClient) => Promise<ApiResponse<M>> };
 
 const DEFAULT_ENTRY_BYTES = 256 * 1024;
+const DEFAULT_LINE_BYTES = 64 * 1024;
 /** Files smaller than this open in a blink: no progress events for them. */
 const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
 
@@ -221,6 +223,20 @@ export class ExplorerBackend implements ApiBackend {
     getChainItems: async (req, client) => chainItems(await this.session(req.key, client), req),
     getProjectedMessage: async (req, client) => projectedMessage(await this.session(req.key, client), req),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
+    getLine: async ({ key, offset, maxBytes }, client) => {
+      const s = await this.session(key, client);
+      const max = maxBytes ?? DEFAULT_LINE_BYTES;
+      const line = s.ledger.lineAt(offset, max);
+      const cut = utf8Prefix(line.bytes, max);
+      return {
+        offset,
+        length: line.length,
+        text: cut.toString('utf8'),
+        validUtf8: isUtf8(cut),
+        terminated: line.terminated,
+        truncated: line.length === null,
+      };
+    },
     branch: async ({ key, parentId, text }) => {
       if (!this.library.get(key) && !this.library.refresh(key)) {
         throw new ApiError('not_found', `no session ${key} in this home`);

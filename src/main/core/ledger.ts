@@ -214,6 +214,20 @@ export class Ledger {
     return readRange(this.source, this.index.offset[i], this.index.length[i]);
   }
 
+  /**
+   * The physical line starting at byte `offset` (an entry or not: warnings point at
+   * lines that are none), up to `max` bytes. `length` is null when clipped before its `\n`.
+   */
+  lineAt(offset: number, max: number): { bytes: Buffer; length: number | null; terminated: boolean } {
+    const size = this.source.size();
+    if (offset >= size) return { bytes: Buffer.alloc(0), length: 0, terminated: false };
+    const got = readRange(this.source, offset, Math.min(max + 1, size - offset));
+    const nl = got.indexOf(10);
+    if (nl >= 0 && nl <= max) return { bytes: got.subarray(0, nl), length: nl, terminated: true };
+    if (offset + got.length >= size && got.length <= max) return { bytes: got, length: got.length, terminated: false };
+    return { bytes: got.subarray(0, max), length: null, terminated: false };
+  }
+
   /** An entry's parsed payload, read back by offset (cached). */
   entry(i: number): Entry {
     let e = this.cache.get(i);

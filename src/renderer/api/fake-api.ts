@@ -374,7 +374,14 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       entriesOf(req.key);
       return [
         { code: 'hash_mismatch', line: 4, offset: 600, id: 'e04', message: 'prev_hash does not match line 3' },
+        { code: 'torn_line', line: 9, offset: 1400, message: 'line is not valid JSON' },
       ] satisfies LedgerWarning[];
+    },
+    async getLine(req) {
+      log('getLine', req);
+      entriesOf(req.key);
+      const text = req.offset === 1400 ? '{"id":"e09","parent_id":"e08","ts":"2026-' : '{"id":"e04"}';
+      return { offset: req.offset, length: text.length, text, validUtf8: true, terminated: true, truncated: false };
     },
     async branch(req) {
       log('branch', req);

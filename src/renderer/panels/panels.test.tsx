@@ -17,6 +17,20 @@ describe('panels', () => {
     expect(window.location.hash).toContain('leaf=e04');
   });
 
+  it('a warning without an entry shows the raw bytes of its line', async () => {
+    await renderWithSession();
+    press('w');
+    const list = await screen.findByRole('list', { name: 'Warnings' });
+    expect(list.textContent).toContain('torn_line');
+    const torn = within(list).getAllByRole('listitem')[1];
+    expect(within(torn).queryByRole('button', { name: /^jump/ })).toBeNull();
+    fireEvent.click(within(torn).getByRole('button', { name: 'show line' }));
+    const pre = await within(torn).findByLabelText('Line at byte 1400');
+    expect(pre.textContent).toBe('{"id":"e09","parent_id":"e08","ts":"2026-');
+    fireEvent.click(within(torn).getByRole('button', { name: 'hide line' }));
+    await waitFor(() => expect(within(torn).queryByLabelText('Line at byte 1400')).toBeNull());
+  });
+
   it('usage shows the active chain and all branches, labelled', async () => {
     await renderWithSession();
     press('u');

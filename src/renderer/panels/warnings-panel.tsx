@@ -4,14 +4,22 @@ import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
+import { RawLineView } from './raw-line';
 
-/** The reader's warnings for the open session, each with a jump to its entry. */
+/** The reader's warnings for the open session, each with a jump to its entry and the line's raw bytes. */
 export function WarningsPanel() {
   const api = useApi();
   const key = useAppStore((s) => s.sessionKey);
   const treeVersion = useAppStore((s) => s.treeVersion);
   const [warnings, setWarnings] = useState<LedgerWarning[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [shown, setShown] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (k: number): void =>
+    setShown((cur) => {
+      const next = new Set(cur);
+      if (!next.delete(k)) next.add(k);
+      return next;
+    });
   useEffect(() => {
     if (!key) return;
     let live = true;
@@ -37,8 +45,12 @@ export function WarningsPanel() {
               jump to {w.id}
             </button>
           ) : (
-            <span className="dim">(no entry id: the line did not parse)</span>
-          )}
+            <span className="dim">(no entry: the line did not parse)</span>
+          )}{' '}
+          <button type="button" aria-expanded={shown.has(i)} onClick={() => toggle(i)}>
+            {shown.has(i) ? 'hide line' : 'show line'}
+          </button>
+          {shown.has(i) && <RawLineView sessionKey={key} offset={w.offset} />}
         </li>
       ))}
     </ul>

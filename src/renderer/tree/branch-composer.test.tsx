@@ -41,6 +41,10 @@ describe('branch composer', () => {
     fireEvent.keyDown(box, { key: 'Escape' });
     expect(screen.queryByRole('textbox', { name: /New directive/ })).toBeNull();
     expect(api.calls.filter((c) => c.method === 'branch')).toHaveLength(1);
+    // Nothing lost: the unsent text is there again when the composer reopens on that entry.
+    press('b');
+    const again = await screen.findByRole('textbox', { name: /New directive under e13/ });
+    expect((again as HTMLTextAreaElement).value).toBe('hello');
   });
 
   it('refuses an empty directive without calling the API', async () => {

@@ -3,6 +3,9 @@ import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { useAppStore } from '../store/app-store';
 
+/** Unsent directives by session and parent: Esc or a click elsewhere closes the composer, not the text. */
+const drafts = new Map<string, string>();
+
 interface Props {
   parentId: string;
   top: number;
@@ -13,7 +16,13 @@ export function BranchComposer({ parentId, top }: Props) {
   const api = useApi();
   const key = useAppStore((s) => s.sessionKey);
   const set = useAppStore((s) => s.set);
-  const [text, setText] = useState('');
+  const draftKey = `${key ?? ''}\n${parentId}`;
+  const [text, setTextState] = useState(() => drafts.get(draftKey) ?? '');
+  const setText = (t: string): void => {
+    setTextState(t);
+    if (t) drafts.set(draftKey, t);
+    else drafts.delete(draftKey);
+  };
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -27,6 +36,7 @@ export function BranchComposer({ parentId, top }: Props) {
     setError(null);
     try {
       const r = await api.branch({ key, parentId, text });
+      drafts.delete(draftKey);
       // The live session event refreshes the tree; select the new entry now so the panes follow.
       useAppStore.getState().selectLeaf(r.id);
       set({ composerFor: null, pendingSelect: r.id });

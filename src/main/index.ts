@@ -32,7 +32,12 @@ let ipc: IpcAdapter | null = null;
 app.on('web-contents-created', (_event, contents) => guardNavigation(contents, source.isOwnUrl));
 
 function openWindow(): void {
-  const win = createMainWindow({ preloadPath: paths.preload, url: source.url, isOwnUrl: source.isOwnUrl });
+  const win = createMainWindow({
+    preloadPath: paths.preload,
+    url: source.url,
+    isOwnUrl: source.isOwnUrl,
+    iconPath: paths.icon,
+  });
   ipc?.attach(win.webContents);
 }
 

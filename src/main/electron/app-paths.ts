@@ -10,6 +10,7 @@ export interface AppPaths {
   preload: string;
   rendererDir: string;
   bundledDemoDir: string;
+  icon: string;
 }
 
 /**
@@ -21,11 +22,11 @@ export function appPaths(
   opts: { isPackaged: boolean; appPath: string; resourcesPath: string },
 ): AppPaths {
   const mainDir = fileURLToPath(new URL('.', mainModuleUrl));
+  const resources = opts.isPackaged ? opts.resourcesPath : join(opts.appPath, 'resources');
   return {
     preload: join(mainDir, '..', 'preload', 'index.cjs'),
     rendererDir: join(mainDir, '..', 'renderer'),
-    bundledDemoDir: opts.isPackaged
-      ? join(opts.resourcesPath, 'demo-home')
-      : join(opts.appPath, 'resources', 'demo-home'),
+    bundledDemoDir: join(resources, 'demo-home'),
+    icon: join(resources, 'icon.png'),
   };
 }

@@ -16,6 +16,7 @@ function makeWindow() {
     preloadPath: PRELOAD,
     url: source.url,
     isOwnUrl: source.isOwnUrl,
+    iconPath: '/app/resources/icon.png',
   }) as unknown as FakeBrowserWindow;
 }
 
@@ -29,6 +30,7 @@ describe('the explorer window', () => {
     const win = makeWindow();
     const prefs = win.options.webPreferences as Record<string, unknown>;
     expect(prefs).toEqual(explorerWebPreferences(PRELOAD));
+    expect(win.options.icon).toBe('/app/resources/icon.png');
     expect(prefs).toMatchObject({
       preload: PRELOAD,
       contextIsolation: true,

@@ -30,6 +30,8 @@ export interface MainWindowOptions {
   /** app://explorer/ in a build, the dev server's URL in `npm run dev`. */
   url: string;
   isOwnUrl(url: string): boolean;
+  /** The window icon (Linux and Windows show it; macOS uses the bundle's). */
+  iconPath?: string;
 }
 
 /** Creates the hardened explorer window and starts loading its page. */
@@ -40,6 +42,7 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
     minWidth: 720,
     minHeight: 480,
     title: 'vak explorer',
+    ...(opts.iconPath ? { icon: opts.iconPath } : {}),
     show: false,
     webPreferences: explorerWebPreferences(opts.preloadPath),
   });

@@ -50,6 +50,11 @@ export interface SessionSummary {
   branches: number | null;
   /** Reader warnings; null until opened (the head and tail alone cannot tell). */
   warnings: number | null;
+  /**
+   * The file does not end in `\n` (seen from its last byte alone): a torn tail, or, while
+   * `locked`, a write in progress. Shown before the session is opened; `warnings` says more after.
+   */
+  tailUnterminated: boolean;
   sizeBytes: number;
   mtimeMs: number;
   /** An agent holds the flock on the file right now (a non-blocking probe, released at once). */

@@ -55,7 +55,23 @@ describe('readSessionSummary', () => {
     expect(r.summary.sizeBytes).toBe(size);
     expect(r.bytesRead).toBeLessThan(size / 4);
     expect(r.summary.locked).toBe(false);
+    expect(r.summary.tailUnterminated).toBe(false);
     exact.close();
+  });
+
+  it('tells a file whose last line has no \\n from its last byte, big or small', () => {
+    const big = readFileSync(fixtureFile(BIG).path);
+    const torn = Buffer.concat([big, Buffer.from('{"id":"x","parent_id":"y","ts":"2026-')]);
+    const r = readSessionSummary(session(torn, 'cbf29ce484222325', 'torn-big'))!;
+    expect(r.summary.entriesExact).toBe(false);
+    expect(r.summary.tailUnterminated).toBe(true);
+    const small = readFileSync(fixtureFile(SMALL).path);
+    expect(readSessionSummary(session(small, 'cbf29ce484222325', 'ok-small'))!.summary.tailUnterminated).toBe(false);
+    const smallTorn = small.subarray(0, small.length - 1);
+    expect(readSessionSummary(session(smallTorn, 'cbf29ce484222325', 'torn-small'))!.summary.tailUnterminated).toBe(
+      true,
+    );
+    expect(readSessionSummary(session('', 'cbf29ce484222325', 'empty'))!.summary.tailUnterminated).toBe(false);
   });
 
   it('gives exact figures when the whole file was read', () => {

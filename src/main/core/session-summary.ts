@@ -207,6 +207,9 @@ function summarize(fd: number, file: SessionFile, opts: SummaryOptions): Summary
     entries = seen.length === 0 ? 0 : Math.max(seen.length, Math.round(size / (seenBytes / seen.length)));
   }
 
+  const lastByte = size === 0 ? null : whole ? head[size - 1] : readAt(fd, size - 1, 1)[0];
+  if (!whole && size > 0) bytesRead += 1;
+
   const cwd = header ? str(header['cwd']) : null;
   const ps = header?.['parent_session'];
   const parentSession =
@@ -230,6 +233,7 @@ function summarize(fd: number, file: SessionFile, opts: SummaryOptions): Summary
       entriesExact: exact,
       branches,
       warnings,
+      tailUnterminated: lastByte !== null && lastByte !== 10,
       sizeBytes: size,
       mtimeMs: st.mtimeMs,
       locked,

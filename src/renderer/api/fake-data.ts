@@ -116,6 +116,7 @@ const summary = (
   lastTs: ts(12),
   entries: 13,
   entriesExact: true,
+  tailUnterminated: false,
   branches: 1,
   warnings: 0,
   sizeBytes: 4096,
@@ -151,7 +152,16 @@ export function demoSessions(): SessionSummary[] {
       title: 'Refactor the lexer',
       mtimeMs: Date.UTC(2026, 10, 28, 9, 0),
     }),
-    summary({ key: SESSION_D, agent: 'reviewer', sessionId: 'sess-d', title: 'Review the diff' }),
+    summary({
+      key: SESSION_D,
+      agent: 'reviewer',
+      sessionId: 'sess-d',
+      title: 'Review the diff',
+      // Not opened yet, and its last line has no \n while no agent writes: a torn tail.
+      warnings: null,
+      branches: null,
+      tailUnterminated: true,
+    }),
   ];
 }
 

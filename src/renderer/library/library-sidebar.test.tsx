@@ -21,6 +21,9 @@ describe('library sidebar', () => {
     await within(nav).findByText('Add tests for the parser');
     expect(within(nav).getByLabelText('live: an agent holds the lock')).toBeTruthy();
     expect(within(nav).getByLabelText('1 warnings')).toBeTruthy();
+    // Before opening, a torn tail is all the library can tell of a damaged session; while an
+    // agent holds the file, a missing \n is a write in progress and gets no badge.
+    expect(within(nav).getAllByLabelText(/^torn tail/)).toHaveLength(1);
     expect(within(nav).getAllByText('~/projects/mdlite', { exact: false })).toHaveLength(2);
 
     press('/');

@@ -26,6 +26,15 @@ export function SessionItem({ s, selected, onOpen }: Props) {
             <span className="warn-badge" aria-label={`${s.warnings} warnings`}>
               ⚠ {s.warnings}
             </span>
+          ) : s.warnings === null && s.tailUnterminated && !s.locked ? (
+            // Before the session is opened only its last byte is known: no agent is writing, yet no final \n.
+            <span
+              className="warn-badge"
+              aria-label="torn tail: the last line has no newline; open the session for all warnings"
+              title="The last line has no \n and no agent holds the file: a torn tail. Open the session for all warnings."
+            >
+              ⚠ tail
+            </span>
           ) : null}
         </span>
         <span className="session-meta">

@@ -6,6 +6,17 @@
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * Kinds that make the session's story; every other kind (known or not) is an audit
+ * entry: drawn hollow in the tree, foldable in runs, never a message of its own.
+ */
+export const STORY_KINDS: readonly string[] = ['header', 'message', 'compaction'];
+
+/** An audit kind by name (the core decides the same by kind code in tree-layout.ts). */
+export function isAuditKindName(kind: string): boolean {
+  return !STORY_KINDS.includes(kind);
+}
+
 /** §8, in the table's order: the order of warnings within one line. */
 export const WARNING_CODES = [
   'torn_line',

@@ -1,5 +1,6 @@
 import { grow } from './growable';
-import { KIND, type LedgerIndex } from './ledger-index';
+import { STORY_KINDS } from '../../shared/ledger-types';
+import { kindCode, type LedgerIndex } from './ledger-index';
 
 /**
  * The git-graph lane layout of a session tree. Rows are entries in file order.
@@ -24,9 +25,11 @@ import { KIND, type LedgerIndex } from './ledger-index';
 
 const CHECKPOINT = 512;
 
-/** Audit kinds: everything but header, message and compaction (unknown kinds too). */
+const STORY_CODES = STORY_KINDS.map(kindCode);
+
+/** Audit kinds (shared/ledger-types.ts STORY_KINDS), by code: every kind but the story's, unknown kinds too. */
 export function isAuditKind(code: number): boolean {
-  return code !== KIND.header && code !== KIND.message && code !== KIND.compaction;
+  return !STORY_CODES.includes(code);
 }
 
 export interface LayoutRow {

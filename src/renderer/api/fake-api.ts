@@ -11,24 +11,17 @@ import type {
   TreeRow,
   TurnOption,
 } from '../../shared/api';
-import type { Json, LedgerWarning, PlanRow, ProjectedMessage, Projection } from '../../shared/ledger-types';
+import {
+  isAuditKindName,
+  type Json,
+  type LedgerWarning,
+  type PlanRow,
+  type ProjectedMessage,
+  type Projection,
+} from '../../shared/ledger-types';
 import { ApiError } from './api-methods';
 import { fakeChainItems, fakeLeafView, fakeTurnOptions } from './fake-chain';
 import { DEMO_HOME, type FakeEntry, SESSION_A, demoEntries, demoSessions } from './fake-data';
-
-const AUDIT = new Set([
-  'receipt',
-  'goal',
-  'goal_update',
-  'activity',
-  'work',
-  'intent',
-  'child_run',
-  'turn_capabilities_bound',
-  'presentation',
-  'turn_card',
-  'compaction',
-]);
 
 export interface FakeApiOptions {
   home?: HomeInfo;
@@ -117,7 +110,7 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     for (let i = 0; i < es.length; i++) {
       const e = es[i];
       let count = 1;
-      if (fold && AUDIT.has(e.kind)) while (i + count < es.length && AUDIT.has(es[i + count].kind)) count++;
+      if (fold && isAuditKindName(e.kind)) while (i + count < es.length && isAuditKindName(es[i + count].kind)) count++;
       const l = lane.get(e.id)!;
       const pl = e.parent_id ? lane.get(e.parent_id)! : null;
       const kids = children.get(e.id)?.length ?? 0;
@@ -232,7 +225,13 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       const projectedAs = messages.flatMap((m, i) => (m.source_ids.includes(e.id) ? [i] : []));
       const h: HiddenReason | null =
         hidden.get(e.id) ??
-        (e.kind === 'header' ? 'header' : projectedAs.length === 0 ? (AUDIT.has(e.kind) ? 'audit' : 'empty') : null);
+        (e.kind === 'header'
+          ? 'header'
+          : projectedAs.length === 0
+            ? isAuditKindName(e.kind)
+              ? 'audit'
+              : 'empty'
+            : null);
       return {
         pos,
         id: e.id,

@@ -2,3 +2,4 @@
 export { generateSession, type GenerateOptions, type GeneratedSession } from './session-generator';
 export { LedgerWriter } from './ledger-writer';
 export { Rng } from './rng';
+export { realSizeUncompacted } from './shapes';

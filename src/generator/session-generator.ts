@@ -24,6 +24,12 @@ export interface GenerateOptions {
   bigLines?: boolean;
   /** Child runs to record (sub-agent sessions this one started). */
   childRuns?: { child_session_id: string; agent: string }[];
+  /**
+   * `mixed` (default): turn cards, packets and resets as a compacting agent writes them.
+   * `uncompacted`: none of them, so every turn can only be Full — a session of an agent
+   * without compaction, the worst case for `plan none` (issue 9).
+   */
+  shape?: 'mixed' | 'uncompacted';
 }
 
 export interface GeneratedSession {
@@ -88,6 +94,7 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
   const childRuns = [...(opts.childRuns ?? [])];
   const childRunIds: string[] = [];
   const branchChance = opts.branchChance ?? 0.06;
+  const compacting = (opts.shape ?? 'mixed') === 'mixed';
 
   while (!done()) {
     // A new directive: usually under the current leaf, sometimes a branch from an earlier answer.
@@ -248,7 +255,7 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
       leaf = w.append('child_run', leaf, { child_run: { ...c, outcome: 'ok', summary: sentence(rng) } });
       childRunIds.push(leaf);
     }
-    if (rng.chance(0.85)) {
+    if (compacting && rng.chance(0.85)) {
       leaf = w.append(
         'turn_card',
         leaf,
@@ -274,7 +281,7 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
       });
     }
     // Packets over older closed turns; a reset when the context would overflow.
-    if (closedTurns.length >= 6 && rng.chance(0.3)) {
+    if (compacting && closedTurns.length >= 6 && rng.chance(0.3)) {
       const first = closedTurns[closedTurns.length - 6];
       const last = closedTurns[closedTurns.length - 3];
       leaf = w.append('compaction', leaf, {
@@ -287,7 +294,7 @@ export function generateSession(opts: GenerateOptions): GeneratedSession {
         },
       });
     }
-    if (contextBytes > 240_000 && rng.chance(0.5)) {
+    if (compacting && contextBytes > 240_000 && rng.chance(0.5)) {
       leaf = w.append('compaction', leaf, {
         reset_all: true,
         summary: paragraph(rng, 3),

@@ -1,12 +1,20 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './src/test-support/serve-process';
+import { findChromiumHere } from './src/test-support/find-chromium';
+import { CHROMIUM_ARGS } from './src/test-support/serve-process';
 
 /**
  * UI e2e runs in plain Chromium against the real serve mode (each spec starts its own
  * `vak-explorer serve` on a temp copy of the demo home); the Electron smoke test launches
- * the built app itself. `npx playwright install` is not available here: the system
- * Chromium is used.
+ * the built app itself. The browser is found as users have one (src/test-support/find-chromium.ts):
+ * VAK_CHROMIUM, then Playwright's own, then a system Chromium/Chrome on PATH.
  */
+const browser = findChromiumHere();
+if (!browser.found) {
+  // One line that says how to get a browser, instead of Playwright's stack per test.
+  console.error(browser.message);
+  process.exit(1);
+}
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: ['ui-*.spec.ts', 'electron-smoke.spec.ts'],
@@ -28,7 +36,7 @@ export default defineConfig({
       use: {
         browserName: 'chromium',
         launchOptions: {
-          executablePath: CHROMIUM_PATH,
+          executablePath: browser.path,
           args: CHROMIUM_ARGS,
         },
       },

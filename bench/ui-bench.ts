@@ -24,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { generateSession } from '../src/generator';
 import { cwdHash } from '../src/main/core/fnv1a64';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startServe, type ServeProcess } from '../src/test-support/serve-process';
+import { findChromiumHere } from '../src/test-support/find-chromium';
+import { CHROMIUM_ARGS, ROOT, startServe, type ServeProcess } from '../src/test-support/serve-process';
 import {
   armClickScript,
   CLICK_TIMEOUT_MS,
@@ -38,7 +39,6 @@ import {
 const DATA = join(ROOT, 'bench', '.data');
 const HOME = join(DATA, 'ui-home');
 const MARKER = join(DATA, 'ui-home.json');
-const CHROMIUM = CHROMIUM_PATH;
 const RENDERER_INDEX = join(ROOT, 'out', 'renderer', 'index.html');
 const CWD = '/home/ana/projects/vak';
 const ENTRIES = 1_000_000;
@@ -427,8 +427,9 @@ function ensureBuild(log: Log): boolean {
 }
 
 export async function runUiBench(log: Log): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    log(`  (not measured: ${CHROMIUM} is missing; install Debian's Chromium with \`apt-get install -y chromium\`)`);
+  const browserLookup = findChromiumHere();
+  if (!browserLookup.found) {
+    log(`  (not measured: ${browserLookup.message})`);
     return;
   }
   if (!ensureBuild(log)) return;
@@ -441,7 +442,7 @@ export async function runUiBench(log: Log): Promise<void> {
   try {
     server = await startServe(prepared.home, 60_000);
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: browserLookup.path,
       args: CHROMIUM_ARGS,
     });
     log(

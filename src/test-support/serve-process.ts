@@ -1,15 +1,13 @@
 /**
- * A real `vak-explorer serve` as a child process, and Debian's Chromium: shared by the
- * Playwright UI specs (e2e/ui-fixture.ts) and the UI bench (bench/ui-bench.ts).
+ * A real `vak-explorer serve` as a child process, and Chromium's launch flags: shared by the
+ * Playwright UI specs (e2e/ui-fixture.ts) and the UI bench (bench/ui-bench.ts). The browser
+ * itself is found by ./find-chromium.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'bin', 'vak-explorer.mjs');
-
-/** Debian's Chromium (`npx playwright install` cannot download browsers here). */
-export const CHROMIUM_PATH = process.env.VAK_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Headless flags that keep Chromium off a closed network and quiet as root. */
 export const CHROMIUM_ARGS = [

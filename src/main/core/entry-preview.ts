@@ -38,9 +38,10 @@ export function formatBytes(n: number): string {
 function messagePreview(e: Entry): EntryPreview {
   const m = e['message'];
   const meta = e['meta'];
-  const control = isObject(meta) && meta['control'] !== undefined && meta['control'] !== null;
   const role =
     isObject(m) && (m['role'] === 'user' || m['role'] === 'assistant' || m['role'] === 'tool') ? m['role'] : null;
+  // §8: only a user message with meta.control is a control nudge.
+  const control = role === 'user' && isObject(meta) && meta['control'] !== undefined && meta['control'] !== null;
   const blocks = isObject(m) && Array.isArray(m['content']) ? m['content'].filter(isObject) : [];
   const text = blocks.find((b) => b['type'] === 'text' && typeof b['text'] === 'string');
   let out: string;

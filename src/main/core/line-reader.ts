@@ -119,7 +119,8 @@ export class LineReader {
       }
       const meta = obj['meta'];
       if (isObject(meta)) {
-        if (meta['control'] !== undefined && meta['control'] !== null) flags |= F_CONTROL;
+        // §8: meta.control makes a control nudge only on a user message.
+        if (flags & F_USER && meta['control'] !== undefined && meta['control'] !== null) flags |= F_CONTROL;
         const u = meta['usage'];
         if (isObject(u) && (typeof u['input_tokens'] === 'number' || typeof u['output_tokens'] === 'number')) {
           usage = u;

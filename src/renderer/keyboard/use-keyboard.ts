@@ -35,9 +35,7 @@ export function useKeyboard(api: Api): void {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const s = useAppStore.getState();
       if (e.key === 'Escape') {
-        if (s.panels.keys) s.togglePanel('keys', false);
-        else if (s.composerFor) s.set({ composerFor: null });
-        else s.set({ pinned: null, hover: null });
+        s.escape();
         return;
       }
       if (typing(e.target)) return;
@@ -65,24 +63,24 @@ export function useKeyboard(api: Api): void {
           const id = s.leafView?.leaf ?? null;
           if (id) {
             e.preventDefault();
-            s.set({ composerFor: id });
+            s.openComposer(id);
           }
           break;
         }
         case 'c':
-          s.setCompare({ open: !s.compare.open });
+          s.toggleCompare();
           break;
         case 'd':
-          if (s.compare.open) s.setCompare({ diff: !s.compare.diff });
+          if (s.compare.open) s.toggleDiff();
           break;
         case 'f':
-          s.set({ follow: !s.follow });
+          s.toggleFollow();
           break;
         case 'p':
-          s.set({ plan: s.plan === 'auto' ? 'none' : 'auto' });
+          s.setPlan(s.plan === 'auto' ? 'none' : 'auto');
           break;
         case 'a':
-          s.set({ foldAudit: !s.foldAudit, selectedRow: null });
+          s.toggleFoldAudit();
           break;
         case 'w':
           s.togglePanel('warnings');

@@ -2,9 +2,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { ChainItem, LeafRequest, LeafView } from '../../shared/api';
 import { useApi } from '../api/api-context';
+import { chainRowOf, chainSource, type ChainSource, setCurrentChainSource } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
-import { ChainPageCache, setCurrentChainCache } from './chain-cache';
 import { HistoryItem } from './history-item';
 
 /** Estimated height of a history row (rows are measured once drawn). */
@@ -21,16 +21,18 @@ interface Props {
 export function HistoryPane({ view, request, sessionKey }: Props) {
   const hiddenKinds = useAppStore((s) => s.hiddenKinds);
   const link = useAppStore((s) => s.hover ?? s.pinned);
-  const set = useAppStore((s) => s.set);
+  const toggleKind = useAppStore((s) => s.toggleKind);
   const api = useApi();
-  const cache = useMemo(
-    () => ChainPageCache.forView(api, request, view, hiddenKinds),
-    [api, request, view, hiddenKinds],
-  );
-  useEffect(() => setCurrentChainCache(cache), [cache]);
+  // A new view or filter is a new source (and a new list, keyed by it: it starts at the leaf end again).
+  const source = useMemo(() => chainSource(api, request, view, hiddenKinds), [api, request, view, hiddenKinds]);
+  useEffect(() => {
+    setCurrentChainSource(source);
+    return () => {
+      source.cancel();
+      setCurrentChainSource(null);
+    };
+  }, [source]);
   const kinds = Object.entries(view.kindCounts);
-  const toggleKind = (k: string) =>
-    set({ hiddenKinds: hiddenKinds.includes(k) ? hiddenKinds.filter((x) => x !== k) : [...hiddenKinds, k] });
 
   return (
     <section className="history-pane" aria-label="History">
@@ -50,8 +52,7 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
           </button>
         ))}
       </div>
-      {/* A new view or filter is a new list: it starts at the leaf end again. */}
-      <HistoryList key={cacheKey(cache)} cache={cache} view={view} sessionKey={sessionKey} />
+      <HistoryList key={source.id} source={source} view={view} sessionKey={sessionKey} />
       {link?.reason && (
         <p className="link-reason" role="status">
           not model-visible: {link.reason}
@@ -61,22 +62,15 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
   );
 }
 
-const cacheIds = new WeakMap<ChainPageCache, number>();
-let nextCacheId = 0;
-function cacheKey(c: ChainPageCache): number {
-  let id = cacheIds.get(c);
-  if (id === undefined) cacheIds.set(c, (id = ++nextCacheId));
-  return id;
-}
-
-function HistoryList({ cache, view, sessionKey }: { cache: ChainPageCache; view: LeafView; sessionKey: string }) {
+function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: LeafView; sessionKey: string }) {
   const api = useApi();
   const hover = useAppStore((s) => s.hover);
   const pinned = useAppStore((s) => s.pinned);
-  const set = useAppStore((s) => s.set);
+  const setHover = useAppStore((s) => s.setHover);
+  const togglePin = useAppStore((s) => s.togglePin);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
-  useEffect(() => cache.subscribe(rerender), [cache]);
+  useEffect(() => source.subscribe(rerender), [source]);
   const onSelectLeaf = useCallback((id: string) => void jumpToEntry(api, id), [api]);
   const link = hover ?? pinned;
   const lit = useMemo(() => new Set(link?.entries ?? []), [link]);
@@ -84,55 +78,47 @@ function HistoryList({ cache, view, sessionKey }: { cache: ChainPageCache; view:
 
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
-    count: cache.total,
+    count: source.total,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_ESTIMATE,
     overscan: 12,
     // Start at the leaf end: what a user looks at first, and the window the view came with.
-    initialOffset: () => cache.total * ROW_ESTIMATE,
+    initialOffset: () => source.total * ROW_ESTIMATE,
   });
   const rows = virt.getVirtualItems();
   // -1 before the first layout (no rows yet): nothing to fetch, the view's own window is on screen.
   const first = rows[0]?.index ?? -1;
   const last = rows.at(-1)?.index ?? -1;
   useEffect(() => {
-    if (first >= 0) cache.ensure(first, last);
-  }, [cache, first, last]);
+    if (first >= 0) source.ensure(first, last);
+  }, [source, first, last]);
 
   // A pinned link, or a hovered projected message, brings its first source entry into view (fetching it when needed).
   const target = link && (hover === null || link.fromMessage) ? link.entries[0] : undefined;
   useEffect(() => {
     if (target === undefined) return;
-    const pos = view.sourcePositions[target] ?? cache.byId(target)?.pos;
-    const row = pos === undefined ? undefined : cache.rowOf(pos);
+    const pos = view.sourcePositions[target] ?? source.find((c) => c.id === target)?.item.pos;
+    const row = pos === undefined ? undefined : chainRowOf(source, pos);
     if (row === undefined) return;
     const range = virt.range;
     if (range && row >= range.startIndex && row <= range.endIndex) return;
     virt.scrollToIndex(row, { align: 'center' });
-  }, [target, view, cache, virt]);
+  }, [target, view, source, virt]);
 
   const onHover = useCallback(
-    (c: ChainItem | null) => set({ hover: c ? { entries: [c.id], messages: c.projectedAs, reason: c.hidden } : null }),
-    [set],
+    (c: ChainItem | null) => setHover(c ? { entries: [c.id], messages: c.projectedAs, reason: c.hidden } : null),
+    [setHover],
   );
   const onPin = useCallback(
-    (c: ChainItem) => {
-      const cur = useAppStore.getState().pinned;
-      set({
-        pinned:
-          cur?.entries.length === 1 && cur.entries[0] === c.id
-            ? null
-            : { entries: [c.id], messages: c.projectedAs, reason: c.hidden },
-      });
-    },
-    [set],
+    (c: ChainItem) => togglePin({ entries: [c.id], messages: c.projectedAs, reason: c.hidden }),
+    [togglePin],
   );
 
   return (
     <div className="pane-scroll" ref={scrollRef}>
       <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
         {rows.map((it) => {
-          const c = cache.item(it.index);
+          const c = source.get(it.index);
           const style = { position: 'absolute', top: it.start, left: 0, right: 0 } as const;
           if (!c)
             return (
@@ -158,7 +144,7 @@ function HistoryList({ cache, view, sessionKey }: { cache: ChainPageCache; view:
           );
         })}
       </div>
-      {cache.error && <p className="error">{cache.error}</p>}
+      {source.error && <p className="error">{source.error}</p>}
     </div>
   );
 }

@@ -21,7 +21,8 @@ export function ProjectedPane({ view, request, title = 'Projected context' }: Pr
   const api = useApi();
   const hover = useAppStore((s) => s.hover);
   const pinned = useAppStore((s) => s.pinned);
-  const set = useAppStore((s) => s.set);
+  const setHover = useAppStore((s) => s.setHover);
+  const togglePin = useAppStore((s) => s.togglePin);
   const [full, setFull] = useState<Record<number, ProjectedMessage>>({});
   const [error, setError] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -38,12 +39,22 @@ export function ProjectedPane({ view, request, title = 'Projected context' }: Pr
     setFull({});
   }
 
+  // A message's key names its turn, fidelity and first source: a measured height is reused
+  // only for the same message (a new plan turns rows into other messages at the same index).
+  const messageKey = useCallback(
+    (i: number) => {
+      const m = p.messages[i];
+      return `${i}:${m?.fidelity}:${m?.source_ids[0] ?? ''}`;
+    },
+    [p.messages],
+  );
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
     count: p.messages.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 96,
     overscan: 6,
+    getItemKey: messageKey,
   });
   const firstLit = link?.messages[0];
   useEffect(() => {
@@ -52,24 +63,18 @@ export function ProjectedPane({ view, request, title = 'Projected context' }: Pr
 
   const onHover = useCallback(
     (i: number | null) => {
-      if (i === null) return set({ hover: null });
+      if (i === null) return setHover(null);
       const m = view.projection.messages[i];
-      set({ hover: { entries: m.source_ids, messages: [i], fromMessage: true } });
+      setHover({ entries: m.source_ids, messages: [i], fromMessage: true });
     },
-    [set, view],
+    [setHover, view],
   );
   const onPin = useCallback(
     (i: number) => {
-      const cur = useAppStore.getState().pinned;
       const m = view.projection.messages[i];
-      set({
-        pinned:
-          cur && cur.messages.length === 1 && cur.messages[0] === i
-            ? null
-            : { entries: m.source_ids, messages: [i], fromMessage: true },
-      });
+      togglePin({ entries: m.source_ids, messages: [i], fromMessage: true });
     },
-    [set, view],
+    [togglePin, view],
   );
   const onShowAll = useCallback(
     (i: number) => {

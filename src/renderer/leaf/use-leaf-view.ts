@@ -20,18 +20,18 @@ export function useLeafViewLoader(): void {
   const req = useLeafRequest();
   const info = useAppStore((s) => s.sessionInfo);
   const treeVersion = useAppStore((s) => s.treeVersion);
-  const set = useAppStore((s) => s.set);
   useEffect(() => {
     if (!req || !info) return;
     let live = true;
-    set({ leafLoading: true });
+    const st = useAppStore.getState;
+    st().leafLoadStarted();
     api.getLeafView(req).then(
-      (v) => live && set({ leafView: v, leafViewRequest: req, leafLoading: false, leafError: null }),
-      (e: unknown) => live && set({ leafLoading: false, leafError: describeError(e) }),
+      (v) => live && st().leafLoaded(v, req),
+      (e: unknown) => live && st().leafFailed(describeError(e)),
     );
     return () => {
       live = false;
     };
     // treeVersion: a live append can change the view (always when the leaf is the active one).
-  }, [api, req, info, treeVersion, set]);
+  }, [api, req, info, treeVersion]);
 }

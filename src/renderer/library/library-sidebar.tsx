@@ -13,7 +13,8 @@ export function LibrarySidebar() {
   const selected = useAppStore((s) => s.sessionKey);
   const error = useAppStore((s) => s.libraryError);
   const width = useAppStore((s) => s.sidebarWidth);
-  const set = useAppStore((s) => s.set);
+  const setFilter = useAppStore((s) => s.setFilter);
+  const setSidebarWidth = useAppStore((s) => s.setSidebarWidth);
   const selectSession = useAppStore((s) => s.selectSession);
   const groups = useMemo(() => groupSessions(sessions, filter), [sessions, filter]);
   const [closed, setClosed] = useState<Set<string>>(new Set());
@@ -45,7 +46,7 @@ export function LibrarySidebar() {
         placeholder="filter…  ( / )"
         aria-label="Filter sessions"
         value={filter}
-        onChange={(e) => set({ filter: e.target.value })}
+        onChange={(e) => setFilter(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
         }}
@@ -93,7 +94,7 @@ export function LibrarySidebar() {
         ))}
         {groups.length === 0 && <li className="empty">{filter ? 'No session matches the filter.' : 'No sessions.'}</li>}
       </ul>
-      <ResizeHandle width={width} onResize={(w) => set({ sidebarWidth: w })} />
+      <ResizeHandle width={width} onResize={setSidebarWidth} />
     </nav>
   );
 }

@@ -8,20 +8,14 @@ import { subscribeUntilStopped } from './subscription';
 export function useLibrary(api: Api, ready: () => void): void {
   useEffect(() => {
     let live = true;
-    const set = useAppStore.getState().set;
+    const st = useAppStore.getState;
     const off = api.onEvent((e: ApiEvent) => {
-      if (e.type !== 'library') return;
-      const removed = new Set(e.removed);
-      const changed = new Map(e.changed.map((s) => [s.key, s]));
-      const cur = useAppStore.getState().sessions.filter((s) => !removed.has(s.key));
-      const next = cur.map((s) => changed.get(s.key) ?? s);
-      for (const s of e.changed) if (!cur.some((c) => c.key === s.key)) next.push(s);
-      set({ sessions: next });
+      if (e.type === 'library') st().applyLibraryEvent(e);
     });
     ready();
     Promise.all([api.getHome({}), api.listSessions({})]).then(
-      ([home, sessions]) => live && set({ home, sessions, libraryError: null }),
-      (e: unknown) => live && set({ libraryError: describeError(e) }),
+      ([home, sessions]) => live && st().libraryLoaded(home, sessions),
+      (e: unknown) => live && st().libraryFailed(describeError(e)),
     );
     const unsubscribe = subscribeUntilStopped(api, { topic: 'library' });
     return () => {

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import type { Api, ApiEvent } from '../../shared/api';
 import { describeError } from '../api/api-methods';
+import { dropSessionSources } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
-import { dropTreeCache } from '../tree/tree-cache';
 import { jumpToEntry, rowNumberOf } from '../tree/tree-nav';
 import { subscribeUntilStopped } from './subscription';
 
@@ -22,50 +22,48 @@ export function useSession(api: Api): void {
     if (!key) return;
     let live = true;
     const st = useAppStore.getState;
-    dropTreeCache();
-    st().set({ progress: null });
+    dropSessionSources();
+    st().setProgress(null);
 
     const refresh = async (newIds: string[]) => {
       const info = await api.openSession({ key });
       if (!live) return;
-      st().set({ sessionInfo: info, treeVersion: st().treeVersion + 1, sessionError: null });
-      const s = st();
-      const pending = s.pendingSelect && newIds.includes(s.pendingSelect) ? s.pendingSelect : null;
+      st().sessionChanged(info);
+      const pending = st().takePendingSelect(newIds);
       if (pending) {
-        s.set({ pendingSelect: null });
         await jumpToEntry(api, pending);
-      } else if (s.follow && info.activeLeaf) {
+      } else if (st().follow && info.activeLeaf) {
         await jumpToEntry(api, info.activeLeaf);
-      } else if (s.leaf) {
+      } else {
+        const leaf = st().leaf;
+        if (!leaf) return;
         // Rows may have moved (folding, lanes): keep the cursor on the selected entry.
-        const r = await rowNumberOf(api, s.leaf).catch(() => undefined);
-        if (r !== undefined && live) st().set({ selectedRow: r });
+        const r = await rowNumberOf(api, leaf).catch(() => undefined);
+        if (r !== undefined && live) st().placeCursor(r);
       }
     };
 
     const off = api.onEvent((e: ApiEvent) => {
       if (!live) return;
       if (e.type === 'progress' && e.key === key) {
-        st().set({
-          progress: e.bytesRead >= e.bytesTotal ? null : { bytesRead: e.bytesRead, bytesTotal: e.bytesTotal },
-        });
+        st().setProgress({ bytesRead: e.bytesRead, bytesTotal: e.bytesTotal });
       } else if (e.type === 'session' && e.key === key) {
-        if (e.change === 'removed') st().set({ sessionError: 'This session file was removed.' });
-        else void refresh(e.newIds).catch((err: unknown) => live && st().set({ sessionError: describeError(err) }));
+        if (e.change === 'removed') st().sessionFailed('This session file was removed.');
+        else void refresh(e.newIds).catch((err: unknown) => live && st().sessionFailed(describeError(err)));
       }
     });
 
     api.openSession({ key }).then(
       async (info) => {
         if (!live) return;
-        st().set({ sessionInfo: info, progress: null });
+        st().sessionOpened(info);
         const leaf = st().leaf;
         if (leaf) {
           const r = await rowNumberOf(api, leaf).catch(() => undefined);
-          if (r !== undefined && live) st().set({ selectedRow: r, scrollToRow: r });
+          if (r !== undefined && live) st().placeCursor(r, true);
         }
       },
-      (e: unknown) => live && st().set({ sessionError: describeError(e), progress: null }),
+      (e: unknown) => live && st().sessionFailed(describeError(e)),
     );
     const unsubscribe = subscribeUntilStopped(api, { topic: 'session', key });
     return () => {

@@ -11,7 +11,11 @@ import { DiffView } from './diff-view';
 export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
   const api = useApi();
   const compare = useAppStore((s) => s.compare);
-  const setCompare = useAppStore((s) => s.setCompare);
+  const setCompareMode = useAppStore((s) => s.setCompareMode);
+  const setPlanB = useAppStore((s) => s.setPlanB);
+  const setLeafB = useAppStore((s) => s.setLeafB);
+  const toggleDiff = useAppStore((s) => s.toggleDiff);
+  const toggleCompare = useAppStore((s) => s.toggleCompare);
   const treeVersion = useAppStore((s) => s.treeVersion);
   const [b, setB] = useState<LeafView | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -49,7 +53,7 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
             type="radio"
             name="cmp-mode"
             checked={compare.mode === 'plan'}
-            onChange={() => setCompare({ mode: 'plan' })}
+            onChange={() => setCompareMode('plan')}
           />{' '}
           two plans
         </label>
@@ -58,7 +62,7 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
             type="radio"
             name="cmp-mode"
             checked={compare.mode === 'leaf'}
-            onChange={() => setCompare({ mode: 'leaf', leafB: compare.leafB ?? a.leaf })}
+            onChange={() => setCompareMode('leaf', a.leaf)}
           />{' '}
           two leaves
         </label>
@@ -68,7 +72,7 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
             <select
               aria-label="Plan B"
               value={compare.planB}
-              onChange={(e) => setCompare({ planB: e.target.value as 'none' | 'auto' })}
+              onChange={(e) => setPlanB(e.target.value === 'auto' ? 'auto' : 'none')}
             >
               <option value="none">none</option>
               <option value="auto">auto</option>
@@ -77,17 +81,16 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
         ) : (
           <button
             type="button"
-            onClick={() => setCompare({ leafB: a.leaf })}
+            onClick={() => setLeafB(a.leaf)}
             title="Side B takes the selected leaf; then select another leaf for A"
           >
             B ← selected leaf ({a.leaf})
           </button>
         )}
         <label>
-          <input type="checkbox" checked={compare.diff} onChange={(e) => setCompare({ diff: e.target.checked })} /> text
-          diff
+          <input type="checkbox" checked={compare.diff} onChange={(e) => toggleDiff(e.target.checked)} /> text diff
         </label>
-        <button type="button" onClick={() => setCompare({ open: false })} aria-label="Close compare">
+        <button type="button" onClick={() => toggleCompare(false)} aria-label="Close compare">
           ✕
         </button>
       </header>

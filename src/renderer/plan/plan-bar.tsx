@@ -12,9 +12,11 @@ export function PlanBar() {
   const compareOpen = useAppStore((s) => s.compare.open);
   const follow = useAppStore((s) => s.follow);
   const overrides = useAppStore((s) => s.overrides);
-  const set = useAppStore((s) => s.set);
+  const setPlan = useAppStore((s) => s.setPlan);
+  const setProfile = useAppStore((s) => s.setProfile);
+  const toggleFollow = useAppStore((s) => s.toggleFollow);
   const togglePanel = useAppStore((s) => s.togglePanel);
-  const setCompare = useAppStore((s) => s.setCompare);
+  const toggleCompare = useAppStore((s) => s.toggleCompare);
   const rows = view?.projection.plan ?? [];
   const sum = rows.reduce((a, r) => a + r.tokens, 0) || 1;
   const panelButton = (p: PanelName, label: string) => (
@@ -26,7 +28,7 @@ export function PlanBar() {
     <footer className="plan-bar" aria-label="Plan and panels">
       <label>
         plan{' '}
-        <select aria-label="Plan" value={plan} onChange={(e) => set({ plan: e.target.value as 'none' | 'auto' })}>
+        <select aria-label="Plan" value={plan} onChange={(e) => setPlan(e.target.value === 'none' ? 'none' : 'auto')}>
           <option value="auto">auto</option>
           <option value="none">none (all Full)</option>
         </select>
@@ -36,21 +38,21 @@ export function PlanBar() {
         value={profile.window}
         min={0}
         max={100_000_000}
-        onCommit={(n) => set({ profile: { ...profile, window: n } })}
+        onCommit={(n) => setProfile({ window: n })}
       />
       <ProfileInput
         label="reserve"
         value={profile.reserve}
         min={0}
         max={100_000_000}
-        onCommit={(n) => set({ profile: { ...profile, reserve: n } })}
+        onCommit={(n) => setProfile({ reserve: n })}
       />
       <ProfileInput
         label="bytes/token"
         value={profile.bytes_per_token}
         min={1}
         max={1000}
-        onCommit={(n) => set({ profile: { ...profile, bytes_per_token: n } })}
+        onCommit={(n) => setProfile({ bytes_per_token: n })}
       />
       <div className="plan-strip" role="group" aria-label="Plan strip: closed turns by fidelity">
         {rows.map((r) => (
@@ -65,19 +67,14 @@ export function PlanBar() {
           />
         ))}
       </div>
-      <button type="button" aria-pressed={compareOpen} onClick={() => setCompare({ open: !compareOpen })}>
+      <button type="button" aria-pressed={compareOpen} onClick={() => toggleCompare()}>
         compare {compareOpen ? '▾' : '▸'}
       </button>
       {panelButton('plan', `turns ${rows.length}`)}
       {panelButton('warnings', `warnings ${info?.warningCount ?? '–'}`)}
       {panelButton('usage', 'usage')}
       {panelButton('work', `work ${info?.work.length ?? ''}`.trim())}
-      <button
-        type="button"
-        aria-pressed={follow}
-        onClick={() => set({ follow: !follow })}
-        title="Keep the newest leaf selected (f)"
-      >
+      <button type="button" aria-pressed={follow} onClick={toggleFollow} title="Keep the newest leaf selected (f)">
         follow {follow ? '◉' : '○'}
       </button>
       <button type="button" onClick={() => togglePanel('keys', true)} aria-label="Keyboard shortcuts">

@@ -19,7 +19,8 @@ export function PlanPanel() {
   const view = useAppStore((s) => s.leafView);
   const overrides = useAppStore((s) => s.overrides);
   const setOverride = useAppStore((s) => s.setOverride);
-  const set = useAppStore((s) => s.set);
+  const pin = useAppStore((s) => s.pin);
+  const clearOverrides = useAppStore((s) => s.clearOverrides);
   if (!view) return <p className="dim">No leaf selected.</p>;
   const rows = view.projection.plan;
   const options = new Map(view.turnOptions.map((t) => [t.turn_id, t]));
@@ -43,7 +44,7 @@ export function PlanPanel() {
                   type="button"
                   className="link"
                   title={`${r.turn_id}: light the turn's directive`}
-                  onClick={() => set({ pinned: { entries: [r.turn_id], messages: [] } })}
+                  onClick={() => pin({ entries: [r.turn_id], messages: [] })}
                 >
                   {shortId(r.turn_id)}
                 </button>
@@ -82,7 +83,7 @@ export function PlanPanel() {
         </tbody>
       </table>
       {Object.keys(overrides).length > 0 && (
-        <button type="button" onClick={() => set({ overrides: {} })}>
+        <button type="button" onClick={clearOverrides}>
           clear {Object.keys(overrides).length} override(s)
         </button>
       )}

@@ -4,7 +4,7 @@ import { App } from '../app';
 import { createFakeApi, type FakeApi, type FakeApiOptions } from '../api/fake-api';
 import { SESSION_A } from '../api/fake-data';
 import { resetAppStore } from '../store/app-store';
-import { dropTreeCache } from '../tree/tree-cache';
+import { dropSessionSources } from '../data/session-sources';
 
 let stubbed = false;
 
@@ -28,7 +28,7 @@ export function renderApp(opts: FakeApiOptions & { hash?: string } = {}): FakeAp
   stubLayout();
   cleanup();
   resetAppStore();
-  dropTreeCache();
+  dropSessionSources();
   window.history.replaceState(null, '', `/${opts.hash ?? ''}`);
   const api = createFakeApi(opts);
   render(<App api={api} />);

@@ -2,9 +2,7 @@ import { useState } from 'react';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { useAppStore } from '../store/app-store';
-
-/** Unsent directives by session and parent: Esc or a click elsewhere closes the composer, not the text. */
-const drafts = new Map<string, string>();
+import { draftKey } from '../store/session-slice';
 
 interface Props {
   parentId: string;
@@ -15,14 +13,11 @@ interface Props {
 export function BranchComposer({ parentId, top }: Props) {
   const api = useApi();
   const key = useAppStore((s) => s.sessionKey);
-  const set = useAppStore((s) => s.set);
-  const draftKey = `${key ?? ''}\n${parentId}`;
-  const [text, setTextState] = useState(() => drafts.get(draftKey) ?? '');
-  const setText = (t: string): void => {
-    setTextState(t);
-    if (t) drafts.set(draftKey, t);
-    else drafts.delete(draftKey);
-  };
+  // Unsent text is kept in the store: Esc or a click elsewhere closes the composer, not the text.
+  const text = useAppStore((s) => s.drafts[draftKey(key, parentId)] ?? '');
+  const setDraft = useAppStore((s) => s.setDraft);
+  const closeComposer = useAppStore((s) => s.closeComposer);
+  const branched = useAppStore((s) => s.branched);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -36,10 +31,8 @@ export function BranchComposer({ parentId, top }: Props) {
     setError(null);
     try {
       const r = await api.branch({ key, parentId, text });
-      drafts.delete(draftKey);
-      // The live session event refreshes the tree; select the new entry now so the panes follow.
-      useAppStore.getState().selectLeaf(r.id);
-      set({ composerFor: null, pendingSelect: r.id });
+      // The live session event refreshes the tree; the new entry is selected now so the panes follow.
+      branched(parentId, r.id);
     } catch (e) {
       setError(describeError(e));
     } finally {
@@ -58,7 +51,7 @@ export function BranchComposer({ parentId, top }: Props) {
         rows={3}
         value={text}
         disabled={busy}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => setDraft(parentId, e.target.value)}
         onKeyDown={(e) => {
           e.stopPropagation();
           if (e.key === 'Enter' && !e.shiftKey) {
@@ -66,7 +59,7 @@ export function BranchComposer({ parentId, top }: Props) {
             void send();
           } else if (e.key === 'Escape') {
             e.preventDefault();
-            set({ composerFor: null });
+            closeComposer();
           }
         }}
       />
@@ -74,7 +67,7 @@ export function BranchComposer({ parentId, top }: Props) {
         <button type="button" onClick={() => void send()} disabled={busy}>
           {busy ? 'Appending…' : 'Append branch'}
         </button>
-        <button type="button" onClick={() => set({ composerFor: null })}>
+        <button type="button" onClick={closeComposer}>
           Cancel
         </button>
       </div>

@@ -7,7 +7,7 @@ import { createFakeApi } from '../api/fake-api';
 import { SESSION_A } from '../api/fake-data';
 import { resetAppStore, useAppStore } from '../store/app-store';
 import { stubLayout } from '../test-support/render-app';
-import { dropTreeCache, PAGE_SIZE } from './tree-cache';
+import { dropSessionSources, TREE_PAGE as PAGE_SIZE } from '../data/session-sources';
 
 const TOTAL = 1_000_000;
 
@@ -40,7 +40,7 @@ describe('a million-row session', () => {
   it('draws only the visible rows and fetches only their pages', async () => {
     stubLayout();
     resetAppStore();
-    dropTreeCache();
+    dropSessionSources();
     window.history.replaceState(null, '', `/#s=${encodeURIComponent(SESSION_A)}`);
     const api = createFakeApi();
     const open = api.openSession;

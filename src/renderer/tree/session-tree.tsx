@@ -3,12 +3,11 @@ import { useEffect, useMemo, useReducer, useRef } from 'react';
 import type { TreeRow } from '../../shared/api';
 import type { Fidelity } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
-import { currentChainCache } from '../leaf/chain-cache';
+import { currentChainSource, openTreeSource } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
 import { fmtBytes } from '../util/format';
 import { BranchComposer } from './branch-composer';
 import { ROW_HEIGHT } from './lane-graph';
-import { treeCacheFor } from './tree-cache';
 import { rowNumberOf, selectRowEntry } from './tree-nav';
 import { TreeRowView } from './tree-row-view';
 
@@ -27,21 +26,25 @@ export function SessionTree() {
   const scrollToRow = useAppStore((s) => s.scrollToRow);
   const progress = useAppStore((s) => s.progress);
   const error = useAppStore((s) => s.sessionError);
-  const set = useAppStore((s) => s.set);
+  const toggleFoldAudit = useAppStore((s) => s.toggleFoldAudit);
+  const placeCursor = useAppStore((s) => s.placeCursor);
+  const revealRow = useAppStore((s) => s.revealRow);
+  const rowRevealed = useAppStore((s) => s.rowRevealed);
+  const setHover = useAppStore((s) => s.setHover);
   const total = info ? (foldAudit ? info.foldedRowCount : info.rowCount) : 0;
-  const cache = useMemo(
-    () => (info && key ? treeCacheFor(api, key, foldAudit, total) : null),
+  const tree = useMemo(
+    () => (info && key ? openTreeSource(api, key, foldAudit, total) : null),
     [api, key, foldAudit, info, total],
   );
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => cache?.subscribe(rerender), [cache]);
+  useEffect(() => tree?.subscribe(rerender), [tree]);
   useEffect(() => {
-    if (cache && treeVersion > 0) cache.invalidate(total);
-  }, [cache, treeVersion, total]);
+    if (tree && treeVersion > 0) tree.invalidate(total);
+  }, [tree, treeVersion, total]);
 
-  const rowCount = cache?.total ?? 0;
+  const rowCount = tree?.total ?? 0;
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
     count: rowCount,
@@ -53,14 +56,14 @@ export function SessionTree() {
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
   useEffect(() => {
-    if (cache && rowCount > 0) cache.ensure(first, last);
-  }, [cache, first, last, rowCount, treeVersion]);
+    if (tree && rowCount > 0) tree.ensure(first, last);
+  }, [tree, first, last, rowCount, treeVersion]);
 
   useEffect(() => {
     if (scrollToRow === null) return;
     virt.scrollToIndex(scrollToRow, { align: 'auto' });
-    set({ scrollToRow: null });
-  }, [scrollToRow, virt, set]);
+    rowRevealed();
+  }, [scrollToRow, virt, rowRevealed]);
 
   // Folding renumbers rows: put the cursor back on the selected entry.
   useEffect(() => {
@@ -69,13 +72,13 @@ export function SessionTree() {
     if (!leaf) return;
     let live = true;
     rowNumberOf(api, leaf).then(
-      (n) => live && n !== undefined && set({ selectedRow: n, scrollToRow: n }),
+      (n) => live && n !== undefined && placeCursor(n, true),
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [api, foldAudit, set]);
+  }, [api, foldAudit, placeCursor]);
 
   // A pinned link (a click on a projected message or an entry id) brings its first entry into view.
   const pinnedFirst = pinned?.entries[0];
@@ -83,13 +86,13 @@ export function SessionTree() {
     if (!pinnedFirst) return;
     let live = true;
     rowNumberOf(api, pinnedFirst).then(
-      (n) => live && n !== undefined && set({ scrollToRow: n }),
+      (n) => live && n !== undefined && revealRow(n),
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [api, pinnedFirst, set]);
+  }, [api, pinnedFirst, revealRow]);
 
   const link = hover ?? pinned;
   const linked = useMemo(() => new Set(link?.entries ?? []), [link]);
@@ -111,7 +114,7 @@ export function SessionTree() {
 
   if (!key) return <section className="tree empty-pane">Choose a session in the library.</section>;
   if (error) return <section className="tree empty-pane error">{error}</section>;
-  if (!info || !cache) {
+  if (!info || !tree) {
     return (
       <section className="tree empty-pane" aria-busy="true">
         Opening…
@@ -130,12 +133,12 @@ export function SessionTree() {
   }
 
   const onHover = (row: TreeRow | null) => {
-    if (!row) return set({ hover: null });
+    if (!row) return setHover(null);
     // Why an entry is hidden is known for the chain items loaded (the leaf end, and what the History pane fetched).
-    const c = leafView?.chain.find((x) => x.id === row.id) ?? currentChainCache()?.byId(row.id);
-    set({ hover: { entries: [row.id], messages: messagesById.get(row.id) ?? [], reason: c?.hidden ?? null } });
+    const c = leafView?.chain.find((x) => x.id === row.id) ?? currentChainSource()?.find((x) => x.id === row.id)?.item;
+    setHover({ entries: [row.id], messages: messagesById.get(row.id) ?? [], reason: c?.hidden ?? null });
   };
-  const composerRow = composerFor ? items.find((i) => cache.row(i.index)?.id === composerFor) : undefined;
+  const composerRow = composerFor ? items.find((i) => tree.get(i.index)?.id === composerFor) : undefined;
 
   return (
     <section className="tree" aria-label="Session tree">
@@ -144,12 +147,8 @@ export function SessionTree() {
           {info.entryCount.toLocaleString('en-US')} entries · {info.branchPoints} branch points · {info.leaves} leaves
         </span>
         <label className="fold-all">
-          <input
-            type="checkbox"
-            checked={foldAudit}
-            onChange={(e) => set({ foldAudit: e.target.checked, selectedRow: null })}
-          />{' '}
-          fold audit runs
+          <input type="checkbox" checked={foldAudit} onChange={(e) => toggleFoldAudit(e.target.checked)} /> fold audit
+          runs
         </label>
         {progress && <progress value={progress.bytesRead} max={progress.bytesTotal} aria-label="Reading the session" />}
       </header>
@@ -163,7 +162,7 @@ export function SessionTree() {
       >
         <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
           {items.map((it) => {
-            const row = cache.row(it.index);
+            const row = tree.get(it.index);
             if (!row)
               return (
                 <div key={it.key} className="tree-row placeholder" style={{ top: it.start, height: ROW_HEIGHT }}>
@@ -175,14 +174,14 @@ export function SessionTree() {
                 key={it.key}
                 row={row}
                 top={it.start}
-                laneCount={cache.laneCount}
+                laneCount={tree.meta ?? 1}
                 cursor={row.row === selectedRow}
                 selectedLeaf={row.id === selectedLeafId}
                 linked={linked.has(row.id)}
                 turnFidelity={turnFid.get(row.id) ?? null}
                 onSelect={selectRowEntry}
                 onHover={onHover}
-                onToggleFold={() => set({ foldAudit: !foldAudit, selectedRow: null })}
+                onToggleFold={toggleFoldAudit}
               />
             );
           })}
@@ -196,7 +195,7 @@ export function SessionTree() {
           <BranchComposer key={composerFor} parentId={composerFor} top={0} />
         </div>
       )}
-      {cache.error && <p className="error">{cache.error}</p>}
+      {tree.error && <p className="error">{tree.error}</p>}
     </section>
   );
 }

@@ -1,0 +1,180 @@
+import { describeError } from '../api/api-methods';
+import { Lru } from './lru';
+
+/** One fetched page as the server answers it: rows from `start`, the total it counts now, and extras. */
+export interface PageAnswer<T, M> {
+  start: number;
+  items: T[];
+  total: number;
+  meta?: M;
+}
+
+export interface PagedSourceOptions<T, M> {
+  /** Rows per page. */
+  pageSize: number;
+  /** Pages kept at most (least recently shown dropped first), whatever the list's length. */
+  maxPages: number;
+  total: number;
+  /**
+   * Shifts the page grid: page p holds rows [p·pageSize − shift, (p+1)·pageSize − shift), so a
+   * window the list arrived with (e.g. the one ending at a leaf) is exactly one page.
+   */
+  shift?: number;
+  /** Fetches rows [start, start + count). `signal` aborts when the answer is no longer wanted. */
+  fetch: (start: number, count: number, signal: AbortSignal) => Promise<PageAnswer<T, M>>;
+}
+
+let sources = 0;
+
+interface Page<T> {
+  rows: (T | undefined)[];
+  /** Fetched before the last `invalidate`: still shown, fetched again when on screen. */
+  stale: boolean;
+}
+
+/**
+ * A long list read by page: rows fetched as they come on screen, kept in an LRU of pages,
+ * invalidated by version (a live change: pages stay shown until their refetch lands, so the view
+ * neither blinks nor jumps), superseded fetches aborted and their answers dropped.
+ */
+export class PagedSource<T, M = undefined> {
+  private readonly pages: Lru<number, Page<T>>;
+  private readonly inflight = new Map<number, { version: number; abort: AbortController; done: Promise<void> }>();
+  private readonly listeners = new Set<() => void>();
+  private readonly pageSize: number;
+  private readonly shift: number;
+  private version = 0;
+  /** Tells sources apart (e.g. to key the list that shows one). */
+  readonly id = ++sources;
+  total: number;
+  /** The extras of the newest answer (e.g. the tree's lane count). */
+  meta: M | undefined;
+  error: string | null = null;
+
+  constructor(private readonly opts: PagedSourceOptions<T, M>) {
+    this.pageSize = opts.pageSize;
+    this.shift = (((opts.shift ?? 0) % opts.pageSize) + opts.pageSize) % opts.pageSize;
+    this.total = opts.total;
+    this.pages = new Lru(opts.maxPages);
+  }
+
+  private pageOf(row: number): number {
+    return Math.floor((row + this.shift) / this.pageSize);
+  }
+
+  private baseOf(page: number): number {
+    return page * this.pageSize - this.shift;
+  }
+
+  /** The row if its page is here (stale or not). */
+  get(row: number): T | undefined {
+    return this.pages.peek(this.pageOf(row))?.rows[row - this.baseOf(this.pageOf(row))];
+  }
+
+  /** The row, fetching its page when it is missing or stale. */
+  async load(row: number): Promise<T | undefined> {
+    if (row < 0 || row >= this.total) return undefined;
+    const p = this.pageOf(row);
+    if (!this.fresh(p)) await this.fetch(p);
+    return this.get(row);
+  }
+
+  /** Makes sure rows [from, to] are (being) fetched, and marks their pages as just used. */
+  ensure(from: number, to: number): void {
+    if (this.total === 0) return;
+    const a = this.pageOf(Math.max(0, from));
+    const b = this.pageOf(Math.min(to, this.total - 1));
+    for (let p = a; p <= b; p++) {
+      this.pages.get(p);
+      if (!this.fresh(p)) void this.fetch(p);
+    }
+  }
+
+  /** Puts rows that arrived another way (a view's own window) in place. */
+  seed(start: number, items: readonly T[]): void {
+    items.forEach((item, k) => {
+      const row = start + k;
+      const p = this.pageOf(row);
+      let page = this.pages.peek(p);
+      if (!page) this.pages.set(p, (page = { rows: [], stale: false }));
+      page.rows[row - this.baseOf(p)] = item;
+    });
+  }
+
+  /** The first loaded row that matches, with its row number (loaded pages only). */
+  find(pred: (item: T) => boolean): { row: number; item: T } | undefined {
+    for (const [p, page] of this.pages.entries()) {
+      const k = page.rows.findIndex((x) => x !== undefined && pred(x));
+      if (k >= 0) return { row: this.baseOf(p) + k, item: page.rows[k] as T };
+    }
+    return undefined;
+  }
+
+  /** A live change: a new total, every page to be fetched again, fetches under way dropped. */
+  invalidate(total: number): void {
+    this.version++;
+    this.total = total;
+    for (const [, page] of this.pages.entries()) page.stale = true;
+    this.abortAll();
+    this.notify();
+  }
+
+  /** Drops every fetch under way (the view went away or was replaced); a later `ensure` fetches again. */
+  cancel(): void {
+    this.abortAll();
+  }
+
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
+
+  /** The page is here, not stale, and every row of it that exists is filled (a seed can fill one in part). */
+  private fresh(p: number): boolean {
+    const page = this.pages.peek(p);
+    if (!page || page.stale) return false;
+    const base = this.baseOf(p);
+    for (let row = Math.max(0, base); row < Math.min(this.total, base + this.pageSize); row++)
+      if (page.rows[row - base] === undefined) return false;
+    return true;
+  }
+
+  private abortAll(): void {
+    for (const f of this.inflight.values()) f.abort.abort();
+    this.inflight.clear();
+  }
+
+  private notify(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  private fetch(p: number): Promise<void> {
+    const have = this.inflight.get(p);
+    if (have && have.version === this.version) return have.done;
+    const version = this.version;
+    const abort = new AbortController();
+    const base = this.baseOf(p);
+    const start = Math.max(0, base);
+    const done = this.opts.fetch(start, base + this.pageSize - start, abort.signal).then(
+      (r) => {
+        if (abort.signal.aborted || version !== this.version) return;
+        this.inflight.delete(p);
+        const page: Page<T> = { rows: [], stale: false };
+        r.items.forEach((item, k) => (page.rows[r.start + k - base] = item));
+        this.pages.set(p, page);
+        this.total = r.total;
+        if (r.meta !== undefined) this.meta = r.meta;
+        this.error = null;
+        this.notify();
+      },
+      (e: unknown) => {
+        if (abort.signal.aborted) return;
+        this.inflight.delete(p);
+        this.error = describeError(e);
+        this.notify();
+      },
+    );
+    this.inflight.set(p, { version, abort, done });
+    return done;
+  }
+}

@@ -1,0 +1,68 @@
+import type { StateCreator } from 'zustand';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import type { AppState, LeafSlice, LinkHighlight } from './types';
+
+export const leafInitial = () => ({
+  leaf: null,
+  leafView: null,
+  leafViewRequest: null,
+  leafLoading: false,
+  leafError: null,
+  plan: 'auto' as const,
+  profile: DEFAULT_PROFILE,
+  overrides: {},
+  hiddenKinds: [],
+  hover: null,
+  pinned: null,
+});
+
+/** What a newly opened session starts without (the plan and profile stay: they are the user's choice). */
+export const leafResetForSession = () => ({
+  leaf: null,
+  leafView: null,
+  leafViewRequest: null,
+  leafError: null,
+  overrides: {},
+  hover: null,
+  pinned: null,
+});
+
+/** The same single entry or message is pinned already (a second click unpins). */
+const samePin = (cur: LinkHighlight | null, next: LinkHighlight): boolean =>
+  !!cur &&
+  (next.fromMessage
+    ? cur.messages.length === 1 && cur.messages[0] === next.messages[0]
+    : cur.entries.length === 1 && cur.entries[0] === next.entries[0]);
+
+/** The selected leaf, its plan, the History filter and the hover/pin links. */
+export const createLeafSlice: StateCreator<AppState, [], [], LeafSlice> = (set) => ({
+  ...leafInitial(),
+  selectLeaf: (leaf, row) =>
+    set((s) => ({
+      leaf,
+      selectedRow: row === undefined ? s.selectedRow : row,
+      pinned: null,
+      composerFor: s.composerFor && s.composerFor !== leaf ? null : s.composerFor,
+    })),
+  leafLoadStarted: () => set({ leafLoading: true }),
+  leafLoaded: (view, req) => set({ leafView: view, leafViewRequest: req, leafLoading: false, leafError: null }),
+  leafFailed: (message) => set({ leafLoading: false, leafError: message }),
+  setPlan: (plan) => set({ plan }),
+  setProfile: (patch) => set((s) => ({ profile: { ...s.profile, ...patch } })),
+  setOverride: (turnId, o) =>
+    set((s) => {
+      const next = { ...s.overrides };
+      if (o) next[turnId] = o;
+      else delete next[turnId];
+      return { overrides: next };
+    }),
+  clearOverrides: () => set({ overrides: {} }),
+  toggleKind: (kind) =>
+    set((s) => ({
+      hiddenKinds: s.hiddenKinds.includes(kind) ? s.hiddenKinds.filter((k) => k !== kind) : [...s.hiddenKinds, kind],
+    })),
+  setHover: (link) => set({ hover: link }),
+  pin: (link) => set({ pinned: link }),
+  togglePin: (link) => set((s) => ({ pinned: samePin(s.pinned, link) ? null : link })),
+  clearLinks: () => set({ hover: null, pinned: null }),
+});

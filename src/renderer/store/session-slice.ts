@@ -1,0 +1,79 @@
+import type { StateCreator } from 'zustand';
+import type { SessionKey } from '../../shared/api';
+import { leafResetForSession } from './leaf-slice';
+import type { AppState, SessionSlice } from './types';
+
+export const sessionInitial = () => ({
+  sessionKey: null,
+  sessionInfo: null,
+  sessionError: null,
+  progress: null,
+  selectedRow: null,
+  foldAudit: false,
+  treeVersion: 0,
+  scrollToRow: null,
+  follow: false,
+  composerFor: null,
+  drafts: {},
+  pendingSelect: null,
+});
+
+/** Where an unsent directive is kept: per session and parent entry. */
+export const draftKey = (session: SessionKey | null, parentId: string): string => `${session ?? ''}\n${parentId}`;
+
+/** The per-session part that a new session starts without. */
+export const sessionReset = () => ({
+  sessionInfo: null,
+  sessionError: null,
+  progress: null,
+  selectedRow: null,
+  scrollToRow: null,
+  composerFor: null,
+  pendingSelect: null,
+});
+
+/** The open session, its tree cursor and the branch composer. */
+export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = (set, get) => ({
+  ...sessionInitial(),
+  selectSession: (key) =>
+    set((s) =>
+      s.sessionKey === key
+        ? {}
+        : {
+            sessionKey: key,
+            ...sessionReset(),
+            ...leafResetForSession(),
+            compare: { ...s.compare, leafB: null, overridesB: {} },
+          },
+    ),
+  sessionOpened: (info) => set({ sessionInfo: info, sessionError: null, progress: null }),
+  sessionChanged: (info) => set((s) => ({ sessionInfo: info, sessionError: null, treeVersion: s.treeVersion + 1 })),
+  sessionFailed: (message) => set({ sessionError: message, progress: null }),
+  setProgress: (p) => set({ progress: p && p.bytesRead < p.bytesTotal ? p : null }),
+  placeCursor: (row, reveal = false) => set(reveal ? { selectedRow: row, scrollToRow: row } : { selectedRow: row }),
+  revealRow: (row) => set({ scrollToRow: row }),
+  rowRevealed: () => set({ scrollToRow: null }),
+  toggleFoldAudit: (on) => set((s) => ({ foldAudit: on ?? !s.foldAudit, selectedRow: null })),
+  toggleFollow: () => set((s) => ({ follow: !s.follow })),
+  openComposer: (parentId) => set({ composerFor: parentId }),
+  closeComposer: () => set({ composerFor: null }),
+  setDraft: (parentId, text) =>
+    set((s) => {
+      const k = draftKey(s.sessionKey, parentId);
+      const drafts = { ...s.drafts };
+      if (text) drafts[k] = text;
+      else delete drafts[k];
+      return { drafts };
+    }),
+  branched: (parentId, newId) => {
+    get().setDraft(parentId, '');
+    get().selectLeaf(newId);
+    set({ composerFor: null, pendingSelect: newId });
+  },
+  takePendingSelect: (newIds) => {
+    const p = get().pendingSelect;
+    if (!p || !newIds.includes(p)) return null;
+    set({ pendingSelect: null });
+    return p;
+  },
+});

@@ -1,0 +1,159 @@
+import type {
+  HomeInfo,
+  LeafRequest,
+  LeafView,
+  SessionInfo,
+  SessionKey,
+  SessionSummary,
+  ApiEvent,
+} from '../../shared/api';
+import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
+import type { UrlState } from './url-state';
+
+export type PanelName = 'warnings' | 'usage' | 'work' | 'plan' | 'keys';
+export type PlanName = 'none' | 'auto';
+
+/** Entries ↔ projected messages that are lit together (hover, or pinned by a click). */
+export interface LinkHighlight {
+  entries: string[];
+  messages: number[];
+  /** Set when the hovered entry is not model-visible: the one-word reason. */
+  reason?: string | null;
+  /** Lit from a projected message: the History pane scrolls its sources into view. */
+  fromMessage?: boolean;
+}
+
+/** The library column: the home, its sessions, the filter. */
+export interface LibrarySlice {
+  home: HomeInfo | null;
+  sessions: SessionSummary[];
+  libraryError: string | null;
+  filter: string;
+  sidebarWidth: number;
+  libraryLoaded: (home: HomeInfo, sessions: SessionSummary[]) => void;
+  libraryFailed: (message: string) => void;
+  /** A pushed library event: rows changed, added or removed. */
+  applyLibraryEvent: (e: Extract<ApiEvent, { type: 'library' }>) => void;
+  setFilter: (filter: string) => void;
+  setSidebarWidth: (px: number) => void;
+}
+
+/** The open session and its tree: cursor, folding, live state, the branch composer. */
+export interface SessionSlice {
+  sessionKey: SessionKey | null;
+  sessionInfo: SessionInfo | null;
+  sessionError: string | null;
+  progress: { bytesRead: number; bytesTotal: number } | null;
+  /** Cursor row of the tree. */
+  selectedRow: number | null;
+  foldAudit: boolean;
+  /** Bumped when tree pages must be fetched again (live appends, reloads). */
+  treeVersion: number;
+  /** Row to bring into view (set by jumps; the tree clears it once scrolled). */
+  scrollToRow: number | null;
+  follow: boolean;
+  /** The entry the branch composer is open under, if any. */
+  composerFor: string | null;
+  /** Unsent directives by `draftKey(session, parent)`: closing the composer keeps the text. */
+  drafts: Record<string, string>;
+  /** A just-branched entry to select once the tree shows it. */
+  pendingSelect: string | null;
+
+  /** Opens another session (or none): everything that belonged to the previous one is forgotten. */
+  selectSession: (key: SessionKey | null) => void;
+  /** The first answer of `openSession`. */
+  sessionOpened: (info: SessionInfo) => void;
+  /** A live change re-read the session: new info, tree pages to fetch again. */
+  sessionChanged: (info: SessionInfo) => void;
+  sessionFailed: (message: string) => void;
+  setProgress: (p: { bytesRead: number; bytesTotal: number } | null) => void;
+  /** Puts the cursor on a row (without selecting its entry), optionally scrolling it into view. */
+  placeCursor: (row: number, reveal?: boolean) => void;
+  revealRow: (row: number) => void;
+  /** The tree scrolled to `scrollToRow`. */
+  rowRevealed: () => void;
+  /** Folds or unfolds audit runs. Rows renumber, so the cursor is dropped until the tree finds it again. */
+  toggleFoldAudit: (on?: boolean) => void;
+  toggleFollow: () => void;
+  openComposer: (parentId: string) => void;
+  closeComposer: () => void;
+  setDraft: (parentId: string, text: string) => void;
+  /** A branch was appended: select it now, keep it selected once the tree shows it, close the composer. */
+  branched: (parentId: string, newId: string) => void;
+  /** Takes the pending selection when the live event brought it (null otherwise). */
+  takePendingSelect: (newIds: readonly string[]) => string | null;
+}
+
+/** The selected leaf, its plan and what the panes show of it. */
+export interface LeafSlice {
+  /** Selected leaf entry id; null = the session's active leaf. */
+  leaf: string | null;
+  leafView: LeafView | null;
+  /** The request `leafView` answers (its chain is paged with the same one). */
+  leafViewRequest: LeafRequest | null;
+  leafLoading: boolean;
+  leafError: string | null;
+  plan: PlanName;
+  profile: CapacityProfile;
+  overrides: Record<string, TurnOverride>;
+  /** Kinds filtered out of the History pane. */
+  hiddenKinds: string[];
+  hover: LinkHighlight | null;
+  pinned: LinkHighlight | null;
+
+  /** Time travel: `leaf` becomes the selected leaf; `row` (when given) the cursor. Drops the pin. */
+  selectLeaf: (leaf: string | null, row?: number | null) => void;
+  leafLoadStarted: () => void;
+  leafLoaded: (view: LeafView, req: LeafRequest) => void;
+  leafFailed: (message: string) => void;
+  setPlan: (plan: PlanName) => void;
+  setProfile: (patch: Partial<CapacityProfile>) => void;
+  setOverride: (turnId: string, o: TurnOverride | null) => void;
+  clearOverrides: () => void;
+  toggleKind: (kind: string) => void;
+  setHover: (link: LinkHighlight | null) => void;
+  pin: (link: LinkHighlight) => void;
+  /** Pins `link`, or unpins when the same single entry/message is pinned already. */
+  togglePin: (link: LinkHighlight) => void;
+  /** Esc: nothing lit. */
+  clearLinks: () => void;
+}
+
+export interface CompareState {
+  open: boolean;
+  mode: 'plan' | 'leaf';
+  /** Side B's plan in plan mode (side A is the main selection). */
+  planB: PlanName;
+  overridesB: Record<string, TurnOverride>;
+  /** Side B's leaf in leaf mode; null = the active leaf. */
+  leafB: string | null;
+  diff: boolean;
+}
+
+/** Compare: side B of a comparison against the main selection. */
+export interface CompareSlice {
+  compare: CompareState;
+  toggleCompare: (open?: boolean) => void;
+  /** Leaf mode starts with B on `leafB` (the leaf A shows) unless B already has one. */
+  setCompareMode: (mode: 'plan' | 'leaf', leafB?: string) => void;
+  setPlanB: (plan: PlanName) => void;
+  setLeafB: (leaf: string | null) => void;
+  toggleDiff: (on?: boolean) => void;
+}
+
+/** Drawer panels and overlays. */
+export interface PanelsSlice {
+  panels: Record<PanelName, boolean>;
+  togglePanel: (p: PanelName, open?: boolean) => void;
+  /** Esc: the topmost thing closes (keys overlay, then composer, then the pin). */
+  escape: () => void;
+}
+
+/** The URL's half of the store. */
+export interface UrlSlice {
+  /** Restores the selection from a parsed URL (load, Back/Forward, a pasted link). */
+  applyUrl: (u: UrlState) => void;
+}
+
+/** The whole UI state: one store made of slices (zustand's slices pattern); add a slice for new concerns (search, palette). */
+export type AppState = LibrarySlice & SessionSlice & LeafSlice & CompareSlice & PanelsSlice & UrlSlice;

@@ -6,5 +6,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     pool: 'forks',
+    // Tests that spawn bin/vak-explorer.mjs run the built CLI: (re)build it when stale.
+    globalSetup: ['src/test-support/build-cli-setup.ts'],
   },
 });

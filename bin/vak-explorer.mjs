@@ -1,8 +1,15 @@
 #!/usr/bin/env node
-// The package's command. It runs the TypeScript sources through tsx (a runtime
-// dependency), so `npx vak-explorer …` works right after `npm install`, with no build.
-import { register } from 'tsx/esm/api';
+// The package's command: the CLI built from src/cli by scripts/build-cli.mjs (plain JavaScript,
+// nothing transpiled at run time). A clone builds it on `npm install` (the `prepare` script);
+// the published package and `npm pack` tarballs ship it.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-register();
-await import(fileURLToPath(new URL('../src/cli/main.ts', import.meta.url)));
+const built = fileURLToPath(new URL('../dist/cli/vak-explorer.mjs', import.meta.url));
+if (!existsSync(built)) {
+  console.error(
+    `vak-explorer: the CLI is not built (${built} is missing): run \`npm run build:cli\` in the package folder`,
+  );
+  process.exit(2);
+}
+await import(new URL('../dist/cli/vak-explorer.mjs', import.meta.url).href);

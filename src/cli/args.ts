@@ -1,41 +1,66 @@
-/** A tiny argv parser: positionals, `--flag value`, `--flag=value` and boolean `--json`. */
+/**
+ * Argument parsing for every command: `node:util` parseArgs in strict mode, so an unknown
+ * option or a missing value is refused (exit 2, the option named) instead of silently ignored.
+ */
+import { parseArgs as parseNodeArgs } from 'node:util';
+
+/** A command's options: each a string (`--name VALUE` / `--name=VALUE`) or a boolean flag. */
+export type OptionSpec = Readonly<Record<string, 'string' | 'boolean'>>;
+
 export interface ParsedArgs {
   positionals: string[];
-  options: Map<string, string>;
-  flags: Set<string>;
+  /** String options as given (absent when not given). */
+  options: ReadonlyMap<string, string>;
+  /** Boolean flags that were given. */
+  flags: ReadonlySet<string>;
 }
 
+/** A command line the CLI refuses: exit 2 with the usage. */
 export class UsageError extends Error {}
 
-export function parseArgs(argv: string[], booleanFlags: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], options: new Map(), flags: new Set() };
-  for (let k = 0; k < argv.length; k++) {
-    const a = argv[k];
-    if (!a.startsWith('--')) {
-      out.positionals.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
-    if (booleanFlags.includes(name)) {
-      out.flags.add(name);
-    } else if (eq >= 0) {
-      out.options.set(name, a.slice(eq + 1));
-    } else {
-      const v = argv[k + 1];
-      if (v === undefined) throw new UsageError(`--${name} needs a value`);
-      out.options.set(name, v);
-      k++;
-    }
+interface NodeArgsError extends Error {
+  code?: string;
+}
+
+/** Parses `argv` for `command`: refuses unknown options, a missing value, and a value given to a flag. */
+export function parseArgs(command: string, argv: readonly string[], spec: OptionSpec): ParsedArgs {
+  const options = Object.fromEntries(Object.entries(spec).map(([name, type]) => [name, { type }]));
+  let parsed: ReturnType<typeof parseNodeArgs>;
+  try {
+    parsed = parseNodeArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw usageErrorFrom(command, e as NodeArgsError);
+  }
+  const out = { positionals: parsed.positionals, options: new Map<string, string>(), flags: new Set<string>() };
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string') out.options.set(name, value);
+    else if (value === true) out.flags.add(name);
   }
   return out;
 }
 
+/** Node's messages name the option; the unknown-option one also gives advice about `--` that fits no command here. */
+function usageErrorFrom(command: string, e: NodeArgsError): UsageError {
+  const named = /'(-[^' ]+)/.exec(e.message)?.[1];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && named !== undefined) {
+    return new UsageError(`${command}: unknown option ${named}`);
+  }
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && named !== undefined) {
+    if (/argument missing/.test(e.message)) return new UsageError(`${command}: ${named} needs a value`);
+    if (/does not take an argument/.test(e.message)) return new UsageError(`${command}: ${named} takes no value`);
+    if (/ambiguous/.test(e.message)) {
+      return new UsageError(`${command}: the value after ${named} starts with "-": write ${named}=VALUE`);
+    }
+  }
+  return new UsageError(`${command}: ${e.message}`);
+}
+
+/** A whole-number option ≥ `min`, or `dflt` when absent. */
 export function numberOption(args: ParsedArgs, name: string, dflt: number, min: number): number {
   const v = args.options.get(name);
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isFinite(n) || !Number.isInteger(n) || n < min) {
+  if (v.trim() === '' || !Number.isInteger(n) || n < min) {
     throw new UsageError(`--${name} must be a whole number ≥ ${min}, not ${JSON.stringify(v)}`);
   }
   return n;

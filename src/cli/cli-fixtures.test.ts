@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { fixtureCases, FIXTURES, withoutMessages } from '../test-support/fixtures';
 import { runCli } from './cli';
 
+/** The package's command: the built CLI (the vitest global setup builds it when stale). */
 const BIN = resolve(import.meta.dirname, '../../bin/vak-explorer.mjs');
 
+/** The command's code in this process (fast for the many fixture cases); the real process is tested below. */
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
@@ -64,7 +66,7 @@ describe('demo home: verify --json of each file', () => {
   }
 });
 
-describe('the real command (bin/vak-explorer.mjs, plain Node)', () => {
+describe('the real command (bin/vak-explorer.mjs → the built dist/cli, plain Node)', () => {
   const [first] = fixtureCases().filter((c) => c.name === 'packets');
   it('project prints the §9 JSON in a real process', () => {
     const p = first.expected.projections[1];

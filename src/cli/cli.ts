@@ -1,27 +1,25 @@
-import { appendBranch, BranchError } from '../main/core/branch-append';
+import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
 import { project, type Projection } from '../main/core/projection';
 import { treeReport, verifyReport } from '../main/core/reports';
 import { DEFAULT_PROFILE } from '../main/core/tokens';
 import { numberOption, parseArgs, UsageError } from './args';
+import type { CliIo } from './cli-io';
+import { readDirective, type StdinSource } from './directive-text';
 
-/** Where the CLI writes: real stdout/stderr, or buffers in tests. */
-export interface CliIo {
-  out(s: string): void;
-  err(s: string): void;
-}
+export type { CliIo };
 
 export const USAGE = `usage:
   vak-explorer verify FILE [--json]
   vak-explorer project FILE [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
   vak-explorer tree FILE [--json]
-  vak-explorer branch FILE --at ID --text TEXT
+  vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
   vak-explorer serve [--home DIR] [--port N] [--no-open]
 
 exit codes: 0 ok · 1 verify found warnings, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments`;
 
-/** Runs one CLI command (LEDGER.md §9) and returns its exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/** Runs one CLI command (LEDGER.md §9) and returns its exit code; `stdin` feeds `--text-file -`. */
+export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = process.stdin): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -32,9 +30,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'tree':
         return tree(rest, io);
       case 'branch':
-        return branch(rest, io);
+        return await branch(rest, io, stdin);
       case 'serve': {
-        const { serveCommand } = await import('../main/server/serve-command');
+        // Loaded only for serve: the file commands start without the server, the API and ws.
+        const { serveCommand } = await import('./serve-command');
         return await serveCommand(rest, io);
       }
       case undefined:
@@ -74,7 +73,7 @@ function openLedger(path: string): Ledger {
 }
 
 function verify(argv: string[], io: CliIo): number {
-  const args = parseArgs(argv, ['json']);
+  const args = parseArgs('verify', argv, { json: 'boolean' });
   const ledger = openLedger(fileArg(args.positionals));
   const report = verifyReport(ledger);
   ledger.close();
@@ -89,7 +88,7 @@ function verify(argv: string[], io: CliIo): number {
 }
 
 function tree(argv: string[], io: CliIo): number {
-  const args = parseArgs(argv, ['json']);
+  const args = parseArgs('tree', argv, { json: 'boolean' });
   const ledger = openLedger(fileArg(args.positionals));
   const report = treeReport(ledger);
   ledger.close();
@@ -114,7 +113,14 @@ export function projectionJson(p: Projection): object {
 }
 
 function projectCmd(argv: string[], io: CliIo): number {
-  const args = parseArgs(argv, ['json']);
+  const args = parseArgs('project', argv, {
+    leaf: 'string',
+    plan: 'string',
+    window: 'string',
+    reserve: 'string',
+    'bytes-per-token': 'string',
+    json: 'boolean',
+  });
   const path = fileArg(args.positionals);
   const plan = args.options.get('plan') ?? 'auto';
   if (plan !== 'none' && plan !== 'auto')
@@ -152,14 +158,13 @@ function projectCmd(argv: string[], io: CliIo): number {
   }
 }
 
-function branch(argv: string[], io: CliIo): number {
-  const args = parseArgs(argv, ['json']);
+async function branch(argv: string[], io: CliIo, stdin: StdinSource): Promise<number> {
+  const args = parseArgs('branch', argv, { at: 'string', text: 'string', 'text-file': 'string', json: 'boolean' });
   const path = fileArg(args.positionals);
   const at = args.options.get('at');
-  const text = args.options.get('text');
   if (at === undefined) throw new UsageError('branch needs --at ID');
-  if (text === undefined) throw new UsageError('branch needs --text TEXT');
-  const r = appendBranch(path, at, text);
+  const text = await readDirective(args.options.get('text'), args.options.get('text-file'), stdin);
+  const r = await appendBranchToFile(path, at, text);
   io.out(args.flags.has('json') ? JSON.stringify(r) + '\n' : r.id + '\n');
   return 0;
 }

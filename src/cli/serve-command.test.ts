@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UsageError } from '../../cli/args';
-import type { HomeInfo } from '../../shared/api';
-import { openerCommand } from './browser-opener';
+import { openerCommand } from '../main/server/browser-opener';
+import { FakeBackend } from '../main/server/testing/fake-backend';
+import { rawRequest } from '../main/server/testing/http-helpers';
+import type { HomeInfo } from '../shared/api';
+import { UsageError } from './args';
 import { serveCommand, type ServeDeps } from './serve-command';
-import { FakeBackend } from './testing/fake-backend';
-import { rawRequest } from './testing/http-helpers';
 
 let dir: string;
 let staticDir: string;

@@ -4,13 +4,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { numberOption, parseArgs, UsageError } from '../../cli/args';
-import type { CliIo } from '../../cli/cli';
-import type { HomeInfo } from '../../shared/api';
-import type { ApiBackend } from '../api/api-backend';
-import { defaultUserDataDir, resolveHome } from '../library/resolve-home';
-import { openInBrowser } from './browser-opener';
-import { createLoopbackServer } from './loopback-server';
+import type { ApiBackend } from '../main/api/api-backend';
+import { defaultUserDataDir, resolveHome } from '../main/library/resolve-home';
+import { openInBrowser } from '../main/server/browser-opener';
+import { createLoopbackServer } from '../main/server/loopback-server';
+import type { HomeInfo } from '../shared/api';
+import { numberOption, parseArgs, UsageError } from './args';
+import type { CliIo } from './cli-io';
 import { BUNDLED_DEMO_DIR, RENDERER_DIR } from './serve-paths';
 
 /** Everything serve mode takes from the outside world, replaceable in tests. */
@@ -28,12 +28,9 @@ export interface ServeDeps {
 
 /** Runs serve mode; resolves with the exit code once stopped. */
 export async function serveCommand(argv: string[], io: CliIo, overrides: Partial<ServeDeps> = {}): Promise<number> {
-  const args = parseArgs(argv, ['no-open']);
+  const args = parseArgs('serve', argv, { home: 'string', port: 'string', 'no-open': 'boolean' });
   if (args.positionals.length > 0)
     throw new UsageError(`serve takes no FILE (got ${JSON.stringify(args.positionals[0])})`);
-  for (const name of args.options.keys()) {
-    if (name !== 'home' && name !== 'port') throw new UsageError(`serve has no option --${name}`);
-  }
   const port = numberOption(args, 'port', 0, 0);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
 
@@ -73,7 +70,7 @@ function defaultDeps(): ServeDeps {
     bundledDemoDir: BUNDLED_DEMO_DIR,
     userDataDir: defaultUserDataDir(process.env),
     resolveHome,
-    createBackend: async (home) => (await import('../api/explorer-backend')).ExplorerBackend.create(home),
+    createBackend: async (home) => (await import('../main/api/explorer-backend')).ExplorerBackend.create(home),
     openBrowser: openInBrowser,
     untilStopped,
   };

@@ -1,11 +1,24 @@
 /**
- * Where serve mode finds its files when run from the sources (bin/vak-explorer.mjs
- * runs src/ through tsx): the package root is three levels above this file.
+ * Where serve mode finds its files: beside the package root, found by walking up from this
+ * module, so the same code works from the sources (vitest, tsx) and from the built CLI
+ * (dist/cli/…), whose depth below the root differs.
  */
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const packageRoot = fileURLToPath(new URL('../../../', import.meta.url));
+function findPackageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
+      if (name === 'vak-explorer') return dir;
+    }
+    if (dirname(dir) === dir) throw new Error(`vak-explorer: no package root above ${from}`);
+  }
+}
+
+const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** The built renderer that `npm run build` writes. */
 export const RENDERER_DIR = join(packageRoot, 'out', 'renderer');

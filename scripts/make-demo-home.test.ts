@@ -25,7 +25,7 @@ describe('make-demo-home', () => {
     const total = sessions.reduce((n, s) => n + statSync(s.path).size, 0);
     expect(total).toBeLessThan(2 * 1024 * 1024);
 
-    const lib = new SessionLibrary(dir, { probeLock: false });
+    const lib = new SessionLibrary(dir);
     const list = await lib.list();
     const cwds = new Set(list.map((s) => s.cwd));
     expect(cwds.size).toBeGreaterThanOrEqual(3);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../../test-support/fixtures';
 import { useTempDir } from '../../test-support/temp-dir';
-import { appendBranch, BranchError } from './branch-append';
+import { appendBranchToFile, BranchError } from './branch-append';
 import { tryLockExclusive, unlock } from './flock';
 import { Ledger } from './ledger';
 import { verifyReport } from './reports';
@@ -42,9 +42,9 @@ function copyOf(name: string): string {
   return file;
 }
 
-function expectRefused(fn: () => unknown, reason: BranchError['reason']): BranchError {
+async function expectRefused(fn: () => Promise<unknown>, reason: BranchError['reason']): Promise<BranchError> {
   try {
-    fn();
+    await fn();
   } catch (e) {
     expect(e).toBeInstanceOf(BranchError);
     expect((e as BranchError).reason).toBe(reason);
@@ -58,7 +58,7 @@ describe.runIf(HAVE_FLOCK)('branch append (§7) against a real flock holder', ()
     const file = copyOf('branching');
     const before = readFileSync(file);
     await holdLock(file);
-    const e = expectRefused(() => appendBranch(file, 'e0005', 'try another way'), 'locked');
+    const e = await expectRefused(() => appendBranchToFile(file, 'e0005', 'try another way'), 'locked');
     expect(e.message).toMatch(/agent holds the lock/);
     expect(readFileSync(file).equals(before)).toBe(true);
   });
@@ -79,19 +79,19 @@ describe.runIf(HAVE_FLOCK)('branch append (§7) against a real flock holder', ()
 if (!HAVE_FLOCK) console.log('SKIPPED flock tests: util-linux `flock` is not installed on this machine');
 
 describe('branch append (§7)', () => {
-  it('refuses an unknown parent and empty text, writing nothing', () => {
+  it('refuses an unknown parent and empty text, writing nothing', async () => {
     const file = copyOf('branching');
     const before = readFileSync(file);
-    expectRefused(() => appendBranch(file, 'nope', 'hello'), 'unknown_parent');
-    expectRefused(() => appendBranch(file, 'e0005', ''), 'empty_text');
-    expectRefused(() => appendBranch(file, 'e0005', '  \n '), 'empty_text');
+    await expectRefused(() => appendBranchToFile(file, 'nope', 'hello'), 'unknown_parent');
+    await expectRefused(() => appendBranchToFile(file, 'e0005', ''), 'empty_text');
+    await expectRefused(() => appendBranchToFile(file, 'e0005', '  \n '), 'empty_text');
     expect(readFileSync(file).equals(before)).toBe(true);
   });
 
-  it('closes a torn tail with \\n in the same write and links to the torn bytes', () => {
+  it('closes a torn tail with \\n in the same write and links to the torn bytes', async () => {
     const file = copyOf('linear');
     appendFileSync(file, '{"id":"torn-one","par');
-    const r = appendBranch(file, 'e0008', 'again, from here');
+    const r = await appendBranchToFile(file, 'e0008', 'again, from here');
     const l = Ledger.openSync(file);
     const codes = l.warnings().map((w) => w.code);
     expect(codes).toEqual(['torn_line']); // the old torn line, now closed; no hash_mismatch
@@ -99,19 +99,19 @@ describe('branch append (§7)', () => {
     l.close();
   });
 
-  it('keeps the chain valid and makes the new entry the active leaf (property)', () => {
+  it('keeps the chain valid and makes the new entry the active leaf (property)', async () => {
     const file = copyOf('branching');
     const prefix = readFileSync(file);
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.nat(),
         fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim().length > 0),
-        (k, text) => {
+        async (k, text) => {
           const l0 = Ledger.openSync(file);
           const parent = l0.index.ids[k % l0.index.count];
           const before = verifyReport(l0);
           l0.close();
-          const r = appendBranch(file, parent, text);
+          const r = await appendBranchToFile(file, parent, text);
           const after = Ledger.openSync(file);
           const v = verifyReport(after);
           expect(v.warnings).toEqual(before.warnings);
@@ -119,7 +119,7 @@ describe('branch append (§7)', () => {
           expect(v.active_leaf).toBe(r.id);
           expect(after.index.parentId(after.index.activeLeaf)).toBe(parent);
           const e = after.entry(after.index.activeLeaf);
-          expect(e['message']).toEqual({ role: 'user', content: [{ type: 'text', text }] });
+          expect(e.fields['message']).toEqual({ role: 'user', content: [{ type: 'text', text }] });
           after.close();
           // Never rewrites a byte that was there.
           expect(readFileSync(file).subarray(0, prefix.length).equals(prefix)).toBe(true);

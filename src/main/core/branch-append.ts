@@ -1,10 +1,12 @@
-import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, writeSync } from 'node:fs';
+import { FileSource } from './byte-source';
 import { tryLockExclusive, unlock } from './flock';
 import { Ledger } from './ledger';
+import { openRegularFile } from './safe-open';
 import { uuidv7 } from './uuidv7';
 
 /** Why a branch was refused. Nothing was written in any of these cases. */
-export type BranchRefusal = 'locked' | 'unknown_parent' | 'empty_text' | 'unreadable';
+export type BranchRefusal = 'locked' | 'unknown_parent' | 'empty_text' | 'unreadable' | 'changed';
 
 export class BranchError extends Error {
   constructor(
@@ -23,76 +25,146 @@ export interface BranchResult {
   offset: number;
 }
 
+/** What one branch did while it held the agent's lock (the bench and the work-count tests read it). */
+export interface BranchLockStats {
+  /** Ledger bytes read while the lock was held: only what was appended since the last read, plus a few. */
+  bytesReadUnderLock: number;
+  /** Wall time the lock was held (for the bench; tests count bytes, never time). */
+  lockHeldMs: number;
+  /** Times the lock was taken (more than 1 when the file grew or changed and was caught up outside it). */
+  attempts: number;
+}
+
+export interface BranchOptions {
+  now?: Date;
+  /** Filled in with what happened under the lock. */
+  stats?: BranchLockStats;
+}
+
+/** Appended bytes the writer will read while holding the lock; more are read outside it first. */
+const MAX_APPENDED_UNDER_LOCK = 1 << 20;
+const ATTEMPTS = 4;
+
 /**
- * §7, the explorer's only write: append one directive under `parentId`.
- * Takes the agent's flock, links to the last physical line (closing a torn
- * tail with `\n` in the same write), writes once with O_APPEND, fsyncs,
- * unlocks, and reads the line back.
+ * §7, the explorer's only write: append one directive under `parentId` to an open ledger.
+ *
+ * Outside the lock the ledger is brought up to date (`refresh`, which may read a lot).
+ * Under the agent's flock it reads only the bytes appended since then (a cheap
+ * append-only check, no whole-file read), checks the parent, links to the last physical
+ * line (closing a torn tail with `\n` in the same write), writes once with O_APPEND,
+ * fsyncs, reads back the new line by its offset, and unlocks: milliseconds whatever the
+ * size. The file written is the very file the ledger reads (same device and inode), and
+ * a regular one. The new line is not fed to `ledger`: its owner's next refresh reads it.
  */
-export function appendBranch(path: string, parentId: string, text: string, now = new Date()): BranchResult {
+export async function appendBranch(
+  ledger: Ledger,
+  parentId: string,
+  text: string,
+  opts: BranchOptions = {},
+): Promise<BranchResult> {
   if (text.trim().length === 0) throw new BranchError('empty_text', 'the directive is empty; nothing was written');
+  const source = ledger.source;
+  if (!(source instanceof FileSource)) throw new BranchError('unreadable', 'only a ledger file can be branched');
+  const stats = opts.stats ?? { bytesReadUnderLock: 0, lockHeldMs: 0, attempts: 0 };
+  Object.assign(stats, { bytesReadUnderLock: 0, lockHeldMs: 0, attempts: 0 });
 
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND);
+    fd = openRegularFile(source.path, constants.O_WRONLY | constants.O_APPEND).fd;
   } catch (e) {
-    throw new BranchError('unreadable', `cannot open ${path} for appending: ${(e as Error).message}`);
+    throw new BranchError('unreadable', `cannot open ${source.path} for appending: ${(e as Error).message}`);
   }
-  let id: string;
   try {
-    if (tryLockExclusive(fd) === 'busy') {
+    const mine = source.identity();
+    const target = FileSource.fromFd(fd, source.path).identity();
+    if (mine.dev !== target.dev || mine.ino !== target.ino) {
       throw new BranchError(
-        'locked',
-        'an agent holds the lock on this session (it is running); nothing was written — try again when it stops',
+        'changed',
+        `${source.path} is no longer the file that was read (replaced or relinked); nothing was written — reopen it`,
       );
     }
-    try {
-      // Read under the lock so the hash we link to is the file's real last line.
-      const ledger = Ledger.openSync(path);
-      let tail: { hash: string | null; torn: boolean };
-      try {
-        if (ledger.indexOf(parentId) === undefined) {
-          throw new BranchError(
-            'unknown_parent',
-            `entry ${parentId} is not an entry of this ledger; nothing was written`,
-          );
-        }
-        tail = ledger.lastPhysicalLine();
-      } finally {
-        ledger.close();
-      }
-      id = uuidv7(now.getTime());
-      const entry = {
-        id,
-        parent_id: parentId,
-        ts: now.toISOString(),
-        prev_hash: tail.hash,
-        kind: 'message',
-        message: { role: 'user', content: [{ type: 'text', text }] },
-      };
-      const bytes = Buffer.from((tail.torn ? '\n' : '') + JSON.stringify(entry) + '\n', 'utf8');
-      const n = writeSync(fd, bytes, 0, bytes.length);
-      if (n !== bytes.length) throw new Error(`short write: ${n} of ${bytes.length} bytes`);
-      fsyncSync(fd);
-    } finally {
-      unlock(fd);
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      await ledger.refresh(); // outside the lock: catch up on whatever the agent wrote
+      stats.attempts = attempt;
+      const done = appendUnderLock(fd, ledger, parentId, text, opts.now ?? new Date(), stats);
+      if (done) return done;
     }
+    throw new BranchError(
+      'changed',
+      'the file kept growing or changing under the lock; nothing was written — try again',
+    );
   } finally {
     closeSync(fd);
   }
-  return readBack(path, id, parentId);
 }
 
-function readBack(path: string, id: string, parentId: string): BranchResult {
-  const ledger = Ledger.openSync(path);
+/** One attempt with the lock held; null when the ledger must be caught up outside the lock first. */
+function appendUnderLock(
+  fd: number,
+  ledger: Ledger,
+  parentId: string,
+  text: string,
+  now: Date,
+  stats: BranchLockStats,
+): BranchResult | null {
+  if (tryLockExclusive(fd) === 'busy') {
+    throw new BranchError(
+      'locked',
+      'an agent holds the lock on this session (it is running); nothing was written — try again when it stops',
+    );
+  }
+  const t0 = performance.now();
+  const read0 = ledger.source.bytesRead;
   try {
-    const i = ledger.indexOf(id);
-    const ix = ledger.index;
-    // Not required to be the active leaf: the agent may have appended since we unlocked.
-    if (i === undefined || ix.parentId(i) !== parentId) {
-      throw new Error(`read-back failed: ${id} is not in the file under ${parentId}`);
+    if (ledger.readAppendedSync(MAX_APPENDED_UNDER_LOCK) === null) return null;
+    if (ledger.indexOf(parentId) === undefined) {
+      throw new BranchError('unknown_parent', `entry ${parentId} is not an entry of this ledger; nothing was written`);
     }
-    return { id, parentId, line: ix.line[i], offset: ix.offset[i] };
+    const tail = ledger.lastPhysicalLine();
+    const id = uuidv7(now.getTime());
+    const entry = {
+      id,
+      parent_id: parentId,
+      ts: now.toISOString(),
+      prev_hash: tail.hash,
+      kind: 'message',
+      message: { role: 'user', content: [{ type: 'text', text }] },
+    };
+    const line = Buffer.from(JSON.stringify(entry) + '\n', 'utf8');
+    const bytes = tail.torn ? Buffer.concat([Buffer.from('\n'), line]) : line;
+    // Under the lock nobody else appends: the file ends where the ledger's reading ends.
+    const offset = ledger.bytesRead + (tail.torn ? 1 : 0);
+    const n = writeSync(fd, bytes, 0, bytes.length);
+    if (n !== bytes.length) throw new Error(`short write: ${n} of ${bytes.length} bytes`);
+    fsyncSync(fd);
+    const back = Buffer.allocUnsafe(line.length);
+    const got = ledger.source.readInto(back, offset, line.length);
+    if (got !== line.length || !back.equals(line)) {
+      throw new Error(`read-back failed: the line at byte ${offset} is not the one written for ${id}`);
+    }
+    return { id, parentId, line: ledger.linesRead + (tail.torn ? 2 : 1), offset };
+  } finally {
+    stats.bytesReadUnderLock += ledger.source.bytesRead - read0;
+    unlock(fd);
+    stats.lockHeldMs += performance.now() - t0;
+  }
+}
+
+/** The CLI's branch: opens the ledger (outside the lock), appends, closes. */
+export async function appendBranchToFile(
+  path: string,
+  parentId: string,
+  text: string,
+  opts: BranchOptions = {},
+): Promise<BranchResult> {
+  let ledger: Ledger;
+  try {
+    ledger = await Ledger.open(path);
+  } catch (e) {
+    throw new BranchError('unreadable', `cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return await appendBranch(ledger, parentId, text, opts);
   } finally {
     ledger.close();
   }

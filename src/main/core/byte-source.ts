@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegularFile } from './safe-open';
 
 /** Where a ledger's bytes come from: a file (read by offset), or memory (tests, generators). */
 export interface ByteSource {
@@ -7,18 +8,38 @@ export interface ByteSource {
   readInto(into: Buffer, offset: number, length: number): number;
   close(): void;
   readonly label: string;
+  /** Bytes read through this source so far (work counters: what a refresh or a branch read). */
+  readonly bytesRead: number;
 }
 
+/**
+ * A ledger file, read by offset through one descriptor. Only a regular file is ever
+ * opened (a FIFO named *.jsonl would block the reading thread forever): see safe-open.
+ */
 export class FileSource implements ByteSource {
   private fd: number;
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'r');
+  bytesRead = 0;
+  /** Opens `path` (links followed) if it is a regular file; throws NotRegularFileError otherwise. */
+  constructor(
+    readonly path: string,
+    fd?: number,
+  ) {
+    this.fd = fd ?? openRegularFile(path).fd;
+  }
+  /** A source over a descriptor already opened and checked (openSessionFile); it is closed with the source. */
+  static fromFd(fd: number, path: string): FileSource {
+    return new FileSource(path, fd);
   }
   get label(): string {
     return this.path;
   }
   size(): number {
     return fstatSync(this.fd).size;
+  }
+  /** The file's device and inode (a branch checks it writes to the very file it read). */
+  identity(): { dev: number; ino: number } {
+    const st = fstatSync(this.fd);
+    return { dev: st.dev, ino: st.ino };
   }
   readInto(into: Buffer, offset: number, length: number): number {
     let done = 0;
@@ -27,6 +48,7 @@ export class FileSource implements ByteSource {
       if (n === 0) break;
       done += n;
     }
+    this.bytesRead += done;
     return done;
   }
   close(): void {
@@ -37,6 +59,7 @@ export class FileSource implements ByteSource {
 
 export class MemorySource implements ByteSource {
   readonly label = '<memory>';
+  bytesRead = 0;
   constructor(private bytes: Buffer) {}
   size(): number {
     return this.bytes.length;
@@ -44,7 +67,9 @@ export class MemorySource implements ByteSource {
   readInto(into: Buffer, offset: number, length: number): number {
     const end = Math.min(this.bytes.length, offset + length);
     if (end <= offset) return 0;
-    return this.bytes.copy(into, 0, offset, end);
+    const n = this.bytes.copy(into, 0, offset, end);
+    this.bytesRead += n;
+    return n;
   }
   /** Tests grow or replace the bytes to play a writer. */
   replace(bytes: Buffer): void {

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 /**
  * flock(2) through koffi: the same advisory lock the Rust agent takes with
  * `File::try_lock` (LEDGER.md §1). fcntl/OFD locks and lock directories do not
- * see it on Linux, so nothing else will do.
+ * see it on Linux, so nothing else will do. Only the §7 branch append locks; reading
+ * never does, not even to probe (proc-locks.ts tells whether an agent holds a file).
  */
 const LOCK_EX = 2;
 const LOCK_NB = 4;
@@ -18,6 +19,15 @@ interface Koffi {
 }
 
 let bound: { flock: FlockFn; koffi: Koffi } | null = null;
+let calls = 0;
+
+/**
+ * flock(2) calls this process made so far. The branch append is the only caller; the
+ * tests assert that listing, opening and reading sessions leave this count unchanged.
+ */
+export function flockCalls(): number {
+  return calls;
+}
 
 function binding(): { flock: FlockFn; koffi: Koffi } {
   if (bound) return bound;
@@ -36,12 +46,15 @@ export type TryLockResult = 'locked' | 'busy';
 /** flock(fd, LOCK_EX | LOCK_NB): 'busy' when another open file description holds it. */
 export function tryLockExclusive(fd: number): TryLockResult {
   const { flock, koffi } = binding();
+  calls++;
   if (flock(fd, LOCK_EX | LOCK_NB) === 0) return 'locked';
   const err = koffi.errno();
   if (err === EWOULDBLOCK_LINUX || err === EWOULDBLOCK_DARWIN) return 'busy';
   throw new Error(`flock failed with errno ${err}`);
 }
 
+/** flock(fd, LOCK_UN): releases the lock this descriptor holds. */
 export function unlock(fd: number): void {
+  calls++;
   binding().flock(fd, LOCK_UN);
 }

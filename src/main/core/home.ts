@@ -59,9 +59,12 @@ function entries(dir: string): Dirent[] {
   }
 }
 
-// Symlinked folders and files are followed: a home assembled with links is still a home.
+// Symlinked folders and files are followed: a home assembled with links is still a home
+// (session-file.ts says which linked files may be read). Anything named *.jsonl that is
+// not a directory is listed, FIFOs and devices included, so the library can say why it
+// is not read instead of hiding it; listing reads no byte and opens nothing.
 const isDir = (d: Dirent): boolean => d.isDirectory() || d.isSymbolicLink();
-const isFile = (d: Dirent): boolean => d.isFile() || d.isSymbolicLink();
+const isFile = (d: Dirent): boolean => !d.isDirectory();
 
 /** Agent names under `agents/`, sorted. */
 export function listAgents(home: string): string[] {

@@ -42,9 +42,12 @@ export class Ledger {
     this.reset();
   }
 
-  /** Opens and reads a ledger file (index + verified chain). */
-  static async open(path: string, opts: OpenOptions = {}): Promise<Ledger> {
-    const l = new Ledger(new FileSource(path));
+  /**
+   * Opens and reads a ledger file (index + verified chain). A path is opened only if it
+   * is a regular file (NotRegularFileError otherwise); a FileSource comes checked already.
+   */
+  static async open(path: string | FileSource, opts: OpenOptions = {}): Promise<Ledger> {
+    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path);
     try {
       await l.readNew(opts.onProgress);
     } catch (e) {
@@ -54,9 +57,9 @@ export class Ledger {
     return l;
   }
 
-  /** Reads a ledger file synchronously (CLI, tests). */
-  static openSync(path: string): Ledger {
-    const l = new Ledger(new FileSource(path));
+  /** Reads a ledger file synchronously (CLI, tests); a regular file only, as `open`. */
+  static openSync(path: string | FileSource): Ledger {
+    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path);
     try {
       l.readNewSync();
     } catch (e) {
@@ -153,6 +156,33 @@ export class Ledger {
       newEntries: this.index.count - before,
       bytes: this.feeder.fedOffset - from,
     };
+  }
+
+  /**
+   * For a writer holding the agent's lock (§7): reads, synchronously, only the bytes
+   * appended since the last read, after a cheap append-only check (the `\n` that ends the
+   * last complete line is still there, the pending tail is unchanged; the full check is
+   * `refresh`'s, run before the lock is taken). Returns how many bytes were appended, or
+   * null (nothing read) when append-only looks broken or more than `maxBytes` are new:
+   * the caller releases the lock and refreshes first.
+   */
+  readAppendedSync(maxBytes: number): number | null {
+    const size = this.source.size();
+    const from = this.feeder.fedOffset;
+    if (size < from || size - from > maxBytes) return null;
+    const r = this.reader;
+    if (r.lastLineOffset >= 0 && readRange(this.source, r.lastLineOffset + r.lastLineLength, 1)[0] !== 10) return null;
+    const pending = this.feeder.pendingBytes();
+    if (pending.length > 0 && !readRange(this.source, this.feeder.pendingOffset, pending.length).equals(pending)) {
+      return null;
+    }
+    this.readNewSync();
+    return this.feeder.fedOffset - from;
+  }
+
+  /** Physical lines completed so far (a torn tail not counted). */
+  get linesRead(): number {
+    return this.reader.lines;
   }
 
   /** Checks the tail of what was read: the last complete line and any pending bytes. */

@@ -1,10 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scanHome, type SessionFile } from './home';
+import { flockCalls } from './flock';
 import { Ledger } from './ledger';
+import { parseProcLocks } from './proc-locks';
 import { readSessionSummary } from './session-summary';
 
 const FIXTURES = join(__dirname, '../../../../shared/fixtures');
@@ -54,7 +56,8 @@ describe('readSessionSummary', () => {
     expect(Math.abs(r.summary.entries - exact.index.count) / exact.index.count).toBeLessThan(0.5);
     expect(r.summary.sizeBytes).toBe(size);
     expect(r.bytesRead).toBeLessThan(size / 4);
-    expect(r.summary.locked).toBe(false);
+    expect(r.summary.lock).toBe(process.platform === 'linux' ? 'free' : 'unknown');
+    expect(r.summary.unreadable).toBeNull();
     expect(r.summary.tailUnterminated).toBe(false);
     exact.close();
   });
@@ -132,13 +135,54 @@ describe('readSessionSummary', () => {
     expect(again.summary).toBe(first.summary);
   });
 
-  it('returns null for a file that cannot be opened or read', () => {
+  it('returns null for a file that is gone, and a row saying why for one that may not be read', () => {
     expect(readSessionSummary({ ...fixtureFile(BIG), path: join(dir, 'missing.jsonl') })).toBeNull();
     mkdirSync(join(dir, 'dir.jsonl'));
-    expect(readSessionSummary({ ...fixtureFile(BIG), path: join(dir, 'dir.jsonl') })).toBeNull();
+    const d = readSessionSummary({ ...fixtureFile(BIG), path: join(dir, 'dir.jsonl') })!;
+    expect(d.summary.unreadable).toMatch(/directory, not a regular file/);
+    expect(d.bytesRead).toBe(0);
   });
 
-  describe('lock probe', () => {
+  it('lists a FIFO and a link to a FIFO without opening them for reading (never blocks)', () => {
+    const f = session('', 'cbf29ce484222325', 'pipe');
+    rmSync(f.path);
+    execFileSync('mkfifo', [f.path]);
+    const r = readSessionSummary(f)!;
+    expect(r.summary.unreadable).toMatch(/FIFO/);
+    expect(r.summary).toMatchObject({ entries: 0, lock: 'unknown', title: null });
+    const link = join(dir, 'agents/vak/sessions/cbf29ce484222325/linked-pipe.jsonl');
+    symlinkSync(f.path, link);
+    const viaLink = scanHome(dir).find((x) => x.sessionId === 'linked-pipe')!;
+    expect(readSessionSummary(viaLink)!.summary.unreadable).toMatch(/FIFO/);
+  });
+
+  it('follows a link only to a ledger of its own session (header session_id = the link name)', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'vak-outside-'));
+    try {
+      const passwd = join(outside, 'passwd');
+      writeFileSync(passwd, 'root:x:0:0:root:/root:/bin/bash\n');
+      const ledger = join(outside, '01a202b8-4340-760b-95da-2b05292cd070.jsonl');
+      copyFileSync(fixtureFile(SMALL).path, ledger);
+      const d = join(dir, 'agents/vak/sessions/cbf29ce484222325');
+      mkdirSync(d, { recursive: true });
+      symlinkSync(passwd, join(d, 'passwd.jsonl'));
+      symlinkSync(ledger, join(d, '01a202b8-4340-760b-95da-2b05292cd070.jsonl'));
+      symlinkSync(ledger, join(d, 'someone-else.jsonl'));
+      const byId = new Map(scanHome(dir).map((f) => [f.sessionId, f]));
+      const p = readSessionSummary(byId.get('passwd')!)!;
+      expect(p.summary.unreadable).toMatch(/not a ledger of session passwd/);
+      expect(p.bytesRead).toBe(0);
+      expect(JSON.stringify(p.summary)).not.toMatch(/root/);
+      const ok = readSessionSummary(byId.get('01a202b8-4340-760b-95da-2b05292cd070')!)!;
+      expect(ok.summary.unreadable).toBeNull();
+      expect(ok.summary.entries).toBe(13);
+      expect(readSessionSummary(byId.get('someone-else')!)!.summary.unreadable).toMatch(/not a ledger of session/);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  describe('lock state, from /proc/locks, never by taking the lock', () => {
     let holder: ChildProcess | null = null;
     // flock runs the command through a shell that inherits the locked descriptor: end the whole group.
     const stop = (c: ChildProcess): void => {
@@ -153,35 +197,48 @@ describe('readSessionSummary', () => {
       holder = null;
     });
 
-    it('sees an agent holding the flock, and releases its own probe at once', async () => {
-      const d = join(dir, 'agents/vak/sessions/x');
-      mkdirSync(d, { recursive: true });
-      const path = join(d, 'locked.jsonl');
-      copyFileSync(fixtureFile(SMALL).path, path);
-      const f = scanHome(dir)[0];
-      expect(readSessionSummary(f)!.summary.locked).toBe(false);
-      // Our probe must not keep the lock: util-linux flock -n succeeds right after it.
-      const free = spawn('flock', ['-n', path, '-c', 'true']);
-      const freeCode = await new Promise<number | null>((r) => free.on('exit', r));
-      expect(freeCode).toBe(0);
-
-      holder = spawn('flock', ['-n', path, '-c', 'sleep 5'], { stdio: 'ignore', detached: true });
-      let locked = false;
-      for (let k = 0; k < 100 && !locked; k++) {
-        await new Promise((r) => setTimeout(r, 20));
-        locked = readSessionSummary(f)!.summary.locked;
-      }
-      expect(locked).toBe(true);
-      const exited = new Promise((r) => holder!.on('exit', r));
-      stop(holder);
-      await exited;
-      holder = null;
-      // The shell and its sleep die with the group; the lock goes with the last of them.
-      for (let k = 0; k < 100 && locked; k++) {
-        await new Promise((r) => setTimeout(r, 20));
-        locked = readSessionSummary(f)!.summary.locked;
-      }
-      expect(locked).toBe(false);
+    it('says unknown where there is no lock table, and reads the one it is given', () => {
+      const f = fixtureFile(SMALL);
+      expect(readSessionSummary(f, {}, undefined, null)!.summary.lock).toBe('unknown');
+      expect(readSessionSummary(f, {}, undefined, parseProcLocks(''))!.summary.lock).toBe('free');
     });
+
+    it.runIf(process.platform === 'linux')(
+      'sees an agent holding the flock, and never calls flock itself',
+      async () => {
+        const calls = flockCalls();
+        const d = join(dir, 'agents/vak/sessions/x');
+        mkdirSync(d, { recursive: true });
+        const path = join(d, 'locked.jsonl');
+        copyFileSync(fixtureFile(SMALL).path, path);
+        const f = scanHome(dir)[0];
+        const first = readSessionSummary(f)!.summary;
+        expect(first.lock).toBe('free');
+
+        holder = spawn('flock', ['-n', path, '-c', 'echo locked; sleep 30'], {
+          stdio: ['ignore', 'pipe', 'ignore'],
+          detached: true,
+        });
+        await new Promise<void>((resolve, reject) => {
+          holder!.stdout!.once('data', () => resolve());
+          holder!.once('exit', (code) => reject(new Error(`flock exited ${code}`)));
+        });
+        expect(readSessionSummary(f)!.summary.lock).toBe('held');
+        // Unchanged bytes: the cached row, with the lock state looked up again.
+        expect(readSessionSummary(f, {}, first)!.summary.lock).toBe('held');
+        const exited = new Promise((r) => holder!.on('exit', r));
+        stop(holder);
+        await exited;
+        holder = null;
+        // The shell and its sleep die with the group; the lock goes with the last of them.
+        let lock = 'held';
+        for (let k = 0; k < 100 && lock === 'held'; k++) {
+          await new Promise((r) => setTimeout(r, 20));
+          lock = readSessionSummary(f)!.summary.lock;
+        }
+        expect(lock).toBe('free');
+        expect(flockCalls()).toBe(calls);
+      },
+    );
   });
 });

@@ -1,17 +1,24 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { SessionSummary } from '../../shared/api';
+import { closeSync, lstatSync, readSync, type Stats } from 'node:fs';
+import type { LockState, SessionSummary } from '../../shared/api';
 import { oneLine } from './entry-preview';
 import { isObject } from './entry-types';
-import { tryLockExclusive, unlock } from './flock';
 import { cwdHash } from './fnv1a64';
 import type { SessionFile } from './home';
 import { Ledger } from './ledger';
+import { readLockTable, type LockTable } from './proc-locks';
+import { NotASessionError, openSessionFile } from './session-file';
+import { NotRegularFileError } from './safe-open';
 
 /**
  * A session's library row from its head and tail only. Listing thousands of
  * sessions must not read whole files, so this reads a few KiB at each end
  * (growing only while the header, the first directive or a last complete line
  * is still missing) and estimates the entry count from the lines it saw.
+ *
+ * It never takes the agent's lock, not even to probe it: whether an agent holds the
+ * file comes from the kernel's lock table (proc-locks.ts). It opens nothing that is
+ * not a regular file, and follows a link only to its own session's ledger
+ * (session-file.ts): anything else is listed with the reason, unread.
  */
 
 export interface SummaryOptions {
@@ -21,8 +28,6 @@ export interface SummaryOptions {
   /** First read at the tail; grown while no complete line with a `ts` is found. */
   tailBytes?: number;
   maxTailBytes?: number;
-  /** Probe the agent's flock (default true). */
-  probeLock?: boolean;
 }
 
 export interface SummaryRead {
@@ -88,52 +93,81 @@ function readAt(fd: number, offset: number, length: number): Buffer {
   return buf.subarray(0, done);
 }
 
-/** Non-blocking flock probe on our own descriptor, released at once: true when an agent holds it. */
-export function probeLocked(fd: number): boolean {
+/** A row for a file that is listed but not read; null when the file is gone (no row). */
+function unreadableRow(file: SessionFile, e: unknown): SummaryRead | null {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+  const reason =
+    e instanceof NotRegularFileError || e instanceof NotASessionError
+      ? e.message
+      : `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+  let st: Stats;
   try {
-    if (tryLockExclusive(fd) === 'busy') return true;
-    unlock(fd);
-    return false;
+    st = lstatSync(file.path);
   } catch {
-    return false; // no flock on this platform: we cannot tell, so say "not held"
+    return null;
   }
+  return {
+    bytesRead: 0,
+    summary: {
+      key: file.key,
+      agent: file.agent,
+      cwdHash: file.cwdHash,
+      cwd: null,
+      cwdMismatch: false,
+      sessionId: file.sessionId,
+      title: null,
+      model: null,
+      firstTs: null,
+      lastTs: null,
+      entries: 0,
+      entriesExact: false,
+      branches: null,
+      warnings: null,
+      tailUnterminated: false,
+      sizeBytes: st.isFile() ? st.size : 0,
+      mtimeMs: st.mtimeMs,
+      lock: 'unknown',
+      unreadable: reason,
+      parentSession: null,
+    },
+  };
 }
 
 /**
- * A session's summary from its head and tail; null only when the file cannot be
- * opened or read. With `cached` of the same size and mtime nothing is read but the lock.
+ * A session's summary from its head and tail; null only when the file is gone. A file
+ * that may not be read (not regular, a link to something else, an I/O error) gets a row
+ * that says why. With `cached` of the same size and mtime nothing is read: only the lock
+ * state is looked up in `locks` (the listing reads /proc/locks once for all files).
  */
 export function readSessionSummary(
   file: SessionFile,
   opts: SummaryOptions = {},
   cached?: SessionSummary,
+  locks: LockTable | null = readLockTable(),
 ): SummaryRead | null {
   let fd: number;
+  let st: Stats;
   try {
-    fd = openSync(file.path, 'r');
-  } catch {
-    return null;
+    ({ fd, stat: st } = openSessionFile(file));
+  } catch (e) {
+    return unreadableRow(file, e);
   }
   try {
-    if (cached) {
-      const st = fstatSync(fd);
-      if (st.size === cached.sizeBytes && st.mtimeMs === cached.mtimeMs) {
-        const locked = opts.probeLock === false ? false : probeLocked(fd);
-        return { summary: locked === cached.locked ? cached : { ...cached, locked }, bytesRead: 0 };
-      }
+    const lock: LockState = locks ? locks.stateOfFd(fd) : 'unknown';
+    if (cached && cached.unreadable === null && st.size === cached.sizeBytes && st.mtimeMs === cached.mtimeMs) {
+      return { summary: lock === cached.lock ? cached : { ...cached, lock }, bytesRead: 0 };
     }
-    return summarize(fd, file, opts);
-  } catch {
-    return null; // a read error (EIO, a directory named *.jsonl): no row rather than a crash
+    return summarize(fd, st, file, opts, lock);
+  } catch (e) {
+    return unreadableRow(file, e); // a read error (EIO): a row that says so rather than a crash
   } finally {
     closeSync(fd);
   }
 }
 
-function summarize(fd: number, file: SessionFile, opts: SummaryOptions): SummaryRead {
-  const st = fstatSync(fd);
+function summarize(fd: number, st: Stats, file: SessionFile, opts: SummaryOptions, lock: LockState): SummaryRead {
   const size = st.size;
-  const locked = opts.probeLock === false ? false : probeLocked(fd);
   let bytesRead = 0;
 
   // Head: grow until line 1 is complete and the first directive is seen (or the cap).
@@ -236,7 +270,8 @@ function summarize(fd: number, file: SessionFile, opts: SummaryOptions): Summary
       tailUnterminated: lastByte !== null && lastByte !== 10,
       sizeBytes: size,
       mtimeMs: st.mtimeMs,
-      locked,
+      lock,
+      unreadable: null,
       parentSession,
     },
   };

@@ -151,11 +151,15 @@ export class HomeWatcher {
     this.pending.set(key, t);
   }
 
-  /** Records a file's (size, mtime); false when it is not a readable file. */
+  /**
+   * Records a file's (size, mtime); false when nothing is there. Only stat is used (it never
+   * blocks, even on a FIFO): a FIFO or device named *.jsonl is reported like a file, and the
+   * library lists it as not readable without opening it.
+   */
   private note(key: SessionKey, dir: string, path: string): boolean {
     try {
       const st = statSync(path);
-      if (!st.isFile()) return false;
+      if (st.isDirectory()) return false;
       this.files.set(key, { dir, size: st.size, mtimeMs: st.mtimeMs });
       return true;
     } catch {

@@ -1,7 +1,11 @@
-import { statSync } from 'node:fs';
+import { closeSync, realpathSync, statSync } from 'node:fs';
 import type { SessionKey } from '../../shared/api';
-import { sessionPath } from '../core/home';
+import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
+import { FileSource } from '../core/byte-source';
+import { sessionFileOf, sessionPath } from '../core/home';
 import { Ledger, type ReadProgress } from '../core/ledger';
+import type { LedgerIndex } from '../core/ledger-index';
+import { openSessionFile } from '../core/session-file';
 import { TreeLayout } from '../core/tree-layout';
 
 /** One opened session: its ledger (index read once), its tree layout, and its file identity. */
@@ -14,6 +18,12 @@ export interface OpenSession {
   revision: number;
   /** Inode at open: a file replaced by rename keeps our descriptor on the old one. */
   ino: number;
+  /** The file's real path when it was opened and checked (session-file.ts): the only path a branch writes to. */
+  realPath: string;
+  /** Entries placed in `layout` and announced to followers; the ledger may have read more (a branch catches up). */
+  announced: number;
+  /** The index `layout` was built on (a ledger read again from byte 0 has a new one). */
+  layoutIndex: LedgerIndex;
 }
 
 /** What a refresh of an open session found. */
@@ -49,6 +59,20 @@ export class SessionCache {
     return s;
   }
 
+  /**
+   * Opens (or returns) a session and pins it in one step, so that other sessions opened
+   * in the same burst cannot evict it before its follower holds it (unpin when done).
+   */
+  async acquirePinned(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
+    this.pin(key);
+    try {
+      return await this.acquire(key, onProgress);
+    } catch (e) {
+      this.unpin(key);
+      throw e;
+    }
+  }
+
   /** Opens (or returns) a session; rejects with the file system's error when it cannot be read. */
   async acquire(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
     const s = this.get(key);
@@ -63,12 +87,66 @@ export class SessionCache {
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
     const path = sessionPath(this.home, key);
-    const ino = statSync(path).ino;
-    const ledger = await Ledger.open(path, { onProgress });
-    const s: OpenSession = { key, path, ledger, layout: TreeLayout.build(ledger.index), revision: 0, ino };
+    const { ledger, ino, realPath } = await openLedger(this.home, key, onProgress);
+    const layout = TreeLayout.build(ledger.index);
+    const announced = ledger.index.count;
+    const s: OpenSession = {
+      key,
+      path,
+      ledger,
+      layout,
+      revision: 0,
+      ino,
+      realPath,
+      announced,
+      layoutIndex: ledger.index,
+    };
     this.open.set(key, s);
     this.evict();
     return s;
+  }
+
+  /**
+   * Runs `fn` on an open session in turn with its refreshes (a branch catches the ledger
+   * up under the agent's lock, so nothing else may read into it meanwhile), keeping it
+   * open throughout; the next `refresh` announces what `fn` read.
+   */
+  withSession<T>(key: SessionKey, fn: (s: OpenSession) => Promise<T>): Promise<T> {
+    this.pin(key);
+    const run = async (): Promise<T> => {
+      const s = this.open.get(key);
+      if (!s) throw Object.assign(new Error(`session ${key} is not open`), { code: 'ENOENT' });
+      return fn(s);
+    };
+    return this.serialize(key, run).finally(() => this.unpin(key));
+  }
+
+  /**
+   * §7 on an open session: the append runs in turn with the session's refreshes, and only
+   * into the file that was opened and checked (its real path now is the one checked then;
+   * appendBranch also checks device and inode). The next `refresh` announces the new line.
+   */
+  async branch(key: SessionKey, parentId: string, text: string, stats?: BranchLockStats): Promise<BranchResult> {
+    await this.acquirePinned(key);
+    try {
+      return await this.withSession(key, async (s) => {
+        let now: string;
+        try {
+          now = realpathSync(s.path);
+        } catch (e) {
+          throw new BranchError('unreadable', `cannot resolve ${s.key}: ${(e as Error).message}; nothing was written`);
+        }
+        if (now !== s.realPath) {
+          throw new BranchError(
+            'changed',
+            `${s.key} now leads to ${now}, not to the file that was opened (${s.realPath}); nothing was written`,
+          );
+        }
+        return appendBranch(s.ledger, parentId, text, { stats });
+      });
+    } finally {
+      this.unpin(key);
+    }
   }
 
   /** Keeps a session open while someone follows it. */
@@ -99,8 +177,13 @@ export class SessionCache {
 
   /** Reads what changed in an open session's file (serialized per session); null when not open. */
   refresh(key: SessionKey): Promise<SessionChange | null> {
+    return this.serialize(key, () => this.refreshNow(key));
+  }
+
+  /** Runs `fn` after everything queued for `key`. */
+  private serialize<T>(key: SessionKey, fn: () => Promise<T>): Promise<T> {
     const prev = this.queue.get(key) ?? Promise.resolve();
-    const next = prev.then(() => this.refreshNow(key));
+    const next = prev.then(fn);
     const tail = next.catch(() => undefined);
     this.queue.set(key, tail);
     void tail.then(() => {
@@ -121,18 +204,33 @@ export class SessionCache {
     }
     if (ino !== s.ino) {
       // Replaced by another file (rename over it): our descriptor still reads the old one.
-      const ledger = await Ledger.open(s.path);
+      // The new file is checked like any other (a FIFO or a foreign link is refused, and
+      // the old reading stays).
+      const opened = await openLedger(this.home, key);
+      const ledger = opened.ledger;
       ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
       s.ledger.close();
-      Object.assign(s, { ledger, ino, layout: TreeLayout.build(ledger.index), revision: s.revision + 1 });
+      const layout = TreeLayout.build(ledger.index);
+      Object.assign(s, { ...opened, layout, revision: s.revision + 1, announced: ledger.index.count });
+      s.layoutIndex = ledger.index;
       return { kind: 'reloaded', reason: 'replaced' };
     }
     const r = await s.ledger.refresh();
-    if (r.kind === 'unchanged') return r;
+    if (r.kind === 'reloaded' || s.layoutIndex !== s.ledger.index) {
+      s.revision++;
+      s.layout = TreeLayout.build(s.ledger.index);
+      s.layoutIndex = s.ledger.index;
+      s.announced = s.ledger.index.count;
+      return r.kind === 'reloaded' ? r : { kind: 'reloaded', reason: 'rewritten' };
+    }
+    // Announce from what followers know, which includes entries a branch read since.
+    const count = s.ledger.index.count;
+    if (count === s.announced) return { kind: 'unchanged' };
     s.revision++;
-    if (r.kind === 'appended') s.layout.extend();
-    else s.layout = TreeLayout.build(s.ledger.index);
-    return r;
+    s.layout.extend();
+    const firstNew = s.announced;
+    s.announced = count;
+    return { kind: 'appended', firstNew, newEntries: count - firstNew, bytes: r.kind === 'appended' ? r.bytes : 0 };
   }
 
   /** Keys of open sessions. */
@@ -143,4 +241,24 @@ export class SessionCache {
   closeAll(): void {
     for (const k of [...this.open.keys()]) this.drop(k);
   }
+}
+
+/** Opens a session's ledger under the home's rules (session-file.ts): a regular file, links only to its own ledger. */
+async function openLedger(
+  home: string,
+  key: SessionKey,
+  onProgress?: (p: ReadProgress) => void,
+): Promise<{ ledger: Ledger; ino: number; realPath: string }> {
+  const file = sessionFileOf(home, key);
+  if (!file) throw Object.assign(new Error(`${key} is not a session key`), { code: 'ENOENT' });
+  const opened = openSessionFile(file);
+  let source: FileSource;
+  try {
+    source = FileSource.fromFd(opened.fd, opened.realPath);
+  } catch (e) {
+    closeSync(opened.fd);
+    throw e;
+  }
+  const ledger = await Ledger.open(source, { onProgress });
+  return { ledger, ino: opened.stat.ino, realPath: opened.realPath };
 }

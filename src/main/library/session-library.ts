@@ -1,5 +1,6 @@
 import type { SessionKey, SessionSummary } from '../../shared/api';
 import { scanHome, sessionFileOf, type SessionFile } from '../core/home';
+import { readLockTable, type LockTable } from '../core/proc-locks';
 import { readSessionSummary, type SummaryOptions } from '../core/session-summary';
 
 /** Figures a fully read (opened) session knows better than its head and tail. */
@@ -12,9 +13,10 @@ export interface ExactCounts {
 
 /**
  * All sessions of a home, as library rows. Summaries are cached by (size, mtime):
- * a listing reads the heads and tails of new or changed files only, and re-probes
- * every lock (a lock changes no byte of the file). Parent and child links are
- * resolved by session id across agents.
+ * a listing reads the heads and tails of new or changed files only, and looks up every
+ * file's lock state again (a lock changes no byte of the file) in the kernel's lock
+ * table, read once per listing: no lock is ever taken or probed. Parent and child
+ * links are resolved by session id across agents.
  */
 export class SessionLibrary {
   private summaries = new Map<SessionKey, SessionSummary>();
@@ -32,11 +34,12 @@ export class SessionLibrary {
   /** Scans the home and returns every session's summary (sorted by key). */
   async list(): Promise<SessionSummary[]> {
     const files = scanHome(this.home);
+    const locks = readLockTable();
     const seen = new Set<SessionKey>();
     let k = 0;
     for (const f of files) {
       seen.add(f.key);
-      this.load(f);
+      this.load(f, locks);
       // Keep the event loop responsive on a home with thousands of sessions.
       if (++k % 256 === 0) await new Promise((r) => setImmediate(r));
     }
@@ -68,7 +71,7 @@ export class SessionLibrary {
   /** Re-reads one session (after a change); null when it is gone. */
   refresh(key: SessionKey): SessionSummary | null {
     const f = sessionFileOf(this.home, key);
-    if (!f || !this.load(f)) {
+    if (!f || !this.load(f, readLockTable())) {
       this.forget(key);
       return null;
     }
@@ -93,8 +96,8 @@ export class SessionLibrary {
     return keys.find((k) => agent === undefined || this.summaries.get(k)?.agent === agent) ?? keys[0] ?? null;
   }
 
-  private load(f: SessionFile): boolean {
-    const r = readSessionSummary(f, this.opts, this.summaries.get(f.key));
+  private load(f: SessionFile, locks: LockTable | null): boolean {
+    const r = readSessionSummary(f, this.opts, this.summaries.get(f.key), locks);
     if (!r) return false;
     this.bytesRead += r.bytesRead;
     this.summaries.set(f.key, r.summary);

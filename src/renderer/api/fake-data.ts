@@ -121,7 +121,8 @@ const summary = (
   warnings: 0,
   sizeBytes: 4096,
   mtimeMs: Date.UTC(2026, 10, 29, 9, 12),
-  locked: false,
+  lock: 'free',
+  unreadable: null,
   parentSession: null,
   ...over,
 });
@@ -141,7 +142,7 @@ export function demoSessions(): SessionSummary[] {
       title: 'Add tests for the parser',
       mtimeMs: Date.UTC(2026, 10, 29, 10, 0),
       lastTs: ts(60),
-      locked: true,
+      lock: 'held',
     }),
     summary({
       key: SESSION_C,

@@ -20,13 +20,18 @@ export function SessionItem({ s, selected, onOpen }: Props) {
         title={s.key}
       >
         <span className="session-title">
-          {s.locked && <span className="live-dot" aria-label="live: an agent holds the lock" title="live" />}
+          {s.lock === 'held' && <span className="live-dot" aria-label="live: an agent holds the lock" title="live" />}
           {s.title ?? s.sessionId}
+          {s.unreadable !== null && (
+            <span className="warn-badge" aria-label={`not read: ${s.unreadable}`} title={s.unreadable}>
+              ⚠ not read
+            </span>
+          )}
           {s.warnings ? (
             <span className="warn-badge" aria-label={`${s.warnings} warnings`}>
               ⚠ {s.warnings}
             </span>
-          ) : s.warnings === null && s.tailUnterminated && !s.locked ? (
+          ) : s.warnings === null && s.tailUnterminated && s.lock === 'free' ? (
             // Before the session is opened only its last byte is known: no agent is writing, yet no final \n.
             <span
               className="warn-badge"

@@ -1,0 +1,60 @@
+import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+
+/**
+ * Opening a path a user can name (a session file, a link in the home) without
+ * ever blocking: a FIFO opened for reading waits for a writer, forever, and a
+ * device may do anything on open. So: stat first (stat never blocks) and refuse
+ * what is not a regular file; then open with O_NONBLOCK (a FIFO swapped in after
+ * the stat opens at once instead of hanging) and check the descriptor again.
+ */
+
+/** A path that names something other than a regular file (nothing was read). */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREG';
+  constructor(
+    readonly path: string,
+    readonly fileType: string,
+  ) {
+    super(`${path} is ${fileType}, not a regular file; it is not read`);
+    this.name = 'NotRegularFileError';
+  }
+}
+
+/** What a stat says a path is, in words (for warnings). */
+export function fileTypeOf(st: Stats): string {
+  if (st.isFile()) return 'a regular file';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+export interface OpenedFile {
+  fd: number;
+  stat: Stats;
+}
+
+/**
+ * Opens a regular file (following links) for reading, or `flags` (e.g. O_WRONLY|O_APPEND),
+ * without ever blocking; throws NotRegularFileError for a FIFO, device, socket or directory.
+ */
+export function openRegularFile(path: string, flags: number = constants.O_RDONLY): OpenedFile {
+  const before = statSync(path);
+  if (!before.isFile()) throw new NotRegularFileError(path, fileTypeOf(before));
+  const fd = openSync(path, flags | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new NotRegularFileError(path, fileTypeOf(stat));
+    return { fd, stat };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+/** True when `e` says a path is not a regular file (so it was never opened for reading). */
+export function isNotRegular(e: unknown): e is NotRegularFileError {
+  return e instanceof NotRegularFileError;
+}

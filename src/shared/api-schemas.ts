@@ -3,7 +3,7 @@
  * boundary (IPC, WebSocket) is parsed here before a handler sees it.
  */
 import { z } from 'zod';
-import { MAX_CHAIN_ITEMS, type ApiMethod, type ApiRequest } from './api';
+import { MAX_CHAIN_ITEMS, MAX_SLICE_BYTES, type ApiMethod, type ApiRequest } from './api';
 
 const sessionKey = z
   .string()
@@ -39,6 +39,13 @@ const leafRequest = z.object({
 
 const empty = z.object({}).strict();
 
+/** A page of a big line: larger requests are refused (ask slice by slice) rather than held in memory. */
+const sliceBytes = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_SLICE_BYTES, `at most ${MAX_SLICE_BYTES} bytes per request: read a longer line in slices`);
+
 export const requestSchemas = {
   getHome: empty,
   listSessions: empty,
@@ -51,12 +58,8 @@ export const requestSchemas = {
     .object({
       key: sessionKey,
       id: entryId,
-      maxBytes: z
-        .number()
-        .int()
-        .min(1)
-        .max(512 * 1024 * 1024)
-        .optional(),
+      maxBytes: sliceBytes.optional(),
+      sliceStart: count.optional(),
     })
     .strict(),
   getLeafView: leafRequest.strict(),
@@ -73,15 +76,17 @@ export const requestSchemas = {
     .object({
       key: sessionKey,
       offset: count,
-      maxBytes: z
-        .number()
-        .int()
-        .min(1)
-        .max(16 * 1024 * 1024)
-        .optional(),
+      maxBytes: sliceBytes.optional(),
     })
     .strict(),
-  branch: z.object({ key: sessionKey, parentId: entryId, text: z.string().max(1_000_000) }).strict(),
+  branch: z
+    .object({
+      key: sessionKey,
+      parentId: entryId,
+      text: z.string().max(1_000_000),
+      idempotencyKey: z.uuid('idempotencyKey must be a UUID the client chose for this submission'),
+    })
+    .strict(),
   subscribe: z.discriminatedUnion('topic', [
     z.object({ topic: z.literal('library') }).strict(),
     z.object({ topic: z.literal('session'), key: sessionKey }).strict(),

@@ -52,26 +52,15 @@ export interface SessionSummary {
   warnings: number | null;
   /**
    * The file does not end in `\n` (seen from its last byte alone): a torn tail, or, while
-   * `lock` is 'held', a write in progress. Shown before the session is opened; `warnings` says more after.
+   * `locked`, a write in progress. Shown before the session is opened; `warnings` says more after.
    */
   tailUnterminated: boolean;
   sizeBytes: number;
   mtimeMs: number;
-  /**
-   * Whether an agent holds the flock on the file right now, read from the kernel's lock
-   * table (/proc/locks) without touching the lock; 'unknown' where there is no such table.
-   */
-  lock: LockState;
-  /**
-   * Why the file cannot be shown as a session (not a regular file, a link to something
-   * that is not a ledger, unreadable); null for every readable session. Listed, never opened.
-   */
-  unreadable: string | null;
+  /** An agent holds the flock on the file right now (a non-blocking probe, released at once). */
+  locked: boolean;
   parentSession: { sessionId: string; entryId: string; key: SessionKey | null } | null;
 }
-
-/** An agent's flock on a session file, as the kernel's lock table shows it. */
-export type LockState = 'held' | 'free' | 'unknown';
 
 export interface HeaderInfo {
   sessionId: string | null;
@@ -162,12 +151,27 @@ export interface EntryDetail {
   offset: number;
   length: number;
   kind: string;
-  /** The line's bytes as text, clipped to `maxBytes` (default 256 KiB). */
+  /**
+   * A slice of the line's bytes as text: `sliceStart … sliceEnd` of the line's `length`
+   * bytes, at most `maxBytes` (default 256 KiB, at most MAX_SLICE_BYTES), never splitting
+   * a UTF-8 sequence. A big line is read in slices: ask again with `sliceStart: sliceEnd`.
+   */
   raw: string;
+  /** Byte of the line where `raw` starts (the request's `sliceStart`, default 0). */
+  sliceStart: number;
+  /** Byte of the line where `raw` ends; less than `length` while more of the line remains. */
+  sliceEnd: number;
+  /** True when `raw` is not the whole line (`sliceStart > 0` or `sliceEnd < length`). */
   truncated: boolean;
-  /** The parsed entry, or null when it was clipped. */
+  /** The parsed entry, or null when `raw` is not the whole line. */
   json: Json | null;
 }
+
+/**
+ * Largest slice of a line one reply carries (`getEntry`, `getLine`): bigger lines are paged,
+ * so one request never makes the server hold or send more than this (JSON escaping aside).
+ */
+export const MAX_SLICE_BYTES = 2 * 1024 * 1024;
 
 /**
  * Any physical line by its byte offset, whether or not it is an entry: what a
@@ -292,6 +296,18 @@ export interface BranchResult {
   offset: number;
 }
 
+/** §7: append one directive under `parentId`. */
+export interface BranchRequest {
+  key: SessionKey;
+  parentId: string;
+  text: string;
+  /**
+   * A UUID the client chose for this submission. The backend appends at most once per key
+   * (per session, while it runs): a repeat is answered with the first result, not appended.
+   */
+  idempotencyKey: string;
+}
+
 export type Subscription = { topic: 'library' } | { topic: 'session'; key: SessionKey };
 
 export type ApiEvent =
@@ -315,13 +331,13 @@ export interface ApiMethods {
   openSession(req: { key: SessionKey }): SessionInfo;
   getTreeRows(req: { key: SessionKey; start: number; count: number; foldAudit: boolean }): TreeRowsResult;
   findRow(req: { key: SessionKey; id: string; foldAudit: boolean }): { row: number };
-  getEntry(req: { key: SessionKey; id: string; maxBytes?: number }): EntryDetail;
+  getEntry(req: { key: SessionKey; id: string; maxBytes?: number; sliceStart?: number }): EntryDetail;
   getLeafView(req: LeafRequest): LeafView;
   getChainItems(req: ChainItemsRequest): ChainItems;
   getProjectedMessage(req: LeafRequest & { message: number }): ProjectedMessage;
   getWarnings(req: { key: SessionKey }): LedgerWarning[];
   getLine(req: { key: SessionKey; offset: number; maxBytes?: number }): RawLine;
-  branch(req: { key: SessionKey; parentId: string; text: string }): BranchResult;
+  branch(req: BranchRequest): BranchResult;
   subscribe(req: Subscription): { subscription: string };
   unsubscribe(req: { subscription: string }): Record<string, never>;
 }
@@ -336,8 +352,12 @@ export type Api = { [M in ApiMethod]: (req: ApiRequest<M>) => Promise<ApiRespons
   onEvent(listener: (e: ApiEvent) => void): () => void;
 };
 
-/** A failed request, as both transports report it. */
+/**
+ * A failed request, as both transports report it. `too_large`: the reply would exceed the
+ * transport's cap (ask for less: page). `unknown_outcome` is the client's own: the connection
+ * dropped after a write was sent and before its reply, so whether it happened is unknown.
+ */
 export interface ApiErrorPayload {
-  code: 'bad_request' | 'not_found' | 'locked' | 'refused' | 'internal';
+  code: 'bad_request' | 'not_found' | 'locked' | 'refused' | 'internal' | 'too_large' | 'unknown_outcome';
   message: string;
 }

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -314,15 +315,27 @@ describe('ExplorerBackend branch and live updates', () => {
     await backend.call('subscribe', { topic: 'session', key: BIG }, c);
     await backend.call('subscribe', { topic: 'library' }, c);
     const parent = VERIFY[BIG].active_leaf;
-    const r = (await backend.call('branch', { key: BIG, parentId: parent, text: 'try another way' }, c)) as {
+    const r = (await backend.call(
+      'branch',
+      { key: BIG, parentId: parent, text: 'try another way', idempotencyKey: randomUUID() },
+      c,
+    )) as {
       id: string;
     };
     const e = await c.next((x) => x.type === 'session' && x.change === 'appended');
     expect(e).toMatchObject({ key: BIG, activeLeaf: r.id, newIds: [r.id], entryCount: VERIFY[BIG].entries + 1 });
     const lib = await c.next((x) => x.type === 'library');
     expect(lib.type === 'library' && lib.changed[0].key).toBe(BIG);
-    await expectApiError(backend.call('branch', { key: BIG, parentId: parent, text: '  ' }, c), 'refused', /empty/);
-    await expectApiError(backend.call('branch', { key: BIG, parentId: 'ghost', text: 'x' }, c), 'refused', /ghost/);
+    await expectApiError(
+      backend.call('branch', { key: BIG, parentId: parent, text: '  ', idempotencyKey: randomUUID() }, c),
+      'refused',
+      /empty/,
+    );
+    await expectApiError(
+      backend.call('branch', { key: BIG, parentId: 'ghost', text: 'x', idempotencyKey: randomUUID() }, c),
+      'refused',
+      /ghost/,
+    );
   });
 
   it('refuses to branch while an agent holds the lock', async () => {
@@ -334,7 +347,7 @@ describe('ExplorerBackend branch and live updates', () => {
     for (let k = 0; k < 100; k++) {
       await new Promise((r) => setTimeout(r, 20));
       err = await backend
-        .call('branch', { key: BIG, parentId: VERIFY[BIG].active_leaf, text: 'hi' }, c)
+        .call('branch', { key: BIG, parentId: VERIFY[BIG].active_leaf, text: 'hi', idempotencyKey: randomUUID() }, c)
         .catch((x: unknown) => x);
       if (err instanceof ApiError && err.code === 'locked') break;
     }

@@ -4,20 +4,22 @@ import type {
   ApiMethod,
   ApiRequest,
   ApiResponse,
-  EntryDetail,
+  BranchRequest,
+  BranchResult,
   HomeInfo,
   SessionKey,
   SessionSummary,
 } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
-import type { Json } from '../../shared/ledger-types';
-import { BranchError } from '../core/branch-append';
-import type { ReadProgress } from '../core/ledger';
+import { appendBranch, BranchError } from '../core/branch-append';
+import { sessionPath } from '../core/home';
 import { HomeWatcher, type HomeChange } from '../library/home-watcher';
 import { ensureDemoCopy } from '../library/resolve-home';
 import { SessionCache, type OpenSession } from '../library/session-cache';
 import { SessionLibrary } from '../library/session-library';
 import { ApiError, type ApiBackend, type ApiClient } from './api-backend';
+import { BranchIdempotency } from './branch-idempotency';
+import { entrySlice } from './entry-slice';
 import { chainItems, leafView, projectedMessage } from './leaf-view';
 import { sessionInfo } from './session-info';
 import { Subscriptions } from './subscriptions';
@@ -41,7 +43,6 @@ export interface ExplorerBackendOptions {
 
 type Handlers = { [M in ApiMethod]: (req: ApiRequest<M>, client: ApiClient) => Promise<ApiResponse<M>> };
 
-const DEFAULT_ENTRY_BYTES = 256 * 1024;
 const DEFAULT_LINE_BYTES = 64 * 1024;
 /** Files smaller than this open in a blink: no progress events for them. */
 const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
@@ -65,8 +66,7 @@ function differs(a: SessionSummary | undefined, b: SessionSummary): boolean {
     !a ||
     a.sizeBytes !== b.sizeBytes ||
     a.mtimeMs !== b.mtimeMs ||
-    a.lock !== b.lock ||
-    a.unreadable !== b.unreadable ||
+    a.locked !== b.locked ||
     a.entries !== b.entries ||
     a.title !== b.title
   );
@@ -81,6 +81,7 @@ export class ExplorerBackend implements ApiBackend {
   readonly library: SessionLibrary;
   readonly cache: SessionCache;
   private readonly subs = new Subscriptions();
+  private readonly writes = new BranchIdempotency();
   private watcher: HomeWatcher | null = null;
   private lockTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -145,20 +146,16 @@ export class ExplorerBackend implements ApiBackend {
   }
 
   /** An open session, opening it when needed (progress goes to the asking client). */
-  /** With `pinned`, the session is pinned as it opens (the caller unpins): see SessionCache.acquirePinned. */
-  private async session(key: SessionKey, client?: ApiClient, pinned = false): Promise<OpenSession> {
-    const onProgress = (p: ReadProgress): void => {
-      if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
-        client?.push({ type: 'progress', key, bytesRead: p.bytesRead, bytesTotal: p.bytesTotal });
-      }
-    };
+  private async session(key: SessionKey, client?: ApiClient): Promise<OpenSession> {
     try {
-      return await (pinned ? this.cache.acquirePinned(key, onProgress) : this.cache.acquire(key, onProgress));
+      return await this.cache.acquire(key, (p) => {
+        if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
+          client?.push({ type: 'progress', key, bytesRead: p.bytesRead, bytesTotal: p.bytesTotal });
+        }
+      });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new ApiError('not_found', `no session ${key} in this home`);
-      // A FIFO, a device, a link to a file that is not this session's ledger: never opened.
-      if (code === 'ENOTREG' || code === 'ENOTSESSION') throw new ApiError('refused', (e as Error).message);
       throw new ApiError('internal', `cannot read ${key}: ${(e as Error).message}`);
     }
   }
@@ -196,33 +193,9 @@ export class ExplorerBackend implements ApiBackend {
       const s = await this.session(key, client);
       return { row: s.layout.findRow(this.entryIndex(s, id), foldAudit) };
     },
-    getEntry: async ({ key, id, maxBytes }, client) => {
-      const s = await this.session(key, client);
-      const i = this.entryIndex(s, id);
-      const ix = s.ledger.index;
-      const bytes = s.ledger.rawLine(i);
-      const cut = utf8Prefix(bytes, maxBytes ?? DEFAULT_ENTRY_BYTES);
-      const truncated = cut.length < bytes.length;
-      let json: Json | null = null;
-      if (!truncated) {
-        try {
-          json = JSON.parse(bytes.toString('utf8')) as Json;
-        } catch {
-          json = null;
-        }
-      }
-      const out: EntryDetail = {
-        id,
-        index: i,
-        line: ix.line[i],
-        offset: ix.offset[i],
-        length: ix.length[i],
-        kind: ix.kindName(i),
-        raw: cut.toString('utf8'),
-        truncated,
-        json,
-      };
-      return out;
+    getEntry: async (req, client) => {
+      const s = await this.session(req.key, client);
+      return entrySlice(s, this.entryIndex(s, req.id), req.id, req);
     },
     getLeafView: async (req, client) => leafView(await this.session(req.key, client), req),
     getChainItems: async (req, client) => chainItems(await this.session(req.key, client), req),
@@ -242,25 +215,12 @@ export class ExplorerBackend implements ApiBackend {
         truncated: line.length === null,
       };
     },
-    branch: async ({ key, parentId, text }) => {
-      const listed = this.library.get(key) ?? this.library.refresh(key);
-      if (!listed) throw new ApiError('not_found', `no session ${key} in this home`);
-      if (listed.unreadable !== null) throw new ApiError('refused', `${key} is not written to: ${listed.unreadable}`);
-      await this.session(key); // opening errors (FIFO, foreign link) answer as for any read
-      let result;
-      try {
-        result = await this.cache.branch(key, parentId, text);
-      } catch (e) {
-        if (e instanceof BranchError) throw new ApiError(e.reason === 'locked' ? 'locked' : 'refused', e.message);
-        throw e;
-      }
-      // Do not wait for the watcher: followers hear of the new leaf either way (a second look is 'unchanged').
-      void this.onHomeChange({ type: 'changed', key }).catch(logFailure);
-      return result;
-    },
+    // At most once per idempotency key: a client that lost the reply may ask again and get this same answer.
+    branch: async (req) => this.writes.run(req, () => this.appendBranchOnce(req)),
     subscribe: async (sub, client) => {
       if (sub.topic === 'session') {
-        await this.session(sub.key, client, true);
+        await this.session(sub.key, client);
+        this.cache.pin(sub.key);
       }
       return { subscription: this.subs.add(client, sub) };
     },
@@ -271,6 +231,23 @@ export class ExplorerBackend implements ApiBackend {
       return {};
     },
   };
+
+  /** §7, the one write: the handler behind `branch`, run at most once per idempotency key. */
+  private async appendBranchOnce({ key, parentId, text }: BranchRequest): Promise<BranchResult> {
+    if (!this.library.get(key) && !this.library.refresh(key)) {
+      throw new ApiError('not_found', `no session ${key} in this home`);
+    }
+    let result;
+    try {
+      result = appendBranch(sessionPath(this.info.home, key), parentId, text);
+    } catch (e) {
+      if (e instanceof BranchError) throw new ApiError(e.reason === 'locked' ? 'locked' : 'refused', e.message);
+      throw e;
+    }
+    // Do not wait for the watcher: followers hear of the new leaf either way (a second look is 'unchanged').
+    void this.onHomeChange({ type: 'changed', key }).catch(logFailure);
+    return result;
+  }
 
   /** A file of the home changed or went away: update the open session, then the library. */
   private async onHomeChange(c: HomeChange): Promise<void> {

@@ -27,7 +27,7 @@ describe('preload bridge', () => {
 
   it('rejects with the plain error payload (its code survives contextBridge)', async () => {
     ipcRenderer.invoke.mockResolvedValueOnce({ ok: false, error: { code: 'locked', message: 'held by an agent' } });
-    await expect(exposed.branch({ key: 'k', parentId: 'p', text: 't' })).rejects.toEqual({
+    await expect(exposed.branch({ key: 'k', parentId: 'p', text: 't', idempotencyKey: 'u' })).rejects.toEqual({
       code: 'locked',
       message: 'held by an agent',
     });

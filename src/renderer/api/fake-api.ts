@@ -351,6 +351,8 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
         length: raw.length,
         kind: e.kind,
         raw,
+        sliceStart: 0,
+        sliceEnd: raw.length,
         truncated: false,
         json: e as unknown as Json,
       };

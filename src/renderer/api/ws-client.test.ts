@@ -26,6 +26,8 @@ const make = (timeoutMs = 1000) => {
   return createWsApi('ws://x/api/ws', { timeoutMs, createSocket: (u) => new FakeSocket(u) as unknown as WebSocket });
 };
 
+const KEY = '0b7c9a52-52a1-4c3e-9a43-1f6d7f1f2b8e';
+
 afterEach(() => vi.useRealTimers());
 
 describe('WebSocket Api client', () => {
@@ -38,7 +40,7 @@ describe('WebSocket Api client', () => {
     expect(s.sent[0]).toMatchObject({ method: 'getHome', req: {} });
     s.answer({ id: s.sent[0].id, ok: true, res: { home: '/h', isDemo: false, label: 'h' } });
     await expect(home).resolves.toEqual({ home: '/h', isDemo: false, label: 'h' });
-    const br = api.branch({ key: 'k', parentId: 'p', text: 't' });
+    const br = api.branch({ key: 'k', parentId: 'p', text: 't', idempotencyKey: KEY });
     s.answer({ id: s.sent[1].id, ok: false, error: { code: 'locked', message: 'held' } });
     await expect(br).rejects.toBeInstanceOf(ApiError);
   });
@@ -83,5 +85,54 @@ describe('WebSocket Api client', () => {
     void api.unsubscribe(local);
     await Promise.resolve();
     expect(s2.sent.at(-1)).toMatchObject({ method: 'unsubscribe', req: { subscription: 'srv-2' } });
+  });
+
+  it('never sends a write twice: after a reconnect reads go again, a branch fails as unknown_outcome', async () => {
+    vi.useFakeTimers();
+    const api = make(60_000);
+    const s1 = FakeSocket.all[0];
+    s1.onopen?.();
+    const read = api.listSessions({});
+    const write = api.branch({ key: 'k', parentId: 'p', text: 'once', idempotencyKey: KEY });
+    const outcome = write.catch((e: unknown) => e);
+    expect(s1.sent.map((f) => f.method)).toEqual(['listSessions', 'branch']);
+    s1.onclose?.();
+    const e = await outcome;
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).code).toBe('unknown_outcome');
+    expect((e as ApiError).message).toMatch(/may or may not have been appended — look at the tree/);
+    vi.advanceTimersByTime(300);
+    const s2 = FakeSocket.all[1];
+    s2.onopen?.();
+    expect(s2.sent.map((f) => f.method)).toEqual(['listSessions']);
+    s2.answer({ id: s2.sent[0].id, ok: true, res: [] });
+    await expect(read).resolves.toEqual([]);
+    // A late answer to the lost branch (the old id) changes nothing.
+    s2.answer({ id: s1.sent[1].id, ok: true, res: { id: 'x' } });
+    expect(s2.sent.some((f) => f.method === 'branch')).toBe(false);
+  });
+
+  it('sends a write queued while disconnected once the socket opens (it never left)', async () => {
+    const api = make();
+    const write = api.branch({ key: 'k', parentId: 'p', text: 'queued', idempotencyKey: KEY });
+    const s = FakeSocket.all[0];
+    expect(s.sent).toHaveLength(0);
+    s.onopen?.();
+    expect(s.sent).toEqual([
+      { id: expect.any(Number), method: 'branch', req: expect.objectContaining({ text: 'queued' }) },
+    ]);
+    s.answer({ id: s.sent[0].id, ok: true, res: { id: 'b', parentId: 'p', line: 9, offset: 90 } });
+    await expect(write).resolves.toMatchObject({ id: 'b' });
+  });
+
+  it('reports a sent write that timed out as unknown_outcome, a read as timeout', async () => {
+    vi.useFakeTimers();
+    const api = make(500);
+    FakeSocket.all[0].onopen?.();
+    const write = api.branch({ key: 'k', parentId: 'p', text: 't', idempotencyKey: KEY }).catch((e: unknown) => e);
+    const read = api.getHome({}).catch((e: unknown) => e);
+    vi.advanceTimersByTime(600);
+    expect(((await write) as ApiError).code).toBe('unknown_outcome');
+    expect(((await read) as ApiError).code).toBe('timeout');
   });
 });

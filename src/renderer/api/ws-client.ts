@@ -12,6 +12,7 @@ export interface WsClientOptions {
 }
 
 interface Pending {
+  method: ApiMethod;
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -20,9 +21,25 @@ interface Pending {
 }
 
 /**
+ * Methods that change a file, with what the user must be told when one was sent and its
+ * reply never came. They are sent once: never again on a new connection, whatever happened
+ * (the backend also appends at most once per idempotency key). Every other method is a
+ * read, safe to send again after a reconnect.
+ */
+const WRITES: Partial<Record<ApiMethod, string>> = {
+  branch: 'the branch may or may not have been appended — look at the tree',
+};
+
+/** The error of a write that was sent and whose reply was lost: nobody knows whether it happened. */
+function unknownOutcome(method: ApiMethod, why: string): ApiError {
+  return new ApiError('unknown_outcome', `${why}: ${WRITES[method] ?? 'it may or may not have happened'}`);
+}
+
+/**
  * The serve-mode transport: one WebSocket, requests matched by id, timed out with a clear
  * error, reconnected with exponential backoff; session subscriptions are renewed after a
- * reconnect and keep their local ids.
+ * reconnect and keep their local ids. Reads still waiting are sent again on the new
+ * connection; a write already sent is not, and fails with `unknown_outcome`.
  */
 export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
   const timeoutMs = opts.timeoutMs ?? 30_000;
@@ -84,8 +101,15 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
       open = false;
       socket = null;
       opts.onStatus?.('closed');
-      // Requests already on the wire will not be answered by a new connection: resend them.
-      for (const p of pending.values()) p.sent = false;
+      // Requests already on the wire will not be answered by a new connection: send reads again,
+      // never a write (it may have happened); a write not yet sent waits for the new connection.
+      for (const [id, p] of pending) {
+        if (p.sent && p.method in WRITES) {
+          pending.delete(id);
+          clearTimeout(p.timer);
+          p.reject(unknownOutcome(p.method, 'the connection dropped before the reply'));
+        } else p.sent = false;
+      }
       const delay = Math.min(10_000, 250 * 2 ** attempt);
       attempt += 1;
       setTimeout(connect, delay);
@@ -97,10 +121,13 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
     const id = nextId++;
     return new Promise<ApiResponse<M>>((resolve, reject) => {
       const timer = setTimeout(() => {
+        const p = pending.get(id);
         pending.delete(id);
-        reject(new ApiError('timeout', `${method} got no answer within ${Math.round(timeoutMs / 1000)} s`));
+        const waited = `${method} got no answer within ${Math.round(timeoutMs / 1000)} s`;
+        reject(p?.sent && method in WRITES ? unknownOutcome(method, waited) : new ApiError('timeout', waited));
       }, timeoutMs);
       pending.set(id, {
+        method,
         resolve: resolve as (v: unknown) => void,
         reject,
         timer,

@@ -19,6 +19,7 @@ describe('branch composer', () => {
         key: expect.any(String),
         parentId: 'e05',
         text: 'line one',
+        idempotencyKey: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       }),
     );
     await waitCursor('b1');

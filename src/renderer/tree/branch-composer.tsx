@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
+import { submissionAnswered, submissionKey } from '../api/branch-submission';
 import { useAppStore } from '../store/app-store';
 import { draftKey } from '../store/session-slice';
 
@@ -30,7 +31,9 @@ export function BranchComposer({ parentId, top }: Props) {
     setBusy(true);
     setError(null);
     try {
-      const r = await api.branch({ key, parentId, text });
+      // Sending the same text again after a lost reply reuses its key: the backend appends it at most once.
+      const r = await api.branch({ key, parentId, text, idempotencyKey: submissionKey(key, parentId, text) });
+      submissionAnswered(key, parentId);
       // The live session event refreshes the tree; the new entry is selected now so the panes follow.
       branched(parentId, r.id);
     } catch (e) {

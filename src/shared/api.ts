@@ -52,15 +52,26 @@ export interface SessionSummary {
   warnings: number | null;
   /**
    * The file does not end in `\n` (seen from its last byte alone): a torn tail, or, while
-   * `locked`, a write in progress. Shown before the session is opened; `warnings` says more after.
+   * `lock` is 'held', a write in progress. Shown before the session is opened; `warnings` says more after.
    */
   tailUnterminated: boolean;
   sizeBytes: number;
   mtimeMs: number;
-  /** An agent holds the flock on the file right now (a non-blocking probe, released at once). */
-  locked: boolean;
+  /**
+   * Whether an agent holds the flock on the file right now, read from the kernel's lock
+   * table (/proc/locks) without touching the lock; 'unknown' where there is no such table.
+   */
+  lock: LockState;
+  /**
+   * Why the file cannot be shown as a session (not a regular file, a link to something
+   * that is not a ledger, unreadable); null for every readable session. Listed, never opened.
+   */
+  unreadable: string | null;
   parentSession: { sessionId: string; entryId: string; key: SessionKey | null } | null;
 }
+
+/** An agent's flock on a session file, as the kernel's lock table shows it. */
+export type LockState = 'held' | 'free' | 'unknown';
 
 export interface HeaderInfo {
   sessionId: string | null;

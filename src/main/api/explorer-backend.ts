@@ -11,8 +11,8 @@ import type {
   SessionSummary,
 } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
-import { appendBranch, BranchError } from '../core/branch-append';
-import { sessionPath } from '../core/home';
+import { BranchError } from '../core/branch-append';
+import type { ReadProgress } from '../core/ledger';
 import { HomeWatcher, type HomeChange } from '../library/home-watcher';
 import { ensureDemoCopy } from '../library/resolve-home';
 import { SessionCache, type OpenSession } from '../library/session-cache';
@@ -66,7 +66,8 @@ function differs(a: SessionSummary | undefined, b: SessionSummary): boolean {
     !a ||
     a.sizeBytes !== b.sizeBytes ||
     a.mtimeMs !== b.mtimeMs ||
-    a.locked !== b.locked ||
+    a.lock !== b.lock ||
+    a.unreadable !== b.unreadable ||
     a.entries !== b.entries ||
     a.title !== b.title
   );
@@ -146,16 +147,20 @@ export class ExplorerBackend implements ApiBackend {
   }
 
   /** An open session, opening it when needed (progress goes to the asking client). */
-  private async session(key: SessionKey, client?: ApiClient): Promise<OpenSession> {
+  /** With `pinned`, the session is pinned as it opens (the caller unpins): see SessionCache.acquirePinned. */
+  private async session(key: SessionKey, client?: ApiClient, pinned = false): Promise<OpenSession> {
+    const onProgress = (p: ReadProgress): void => {
+      if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
+        client?.push({ type: 'progress', key, bytesRead: p.bytesRead, bytesTotal: p.bytesTotal });
+      }
+    };
     try {
-      return await this.cache.acquire(key, (p) => {
-        if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
-          client?.push({ type: 'progress', key, bytesRead: p.bytesRead, bytesTotal: p.bytesTotal });
-        }
-      });
+      return await (pinned ? this.cache.acquirePinned(key, onProgress) : this.cache.acquire(key, onProgress));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new ApiError('not_found', `no session ${key} in this home`);
+      // A FIFO, a device, a link to a file that is not this session's ledger: never opened.
+      if (code === 'ENOTREG' || code === 'ENOTSESSION') throw new ApiError('refused', (e as Error).message);
       throw new ApiError('internal', `cannot read ${key}: ${(e as Error).message}`);
     }
   }
@@ -219,8 +224,7 @@ export class ExplorerBackend implements ApiBackend {
     branch: async (req) => this.writes.run(req, () => this.appendBranchOnce(req)),
     subscribe: async (sub, client) => {
       if (sub.topic === 'session') {
-        await this.session(sub.key, client);
-        this.cache.pin(sub.key);
+        await this.session(sub.key, client, true);
       }
       return { subscription: this.subs.add(client, sub) };
     },
@@ -234,12 +238,13 @@ export class ExplorerBackend implements ApiBackend {
 
   /** §7, the one write: the handler behind `branch`, run at most once per idempotency key. */
   private async appendBranchOnce({ key, parentId, text }: BranchRequest): Promise<BranchResult> {
-    if (!this.library.get(key) && !this.library.refresh(key)) {
-      throw new ApiError('not_found', `no session ${key} in this home`);
-    }
+    const listed = this.library.get(key) ?? this.library.refresh(key);
+    if (!listed) throw new ApiError('not_found', `no session ${key} in this home`);
+    if (listed.unreadable !== null) throw new ApiError('refused', `${key} is not written to: ${listed.unreadable}`);
+    await this.session(key); // opening errors (FIFO, foreign link) answer as for any read
     let result;
     try {
-      result = appendBranch(sessionPath(this.info.home, key), parentId, text);
+      result = await this.cache.branch(key, parentId, text);
     } catch (e) {
       if (e instanceof BranchError) throw new ApiError(e.reason === 'locked' ? 'locked' : 'refused', e.message);
       throw e;

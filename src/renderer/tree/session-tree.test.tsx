@@ -1,48 +1,49 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { cursorId, press, renderWithSession, treeRow, waitCursor } from '../test-support/render-app';
+import { cursorId, press, renderSession, treeRow, waitCursor } from '../test-support/render-backend';
 
+// branching.jsonl: e0001 header → e0002…e0005 (a turn); under the answer e0005 two directives:
+// e0006 → e0009 (the first branch) and e0010 → e0013 (the active leaf, the file's last line).
 describe('session tree', () => {
   it('draws rows with lanes, dots, marks and times', async () => {
-    await renderWithSession();
-    expect(document.querySelectorAll('.tree-row:not(.placeholder)')).toHaveLength(13);
-    expect(treeRow('e13').textContent).toContain('◀ active');
-    expect(treeRow('e05').textContent).toContain('⑂2');
-    expect(treeRow('e09').textContent).toContain('leaf');
-    expect(treeRow('e02').querySelector('circle.dot.filled')).toBeTruthy();
-    expect(treeRow('e06').querySelector('circle.dot.hollow')).toBeTruthy();
-    // e08 forks from e05 into lane 1: a fork path at e05, e08's dot in the second column.
-    expect(treeRow('e05').querySelectorAll('path').length).toBe(1);
-    expect(treeRow('e08').querySelector('circle')?.getAttribute('cx')).toBe('18');
-    expect(treeRow('e02').querySelector('.row-time')?.textContent).toBe('09:01:00');
+    await renderSession();
+    await waitFor(() => expect(document.querySelectorAll('.tree-row:not(.placeholder)')).toHaveLength(13));
+    expect(treeRow('e0013').textContent).toContain('◀ active');
+    expect(treeRow('e0005').textContent).toContain('⑂2');
+    expect(treeRow('e0009').textContent).toContain('leaf');
+    expect(treeRow('e0002').querySelector('circle.dot.filled')).toBeTruthy();
+    expect(treeRow('e0001').querySelector('circle.dot.hollow')).toBeTruthy();
+    // The second child of e0005 forks into lane 1: a fork path at e0005, its dot in the second column.
+    expect(treeRow('e0005').querySelectorAll('path').length).toBe(1);
+    expect(treeRow('e0010').querySelector('circle')?.getAttribute('cx')).toBe('18');
   });
 
   it('walks rows, parents, children, siblings and ends with the keyboard', async () => {
-    await renderWithSession();
+    await renderSession();
     press('j');
-    await waitCursor('e01');
+    await waitCursor('e0001');
     press('j');
-    await waitCursor('e02');
+    await waitCursor('e0002');
     press('ArrowDown');
-    await waitCursor('e03');
+    await waitCursor('e0003');
     press('k');
-    await waitCursor('e02');
+    await waitCursor('e0002');
     press('End');
-    await waitCursor('e13');
+    await waitCursor('e0013');
     press('h');
-    await waitCursor('e12');
+    await waitCursor('e0012');
     press('Home');
-    await waitCursor('e01');
+    await waitCursor('e0001');
     press('l');
-    await waitCursor('e02');
-    // From e09 (on the abandoned branch) `]`/`[` switch between e05's children.
-    fireEvent.click(treeRow('e09'));
-    await waitCursor('e09');
-    press('[');
-    await waitCursor('e06');
+    await waitCursor('e0002');
+    // From e0008 (on the first branch) `]`/`[` switch between e0005's children.
+    fireEvent.click(treeRow('e0008'));
+    await waitCursor('e0008');
     press(']');
-    await waitCursor('e08');
+    await waitCursor('e0010');
+    press('[');
+    await waitCursor('e0006');
     press('?');
     expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' }).textContent).toContain('sibling branch');
     press('Escape');
@@ -50,22 +51,24 @@ describe('session tree', () => {
   });
 
   it('selecting a row makes it the leaf, marked apart from the active leaf', async () => {
-    await renderWithSession();
-    fireEvent.click(treeRow('e05'));
-    await waitFor(() => expect(treeRow('e05').textContent).toContain('▶ selected'));
-    expect(treeRow('e13').textContent).toContain('◀ active');
-    expect(treeRow('e13').textContent).not.toContain('▶ selected');
-    expect(window.location.hash).toContain('leaf=e05');
-    expect(cursorId()).toBe('e05');
+    await renderSession();
+    fireEvent.click(treeRow('e0007'));
+    await waitFor(() => expect(treeRow('e0007').textContent).toContain('▶ selected'));
+    expect(treeRow('e0013').textContent).toContain('◀ active');
+    expect(treeRow('e0013').textContent).not.toContain('▶ selected');
+    expect(window.location.hash).toContain('leaf=e0007');
+    expect(cursorId()).toBe('e0007');
   });
 
   it('folds audit runs into one row and back', async () => {
-    const api = await renderWithSession();
+    // linear.jsonl: e0017 (turn_card) and e0018 (intent) follow each other: one folded row.
+    const api = await renderSession('linear');
     fireEvent.click(screen.getByLabelText('fold audit runs', { exact: false }));
-    const fold = await screen.findAllByText(/2 audit entries/);
-    expect(fold.length).toBeGreaterThan(0);
+    const fold = await screen.findByText('▸ 2 audit entries');
+    expect(fold.closest('.tree-row')?.getAttribute('data-entry-id')).toBe('e0017');
+    expect(document.querySelector('.tree-row[data-entry-id="e0018"]')).toBeNull();
     expect(api.calls.some((c) => c.method === 'getTreeRows' && (c.req as { foldAudit: boolean }).foldAudit)).toBe(true);
-    fireEvent.click(fold[0]);
-    await waitFor(() => expect(document.querySelectorAll('.tree-row:not(.placeholder)')).toHaveLength(13));
+    fireEvent.click(fold);
+    await waitFor(() => expect(document.querySelectorAll('.tree-row:not(.placeholder)')).toHaveLength(21));
   });
 });

@@ -1,0 +1,69 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, expect } from 'vitest';
+import { App } from '../app';
+import { dropSessionSources } from '../data/session-sources';
+import { resetAppStore } from '../store/app-store';
+import { createBackendApi, type BackendApi, type BackendApiOptions } from './backend-api';
+import { stubLayout } from './render-app';
+
+const open: BackendApi[] = [];
+afterEach(async () => {
+  cleanup();
+  for (const api of open.splice(0)) await api.close();
+});
+
+/**
+ * Renders the whole app over a real in-process backend on fixture copies, with a fresh store.
+ * `hash` builds the URL's hash from the api (e.g. to open a fixture's session at once).
+ */
+export async function renderOnBackend(
+  opts: BackendApiOptions & { hash?: (api: BackendApi) => string } = { fixtures: ['branching'] },
+): Promise<BackendApi> {
+  stubLayout();
+  cleanup();
+  resetAppStore();
+  dropSessionSources();
+  const api = await createBackendApi(opts);
+  open.push(api);
+  window.history.replaceState(null, '', `/${opts.hash?.(api) ?? ''}`);
+  render(<App api={api} />);
+  return api;
+}
+
+/** The hash that opens a fixture's session (and, optionally, a leaf). */
+export const sessionHash =
+  (fixture: string, leaf?: string) =>
+  (api: BackendApi): string =>
+    `#s=${encodeURIComponent(api.keyOf(fixture))}${leaf ? `&leaf=${leaf}` : ''}`;
+
+/** Renders the app with `fixture` open; resolves once its first tree rows are drawn. */
+export async function renderSession(fixture = 'branching', leaf?: string): Promise<BackendApi> {
+  const api = await renderOnBackend({ fixtures: [fixture], hash: sessionHash(fixture, leaf) });
+  await waitFor(() => expect(document.querySelector('.tree-row[data-entry-id="e0001"]')).not.toBeNull(), {
+    timeout: 10_000,
+  });
+  return api;
+}
+
+/** Sends a key to the window the way a person would with no field focused. */
+export function press(key: string): void {
+  act(() => {
+    fireEvent.keyDown(document.body, { key });
+  });
+}
+
+export const treeRow = (id: string): HTMLElement => {
+  const el = document.querySelector<HTMLElement>(`.tree-row[data-entry-id="${id}"]`);
+  if (!el) throw new Error(`no tree row for ${id}`);
+  return el;
+};
+
+/** The entry id of the cursor row. */
+export const cursorId = (): string | null =>
+  document.querySelector('.tree-row.cursor')?.getAttribute('data-entry-id') ?? null;
+
+export async function waitCursor(id: string): Promise<void> {
+  await waitFor(() => expect(cursorId()).toBe(id), { timeout: 5000 });
+}
+
+export { screen };

@@ -116,7 +116,6 @@ export const wsClientFrame = z.object({
   method: z.string().max(64),
   req: z.unknown(),
 });
-export type WsClientFrame = z.infer<typeof wsClientFrame>;
 export type WsServerFrame =
   | { id: number; ok: true; res: unknown }
   | { id: number; ok: false; error: { code: string; message: string } }

@@ -50,6 +50,22 @@ export interface CapacityProfile {
 
 export const DEFAULT_PROFILE: CapacityProfile = { window: 200000, reserve: 16000, bytes_per_token: 4 };
 
+/**
+ * Why an entry of a leaf's chain reaches the model as no message (the History
+ * pane's "not model-visible: <reason>"); see src/main/core/visibility.ts.
+ */
+export type HiddenReason =
+  | 'audit'
+  | 'control'
+  | 'thinking'
+  | 'behind packet'
+  | 'as card'
+  | 'before reset'
+  | 'superseded intent'
+  | 'header'
+  | 'unknown kind'
+  | 'empty';
+
 export type Fidelity = 'reset' | 'preamble' | 'full' | 'card' | 'packet' | 'open' | 'tail';
 export type TurnFidelity = 'full' | 'card' | 'packet';
 export type ProjectedRole = 'user' | 'assistant' | 'tool';

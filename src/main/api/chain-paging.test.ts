@@ -42,7 +42,7 @@ function fullChain(path: string, plan: 'auto' | 'none'): ChainItem[] {
     const vis = chainVisibility(l, chain, project(l, leaf, { plan, profile: DEFAULT_PROFILE }));
     return chain.map((i, pos) => {
       const e = l.entry(i);
-      const p = entryPreview(e, ix.kindName(i));
+      const p = entryPreview(e);
       return {
         pos,
         id: ix.ids[i],
@@ -51,7 +51,7 @@ function fullChain(path: string, plan: 'auto' | 'none'): ChainItem[] {
         role: p.role,
         control: p.control,
         line: ix.line[i],
-        ts: typeof e['ts'] === 'string' ? e['ts'] : '',
+        ts: e.ts,
         text: p.text,
         turnId: vis[pos].turnId,
         projectedAs: vis[pos].projectedAs,

@@ -8,7 +8,7 @@ import {
 } from '../../shared/api';
 import type { Json, ProjectedMessage } from '../../shared/ledger-types';
 import { entryPreview } from '../core/entry-preview';
-import { turnOptions } from '../core/turn-options';
+import { turnOptions } from './turn-options';
 import { entryVisibility } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { ApiError } from './api-backend';
@@ -52,7 +52,7 @@ function chainItem(s: OpenSession, c: LeafContext, pos: number): ChainItem {
   const i = c.lp.chain[pos];
   const e = ledger.entry(i);
   const kind = ix.kindName(i);
-  const p = entryPreview(e, kind);
+  const p = entryPreview(e);
   const v = entryVisibility(ledger, c.vc, pos);
   return {
     pos,
@@ -62,7 +62,7 @@ function chainItem(s: OpenSession, c: LeafContext, pos: number): ChainItem {
     role: p.role,
     control: p.control,
     line: ix.line[i],
-    ts: typeof e['ts'] === 'string' ? e['ts'] : '',
+    ts: e.ts,
     text: p.text,
     turnId: v.turnId,
     projectedAs: v.projectedAs,

@@ -1,26 +1,24 @@
 import type { ChildRunLink, HeaderInfo, SessionInfo, SessionSummary } from '../../shared/api';
 import { chainToRoot } from '../core/chain';
-import { isObject } from '../core/entry-types';
 import { KIND } from '../core/ledger-index';
 import { usageTotals } from '../core/usage';
 import { foldWork } from '../core/work-fold';
 import type { SessionLibrary } from '../library/session-library';
 import type { OpenSession } from '../library/session-cache';
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
 /** The header's fields the UI shows, or null without a header on line 1. */
-export function headerInfo(s: OpenSession): HeaderInfo | null {
+function headerInfo(s: OpenSession): HeaderInfo | null {
   const ix = s.ledger.index;
   if (ix.header < 0) return null;
   const h = s.ledger.entry(ix.header);
+  if (h.kind !== 'header') return null;
   return {
-    sessionId: str(h['session_id']),
-    model: str(h['model']),
-    provider: str(h['provider']),
-    cwd: str(h['cwd']),
-    appVersion: str(h['app_version']),
-    permissionMode: str(h['permission_mode']),
+    sessionId: h.session_id,
+    model: h.model,
+    provider: h.provider,
+    cwd: h.cwd,
+    appVersion: h.app_version,
+    permissionMode: h.permission_mode,
   };
 }
 
@@ -30,15 +28,15 @@ export function childRuns(s: OpenSession, library: SessionLibrary): ChildRunLink
   const out: ChildRunLink[] = [];
   for (let i = 0; i < ix.count; i++) {
     if (ix.kind[i] !== KIND.child_run) continue;
-    const c = s.ledger.entry(i)['child_run'];
-    if (!isObject(c) || typeof c['child_session_id'] !== 'string') continue;
-    const agent = str(c['agent']) ?? '';
+    const e = s.ledger.entry(i);
+    if (e.kind !== 'child_run') continue; // malformed: no child session to link
+    const c = e.child_run;
     out.push({
       entryId: ix.ids[i],
-      childSessionId: c['child_session_id'],
-      agent,
-      outcome: str(c['outcome']) ?? '',
-      key: library.keyOf(c['child_session_id'], agent || undefined),
+      childSessionId: c.child_session_id,
+      agent: c.agent,
+      outcome: c.outcome,
+      key: library.keyOf(c.child_session_id, c.agent || undefined),
     });
   }
   return out;

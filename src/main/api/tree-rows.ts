@@ -7,7 +7,7 @@ import type { OpenSession } from '../library/session-cache';
 const warningLineCache = new WeakMap<OpenSession, { revision: number; lines: Set<number> }>();
 
 /** The set of 1-based line numbers with a §8 warning. */
-export function warningLines(s: OpenSession): Set<number> {
+function warningLines(s: OpenSession): Set<number> {
   const c = warningLineCache.get(s);
   if (c && c.revision === s.revision && c.lines) return c.lines;
   const lines = new Set(s.ledger.warnings().map((w) => w.line));
@@ -26,7 +26,7 @@ export function treeRows(s: OpenSession, start: number, count: number, foldAudit
     const b = r.lastIndex;
     const e = ledger.entry(a);
     const kind = ix.kindName(a);
-    const preview = entryPreview(e, kind);
+    const preview = entryPreview(e);
     let hasWarning = false;
     for (let j = a; j <= b && !hasWarning; j++) hasWarning = warned.has(ix.line[j]);
     const text = r.folded ? `${r.folded.count} audit entries: ${r.folded.kinds.join(', ')}` : preview.text;
@@ -39,7 +39,7 @@ export function treeRows(s: OpenSession, start: number, count: number, foldAudit
       role: preview.role,
       control: preview.control,
       line: ix.line[a],
-      ts: typeof e['ts'] === 'string' ? e['ts'] : '',
+      ts: e.ts,
       text,
       children: ix.childCount[b],
       isBranchPoint: ix.childCount[b] > 1,

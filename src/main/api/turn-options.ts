@@ -1,7 +1,7 @@
 import type { TurnOption } from '../../shared/api';
-import type { ChainContext } from './chain-context';
-import { usablePackets } from './projection';
-import type { TurnIndex } from './turn-index';
+import type { ChainContext } from '../core/chain-context';
+import { usablePackets } from '../core/projection';
+import type { TurnIndex } from '../core/turn-index';
 
 /**
  * What each closed turn could be forced to: a Card only when the chain holds

@@ -1,4 +1,4 @@
-import { isObject, type Entry, type Json } from './entry-types';
+import { isObject, type Json, type LedgerEntry } from './entry-types';
 import { F_ASSISTANT, F_RESET, KIND, type LedgerIndex } from './ledger-index';
 import type { Ledger } from './ledger';
 
@@ -58,12 +58,12 @@ export function scanChain(ledger: Ledger, chain: number[]): ChainContext {
     }
   }
   if (ctx.resetPos >= 0) {
-    const summary = ledger.entry(chain[ctx.resetPos])['summary'];
-    ctx.resetSummary = typeof summary === 'string' ? summary : '';
+    const reset = ledger.entry(chain[ctx.resetPos]);
+    ctx.resetSummary = reset.kind === 'compaction' && reset.reset ? reset.reset.summary : '';
   }
   if (ctx.intent >= 0) {
-    const intent = ledger.entry(ctx.intent)['intent'];
-    ctx.intentText = isObject(intent) ? textOf(intent['model_visible']) : null;
+    const intent = ledger.entry(ctx.intent);
+    ctx.intentText = intent.kind === 'intent' ? intent.modelVisible : null;
   }
   return ctx;
 }
@@ -72,14 +72,14 @@ export function scanChain(ledger: Ledger, chain: number[]): ChainContext {
 export function ackFor(ledger: Ledger, ctx: ChainContext, toolUseId: string): Json | undefined {
   const i = ctx.presentations.get(toolUseId);
   if (i === undefined) return undefined;
-  const p = ledger.entry(i)['presentation'];
-  return isObject(p) ? ((p['ack'] ?? null) as Json) : null;
+  const p = ledger.entry(i);
+  return p.kind === 'presentation' ? p.presentation.ack : null;
 }
 
 /** A packet's summary text, read from its entry. */
 export function packetSummary(ledger: Ledger, ref: PacketRef): string {
-  const p = ledger.entry(ref.entry)['packet'];
-  return isObject(p) && typeof p['summary'] === 'string' ? p['summary'] : '';
+  const e = ledger.entry(ref.entry);
+  return e.kind === 'compaction' && e.packet ? e.packet.summary : '';
 }
 
 /**
@@ -91,8 +91,7 @@ export function toolNameFor(ledger: Ledger, ctx: ChainContext, pos: number, tool
   for (let p = pos; p >= 0; p--) {
     const i = ctx.chain[p];
     if ((index.flags[i] & F_ASSISTANT) === 0) continue;
-    const content = messageContent(ledger.entry(i));
-    for (const b of content) {
+    for (const b of messageContent(ledger.entry(i))) {
       if (isObject(b) && b['type'] === 'tool_use' && b['id'] === toolUseId && typeof b['name'] === 'string') {
         return b['name'];
       }
@@ -101,12 +100,7 @@ export function toolNameFor(ledger: Ledger, ctx: ChainContext, pos: number, tool
   return 'unknown';
 }
 
-export function messageContent(e: Entry): Json[] {
-  const m = e['message'];
-  return isObject(m) && Array.isArray(m['content']) ? (m['content'] as Json[]) : [];
-}
-
-function textOf(v: unknown): string | null {
-  if (v === undefined || v === null) return null;
-  return typeof v === 'string' ? v : JSON.stringify(v);
+/** The blocks of a message entry as recorded; none for any other entry. */
+function messageContent(e: LedgerEntry): Json[] {
+  return e.kind === 'message' ? e.message.content : [];
 }

@@ -6,9 +6,3 @@ export function chainToRoot(index: LedgerIndex, leaf: number): number[] {
   for (let i = leaf; i >= 0; i = index.parent[i]) out.push(i);
   return out.reverse();
 }
-
-/** True when `ancestor` lies on the chain of `i` (or is `i`). */
-export function isOnChain(index: LedgerIndex, ancestor: number, i: number): boolean {
-  for (let j = i; j >= 0; j = index.parent[j]) if (j === ancestor) return true;
-  return false;
-}

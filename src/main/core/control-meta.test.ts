@@ -65,7 +65,7 @@ describe('meta.control outside user messages', () => {
 describe('entry preview of meta.control', () => {
   it('flags only the user nudge as control', () => {
     const l = Ledger.fromBytes(bytes);
-    const flag = (id: string) => entryPreview(l.entry(l.indexOf(id) ?? -1), 'message').control;
+    const flag = (id: string) => entryPreview(l.entry(l.indexOf(id) ?? -1)).control;
     expect([flag('a1'), flag('r1'), flag('n1')]).toEqual([false, false, true]);
   });
 });

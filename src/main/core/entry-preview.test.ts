@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { Entry } from './entry-types';
+import type { LedgerEntry } from './entry-types';
+import { typedEntry, type ValidLine } from './entry-validate';
 import { entryPreview, formatBytes, oneLine } from './entry-preview';
 
 const base = { id: 'x', parent_id: 'p', ts: '2026-01-01T00:00:00.000Z', prev_hash: null };
-const msg = (role: string, content: unknown[], meta?: unknown): Entry =>
-  ({ ...base, kind: 'message', message: { role, content }, ...(meta ? { meta } : {}) }) as Entry;
-const audit = (kind: string, payload: Record<string, unknown>): Entry => ({ ...base, kind, ...payload }) as Entry;
+/** A typed entry the way Ledger.entry makes one from a parsed line. */
+const entry = (fields: Record<string, unknown>): LedgerEntry => typedEntry({ ...base, ...fields } as ValidLine);
+const msg = (role: string, content: unknown[], meta?: unknown): LedgerEntry =>
+  entry({ kind: 'message', message: { role, content }, ...(meta ? { meta } : {}) });
+const audit = (kind: string, payload: Record<string, unknown>): LedgerEntry => entry({ kind, ...payload });
 
 describe('entryPreview', () => {
   it('shows a message by its first text, on one line', () => {
-    const p = entryPreview(msg('user', [{ type: 'text', text: 'Fix the\n  flaky   test' }]), 'message');
+    const p = entryPreview(msg('user', [{ type: 'text', text: 'Fix the\n  flaky   test' }]));
     expect(p).toEqual({ text: 'Fix the flaky test', role: 'user', control: false });
   });
 
@@ -18,15 +21,15 @@ describe('entryPreview', () => {
       { type: 'thinking', text: 'hmm' },
       { type: 'tool_use', id: 't', name: 'run', input: { cmd: 'ls' } },
     ]);
-    expect(entryPreview(call, 'message').text).toBe('(thinking) · run({"cmd":"ls"})');
+    expect(entryPreview(call).text).toBe('(thinking) · run({"cmd":"ls"})');
     const res = msg('tool', [{ type: 'tool_result', tool_use_id: 't', content: 'x'.repeat(2150) }]);
-    expect(entryPreview(res, 'message')).toMatchObject({ text: 'result (2.1 KB)', role: 'tool' });
+    expect(entryPreview(res)).toMatchObject({ text: 'result (2.1 KB)', role: 'tool' });
     const err = msg('tool', [{ type: 'tool_result', tool_use_id: 't', content: 'boom', is_error: true }]);
-    expect(entryPreview(err, 'message').text).toBe('error (4 B)');
+    expect(entryPreview(err).text).toBe('error (4 B)');
   });
 
   it('flags control nudges', () => {
-    const p = entryPreview(msg('user', [{ type: 'text', text: 'go on' }], { control: 'continue' }), 'message');
+    const p = entryPreview(msg('user', [{ type: 'text', text: 'go on' }], { control: 'continue' }));
     expect(p).toEqual({ text: '[continue] go on', role: 'user', control: true });
   });
 
@@ -52,14 +55,14 @@ describe('entryPreview', () => {
       ['mystery', { a: 1, b: 2 }, 'a, b'],
     ];
     for (const [kind, payload, text] of cases) {
-      expect(entryPreview(audit(kind, payload), kind)).toEqual({ text, role: null, control: false });
+      expect(entryPreview(audit(kind, payload))).toEqual({ text, role: null, control: false });
     }
   });
 
   it('never throws on malformed payloads', () => {
-    expect(entryPreview(audit('message', { message: 'nope' }), 'message').role).toBeNull();
-    expect(entryPreview(audit('receipt', { receipt: 5 }), 'receipt').text).toBe('· 0 attempts');
-    expect(entryPreview(audit('turn_card', {}), 'turn_card').text).toBe('');
+    expect(entryPreview(audit('message', { message: 'nope' })).role).toBeNull();
+    expect(entryPreview(audit('receipt', { receipt: 5 })).text).toBe('· 0 attempts');
+    expect(entryPreview(audit('turn_card', {})).text).toBe('');
   });
 
   it('clips by code points and formats sizes', () => {

@@ -1,5 +1,14 @@
-import type { EntryRole } from '../../shared/api';
-import { isObject, type Entry } from './entry-types';
+import { jsonPrefix } from '../../shared/json-text';
+import {
+  isObject,
+  recordedKind,
+  type Json,
+  type JsonObject,
+  type LedgerEntry,
+  type MessageEntry,
+  type Role,
+} from './entry-types';
+import { contentString } from './tokens';
 
 /**
  * The one line a tree row or a chain item shows for an entry: a message's first
@@ -9,20 +18,23 @@ import { isObject, type Entry } from './entry-types';
 
 export interface EntryPreview {
   text: string;
-  role: EntryRole | null;
+  role: Role | null;
   control: boolean;
 }
 
 const PREVIEW_MAX = 200;
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const str = (v: Json | undefined): string | null => (typeof v === 'string' ? v : null);
 const line = (s: string): string => oneLine(s, PREVIEW_MAX);
-/** Any JSON value as short text (strings as they are). */
-const gist = (v: unknown): string => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+/** Any JSON value as short text (strings as they are): only its start is written, at any size or depth. */
+const gist = (v: Json | undefined): string =>
+  v === undefined ? '' : typeof v === 'string' ? v : jsonPrefix(v, PREVIEW_MAX * 2);
 
 /** Text on one line: whitespace collapsed, clipped to `max` code points with an ellipsis. */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Only the start can show: a multi-megabyte text is not flattened whole.
+  const head = text.length > max * 8 ? text.slice(0, max * 8) : text;
+  const flat = head.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const cps = Array.from(flat);
   return cps.length <= max ? flat : cps.slice(0, max - 1).join('') + '…';
@@ -35,41 +47,42 @@ export function formatBytes(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function messagePreview(e: Entry): EntryPreview {
-  const m = e['message'];
-  const meta = e['meta'];
-  const role =
-    isObject(m) && (m['role'] === 'user' || m['role'] === 'assistant' || m['role'] === 'tool') ? m['role'] : null;
-  // §8: only a user message with meta.control is a control nudge.
-  const control = role === 'user' && isObject(meta) && meta['control'] !== undefined && meta['control'] !== null;
-  const blocks = isObject(m) && Array.isArray(m['content']) ? m['content'].filter(isObject) : [];
+function messagePreview(e: MessageEntry): EntryPreview {
+  const blocks = e.message.content.filter(isObject);
   const text = blocks.find((b) => b['type'] === 'text' && typeof b['text'] === 'string');
   let out: string;
-  if (text) out = line(text['text'] as string);
+  if (text) out = line(str(text['text']) ?? '');
   else {
     const parts: string[] = [];
     for (const b of blocks) {
       if (b['type'] === 'tool_use') parts.push(`${str(b['name']) ?? 'tool'}(${gist(b['input'] ?? '')})`);
       else if (b['type'] === 'tool_result') {
-        const bytes = Buffer.byteLength(str(b['content']) ?? gist(b['content']), 'utf8');
+        const bytes = Buffer.byteLength(contentString(b['content']), 'utf8');
         parts.push(`${b['is_error'] === true ? 'error' : 'result'} (${formatBytes(bytes)})`);
       } else if (b['type'] === 'image') parts.push(`[image ${str(b['media_type']) ?? ''}]`.replace(' ]', ']'));
       else if (b['type'] === 'thinking') parts.push('(thinking)');
     }
     out = line(parts.join(' · '));
   }
-  if (control) out = line(`[${gist(isObject(meta) ? meta['control'] : '')}] ${out}`);
-  return { text: out, role, control };
+  if (e.controlNudge) out = line(`[${gist(e.control)}] ${out}`);
+  return { text: out, role: e.message.role, control: e.controlNudge };
 }
 
-/** One line about an audit or other non-message entry. */
-function auditText(e: Entry, kind: string): string {
-  const o = (k: string): Record<string, unknown> => (isObject(e[k]) ? (e[k] as Record<string, unknown>) : {});
+/**
+ * One line about an audit or other non-message entry, from its recorded fields: a
+ * preview shows what is there, also in a payload too malformed to project.
+ */
+function auditText(fields: JsonObject, kind: string): string {
+  const e = (k: string): Json | undefined => (Object.hasOwn(fields, k) ? fields[k] : undefined);
+  const o = (k: string): JsonObject => {
+    const v = e(k);
+    return isObject(v) ? v : {};
+  };
   switch (kind) {
     case 'header':
-      return [str(e['model']), str(e['cwd'])].filter((x) => x !== null).join(' · ');
+      return [str(e('model')), str(e('cwd'))].filter((x) => x !== null).join(' · ');
     case 'compaction': {
-      if (e['reset_all'] === true) return `reset: ${gist(e['summary'])}`;
+      if (e('reset_all') === true) return `reset: ${gist(e('summary'))}`;
       const p = o('packet');
       return `packet: ${gist(p['summary'])}`;
     }
@@ -100,7 +113,10 @@ function auditText(e: Entry, kind: string): string {
     }
     case 'turn_capabilities_bound': {
       const c = o('capabilities');
-      const n = (k: string): number => (Array.isArray(c[k]) ? (c[k] as unknown[]).length : 0);
+      const n = (k: string): number => {
+        const v = Object.hasOwn(c, k) ? c[k] : undefined;
+        return Array.isArray(v) ? v.length : 0;
+      };
       return `${n('core_tools')} core tools, ${n('deferred_tools')} deferred`;
     }
     case 'presentation': {
@@ -112,15 +128,17 @@ function auditText(e: Entry, kind: string): string {
     default: {
       // Unknown kind: show which fields it carries beyond the common five.
       const common = new Set(['id', 'parent_id', 'ts', 'prev_hash', 'kind']);
-      return Object.keys(e)
+      return Object.keys(fields)
         .filter((k) => !common.has(k))
         .join(', ');
     }
   }
 }
 
-/** The row text, role and control flag of an entry (`kind` is the index's kind name). */
-export function entryPreview(e: Entry, kind: string): EntryPreview {
-  if (kind === 'message') return messagePreview(e);
-  return { text: line(auditText(e, kind)), role: null, control: false };
+/** The row text, role and control flag of an entry. */
+export function entryPreview(e: LedgerEntry): EntryPreview {
+  if (e.kind === 'message') return messagePreview(e);
+  // A malformed message has no role and stands in no turn: it shows no text of its own.
+  if (e.kind === 'malformed' && e.recordedKind === 'message') return { text: '', role: null, control: false };
+  return { text: line(auditText(e.fields, recordedKind(e))), role: null, control: false };
 }

@@ -1,12 +1,18 @@
 /**
- * The ledger's vocabulary (LEDGER.md §2–§4) as TypeScript types.
- * Payloads come from untrusted files: these types describe what a well-formed
- * ledger holds, and every reader of a payload still checks before it trusts.
+ * The ledger's vocabulary (LEDGER.md §2–§4) as TypeScript types: one case per
+ * entry kind, discriminated by `kind`. An entry is validated once, where it is
+ * materialised (`Ledger.entry`, see entry-validate.ts); code after that narrows
+ * on `kind` and reads typed fields. A known kind whose payload does not have
+ * the shape the projection needs is the `malformed` case: kept and shown, no part
+ * in the projection (docs/spec-decisions.md).
  */
 
 import type { Json } from '../../shared/ledger-types';
 
 export type { Json };
+
+/** A JSON object as parsed from a line (own keys only; `__proto__` is an ordinary key). */
+export type JsonObject = { [key: string]: Json };
 
 export const KNOWN_KINDS = [
   'header',
@@ -27,157 +33,129 @@ export type KnownKind = (typeof KNOWN_KINDS)[number];
 
 export type Role = 'user' | 'assistant' | 'tool';
 
-export interface TextBlock {
-  type: 'text';
-  text: string;
-}
-export interface ThinkingBlock {
-  type: 'thinking';
-  text: string;
-}
-export interface ToolUseBlock {
-  type: 'tool_use';
-  id: string;
-  name: string;
-  input: Json;
-}
-export interface ToolResultBlock {
-  type: 'tool_result';
-  tool_use_id: string;
-  content: string;
-  is_error?: boolean;
-  digest?: string;
-}
-export interface ImageBlock {
-  type: 'image';
-  media_type: string;
-  bytes: number;
-  sha256: string;
-}
-/** A block of a type this explorer does not know: kept verbatim. */
-export interface OtherBlock {
-  type: string;
-  [key: string]: Json;
-}
-export type Block = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | OtherBlock;
-
+/** A Message (§4): content blocks are kept as recorded (projection copies them verbatim). */
 export interface Message {
   role: Role;
-  content: Block[];
+  content: Json[];
 }
 
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens?: number;
-  cache_write_tokens?: number;
-}
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  input_schema: Json;
-}
-
-/** The five fields every line has (§2). */
-export interface EntryBase {
+/** The five common fields (§2), plus the whole parsed line (extra fields are kept and shown). */
+interface EntryCommon {
   id: string;
   parent_id: string | null;
   ts: string;
   prev_hash: string | null;
-  kind: string;
-  [extra: string]: unknown;
+  /** Every field of the line as parsed, the common five included. */
+  fields: JsonObject;
 }
 
-export interface HeaderEntry extends EntryBase {
+/**
+ * §3 header. Its payload is not type-checked at read time (docs/spec-decisions.md):
+ * a field of the wrong type reads as absent.
+ */
+export interface HeaderEntry extends EntryCommon {
   kind: 'header';
-  session_id: string;
-  app_version: string;
-  provider: string;
-  model: string;
-  system_prompt: string;
-  tools: ToolSpec[];
-  permission_mode: string;
-  cwd: string;
-  parent_session: { session_id: string; entry_id: string } | null;
+  /** `system_prompt`, or "" when it is not a string. */
+  system: string;
+  /** `tools`, or [] when it is not an array. */
+  tools: Json[];
+  session_id: string | null;
+  model: string | null;
+  provider: string | null;
+  cwd: string | null;
+  app_version: string | null;
+  permission_mode: string | null;
+  parent_session: { session_id: string; entry_id: string | null } | null;
 }
-export interface MessageEntry extends EntryBase {
+
+export interface MessageEntry extends EntryCommon {
   kind: 'message';
   message: Message;
-  meta?: { model?: string; stop_reason?: string; usage?: Usage; control?: string };
+  /** The recorded `meta.control` (null when absent or null), whatever the role. */
+  control: Json;
+  /** §4, §8: a user message whose `meta.control` is set; only these are nudges. */
+  controlNudge: boolean;
 }
-export interface CompactionEntry extends EntryBase {
+
+/** §3 compaction: a reset, a packet (or, oddly, both; each is used in its own role). */
+export interface CompactionEntry extends EntryCommon {
   kind: 'compaction';
-  packet?: {
-    summary: string;
-    first_turn_id: string;
-    last_turn_id: string;
-    model: string;
-    tokens_before: number;
-  };
-  reset_all?: boolean;
-  summary?: string;
+  /** `reset_all: true`, with its summary ("" when not a string, §8). */
+  reset: { summary: string } | null;
+  packet: { summary: string; first_turn_id: string; last_turn_id: string } | null;
 }
-export interface IntentEntry extends EntryBase {
-  kind: 'intent';
-  intent: { reading: Json; engagement: Json; provenance: Json; model_visible: string };
+
+/** Audit kinds the explorer only shows: their payload object is kept as recorded. */
+export interface AuditEntry extends EntryCommon {
+  kind: 'receipt' | 'goal' | 'goal_update' | 'activity' | 'turn_capabilities_bound';
+  payload: JsonObject;
 }
-export interface PresentationEntry extends EntryBase {
-  kind: 'presentation';
-  presentation: {
-    tool_use_id: string;
-    card_type: string;
-    payload: Json;
-    digest: string;
-    evidence: string[];
-    identity_digest: string;
-    ack: Json;
-  };
-}
-export interface TurnCardEntry extends EntryBase {
-  kind: 'turn_card';
-  turn_card: {
-    turn_id: string;
-    asked: string;
-    did: string;
-    answered: string;
-    narration: string;
-    outcome: string;
-    reading: string;
-    cost: { input_tokens: number; output_tokens: number };
-    line: string;
-  };
-}
-export interface WorkEntry extends EntryBase {
+
+export interface WorkEntry extends EntryCommon {
   kind: 'work';
-  work: { work_id: string; event: string; state?: Json; detail?: Json };
+  work: { work_id: string; event: string; state: Json | undefined; detail: Json | undefined };
 }
-export interface ChildRunEntry extends EntryBase {
+
+export interface IntentEntry extends EntryCommon {
+  kind: 'intent';
+  intent: JsonObject;
+  /** What the tail gets (§8): null when absent or null, a string as is, else its JSON text. */
+  modelVisible: string | null;
+}
+
+export interface ChildRunEntry extends EntryCommon {
   kind: 'child_run';
-  child_run: { child_session_id: string; agent: string; outcome: string; summary?: string };
+  child_run: { child_session_id: string; agent: string; outcome: string; summary: Json | undefined };
 }
 
-/** An entry as parsed from its line. Narrow on `kind` and check payload fields before use. */
-export type Entry = EntryBase;
+export interface PresentationEntry extends EntryCommon {
+  kind: 'presentation';
+  presentation: { tool_use_id: string; ack: Json; card_type: Json | undefined };
+}
 
-export function isObject(v: unknown): v is Record<string, unknown> {
+export interface TurnCardEntry extends EntryCommon {
+  kind: 'turn_card';
+  /** `line` is "" when it is not a string. */
+  turn_card: { turn_id: string; line: string };
+}
+
+/** A kind not in §3 (warning `unknown_kind`): kept as a raw entry, never model-visible. */
+export interface UnknownKindEntry extends EntryCommon {
+  kind: 'unknown';
+  recordedKind: string;
+}
+
+/** A known kind whose payload lacks what the explorer needs: kept and shown, never projected. */
+export interface MalformedEntry extends EntryCommon {
+  kind: 'malformed';
+  recordedKind: KnownKind;
+  /** What is wrong, in words. */
+  problem: string;
+}
+
+export type LedgerEntry =
+  | HeaderEntry
+  | MessageEntry
+  | CompactionEntry
+  | AuditEntry
+  | WorkEntry
+  | IntentEntry
+  | ChildRunEntry
+  | PresentationEntry
+  | TurnCardEntry
+  | UnknownKindEntry
+  | MalformedEntry;
+
+/** The kind the line records (`malformed` and `unknown` entries keep theirs). */
+export function recordedKind(e: LedgerEntry): string {
+  return e.kind === 'malformed' || e.kind === 'unknown' ? e.recordedKind : e.kind;
+}
+
+export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The message of a `message` entry when it is well-formed, else null. */
-export function messageOf(entry: Entry): Message | null {
-  if (entry.kind !== 'message') return null;
-  const m = entry['message'];
-  if (!isObject(m)) return null;
-  const role = m['role'];
-  if (role !== 'user' && role !== 'assistant' && role !== 'tool') return null;
-  const content = m['content'];
-  if (!Array.isArray(content)) return null;
-  return { role, content: content.filter(isObject) as unknown as Block[] };
-}
-
-/** §4: a control nudge is a user message whose `meta.control` is set. */
-export function isControlNudge(entry: Entry): boolean {
-  const meta = entry['meta'];
-  return isObject(meta) && meta['control'] !== undefined && meta['control'] !== null;
+/** "Control is set" (§4): present and not null; "" and false count as set (docs/spec-decisions.md). */
+export function isControlSet(v: unknown): boolean {
+  return v !== undefined && v !== null;
 }

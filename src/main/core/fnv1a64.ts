@@ -3,7 +3,7 @@ const OFFSET_BASIS = 0xcbf29ce484222325n;
 const PRIME = 0x100000001b3n;
 const MASK = 0xffffffffffffffffn;
 
-export function fnv1a64Hex(bytes: Uint8Array): string {
+function fnv1a64Hex(bytes: Uint8Array): string {
   let h = OFFSET_BASIS;
   for (const b of bytes) {
     h ^= BigInt(b);

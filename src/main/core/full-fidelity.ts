@@ -1,8 +1,7 @@
-import { isObject, type Json } from './entry-types';
-import { F_CONTROL, F_MESSAGE, type LedgerIndex } from './ledger-index';
+import { isObject, type Json, type LedgerEntry } from './entry-types';
 import type { Ledger } from './ledger';
 import { contentString } from './tokens';
-import { ackFor, messageContent, toolNameFor, type ChainContext } from './chain-context';
+import { ackFor, toolNameFor, type ChainContext } from './chain-context';
 
 import type { ProjectedRole } from '../../shared/ledger-types';
 
@@ -11,25 +10,20 @@ export interface ShapedMessage {
   content: Json[];
 }
 
-/** A message entry as recorded (preamble, open turn): blocks verbatim. */
-export function verbatimMessage(ledger: Ledger, i: number): ShapedMessage | null {
-  if ((ledger.index.flags[i] & F_MESSAGE) === 0) return null;
-  const e = ledger.entry(i);
-  const m = e['message'] as Record<string, Json>;
-  return { role: m['role'] as ProjectedRole, content: messageContent(e) };
+/** A message entry as recorded (preamble, open turn): blocks verbatim; null for any other entry. */
+export function verbatimMessage(e: LedgerEntry): ShapedMessage | null {
+  return e.kind === 'message' ? { role: e.message.role, content: e.message.content } : null;
 }
 
 /**
  * A message entry of a closed turn at Full fidelity (§5.3): control nudges and
  * thinking dropped, card calls reduced to their ack, tool results to digests.
- * Returns null when nothing is left.
+ * Returns null when nothing is left (or the entry is no message).
  */
 export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number): ShapedMessage | null {
-  const index: LedgerIndex = ledger.index;
-  const i = ctx.chain[pos];
-  const f = index.flags[i];
-  if ((f & F_MESSAGE) === 0 || (f & F_CONTROL) !== 0) return null;
-  const msg = verbatimMessage(ledger, i)!;
+  const e = ledger.entry(ctx.chain[pos]);
+  if (e.kind !== 'message' || e.controlNudge) return null;
+  const msg = e.message;
   let content: Json[];
   if (msg.role === 'assistant') {
     content = [];
@@ -47,7 +41,8 @@ export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number): Sha
         typeof digest === 'string'
           ? digest
           : computedDigest(
-              toolNameFor(ledger, ctx, pos, String(b['tool_use_id'])),
+              // A tool_use_id that is no string names no call (and String() of a deep array would recurse).
+              typeof b['tool_use_id'] === 'string' ? toolNameFor(ledger, ctx, pos, b['tool_use_id']) : 'unknown',
               contentString(b['content']),
               b['is_error'] === true,
             );
@@ -58,7 +53,7 @@ export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number): Sha
 }
 
 /** "[<name> result: <L> lines, <B> bytes]" (or "error") for a result without a recorded digest. */
-export function computedDigest(name: string, content: string, isError: boolean): string {
+function computedDigest(name: string, content: string, isError: boolean): string {
   const bytes = Buffer.byteLength(content, 'utf8');
   return `[${name} ${isError ? 'error' : 'result'}: ${lineCount(content)} lines, ${bytes} bytes]`;
 }

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { FileSource, MemorySource, readRange, type ByteSource } from './byte-source';
-import type { Entry } from './entry-types';
+import type { LedgerEntry } from './entry-types';
+import { typedEntry, type ValidLine } from './entry-validate';
 import { LedgerIndex } from './ledger-index';
 import { LineFeeder } from './line-feeder';
 import { LineReader } from './line-reader';
@@ -33,7 +34,7 @@ export class Ledger {
   index!: LedgerIndex;
   private reader!: LineReader;
   private feeder!: LineFeeder;
-  private cache = new Map<number, Entry>();
+  private cache = new Map<number, LedgerEntry>();
   private readBuf: Buffer | null = null;
   /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
   readonly appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[] = [];
@@ -258,15 +259,19 @@ export class Ledger {
     return { bytes: got.subarray(0, max), length: null, terminated: false };
   }
 
-  /** An entry's parsed payload, read back by offset (cached). */
-  entry(i: number): Entry {
+  /**
+   * An accepted entry, read back by offset, parsed and validated into its typed
+   * case once (cached). Payloads stay on disk until asked for.
+   */
+  entry(i: number): LedgerEntry {
     let e = this.cache.get(i);
     if (e) {
       this.cache.delete(i);
       this.cache.set(i, e);
       return e;
     }
-    e = JSON.parse(this.rawLine(i).toString('utf8')) as Entry;
+    // The reader accepted this line: it parses to an object with the five common fields.
+    e = typedEntry(JSON.parse(this.rawLine(i).toString('utf8')) as ValidLine);
     this.cache.set(i, e);
     if (this.cache.size > 4096) this.cache.delete(this.cache.keys().next().value as number);
     return e;

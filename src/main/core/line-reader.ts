@@ -88,8 +88,8 @@ export class LineReader {
     const index = this.index;
     const first = index.byId.get(entryId);
     if (first !== undefined) {
+      // Never line 1: no id was accepted before it.
       addWarning(this, lineNo, offset, 'duplicate_id', `id first seen on line ${index.line[first]}; skipped`, entryId);
-      if (lineNo === 1) addWarning(this, lineNo, offset, 'missing_header', 'line 1 is not a valid header', entryId);
       return;
     }
 

@@ -6,11 +6,10 @@ import type {
   Projection,
   ProjectionTokens,
 } from '../../shared/ledger-types';
-import { isObject } from './entry-types';
+import { stringifyJson } from '../../shared/json-text';
 import { chainToRoot } from './chain';
 import { packetSummary, scanChain, type ChainContext, type PacketRef } from './chain-context';
 import { fullMessage, verbatimMessage, type ShapedMessage } from './full-fidelity';
-import { F_MESSAGE } from './ledger-index';
 import type { Ledger } from './ledger';
 import { choosePlan, type PlanPacket, type PlanTurn, type TurnOverride } from './plan';
 import { DEFAULT_PROFILE, messageTokens, tokensOf, type CapacityProfile } from './tokens';
@@ -52,6 +51,65 @@ export function project(ledger: Ledger, leaf: number, opts: ProjectOptions): Pro
   return projectLeaf(ledger, leaf, opts).projection;
 }
 
+/** Shapes a message into a projected one, costed at `bpt` bytes per token. */
+function projected(
+  shaped: ShapedMessage,
+  fidelity: Fidelity,
+  turnId: string | null,
+  sources: string[],
+  bpt: number,
+): ProjectedMessage {
+  return {
+    role: shaped.role,
+    content: shaped.content,
+    fidelity,
+    turn_id: turnId,
+    source_ids: sources,
+    tokens: messageTokens(shaped.content, bpt),
+  };
+}
+
+const userText = (text: string): ShapedMessage => ({ role: 'user', content: [{ type: 'text', text }] });
+
+/** Message entries as recorded (preamble, open turn), each traced to its entry. */
+function verbatimMessages(
+  ledger: Ledger,
+  entries: readonly number[],
+  fidelity: Fidelity,
+  turnId: string | null,
+  bpt: number,
+): ProjectedMessage[] {
+  return entries.flatMap((i) => {
+    const shaped = verbatimMessage(ledger.entry(i));
+    return shaped ? [projected(shaped, fidelity, turnId, [ledger.index.ids[i]], bpt)] : [];
+  });
+}
+
+/** One closed turn at Full fidelity (§5.3); `firstPos` is the chain position of its directive. */
+export function fullTurn(
+  ledger: Ledger,
+  ctx: ChainContext,
+  turn: Turn,
+  firstPos: number,
+  bpt: number,
+): ProjectedMessage[] {
+  const out: ProjectedMessage[] = [];
+  turn.entries.forEach((i, k) => {
+    const shaped = fullMessage(ledger, ctx, firstPos + k);
+    if (shaped) out.push(projected(shaped, 'full', turn.id, [ledger.index.ids[i]], bpt));
+  });
+  return out;
+}
+
+/** One closed turn as its Card (§6), or null when the chain holds no turn card for it. */
+export function cardTurn(ledger: Ledger, ctx: ChainContext, turn: Turn, bpt: number): ProjectedMessage | null {
+  const c = ctx.cards.get(turn.id);
+  if (c === undefined) return null;
+  const card = ledger.entry(c);
+  const line = card.kind === 'turn_card' ? card.turn_card.line : '';
+  return projected(userText('[turn card] ' + line), 'card', turn.id, [ledger.index.ids[c]], bpt);
+}
+
 /** `project`, keeping the chain, its context and its TurnIndex for the caller. */
 export function projectLeaf(ledger: Ledger, leaf: number, opts: ProjectOptions): LeafProjection {
   const profile = opts.profile ?? DEFAULT_PROFILE;
@@ -61,75 +119,51 @@ export function projectLeaf(ledger: Ledger, leaf: number, opts: ProjectOptions):
   const ctx = scanChain(ledger, chain);
   const { system, tools } = headerContext(ledger);
 
-  const after = ctx.resetPos >= 0 ? chain.slice(ctx.resetPos + 1) : chain;
-  const base = ctx.resetPos + 1; // chain position of after[0]
-  const posOf = new Map<number, number>();
-  after.forEach((i, k) => posOf.set(i, base + k));
+  const base = ctx.resetPos + 1; // chain position of the first entry after the newest reset
+  const after = ctx.resetPos >= 0 ? chain.slice(base) : chain;
   const turnIndex = buildTurnIndex(index, after);
-
-  const make = (
-    shaped: ShapedMessage,
-    fidelity: Fidelity,
-    turnId: string | null,
-    sources: string[],
-  ): ProjectedMessage => ({
-    role: shaped.role,
-    content: shaped.content,
-    fidelity,
-    turn_id: turnId,
-    source_ids: sources,
-    tokens: messageTokens(shaped.content, bpt),
-  });
-  const userText = (text: string): ShapedMessage => ({ role: 'user', content: [{ type: 'text', text }] });
-  const verbatim = (entries: number[], fidelity: Fidelity, turnId: string | null): ProjectedMessage[] =>
-    entries
-      .filter((i) => index.flags[i] & F_MESSAGE)
-      .map((i) => make(verbatimMessage(ledger, i)!, fidelity, turnId, [index.ids[i]]));
 
   const head: ProjectedMessage[] = [];
   if (ctx.resetPos >= 0) {
-    head.push(make(userText('[summary] ' + ctx.resetSummary), 'reset', null, [index.ids[chain[ctx.resetPos]]]));
+    head.push(
+      projected(userText('[summary] ' + ctx.resetSummary), 'reset', null, [index.ids[chain[ctx.resetPos]]], bpt),
+    );
   }
-  head.push(...verbatim(turnIndex.preamble, 'preamble', null));
+  head.push(...verbatimMessages(ledger, turnIndex.preamble, 'preamble', null, bpt));
 
-  const closed = turnIndex.turns.filter((t) => !t.open);
-  const openTurn: Turn | undefined = turnIndex.turns.find((t) => t.open);
+  // Chain position of each turn's directive: the preamble first, then the turns in order.
+  const closed: { turn: Turn; firstPos: number }[] = [];
+  let openTurn: Turn | undefined;
+  let pos = base + turnIndex.preamble.length;
+  for (const t of turnIndex.turns) {
+    if (t.open) openTurn = t;
+    else closed.push({ turn: t, firstPos: pos });
+    pos += t.entries.length;
+  }
   const tailMsgs: ProjectedMessage[] = [];
-  if (openTurn) tailMsgs.push(...verbatim(openTurn.entries, 'open', openTurn.id));
-  tailMsgs.push(tailMessage(ledger, ctx, leaf, make, userText));
+  if (openTurn) tailMsgs.push(...verbatimMessages(ledger, openTurn.entries, 'open', openTurn.id, bpt));
+  tailMsgs.push(tailMessage(ledger, ctx, leaf, bpt));
 
   const fixedCost = [...head, ...tailMsgs].reduce((n, m) => n + m.tokens, 0);
   const systemTokens = tokensOf(system, bpt);
-  const toolsTokens = tokensOf(JSON.stringify(tools), bpt);
+  const toolsTokens = tokensOf(stringifyJson(tools), bpt);
   const available = profile.window - profile.reserve - systemTokens - toolsTokens - fixedCost;
 
   // Every closed turn at Full, and what it could be instead.
-  const fullMsgs = closed.map((t) =>
-    t.entries.flatMap((i) => {
-      const shaped = fullMessage(ledger, ctx, posOf.get(i)!);
-      return shaped ? [make(shaped, 'full', t.id, [index.ids[i]])] : [];
-    }),
-  );
-  const cardMsgs = closed.map((t) => {
-    const c = ctx.cards.get(t.id);
-    if (c === undefined) return null;
-    const card = ledger.entry(c)['turn_card'];
-    const line = isObject(card) && typeof card['line'] === 'string' ? card['line'] : '';
-    return make(userText('[turn card] ' + line), 'card', t.id, [index.ids[c]]);
+  const fullMsgs = closed.map(({ turn, firstPos }) => fullTurn(ledger, ctx, turn, firstPos, bpt));
+  const planTurns: PlanTurn<ProjectedMessage>[] = closed.map(({ turn }, k) => {
+    const card = cardTurn(ledger, ctx, turn, bpt);
+    return {
+      id: turn.id,
+      fullTokens: fullMsgs[k].reduce((n, m) => n + m.tokens, 0),
+      card: card ? { tokens: card.tokens, value: card } : null,
+    };
   });
-  const planTurns: PlanTurn[] = closed.map((t, k) => ({
-    id: t.id,
-    fullTokens: fullMsgs[k].reduce((n, m) => n + m.tokens, 0),
-    cardTokens: cardMsgs[k]?.tokens ?? null,
-  }));
-  const packetMsgs = new Map<PlanPacket, ProjectedMessage>();
-  const planPackets = usablePackets(ctx, closed).map(({ ref, first, last }) => {
-    const n = last - first + 1;
-    const text = `[summary of ${n} turns] ${packetSummary(ledger, ref)}`;
-    const msg = make(userText(text), 'packet', closed[first].id, [ref.id]);
-    const p: PlanPacket = { id: ref.id, first, last, tokens: msg.tokens };
-    packetMsgs.set(p, msg);
-    return p;
+  const closedTurns = closed.map((c) => c.turn);
+  const planPackets: PlanPacket<ProjectedMessage>[] = usablePackets(ctx, closedTurns).map(({ ref, first, last }) => {
+    const text = `[summary of ${last - first + 1} turns] ${packetSummary(ledger, ref)}`;
+    const msg = projected(userText(text), 'packet', closedTurns[first].id, [ref.id], bpt);
+    return { id: ref.id, first, last, tokens: msg.tokens, value: msg };
   });
 
   const result = choosePlan(planTurns, planPackets, available, opts.plan === 'auto', opts.overrides);
@@ -137,17 +171,16 @@ export function projectLeaf(ledger: Ledger, leaf: number, opts: ProjectOptions):
   const body: ProjectedMessage[] = [];
   const plan: PlanRow[] = [];
   result.choices.forEach((c, k) => {
-    const t = closed[k];
+    const turnId = closedTurns[k].id;
     if (c.fidelity === 'packet') {
-      const msg = packetMsgs.get(c.packet!)!;
-      if (c.packet!.first === k) body.push(msg);
-      plan.push({ turn_id: t.id, fidelity: 'packet', packet_id: c.packet!.id, tokens: msg.tokens });
+      if (c.packet.first === k) body.push(c.packet.value);
+      plan.push({ turn_id: turnId, fidelity: 'packet', packet_id: c.packet.id, tokens: c.packet.tokens });
     } else if (c.fidelity === 'card') {
-      body.push(cardMsgs[k]!);
-      plan.push({ turn_id: t.id, fidelity: 'card', packet_id: null, tokens: cardMsgs[k]!.tokens });
+      body.push(c.card.value);
+      plan.push({ turn_id: turnId, fidelity: 'card', packet_id: null, tokens: c.card.tokens });
     } else {
       body.push(...fullMsgs[k]);
-      plan.push({ turn_id: t.id, fidelity: 'full', packet_id: null, tokens: planTurns[k].fullTokens });
+      plan.push({ turn_id: turnId, fidelity: 'full', packet_id: null, tokens: planTurns[k].fullTokens });
     }
   });
 
@@ -176,10 +209,7 @@ export function projectLeaf(ledger: Ledger, leaf: number, opts: ProjectOptions):
 export function headerContext(ledger: Ledger): { system: string; tools: Json[] } {
   if (ledger.index.header < 0) return { system: '', tools: [] };
   const h = ledger.entry(ledger.index.header);
-  return {
-    system: typeof h['system_prompt'] === 'string' ? h['system_prompt'] : '',
-    tools: Array.isArray(h['tools']) ? (h['tools'] as Json[]) : [],
-  };
+  return h.kind === 'header' ? { system: h.system, tools: h.tools } : { system: '', tools: [] };
 }
 
 /** §6: a packet is usable only when both its ids are closed turns of this chain, in order. */
@@ -195,20 +225,14 @@ export function usablePackets(
   });
 }
 
-function tailMessage(
-  ledger: Ledger,
-  ctx: ChainContext,
-  leaf: number,
-  make: (s: ShapedMessage, f: Fidelity, t: string | null, src: string[]) => ProjectedMessage,
-  userText: (text: string) => ShapedMessage,
-): ProjectedMessage {
+/** §5.5 the tail: the leaf's time, then the newest intent's model_visible text. */
+function tailMessage(ledger: Ledger, ctx: ChainContext, leaf: number, bpt: number): ProjectedMessage {
   const ids = ledger.index.ids;
-  const ts = ledger.entry(leaf)['ts'];
-  let text = '[tail]\ntime: ' + (typeof ts === 'string' ? ts : '');
+  let text = '[tail]\ntime: ' + ledger.entry(leaf).ts;
   const sources = [ids[leaf]];
   if (ctx.intent >= 0) {
     if (ctx.intentText !== null) text += '\n' + ctx.intentText;
     if (ctx.intent !== leaf) sources.push(ids[ctx.intent]);
   }
-  return make(userText(text), 'tail', null, sources);
+  return projected(userText(text), 'tail', null, sources, bpt);
 }

@@ -12,7 +12,7 @@ export const IMAGE_TOKENS = 1000;
 export const MESSAGE_OVERHEAD = 4;
 
 /** A projected block's cost (§6). Blocks of other types carry no string the spec counts. */
-export function blockTokens(block: Record<string, Json>, bpt: number): number {
+function blockTokens(block: Record<string, Json>, bpt: number): number {
   switch (block['type']) {
     case 'text':
     case 'thinking':
@@ -34,7 +34,7 @@ export function blockTokens(block: Record<string, Json>, bpt: number): number {
 /** A message costs 4 + the sum over its blocks. */
 export function messageTokens(content: readonly Json[], bpt: number): number {
   let n = MESSAGE_OVERHEAD;
-  for (const b of content) if (isObject(b)) n += blockTokens(b as Record<string, Json>, bpt);
+  for (const b of content) if (isObject(b)) n += blockTokens(b, bpt);
   return n;
 }
 

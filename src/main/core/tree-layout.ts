@@ -28,7 +28,7 @@ const CHECKPOINT = 512;
 const STORY_CODES = STORY_KINDS.map(kindCode);
 
 /** Audit kinds (shared/ledger-types.ts STORY_KINDS), by code: every kind but the story's, unknown kinds too. */
-export function isAuditKind(code: number): boolean {
+function isAuditKind(code: number): boolean {
   return !STORY_CODES.includes(code);
 }
 

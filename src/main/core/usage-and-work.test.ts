@@ -17,7 +17,7 @@ describe('usage totals (§2)', () => {
     const all = usageTotals(l, 'all');
     let expected = 0;
     for (const i of chain) {
-      const meta = l.entry(i)['meta'] as { usage?: { output_tokens: number } } | undefined;
+      const meta = l.entry(i).fields['meta'] as { usage?: { output_tokens: number } } | undefined;
       expected += meta?.usage?.output_tokens ?? 0;
     }
     expect(active.output_tokens).toBe(expected);
@@ -33,9 +33,8 @@ describe('work fold (§3)', () => {
     expect(items.length).toBeGreaterThan(0);
     for (const it of items) {
       expect(it.events).toBeGreaterThan(0);
-      const last = l.entry(l.indexOf(it.last_entry)!)['work'] as { work_id: string; event: string };
-      expect(last.work_id).toBe(it.work_id);
-      expect(last.event).toBe(it.last_event);
+      const last = l.entry(l.indexOf(it.last_entry) ?? -1);
+      expect(last.kind === 'work' && last.work).toMatchObject({ work_id: it.work_id, event: it.last_event });
     }
   });
 });

@@ -1,5 +1,4 @@
-import type { HiddenReason } from '../../shared/api';
-import type { Projection } from '../../shared/ledger-types';
+import type { HiddenReason, Projection } from '../../shared/ledger-types';
 import { scanChain } from './chain-context';
 import { isObject } from './entry-types';
 import { F_ASSISTANT, F_CONTROL, F_MESSAGE, KIND, UNKNOWN_KIND } from './ledger-index';
@@ -136,7 +135,7 @@ function hiddenReason(
 
 /** An assistant message whose every block is thinking (so nothing is left at Full). */
 function onlyThinking(ledger: Ledger, i: number): boolean {
-  const m = ledger.entry(i)['message'];
-  const blocks = isObject(m) && Array.isArray(m['content']) ? m['content'] : [];
+  const e = ledger.entry(i);
+  const blocks = e.kind === 'message' ? e.message.content : [];
   return blocks.length > 0 && blocks.every((b) => isObject(b) && b['type'] === 'thinking');
 }

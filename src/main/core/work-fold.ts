@@ -1,5 +1,4 @@
-import type { Json, WorkItem } from '../../shared/ledger-types';
-import { isObject } from './entry-types';
+import type { WorkItem } from '../../shared/ledger-types';
 import { KIND } from './ledger-index';
 import type { Ledger } from './ledger';
 
@@ -13,31 +12,28 @@ export function foldWork(ledger: Ledger, chain: readonly number[]): WorkItem[] {
   for (const i of chain) {
     if (ix.kind[i] !== KIND.work) continue;
     const e = ledger.entry(i);
-    const w = e['work'];
-    if (!isObject(w) || typeof w['work_id'] !== 'string') continue;
-    const id = w['work_id'];
-    const ts = typeof e['ts'] === 'string' ? e['ts'] : '';
-    const event = typeof w['event'] === 'string' ? w['event'] : '';
-    let item = items.get(id);
+    if (e.kind !== 'work') continue; // a malformed work entry (no string work_id) folds into nothing
+    const w = e.work;
+    let item = items.get(w.work_id);
     if (!item) {
       item = {
-        work_id: id,
+        work_id: w.work_id,
         state: null,
-        last_event: event,
+        last_event: w.event,
         detail: null,
         events: 0,
         first_entry: ix.ids[i],
         last_entry: ix.ids[i],
-        last_ts: ts,
+        last_ts: e.ts,
       };
-      items.set(id, item);
+      items.set(w.work_id, item);
     }
     item.events++;
-    item.last_event = event;
+    item.last_event = w.event;
     item.last_entry = ix.ids[i];
-    item.last_ts = ts;
-    if (w['state'] !== undefined) item.state = w['state'] as Json;
-    if (w['detail'] !== undefined) item.detail = w['detail'] as Json;
+    item.last_ts = e.ts;
+    if (w.state !== undefined) item.state = w.state;
+    if (w.detail !== undefined) item.detail = w.detail;
   }
   return [...items.values()];
 }

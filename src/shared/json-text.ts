@@ -1,0 +1,171 @@
+/**
+ * JSON values of any nesting depth, without recursion. A ledger line may nest
+ * arrays 100,000 levels deep: `JSON.parse` takes it, but `JSON.stringify`, V8's
+ * structured clone and any recursive walk run out of stack at a few thousand
+ * levels. Everything here uses an explicit stack, so depth costs heap, not stack.
+ */
+import type { Json } from './ledger-types';
+
+type JsonObject = { [key: string]: Json };
+
+const isObj = (v: Json): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Exactly what `JSON.stringify(v, null, indent)` writes, at any depth: the native
+ * call when the stack allows it, else the same text built with an explicit stack.
+ */
+export function stringifyJson(v: Json, indent = 0): string {
+  try {
+    return indent > 0 ? JSON.stringify(v, null, indent) : JSON.stringify(v);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return stringifyIterative(v, indent);
+  }
+}
+
+/** Past this depth, pretty-printed text of a very deep value is indented no further. */
+export const MAX_INDENT_LEVELS = 128;
+
+type Frame = { arr: Json[]; i: number; pad: string } | { obj: JsonObject; keys: string[]; i: number; pad: string };
+
+/**
+ * The start of `v`'s JSON text, at least `maxChars` long when the whole is (a preview:
+ * it stops writing once it has that much, so a huge or deep value costs little).
+ */
+export function jsonPrefix(v: Json, maxChars: number): string {
+  return stringifyIterative(v, 0, maxChars);
+}
+
+/**
+ * The iterative serializer behind `stringifyJson` (exported for tests that compare it to
+ * JSON.stringify). With `limit`, it stops once it has written at least that many characters.
+ */
+export function stringifyIterative(root: Json, indent = 0, limit = Infinity): string {
+  const out: string[] = [];
+  let written = 0;
+  const push = (s: string): void => {
+    out.push(s);
+    written += s.length;
+  };
+  const step = ' '.repeat(indent);
+  const nl = indent > 0 ? '\n' : '';
+  const colon = indent > 0 ? ': ' : ':';
+  const stack: Frame[] = [];
+  /** Writes a primitive, or opens a container (pushing its frame). */
+  const open = (v: Json, pad: string): void => {
+    if (Array.isArray(v)) {
+      if (v.length === 0) push('[]');
+      else {
+        push('[');
+        stack.push({ arr: v, i: 0, pad });
+      }
+    } else if (isObj(v)) {
+      const keys = Object.keys(v);
+      if (keys.length === 0) push('{}');
+      else {
+        push('{');
+        stack.push({ obj: v, keys, i: 0, pad });
+      }
+    } else push(JSON.stringify(v));
+  };
+  open(root, '');
+  while (stack.length > 0 && written < limit) {
+    const f = stack[stack.length - 1];
+    const n = 'arr' in f ? f.arr.length : f.keys.length;
+    if (f.i === n) {
+      stack.pop();
+      push(nl + f.pad + ('arr' in f ? ']' : '}'));
+      continue;
+    }
+    // Indentation stops growing past MAX_INDENT_LEVELS (only values too deep for
+    // JSON.stringify get here): pads would otherwise cost depth² characters.
+    const inner = f.pad.length < MAX_INDENT_LEVELS * step.length ? f.pad + step : f.pad;
+    push((f.i > 0 ? ',' : '') + nl + inner);
+    if ('arr' in f) open(f.arr[f.i++], inner);
+    else {
+      const k = f.keys[f.i++];
+      push(JSON.stringify(k) + colon);
+      open(f.obj[k], inner);
+    }
+  }
+  return out.join('');
+}
+
+/** True when `v` nests containers more than `max` levels deep (a scalar is depth 0). */
+export function deeperThan(v: Json, max: number): boolean {
+  const stack: [Json, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop() as [Json, number];
+    if (typeof x !== 'object' || x === null) continue;
+    if (d + 1 > max) return true;
+    const kids = Array.isArray(x) ? x : Object.values(x);
+    for (const k of kids) if (typeof k === 'object' && k !== null) stack.push([k, d + 1]);
+  }
+  return false;
+}
+
+/** Containers deeper than this are sent over the API as their JSON text (see `clipJson`). */
+export const MAX_SENT_DEPTH = 64;
+
+/** The start of the string that stands for a value nested deeper than `MAX_SENT_DEPTH`. */
+export const DEEP_VALUE_MARK = '[nested too deep to send as a value; its JSON text follows] ';
+
+export interface ClipLimits {
+  /** Strings longer than this are cut, with a note of how much is left out. */
+  maxChars: number;
+  /** A container at this depth is replaced by DEEP_VALUE_MARK + its JSON text (itself cut at maxChars). */
+  maxDepth: number;
+}
+
+/**
+ * A JSON value fit to cross a process boundary: long strings cut and containers
+ * nested deeper than `maxDepth` turned into their JSON text, without recursion.
+ * Returns the value itself when nothing was cut. Objects are rebuilt without a
+ * prototype, so a key named `__proto__` stays an ordinary key.
+ */
+export function clipJson(root: Json, limits: ClipLimits): { value: Json; clipped: boolean } {
+  let clipped = false;
+  const clipString = (s: string): string => {
+    if (s.length <= limits.maxChars) return s;
+    clipped = true;
+    return `${s.slice(0, limits.maxChars)}… [clipped: ${s.length - limits.maxChars} more characters]`;
+  };
+  /** A leaf of the copy, or undefined for a container to copy level by level. */
+  const leaf = (v: Json, depth: number): Json | undefined => {
+    if (typeof v === 'string') return clipString(v);
+    if (typeof v !== 'object' || v === null) return v;
+    if (depth < limits.maxDepth) return undefined;
+    clipped = true;
+    return clipString(DEEP_VALUE_MARK + stringifyJson(v));
+  };
+  type CopyFrame = { src: Json[]; dst: Json[] } | { src: JsonObject; dst: JsonObject; keys: string[] };
+  const copyOf = (v: Json[] | JsonObject): { copy: Json[] | JsonObject; frame: CopyFrame } => {
+    if (Array.isArray(v)) {
+      const dst: Json[] = [];
+      return { copy: dst, frame: { src: v, dst } };
+    }
+    const dst = Object.create(null) as JsonObject;
+    return { copy: dst, frame: { src: v, dst, keys: Object.keys(v) } };
+  };
+
+  const top = leaf(root, 0);
+  if (top !== undefined) return clipped ? { value: top, clipped } : { value: root, clipped };
+  const first = copyOf(root as Json[] | JsonObject);
+  const work: { frame: CopyFrame; depth: number }[] = [{ frame: first.frame, depth: 0 }];
+  while (work.length > 0) {
+    const { frame, depth } = work.pop() as { frame: CopyFrame; depth: number };
+    const n = 'keys' in frame ? frame.keys.length : frame.src.length;
+    for (let i = 0; i < n; i++) {
+      const x = 'keys' in frame ? frame.src[frame.keys[i]] : frame.src[i];
+      let y = leaf(x, depth + 1);
+      if (y === undefined) {
+        const c = copyOf(x as Json[] | JsonObject);
+        work.push({ frame: c.frame, depth: depth + 1 });
+        y = c.copy;
+      }
+      if ('keys' in frame) frame.dst[frame.keys[i]] = y;
+      else frame.dst.push(y);
+    }
+  }
+  return clipped ? { value: first.copy, clipped } : { value: root, clipped };
+}

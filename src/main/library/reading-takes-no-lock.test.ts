@@ -92,7 +92,7 @@ const list = await lib.list();
 const cache = new SessionCache(home, 2);
 let entries = 0;
 for (const s of list) {
-  if (s.unreadable !== null) continue;
+  if (s.unreadable) continue;
   const o = await cache.acquire(s.key);
   o.ledger.lineAt(0, 4096);
   for (let i = 0; i < o.ledger.index.count; i++, entries++) o.ledger.entry(i);
@@ -101,7 +101,7 @@ for (const s of list) {
 }
 await lib.list();
 if (mode === 'branch') {
-  const k = list.find((s) => s.unreadable === null).key;
+  const k = list.find((s) => !s.unreadable).key;
   const o = await cache.acquire(k);
   await cache.branch(k, o.ledger.index.ids[o.ledger.index.activeLeaf], 'traced');
 }

@@ -1,0 +1,143 @@
+/**
+ * The backend worker thread's entry: one ExplorerBackend (the ledger core, library and
+ * watcher), driven by messages from WorkerBackend on the main thread. Calls start one per
+ * turn of this thread's event loop, so a `cancel` that arrives while another call is busy
+ * is seen before the cancelled call starts.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
+import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
+import { toWorker, type FromWorker, type ToWorker, type WorkerStats } from './worker-protocol';
+
+/** What WorkerBackend hands this thread as `workerData`. */
+export interface BackendWorkerData {
+  options: ExplorerBackendOptions;
+  /** Set by the dev bootstrap: the TypeScript entry it imported (unused here). */
+  entry?: string;
+}
+
+type Call = Extract<ToWorker, { type: 'call' }>;
+
+function requirePort(): MessagePort {
+  if (!parentPort) throw new Error('backend-worker.ts runs only as a worker thread');
+  return parentPort;
+}
+const port = requirePort();
+
+const post = (m: FromWorker): void => port.postMessage(m);
+const stats: WorkerStats = { callsRun: 0, callsDroppedUnrun: 0, callsAbortedRunning: 0 };
+const clients = new Map<string, ApiClient>();
+const queue: Call[] = [];
+const running = new Map<number, AbortController>();
+let pumping = false;
+let backend: ExplorerBackend | null = null;
+
+/** The worker-side stand-in for a main-thread client: its pushes travel back by id. */
+function clientOf(id: string): ApiClient {
+  let c = clients.get(id);
+  if (!c) {
+    c = { id, push: (event) => post({ type: 'push', clientId: id, event }) };
+    clients.set(id, c);
+  }
+  return c;
+}
+
+function answer(id: number, run: () => Promise<unknown>, signal: AbortSignal): void {
+  run().then(
+    (res) => {
+      if (signal.aborted) return; // the main thread answered the caller already
+      try {
+        post({ type: 'result', id, ok: true, res });
+      } catch (e) {
+        // Not structured-clone safe: a bug of ours, reported as this call's failure only.
+        post({ type: 'result', id, ok: false, error: errorPayload(e) });
+      }
+    },
+    (e: unknown) => {
+      if (!signal.aborted) post({ type: 'result', id, ok: false, error: errorPayload(e) });
+    },
+  );
+}
+
+/** Starts the next queued call, then yields to the event loop before the one after. */
+function pump(): void {
+  const next = queue.shift();
+  if (!next || !backend) {
+    pumping = false;
+    return;
+  }
+  const b = backend;
+  const controller = new AbortController();
+  running.set(next.id, controller);
+  stats.callsRun++;
+  answer(
+    next.id,
+    () => b.call(next.method, next.req, clientOf(next.clientId)).finally(() => running.delete(next.id)),
+    controller.signal,
+  );
+  if (queue.length > 0) setImmediate(pump);
+  else pumping = false;
+}
+
+function enqueue(c: Call): void {
+  queue.push(c);
+  if (!pumping) {
+    pumping = true;
+    setImmediate(pump);
+  }
+}
+
+function cancel(id: number): void {
+  const k = queue.findIndex((c) => c.id === id);
+  if (k >= 0) {
+    queue.splice(k, 1);
+    stats.callsDroppedUnrun++;
+    return;
+  }
+  const r = running.get(id);
+  if (r) {
+    r.abort();
+    stats.callsAbortedRunning++;
+  }
+}
+
+async function onMessage(raw: unknown): Promise<void> {
+  const parsed = toWorker.safeParse(raw);
+  if (!parsed.success) return; // only WorkerBackend talks to this port; nothing to answer
+  const m = parsed.data;
+  switch (m.type) {
+    case 'call':
+      if (!backend)
+        post({ type: 'result', id: m.id, ok: false, error: new ApiError('internal', 'not started').toPayload() });
+      else enqueue(m);
+      return;
+    case 'cancel':
+      cancel(m.id);
+      return;
+    case 'disconnect': {
+      const c = clients.get(m.clientId);
+      if (c && backend) backend.disconnect(c);
+      clients.delete(m.clientId);
+      return;
+    }
+    case 'stats':
+      post({ type: 'stats', stats: { ...stats } });
+      return;
+    case 'close':
+      await backend?.close();
+      backend = null;
+      post({ type: 'closed' });
+      port.close();
+      return;
+  }
+}
+
+port.on('message', (m: unknown) => void onMessage(m));
+const data = workerData as BackendWorkerData;
+ExplorerBackend.create(data.options).then(
+  (b) => {
+    backend = b;
+    post({ type: 'ready' });
+  },
+  (e: unknown) => post({ type: 'startFailed', message: e instanceof Error ? e.message : String(e) }),
+);

@@ -1,0 +1,162 @@
+import { hash } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateSession } from '../../generator';
+import type { ApiEvent, LeafRequest } from '../../shared/api';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { useTempDir } from '../../test-support/temp-dir';
+import { ApiError, type ApiClient } from '../api/api-backend';
+import { ExplorerBackend } from '../api/explorer-backend';
+import { cwdHash } from '../core/fnv1a64';
+import { WorkerBackend } from './worker-backend';
+import { CANCELLED } from './worker-protocol';
+
+const tempDir = useTempDir('vak-worker-');
+const CWD = '/home/ana/projects/vak';
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const b of open.splice(0)) await b.close();
+});
+
+/** A home with one generated session of `entries` entries; returns the home and the session's key. */
+function homeWith(entries: number, seed = 11): { home: string; key: string; path: string } {
+  const home = tempDir();
+  const g = generateSession({ seed, entries, cwd: CWD, shape: 'uncompacted', branchChance: 0.01 });
+  const key = `agents/vak/sessions/${cwdHash(CWD)}/${g.sessionId}.jsonl`;
+  mkdirSync(join(home, key, '..'), { recursive: true });
+  appendFileSync(join(home, key), g.bytes);
+  return { home, key, path: join(home, key) };
+}
+
+/** A client that records what is pushed to it. */
+function recorder(id: string): ApiClient & { events: ApiEvent[] } {
+  const events: ApiEvent[] = [];
+  return { id, events, push: (e) => events.push(e) };
+}
+
+const leafReq = (key: string, leaf: string | null = null): LeafRequest => ({
+  key,
+  leaf,
+  plan: 'auto',
+  profile: DEFAULT_PROFILE,
+  overrides: {},
+});
+
+async function workerOn(home: string, extra: Parameters<typeof WorkerBackend.create>[1] = {}): Promise<WorkerBackend> {
+  const b = await WorkerBackend.create({ home, isDemo: false, label: 'test', lockPollMs: 0, rescanMs: 200 }, extra);
+  open.push(b);
+  return b;
+}
+
+/** Appends one valid, hash-linked user message under the file's last entry; returns its id. */
+function appendEntry(path: string, text: string): string {
+  const all = readFileSync(path, 'utf8').replace(/\n$/, '');
+  const last = all.slice(all.lastIndexOf('\n') + 1);
+  const id = `appended-${text.replace(/\W/g, '-')}`;
+  const line = JSON.stringify({
+    id,
+    parent_id: (JSON.parse(last) as { id: string }).id,
+    ts: new Date().toISOString(),
+    prev_hash: hash('sha256', last, 'hex'),
+    kind: 'message',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+  });
+  appendFileSync(path, line + '\n');
+  return id;
+}
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let k = 0; k < 500 && !cond(); k++) await new Promise((r) => setTimeout(r, 20));
+  if (!cond()) throw new Error(`never happened: ${what}`);
+}
+
+describe('WorkerBackend (the ledger core on a worker thread)', () => {
+  it('answers every call as the in-process backend does', async () => {
+    const { home, key } = homeWith(600);
+    const w = await workerOn(home);
+    const direct = await ExplorerBackend.create({ home, isDemo: false, label: 'test', watch: false, lockPollMs: 0 });
+    open.push(direct);
+    const c = recorder('c1');
+    expect(await w.call('getHome', {}, c)).toEqual(await direct.call('getHome', {}, c));
+    const info = (await w.call('openSession', { key }, c)) as { entryCount: number };
+    expect(info).toEqual(await direct.call('openSession', { key }, c));
+    expect(info.entryCount).toBe(600);
+    expect(await w.call('getLeafView', leafReq(key), c)).toEqual(await direct.call('getLeafView', leafReq(key), c));
+    // Validation still happens (in the worker): a bad request is a bad_request, not a crash.
+    await expect(w.call('openSession', { key: 42 }, c)).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(w.call('noSuchMethod', {}, c)).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('pushes a session event to the client that subscribed, and to no other', async () => {
+    const { home, key, path } = homeWith(300);
+    const w = await workerOn(home);
+    const follower = recorder('follower');
+    const other = recorder('other');
+    const { subscription } = (await w.call('subscribe', { topic: 'session', key }, follower)) as {
+      subscription: string;
+    };
+    await w.call('getHome', {}, other);
+    const id = appendEntry(path, 'one more directive');
+    await until(
+      () => follower.events.some((e) => e.type === 'session' && e.newIds.includes(id)),
+      'the follower hears of the append',
+    );
+    expect(other.events).toEqual([]);
+    // The client's own id unsubscribes; another client's cannot.
+    await expect(w.call('unsubscribe', { subscription }, other)).rejects.toMatchObject({ code: 'not_found' });
+    await w.call('unsubscribe', { subscription }, follower);
+    const witness = recorder('witness');
+    await w.call('subscribe', { topic: 'session', key }, witness);
+    const id2 = appendEntry(path, 'and another');
+    await until(
+      () => witness.events.some((e) => e.type === 'session' && e.newIds.includes(id2)),
+      'the witness hears of the second append',
+    );
+    expect(follower.events.some((e) => e.type === 'session' && e.newIds.includes(id2))).toBe(false);
+  });
+
+  it('fails a call pending when the worker is killed, restarts it, and resumes subscriptions', async () => {
+    const { home, key } = homeWith(8000, 12);
+    const w = await workerOn(home);
+    const c = recorder('c1');
+    await w.call('subscribe', { topic: 'library' }, c);
+    const pending = w.call('openSession', { key }, c);
+    await w.killWorker();
+    await expect(pending).rejects.toThrow(/^the reader stopped: /);
+    await expect(pending).rejects.toMatchObject({ code: 'internal' });
+    // The next call is answered by a new worker.
+    const info = (await w.call('openSession', { key }, c)) as { entryCount: number };
+    expect(info.entryCount).toBe(8000);
+    // The library subscription was taken up again: its client got the whole list to re-read.
+    await until(() => c.events.some((e) => e.type === 'library' && e.changed.length === 1), 'a library reload');
+  });
+
+  it('drops a cancelled call before it runs, and answers the caller at once', async () => {
+    const { home, key } = homeWith(8000, 13);
+    const w = await workerOn(home);
+    const c = recorder('c1');
+    await w.call('openSession', { key }, c);
+    const before = await w.stats();
+    // A long synchronous projection keeps the worker busy while the next call is superseded.
+    const busy = w.call('getLeafView', leafReq(key), c);
+    const ctl = new AbortController();
+    const superseded = w.call('getTreeRows', { key, start: 0, count: 10, foldAudit: false }, c, ctl.signal);
+    await new Promise((r) => setImmediate(r)); // posted to the worker, which is still projecting
+    ctl.abort();
+    await expect(superseded).rejects.toThrow(CANCELLED);
+    await busy;
+    const after = await w.stats();
+    expect(after.callsDroppedUnrun - before.callsDroppedUnrun).toBe(1);
+    expect(after.callsRun - before.callsRun).toBe(1); // the projection only
+  });
+
+  it('ends alone when it runs out of heap: the call fails, the host lives on, the next call works', async () => {
+    const { home, key } = homeWith(20_000, 14);
+    const w = await workerOn(home, { resourceLimits: { maxOldGenerationSizeMb: 20 } });
+    const c = recorder('c1');
+    const failed = w.call('getLeafView', leafReq(key), c);
+    await expect(failed).rejects.toThrow(/^the reader stopped: .*memory/i);
+    expect(await w.call('getHome', {}, c)).toMatchObject({ home });
+  });
+});

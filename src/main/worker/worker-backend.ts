@@ -1,0 +1,304 @@
+/**
+ * The ApiBackend the transports use: the ledger core runs on a worker thread (one
+ * ExplorerBackend there), and this main-thread side only routes calls, pushed events and
+ * cancellations. A busy reader then never blocks the main thread (Electron's windows, the
+ * serve mode's sockets), and a worker that runs out of heap (`resourceLimits`) ends alone.
+ *
+ * A worker that stops (crash, out of memory, killed) fails every pending call with
+ * ApiError('internal', 'the reader stopped: …') and is restarted; the subscriptions are
+ * taken up again by the new worker (clients keep their ids) and their clients get a
+ * `reloaded` session event (or the whole library as `changed`) so they re-read what they show.
+ */
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { SessionInfo, SessionKey, SessionSummary, Subscription } from '../../shared/api';
+import { ApiError, type ApiBackend, type ApiClient } from '../api/api-backend';
+import type { ExplorerBackendOptions } from '../api/explorer-backend';
+import type { BackendWorkerData } from './backend-worker';
+import { ForwardedSubscriptions } from './forwarded-subscriptions';
+import { resolveWorkerEntry } from './worker-entry';
+import { CANCELLED, fromWorker, type FromWorker, type WorkerStats } from './worker-protocol';
+
+export interface WorkerBackendOptions {
+  /** The worker's entry (a built backend-worker.js); default: see resolveWorkerEntry. */
+  entry?: string | URL;
+  /** Heap limits of the worker; default DEFAULT_RESOURCE_LIMITS. */
+  resourceLimits?: ResourceLimits;
+  /** Restarts allowed within RESTART_WINDOW_MS before the backend stops restarting. */
+  maxRestarts?: number;
+}
+
+/**
+ * Room for the 1M-entry bench session's projections, and under Electron's ~4 GB pointer-
+ * compression cage that the main thread's heap shares.
+ */
+export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072 };
+const RESTART_WINDOW_MS = 60_000;
+const CLOSE_TIMEOUT_MS = 5000;
+
+interface Pending {
+  resolve(res: unknown): void;
+  reject(e: Error): void;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** Routes the explorer API to an ExplorerBackend on a worker thread. */
+export class WorkerBackend implements ApiBackend {
+  /** The current worker thread and its start; replaced when a stopped worker is restarted. */
+  private current: { worker: Worker; ready: Promise<void> };
+  private readonly pending = new Map<number, Pending>();
+  private readonly clients = new Map<string, ApiClient>();
+  private readonly subs = new ForwardedSubscriptions();
+  private readonly statsWaiters: ((s: WorkerStats) => void)[] = [];
+  private nextId = 1;
+  private closing = false;
+  private closed: (() => void) | null = null;
+  private restarts: number[] = [];
+  /** Restarts happen only after a first successful start (a failed start is create()'s error). */
+  private started = false;
+  /** Set when the worker stopped too often and is no longer restarted. */
+  private gaveUp: string | null = null;
+
+  private constructor(
+    private readonly options: ExplorerBackendOptions,
+    private readonly w: WorkerBackendOptions,
+  ) {
+    this.current = this.spawn();
+  }
+
+  private get worker(): Worker {
+    return this.current.worker;
+  }
+
+  private get ready(): Promise<void> {
+    return this.current.ready;
+  }
+
+  /** Starts the worker and resolves once its backend listed the home (rejects if it cannot start). */
+  static async create(options: ExplorerBackendOptions, w: WorkerBackendOptions = {}): Promise<WorkerBackend> {
+    const b = new WorkerBackend(options, w);
+    try {
+      await b.ready;
+    } catch (e) {
+      b.closing = true;
+      await b.worker.terminate();
+      throw e;
+    }
+    b.started = true;
+    return b;
+  }
+
+  /**
+   * Runs `method` on the worker for `client`. With `signal`, aborting it answers the call at
+   * once with a cancellation error and tells the worker to drop the call (a superseded request).
+   */
+  async call(method: string, rawReq: unknown, client: ApiClient, signal?: AbortSignal): Promise<unknown> {
+    if (this.closing) throw new ApiError('refused', 'the backend is closed');
+    this.clients.set(client.id, client);
+    await this.whenReady();
+    let req = rawReq;
+    if (method === 'unsubscribe' && isRecord(rawReq) && typeof rawReq['subscription'] === 'string') {
+      const workerId = this.subs.workerIdOf(client.id, rawReq['subscription']);
+      if (workerId === undefined) {
+        throw new ApiError('not_found', `no subscription ${rawReq['subscription']} for this client`);
+      }
+      req = { ...rawReq, subscription: workerId };
+    }
+    const res = await this.send(method, req, client.id, signal);
+    if (method === 'subscribe' && isRecord(res) && typeof res['subscription'] === 'string') {
+      return { subscription: this.subs.add(client.id, rawReq as Subscription, res['subscription']) };
+    }
+    if (method === 'unsubscribe' && isRecord(rawReq) && typeof rawReq['subscription'] === 'string') {
+      this.subs.remove(rawReq['subscription']);
+    }
+    return res;
+  }
+
+  /** The client went away: its subscriptions end here and in the worker. */
+  disconnect(client: ApiClient): void {
+    this.clients.delete(client.id);
+    this.subs.dropClient(client.id);
+    if (!this.closing) this.worker.postMessage({ type: 'disconnect', clientId: client.id });
+  }
+
+  /** Asks the worker to release its watcher and files, then ends it. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const done = new Promise<void>((resolve) => (this.closed = resolve));
+    this.worker.postMessage({ type: 'close' });
+    const timer = setTimeout(() => void this.worker.terminate(), CLOSE_TIMEOUT_MS);
+    await done;
+    clearTimeout(timer);
+  }
+
+  /** Ends the worker thread at once, as a crash would: pending calls fail and a new worker starts. */
+  async killWorker(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  /** The worker's counted work (calls run, cancelled calls dropped unrun). */
+  async stats(): Promise<WorkerStats> {
+    await this.whenReady();
+    return new Promise((resolve) => {
+      this.statsWaiters.push(resolve);
+      this.worker.postMessage({ type: 'stats' });
+    });
+  }
+
+  private async whenReady(): Promise<void> {
+    if (this.gaveUp !== null)
+      throw new ApiError('internal', `the reader stopped and was not restarted: ${this.gaveUp}`);
+    try {
+      await this.ready;
+    } catch (e) {
+      throw new ApiError('internal', `the reader could not start: ${(e as Error).message}`);
+    }
+  }
+
+  private send(method: string, req: unknown, clientId: string, signal?: AbortSignal): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      if (signal?.aborted) return reject(new ApiError('refused', CANCELLED));
+      const onAbort = (): void => {
+        if (!this.pending.delete(id)) return;
+        reject(new ApiError('refused', CANCELLED));
+        this.worker.postMessage({ type: 'cancel', id });
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle =
+        <T>(f: (v: T) => void) =>
+        (v: T): void => {
+          signal?.removeEventListener('abort', onAbort);
+          f(v);
+        };
+      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      try {
+        this.worker.postMessage({ type: 'call', id, method, req, clientId });
+      } catch (e) {
+        this.pending.delete(id);
+        reject(new ApiError('bad_request', `the request is not plain data: ${(e as Error).message}`));
+      }
+    });
+  }
+
+  private spawn(): { worker: Worker; ready: Promise<void> } {
+    const entry = resolveWorkerEntry(this.w.entry);
+    const data: BackendWorkerData = { options: this.options, entry: entry.source };
+    const worker = new Worker(entry.file, {
+      workerData: data,
+      resourceLimits: this.w.resourceLimits ?? DEFAULT_RESOURCE_LIMITS,
+    });
+    let lastError: string | null = null;
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.on('message', (raw: unknown) => {
+        const m = fromWorker.safeParse(raw);
+        if (!m.success) return;
+        if (m.data.type === 'ready') resolve();
+        else if (m.data.type === 'startFailed') reject(new Error(m.data.message));
+        else this.onMessage(m.data);
+      });
+      worker.on('error', (e: Error) => {
+        lastError = e.message;
+        reject(e);
+      });
+      worker.on('messageerror', (e: Error) => (lastError = `a message could not be read: ${e.message}`));
+      worker.on('exit', (code: number) => {
+        reject(new Error(lastError ?? `its thread exited with code ${code}`));
+        this.onExit(worker, lastError ?? `its thread exited with code ${code}`);
+      });
+    });
+    // A failed start is reported through whenReady(); never as an unhandled rejection.
+    ready.catch(() => {});
+    return { worker, ready };
+  }
+
+  private onMessage(m: Exclude<FromWorker, { type: 'ready' | 'startFailed' }>): void {
+    switch (m.type) {
+      case 'result': {
+        const p = this.pending.get(m.id);
+        if (!p) return; // cancelled, or failed when an earlier worker stopped
+        this.pending.delete(m.id);
+        if (m.ok) p.resolve(m.res);
+        else p.reject(new ApiError(m.error.code, m.error.message));
+        return;
+      }
+      case 'push':
+        try {
+          this.clients.get(m.clientId)?.push(m.event);
+        } catch {
+          // A client that fails to take an event must not stop the others.
+        }
+        return;
+      case 'stats':
+        this.statsWaiters.shift()?.(m.stats);
+        return;
+      case 'closed':
+        void this.worker.terminate();
+        return;
+    }
+  }
+
+  private onExit(worker: Worker, reason: string): void {
+    if (worker !== this.worker) return;
+    const err = new ApiError('internal', `the reader stopped: ${reason}`);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    if (this.closing) {
+      this.closed?.();
+      return;
+    }
+    if (!this.started) return;
+    const now = Date.now();
+    this.restarts = this.restarts.filter((t) => now - t < RESTART_WINDOW_MS);
+    if (this.restarts.length >= (this.w.maxRestarts ?? 3)) {
+      this.gaveUp = reason;
+      console.warn(`vak-explorer: the reader stopped ${this.restarts.length + 1} times in a minute; not restarting`);
+      return;
+    }
+    this.restarts.push(now);
+    console.warn(`vak-explorer: the reader stopped (${reason}); restarting it`);
+    this.current = this.spawn();
+    void this.resubscribe(reason);
+  }
+
+  /** A restarted worker takes the subscriptions up again; their clients are told to re-read. */
+  private async resubscribe(reason: string): Promise<void> {
+    try {
+      await this.ready;
+    } catch {
+      return; // the new worker stopped too: onExit handles it
+    }
+    const why = `the reader restarted (${reason})`;
+    for (const s of this.subs.all()) {
+      try {
+        const res = await this.send('subscribe', s.sub, s.clientId);
+        if (isRecord(res) && typeof res['subscription'] === 'string') this.subs.rebind(s.id, res['subscription']);
+        await this.tellReload(s.clientId, s.sub, why);
+      } catch (e) {
+        console.warn(`vak-explorer: could not resume a subscription after a restart: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  private async tellReload(clientId: string, sub: Subscription, reason: string): Promise<void> {
+    const client = this.clients.get(clientId);
+    if (!client) return;
+    if (sub.topic === 'library') {
+      const changed = (await this.send('listSessions', {}, clientId)) as SessionSummary[];
+      client.push({ type: 'library', changed, removed: [] });
+      return;
+    }
+    const key: SessionKey = sub.key;
+    const info = (await this.send('openSession', { key }, clientId)) as SessionInfo;
+    client.push({
+      type: 'session',
+      key,
+      change: 'reloaded',
+      entryCount: info.entryCount,
+      activeLeaf: info.activeLeaf,
+      newIds: [],
+      reason,
+    });
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Messages between the main thread (WorkerBackend) and the backend worker thread
+ * (backend-worker.ts). Every message is plain data (structured-clone safe): no class
+ * instances, no functions. Clients cross the boundary as their ids; the worker pushes
+ * events by client id and the main thread hands them to the right client.
+ */
+import { z } from 'zod';
+import type { ApiErrorPayload, ApiEvent } from '../../shared/api';
+
+/** Main → worker. */
+export type ToWorker =
+  /** Run one API method for a client; answered by a `result` with the same id. */
+  | { type: 'call'; id: number; method: string; req: unknown; clientId: string }
+  /**
+   * The caller no longer wants call `id` (a superseded selection). A call still queued is
+   * dropped unrun; a running call sees its AbortSignal aborted (honoured between pages/turns
+   * by code that checks it). The main thread has already answered the caller.
+   */
+  | { type: 'cancel'; id: number }
+  /** The client went away: drop its subscriptions. */
+  | { type: 'disconnect'; clientId: string }
+  /** Counted work, for tests: answered by `stats`. */
+  | { type: 'stats' }
+  /** Release watchers and files; answered by `closed`. */
+  | { type: 'close' };
+
+/** What the worker has done, counted (work-count tests, never timings). */
+export interface WorkerStats {
+  /** Calls whose handler started. */
+  callsRun: number;
+  /** Calls dropped before they started, because they were cancelled. */
+  callsDroppedUnrun: number;
+  /** Running calls whose signal was aborted. */
+  callsAbortedRunning: number;
+}
+
+/** Worker → main. */
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'startFailed'; message: string }
+  | { type: 'result'; id: number; ok: true; res: unknown }
+  | { type: 'result'; id: number; ok: false; error: ApiErrorPayload }
+  | { type: 'push'; clientId: string; event: ApiEvent }
+  | { type: 'stats'; stats: WorkerStats }
+  | { type: 'closed' };
+
+const errorCode = z.enum(['bad_request', 'not_found', 'locked', 'refused', 'internal']);
+
+/**
+ * The envelope of a worker message, checked at runtime on the main thread (a worker is our
+ * own code, but a bug there must fail one call with a clear error, not the host). Payloads
+ * (`res`, `event`) are the API's own types, produced by the validated backend.
+ */
+export const fromWorker: z.ZodType<FromWorker> = z.union([
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('startFailed'), message: z.string() }),
+  z.object({ type: z.literal('result'), id: z.number().int(), ok: z.literal(true), res: z.unknown() }),
+  z.object({
+    type: z.literal('result'),
+    id: z.number().int(),
+    ok: z.literal(false),
+    error: z.object({ code: errorCode, message: z.string() }),
+  }),
+  z.object({ type: z.literal('push'), clientId: z.string(), event: z.custom<ApiEvent>((v) => isEvent(v)) }),
+  z.object({
+    type: z.literal('stats'),
+    stats: z.object({ callsRun: z.number(), callsDroppedUnrun: z.number(), callsAbortedRunning: z.number() }),
+  }),
+  z.object({ type: z.literal('closed') }),
+]) as z.ZodType<FromWorker>;
+
+/** The worker side checks what the main thread sends the same way. */
+export const toWorker: z.ZodType<ToWorker> = z.union([
+  z.object({
+    type: z.literal('call'),
+    id: z.number().int(),
+    method: z.string(),
+    req: z.unknown(),
+    clientId: z.string(),
+  }),
+  z.object({ type: z.literal('cancel'), id: z.number().int() }),
+  z.object({ type: z.literal('disconnect'), clientId: z.string() }),
+  z.object({ type: z.literal('stats') }),
+  z.object({ type: z.literal('close') }),
+]) as z.ZodType<ToWorker>;
+
+function isEvent(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const t = (v as { type?: unknown }).type;
+  return t === 'library' || t === 'session' || t === 'progress';
+}
+
+/** The message of a call that was cancelled (superseded) before it answered. */
+export const CANCELLED = 'cancelled: a newer request superseded it';

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { ContextParts } from '../../shared/api-features';
+import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
+import { generateSession } from '../../generator';
+import { fixtureCases } from '../../test-support/fixtures';
+import { Ledger } from '../core/ledger';
+import { project } from '../core/projection';
+import { contextSeries } from './context-series';
+
+const fixtures = fixtureCases()
+  .filter((c) => c.name !== 'missing-header')
+  .map((c) => ({ name: c.name, ledger: Ledger.fromBytes(readFileSync(c.file)) }));
+const generated = Ledger.fromBytes(generateSession({ seed: 7, entries: 1500, cwd: '/w', branchChance: 0 }).bytes);
+
+/** The parts a projection adds up to, by fidelity (what every series point must equal). */
+function partsOf(
+  ledger: Ledger,
+  leaf: number,
+  plan: 'none' | 'auto',
+  profile: CapacityProfile,
+  overrides = new Map<string, TurnOverride>(),
+) {
+  const p = project(ledger, leaf, { plan, profile, overrides });
+  const parts: ContextParts = {
+    system: p.tokens.system,
+    tools: p.tokens.tools,
+    full: 0,
+    card: 0,
+    packet: 0,
+    reset: 0,
+    preamble: 0,
+    tail: 0,
+    open: 0,
+  };
+  for (const m of p.messages) parts[m.fidelity] += m.tokens;
+  return { parts, p };
+}
+
+function expectSeriesMatchesProjection(
+  ledger: Ledger,
+  leaf: number,
+  plan: 'none' | 'auto',
+  profile: CapacityProfile,
+  overrides: Record<string, TurnOverride> = {},
+): number {
+  const s = contextSeries(ledger, leaf, { key: 'k', leaf: null, plan, profile, overrides });
+  expect(s.points.length).toBeGreaterThan(0);
+  expect(s.points[s.points.length - 1].leaf).toBe(ledger.index.ids[leaf]);
+  for (const pt of s.points) {
+    const i = ledger.indexOf(pt.leaf)!;
+    const { parts, p } = partsOf(ledger, i, plan, profile, new Map(Object.entries(overrides)));
+    expect({ leaf: pt.leaf, parts: pt.parts }).toEqual({ leaf: pt.leaf, parts });
+    expect(pt.total).toBe(p.tokens.total);
+    expect(pt.available).toBe(p.tokens.available);
+    expect(pt.overBudget).toBe(p.over_budget);
+    const count = (f: string): number => p.plan.filter((r) => r.fidelity === f).length;
+    expect(pt.turns).toEqual({ full: count('full'), card: count('card'), packet: count('packet') });
+    if (pt.measured) {
+      const at = ledger.indexOf(pt.measured.answeredId)!;
+      expect(pt.measured.estimated).toBe(
+        partsOf(ledger, at, plan, profile, new Map(Object.entries(overrides))).p.tokens.total,
+      );
+      expect(ledger.index.parent[ledger.indexOf(pt.measured.entryId)!]).toBe(at);
+    }
+  }
+  return s.points.length;
+}
+
+describe('context series', () => {
+  it('every point of every fixture equals the core projection at that leaf (both plans, tight windows)', () => {
+    for (const { name, ledger } of fixtures) {
+      for (const leaf of [
+        ledger.index.activeLeaf,
+        ...ledger.index.ids.map((_, i) => i).filter((i) => ledger.index.childCount[i] === 0),
+      ]) {
+        for (const window of [200000, 400, 150]) {
+          for (const plan of ['none', 'auto'] as const) {
+            try {
+              expectSeriesMatchesProjection(ledger, leaf, plan, { window, reserve: 10, bytes_per_token: 4 });
+            } catch (e) {
+              throw new Error(
+                `${name} leaf ${ledger.index.ids[leaf]} ${plan} window ${window}: ${(e as Error).message}`,
+                { cause: e },
+              );
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('a generated chain with cards, packets and resets: every point equals the core projection', () => {
+    const leaf = generated.index.activeLeaf;
+    for (const window of [200000, 6000]) {
+      const n = expectSeriesMatchesProjection(generated, leaf, 'auto', { window, reserve: 2000, bytes_per_token: 4 });
+      expect(n).toBeGreaterThan(100);
+    }
+  });
+
+  it('with overrides the core plans each point, and the points still equal the projection', () => {
+    const leaf = generated.index.activeLeaf;
+    const first = contextSeries(generated, leaf, {
+      key: 'k',
+      leaf: null,
+      plan: 'auto',
+      profile: { window: 30000, reserve: 0, bytes_per_token: 4 },
+    });
+    const turn = first.points.find((p) => p.turnId !== null && p.turns.full > 3)!;
+    const overrides: Record<string, TurnOverride> = { [turn.turnId!]: { fidelity: 'card' } };
+    expectSeriesMatchesProjection(
+      generated,
+      leaf,
+      'auto',
+      { window: 30000, reserve: 0, bytes_per_token: 4 },
+      overrides,
+    );
+    const s = contextSeries(generated, leaf, {
+      key: 'k',
+      leaf: null,
+      plan: 'auto',
+      profile: { window: 30000, reserve: 0, bytes_per_token: 4 },
+      overrides,
+    });
+    expect(s.work.corePlanPoints).toBeGreaterThan(0);
+  });
+
+  it('projects once per reset segment, not once per point (counted work)', () => {
+    const s = contextSeries(generated, generated.index.activeLeaf, {
+      key: 'k',
+      leaf: null,
+      plan: 'auto',
+      profile: { window: 30000, reserve: 0, bytes_per_token: 4 },
+    });
+    const resets = s.points.filter((p) => p.markers.reset !== null).length;
+    expect(s.points.length).toBeGreaterThan(100);
+    expect(s.work.projections).toBeLessThanOrEqual(resets + 1);
+    expect(s.work.corePlanPoints).toBe(0);
+  });
+
+  it('markers: resets, packets and Full → Card degradations where the plan changes', () => {
+    const s = contextSeries(generated, generated.index.activeLeaf, {
+      key: 'k',
+      leaf: null,
+      plan: 'auto',
+      profile: { window: 6000, reserve: 0, bytes_per_token: 4 },
+    });
+    expect(s.points.some((p) => p.markers.reset)).toBe(true);
+    expect(s.points.some((p) => p.markers.packets.length > 0)).toBe(true);
+    expect(s.points.some((p) => p.markers.degraded.length > 0)).toBe(true);
+    for (let k = 1; k < s.points.length; k++) {
+      for (const id of s.points[k].markers.degraded)
+        expect(s.points[k].turnId === id || s.points.slice(0, k).some((p) => p.turnId === id)).toBe(true);
+    }
+    const none = contextSeries(generated, generated.index.activeLeaf, {
+      key: 'k',
+      leaf: null,
+      plan: 'none',
+      profile: { window: 6000, reserve: 0, bytes_per_token: 4 },
+    });
+    expect(none.points.every((p) => p.markers.degraded.length === 0 && p.markers.packets.length === 0)).toBe(true);
+    expect(none.points.some((p) => p.markers.overBudget)).toBe(true);
+  });
+
+  it('fits the bytes per token to the measured inputs', () => {
+    // At 8 bytes per token the estimate is far below the generator's usage figures; the fit says so.
+    const s = contextSeries(generated, generated.index.activeLeaf, {
+      key: 'k',
+      leaf: null,
+      plan: 'auto',
+      profile: { window: 200000, reserve: 0, bytes_per_token: 8 },
+    });
+    const measured = s.points.filter((p) => p.measured);
+    expect(measured.length).toBeGreaterThan(50);
+    expect(s.fit.points).toBe(measured.length);
+    expect(s.fit.bytesPerToken).not.toBeNull();
+    expect(s.fit.suggested).toBeLessThan(8);
+    expect(s.fit.meanRelErrorSuggested!).toBeLessThan(s.fit.meanRelErrorCurrent!);
+    for (const p of measured) {
+      const u = generated.index.usage;
+      const i = generated.indexOf(p.measured!.entryId)!;
+      expect(p.measured!.tokens).toBe(u[i * 4] + u[i * 4 + 2] + u[i * 4 + 3]);
+    }
+  });
+});

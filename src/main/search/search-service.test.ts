@@ -1,0 +1,274 @@
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SearchPage, SearchRequest } from '../../shared/api-features';
+import { generateSession } from '../../generator';
+import { scanHome, sessionPath } from '../core/home';
+import { readSessionSummary } from '../core/session-summary';
+import { useTempDir } from '../../test-support/temp-dir';
+import { openRegular } from './file-scan';
+import { SearchService } from './search-service';
+
+const DEMO = join(import.meta.dirname, '../../../resources/demo-home');
+const tempDir = useTempDir('vak-search-');
+
+async function serviceOver(home: string): Promise<SearchService> {
+  // What the library lists (it is a layer above search): each file's summary.
+  const summaries = scanHome(home).flatMap((f) => readSessionSummary(f)?.summary ?? []);
+  return new SearchService(home, () => summaries);
+}
+
+const req = (query: string, more: Partial<SearchRequest> = {}): SearchRequest => ({
+  searchId: 's1',
+  query,
+  scope: { kind: 'home' },
+  filters: {},
+  limit: 500,
+  ...more,
+});
+
+/** Every page until done: the hits as `key line entryId field`. */
+async function allHits(svc: SearchService, r: SearchRequest): Promise<{ rows: string[]; pages: SearchPage[] }> {
+  const pages: SearchPage[] = [];
+  let page = await svc.search(r, 'c');
+  pages.push(page);
+  while (page.cursor) {
+    page = await svc.search({ ...r, cursor: page.cursor }, 'c');
+    pages.push(page);
+  }
+  const rows = pages.flatMap((p) =>
+    p.sessions.flatMap((s) => s.hits.map((h) => `${s.key} ${h.line} ${h.entryId} ${h.field}`)),
+  );
+  return { rows, pages };
+}
+
+/** The reference: parse every line of every file and look at every string value but the structural ones. */
+function naiveHits(home: string, query: string): Set<string> {
+  const q = query.toLowerCase();
+  const out = new Set<string>();
+  for (const f of scanHome(home)) {
+    const lines = readFileSync(f.path, 'utf8').split('\n');
+    lines.pop(); // after the last \n, or an unterminated tail: no entry
+    lines.forEach((text, k) => {
+      let e: Record<string, unknown>;
+      try {
+        e = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      if (typeof e['id'] !== 'string' || typeof e['kind'] !== 'string' || typeof e['ts'] !== 'string') return;
+      const strings: string[] = [];
+      const walk = (v: unknown): void => {
+        if (typeof v === 'string') strings.push(v);
+        else if (Array.isArray(v)) v.forEach(walk);
+        else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+      };
+      for (const [key, v] of Object.entries(e))
+        if (!['id', 'parent_id', 'prev_hash', 'ts', 'kind'].includes(key)) walk(v);
+      if (strings.some((s) => s.toLowerCase().includes(q))) out.add(`${f.key} ${k + 1} ${e['id']}`);
+    });
+  }
+  return out;
+}
+
+function demoCopy(): string {
+  const home = join(tempDir(), 'home');
+  cpSync(DEMO, home, { recursive: true });
+  return home;
+}
+
+describe('search', () => {
+  it('finds what a full parse finds, across chunk boundaries and pages, each entry once with its line', async () => {
+    const home = demoCopy();
+    // Two generated sessions of ~6 MB each: lines straddle the scanner's 4 MiB chunks.
+    for (const seed of [1, 2]) {
+      const g = generateSession({ seed, bytes: 6 << 20, cwd: `/gen/${seed}` });
+      const dir = join(home, 'agents', 'vak', 'sessions', `00000000000000${seed}0`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${g.sessionId}.jsonl`), g.bytes);
+    }
+    const svc = await serviceOver(home);
+    for (const query of ['TOKENIZER', 'src/lock.rs', 'cargo test', 'approval']) {
+      const { rows, pages } = await allHits(svc, req(query, { limit: 37 }));
+      const got = rows.map((r) => r.split(' ').slice(0, 3).join(' '));
+      expect(new Set(got).size).toBe(got.length);
+      expect(new Set(got)).toEqual(naiveHits(home, query));
+      expect(got.length).toBeGreaterThan(0);
+      expect(pages[pages.length - 1].done).toBe(true);
+      expect(pages.slice(0, -1).every((p) => p.hits === 37 || p.scannedBytes < p.totalBytes)).toBe(true);
+    }
+  });
+
+  it('matches message text, tool inputs, tool results and audit payloads; not keys; an id only as a whole', async () => {
+    const home = join(tempDir(), 'home');
+    const key = 'agents/vak/sessions/aaaaaaaaaaaaaaaa/s1.jsonl';
+    mkdirSync(join(home, 'agents/vak/sessions/aaaaaaaaaaaaaaaa'), { recursive: true });
+    const lines = [
+      {
+        id: 'h',
+        parent_id: null,
+        ts: '2026-01-01T00:00:00Z',
+        prev_hash: null,
+        kind: 'header',
+        session_id: 's1',
+        cwd: '/x',
+        system_prompt: '',
+        tools: [],
+      },
+      {
+        id: 'u1',
+        parent_id: 'h',
+        ts: '2026-01-01T00:00:01Z',
+        prev_hash: 'x',
+        kind: 'message',
+        message: { role: 'user', content: [{ type: 'text', text: 'Please fix the Zebra parser' }] },
+      },
+      {
+        id: 'a1',
+        parent_id: 'u1',
+        ts: '2026-01-01T00:00:02Z',
+        prev_hash: 'x',
+        kind: 'message',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'run', input: { command: 'grep zebra src' } }],
+        },
+      },
+      {
+        id: 'r1',
+        parent_id: 'a1',
+        ts: '2026-01-02T00:00:03Z',
+        prev_hash: 'x',
+        kind: 'message',
+        message: {
+          role: 'tool',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', content: 'src/zebra.rs: found\n</script><img onerror=x>' },
+          ],
+        },
+      },
+      {
+        id: 'x1',
+        parent_id: 'r1',
+        ts: '2026-01-03T00:00:04Z',
+        prev_hash: 'x',
+        kind: 'activity',
+        activity: { type: 'approval', detail: 'ZEBRA allowed' },
+        zebra_key: 1,
+      },
+    ];
+    writeFileSync(join(home, key), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const svc = await serviceOver(home);
+    const fields = async (query: string, more: Partial<SearchRequest> = {}): Promise<string[]> =>
+      (await allHits(svc, req(query, more))).rows.map((r) => r.split(' ').slice(2).join(' '));
+    expect(await fields('zebra')).toEqual([
+      'u1 message.content[0].text',
+      'a1 message.content[0].input.command',
+      'r1 message.content[0].content',
+      'x1 activity.detail',
+    ]);
+    expect(await fields('zebra_key')).toEqual([]); // keys are not searched
+    expect(await fields('2026-01-02')).toEqual([]); // nor the structural fields
+    expect(await fields('a1')).toEqual(['a1 id']); // an id, searched as a whole
+    expect(await fields('zebra', { filters: { kinds: ['activity'] } })).toEqual(['x1 activity.detail']);
+    expect(await fields('zebra', { filters: { from: '2026-01-02', to: '2026-01-02T23:59:59Z' } })).toEqual([
+      'r1 message.content[0].content',
+    ]);
+    expect(await fields('zebra', { filters: { agents: ['other'] } })).toEqual([]);
+    expect(await fields('zebra', { scope: { kind: 'session', key } })).toHaveLength(4);
+    const page = await svc.search(req('<IMG ONERROR'), 'c');
+    const hit = page.sessions[0].hits[0];
+    expect(hit.snippet.slice(hit.matches[0][0], hit.matches[0][1]).toLowerCase()).toBe('<img onerror');
+    expect(hit.line).toBe(4);
+  });
+
+  it('skips FIFOs and symbolic links without opening them, and never writes a ledger', async () => {
+    const home = demoCopy();
+    const files = scanHome(home);
+    const before = files.map((f) => readFileSync(f.path));
+    const dir = join(home, 'agents', 'vak', 'sessions', '1111111111111111');
+    mkdirSync(dir, { recursive: true });
+    execFileSync('mkfifo', [join(dir, 'fifo.jsonl')]);
+    symlinkSync(files[0].path, join(dir, 'link.jsonl'));
+    const svc = await serviceOver(home);
+    const { rows, pages } = await allHits(svc, req('the'));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.some((r) => r.includes('1111111111111111'))).toBe(false);
+    expect(pages[pages.length - 1].done).toBe(true);
+    files.forEach((f, k) => expect(readFileSync(f.path).equals(before[k])).toBe(true));
+    // The scanner's own open refuses both, whatever the library lists.
+    expect(await openRegular(join(dir, 'fifo.jsonl'))).toBeNull();
+    expect(await openRegular(join(dir, 'link.jsonl'))).toBeNull();
+    const fh = await openRegular(files[0].path);
+    expect(fh).not.toBeNull();
+    await fh?.close();
+  });
+
+  it('a query with no ASCII letters is matched on every line (lower, upper and as typed)', async () => {
+    const home = join(tempDir(), 'home');
+    const key = 'agents/vak/sessions/aaaaaaaaaaaaaaaa/s1.jsonl';
+    mkdirSync(join(home, 'agents/vak/sessions/aaaaaaaaaaaaaaaa'), { recursive: true });
+    const line = (id: string, text: string): string =>
+      JSON.stringify({
+        id,
+        parent_id: null,
+        ts: '2026-01-01T00:00:00Z',
+        prev_hash: null,
+        kind: 'message',
+        message: { role: 'user', content: [{ type: 'text', text }] },
+      });
+    writeFileSync(
+      join(home, key),
+      [line('a', 'Grüße ÜNÏ'), line('b', 'nothing'), line('c', 'ünï here')].join('\n') + '\n',
+    );
+    const svc = await serviceOver(home);
+    expect((await allHits(svc, req('ünï'))).rows.map((r) => r.split(' ')[2])).toEqual(['a', 'c']);
+    expect((await allHits(svc, req('ÜNÏ'))).rows.map((r) => r.split(' ')[2])).toEqual(['a', 'c']);
+  });
+
+  it('a new search from the same client cancels the running one; a stale cursor is refused', async () => {
+    const home = demoCopy();
+    const g = generateSession({ seed: 5, bytes: 12 << 20, cwd: '/gen' });
+    const dir = join(home, 'agents', 'vak', 'sessions', '2222222222222222');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${g.sessionId}.jsonl`), g.bytes);
+    const svc = await serviceOver(home);
+    const first = svc.search(req('no such text anywhere', { searchId: 'old' }), 'c');
+    const second = svc.search(req('tokenizer', { searchId: 'new', limit: 5 }), 'c');
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.cancelled).toBe(true);
+    expect(a.cursor).toBeNull();
+    expect(a.scannedBytes).toBeLessThan(a.totalBytes);
+    expect(b.cancelled).toBe(false);
+    expect(b.hits).toBe(5);
+    await expect(
+      svc.search({ ...req('tokenizer', { searchId: 'new', limit: 5 }), cursor: 'new:0' }, 'c'),
+    ).rejects.toThrow(/stale cursor/);
+    await expect(
+      svc.search({ ...req('tokenizer', { searchId: 'new', limit: 5 }), cursor: b.cursor! }, 'other'),
+    ).rejects.toThrow(/no search/);
+    // Another client's search runs beside it, untouched.
+    const c = await svc.search(req('tokenizer', { searchId: 'x', limit: 5 }), 'c2');
+    expect(c.cancelled).toBe(false);
+    expect(svc.cancel('new', 'c')).toBe(true);
+    await expect(
+      svc.search({ ...req('tokenizer', { searchId: 'new', limit: 5 }), cursor: b.cursor! }, 'c'),
+    ).rejects.toThrow(/no search/);
+  });
+
+  it('an unterminated last line is no entry yet, and a line is found once it ends', async () => {
+    const home = demoCopy();
+    const f = scanHome(home)[0];
+    appendFileSync(
+      f.path,
+      '{"id":"tail1","parent_id":null,"ts":"2026-01-01T00:00:00Z","prev_hash":null,"kind":"activity","activity":{"detail":"quokka',
+    );
+    const svc = await serviceOver(home);
+    expect((await allHits(svc, req('quokka'))).rows).toEqual([]);
+    appendFileSync(f.path, '"}}\n');
+    const svc2 = await serviceOver(home);
+    expect((await allHits(svc2, req('quokka'))).rows.map((r) => r.split(' ')[2])).toEqual(['tail1']);
+    expect(sessionPath(home, f.key)).toBe(f.path);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * What a search matches inside one entry: the JSON-decoded string values of the
+ * line (message text, tool inputs and results, audit payloads), case-insensitively,
+ * never the keys, and never the structural fields (`id`, `parent_id`, `prev_hash`,
+ * `ts`, `kind`) — except that a query equal to the entry's id finds that entry.
+ */
+import type { SearchHit } from '../../shared/api-features';
+
+/** Fields every line has: they would match every search for a date or a hex digit. */
+const STRUCTURAL = new Set(['id', 'parent_id', 'prev_hash', 'ts', 'kind']);
+const SNIPPET_BEFORE = 60;
+const SNIPPET_CHARS = 160;
+const MAX_MARKS = 20;
+
+/** A query prepared once: its lowercase form, and the bytes a line must contain to possibly match. */
+export interface PreparedQuery {
+  text: string;
+  lower: string;
+  /**
+   * Lowercase ASCII run of the query that any line holding a match contains literally
+   * (JSON writes printable ASCII other than `"` and `\` unescaped), or null when the query
+   * has none: then the raw line must contain the query's lower, upper or own UTF-8 bytes.
+   */
+  asciiNeedle: string | null;
+  rawNeedles: Buffer[];
+}
+
+export function prepareQuery(text: string): PreparedQuery {
+  const lower = text.toLowerCase();
+  let best = '';
+  for (const run of lower.split(/[^\x20-\x21\x23-\x5b\x5d-\x7e]+/)) if (run.length > best.length) best = run;
+  const raw = [...new Set([lower, text.toUpperCase(), text])].map((s) => Buffer.from(s, 'utf8'));
+  return { text, lower, asciiNeedle: best.length > 0 ? best : null, rawNeedles: raw };
+}
+
+/** The hit an entry makes for the query, or null. `entry` is the parsed line. */
+export function matchEntry(
+  entry: Record<string, unknown>,
+  q: PreparedQuery,
+): Pick<SearchHit, 'field' | 'snippet' | 'matches' | 'moreFields'> | null {
+  if (typeof entry['id'] === 'string' && entry['id'] === q.text.trim()) {
+    return { field: 'id', snippet: entry['id'], matches: [[0, entry['id'].length]], moreFields: 0 };
+  }
+  let first: { path: string; value: string } | null = null;
+  let more = 0;
+  // Iterative walk: a hostile line may nest arrays thousands deep.
+  const stack: { value: unknown; path: string }[] = [];
+  for (const key of Object.keys(entry)) {
+    if (!STRUCTURAL.has(key)) stack.push({ value: entry[key], path: key });
+  }
+  stack.reverse();
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: string };
+    if (typeof value === 'string') {
+      if (value.toLowerCase().includes(q.lower)) {
+        if (first) more++;
+        else first = { path, value };
+      }
+    } else if (Array.isArray(value)) {
+      for (let k = value.length - 1; k >= 0; k--) stack.push({ value: value[k], path: `${path}[${k}]` });
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value);
+      for (let k = keys.length - 1; k >= 0; k--) {
+        stack.push({ value: (value as Record<string, unknown>)[keys[k]], path: `${path}.${keys[k]}` });
+      }
+    }
+  }
+  if (!first) return null;
+  return { field: first.path, ...snippetOf(first.value, q.lower), moreFields: more };
+}
+
+/** A window of `value` around its first match, with every match inside it marked. */
+export function snippetOf(value: string, lowerQuery: string): { snippet: string; matches: [number, number][] } {
+  const lower = value.toLowerCase();
+  // Offsets found in the lowercase text are valid in the original only when lowercasing kept the length.
+  const src = lower.length === value.length ? value : lower;
+  const at = lower.indexOf(lowerQuery);
+  const start = Math.max(0, at - SNIPPET_BEFORE);
+  const end = Math.min(src.length, Math.max(start + SNIPPET_CHARS, at + lowerQuery.length));
+  const matches: [number, number][] = [];
+  for (let k = at; k >= 0 && k + lowerQuery.length <= end && matches.length < MAX_MARKS;) {
+    matches.push([k - start, k - start + lowerQuery.length]);
+    k = lower.indexOf(lowerQuery, k + Math.max(1, lowerQuery.length));
+  }
+  return { snippet: src.slice(start, end), matches };
+}

@@ -1,0 +1,76 @@
+/**
+ * Runtime schemas of the issue 11 feature requests (`api-features.ts`), built from the
+ * shared pieces of `api-schemas.ts` so a session key or a profile is checked one way only.
+ */
+import { z } from 'zod';
+import type { FeatureApiMethods } from './api-features';
+import type { TurnOverride } from './ledger-types';
+
+type FeatureMethod = keyof FeatureApiMethods;
+type FeatureRequest<M extends FeatureMethod> = Parameters<FeatureApiMethods[M]>[0];
+
+/** The schema pieces api-schemas.ts defines once. */
+export interface SchemaParts {
+  sessionKey: z.ZodType<string>;
+  entryId: z.ZodType<string>;
+  profile: z.ZodType<{ window: number; reserve: number; bytes_per_token: number }>;
+  override: z.ZodType<TurnOverride>;
+}
+
+const SEARCH_ID = z.string().min(1).max(128);
+/** A cursor is opaque to the client; the backend parses it. */
+const CURSOR = z.string().min(1).max(256);
+const RFC3339 = z.string().min(1).max(64);
+const NAMES = z.array(z.string().min(1).max(4096)).max(256);
+
+/** Request schemas of every feature method, keyed like `requestSchemas`. */
+export function featureRequestSchemas(p: SchemaParts) {
+  const overrides = z.record(z.string(), p.override);
+  const leaf = p.entryId.nullable();
+  return {
+    getContextSeries: z
+      .object({
+        key: p.sessionKey,
+        leaf,
+        plan: z.enum(['none', 'auto']),
+        profile: p.profile,
+        overrides: overrides.optional(),
+      })
+      .strict(),
+    search: z
+      .object({
+        searchId: SEARCH_ID,
+        query: z.string().min(1).max(1000),
+        scope: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('home') }).strict(),
+          z.object({ kind: z.literal('session'), key: p.sessionKey }).strict(),
+        ]),
+        filters: z
+          .object({
+            agents: NAMES.optional(),
+            cwds: NAMES.optional(),
+            kinds: z.array(z.string().min(1).max(128)).max(64).optional(),
+            from: RFC3339.optional(),
+            to: RFC3339.optional(),
+          })
+          .strict(),
+        limit: z.number().int().min(1).max(500),
+        cursor: CURSOR.optional(),
+      })
+      .strict(),
+    cancelSearch: z.object({ searchId: SEARCH_ID }).strict(),
+    getCost: z.object({ key: p.sessionKey, leaf: leaf.optional() }).strict(),
+    getPriceTable: z.object({}).strict(),
+    exportSessionHtml: z.object({ key: p.sessionKey, leaf: leaf.optional() }).strict(),
+    exportProjection: z
+      .object({
+        key: p.sessionKey,
+        leaf,
+        plan: z.enum(['none', 'auto']),
+        profile: p.profile,
+        overrides: overrides.optional(),
+        format: z.enum(['json', 'markdown']),
+      })
+      .strict(),
+  } satisfies { [M in FeatureMethod]: z.ZodType<FeatureRequest<M>> };
+}

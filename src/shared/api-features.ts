@@ -1,0 +1,304 @@
+/**
+ * The API of issue 11's backend features: context over time, search, cost, export.
+ * Merged into `ApiMethods` (api.ts) and validated by `api-features-schemas.ts`.
+ * Plain types only: the renderer imports this file.
+ */
+import type { LeafRequest, SessionKey } from './api';
+import type { CapacityProfile, Projection, TurnOverride } from './ledger-types';
+
+// ── 1. Context over time ────────────────────────────────────────────────────
+
+/** The parts a projected context is stacked from (tokens under the request's profile). */
+export interface ContextParts {
+  system: number;
+  tools: number;
+  /** Closed turns at Full fidelity. */
+  full: number;
+  card: number;
+  packet: number;
+  reset: number;
+  preamble: number;
+  tail: number;
+  open: number;
+}
+
+export const CONTEXT_PARTS: readonly (keyof ContextParts)[] = [
+  'system',
+  'tools',
+  'reset',
+  'preamble',
+  'full',
+  'card',
+  'packet',
+  'open',
+  'tail',
+];
+
+/** The measured input of the model call that answered at a point, beside the estimate for that call. */
+export interface MeasuredInput {
+  /** The assistant message whose `meta.usage` this is: the point's turn's newest answer with a usage. */
+  entryId: string;
+  /** `input_tokens + cache_read_tokens + cache_write_tokens`. */
+  tokens: number;
+  /** The entry that message answered (its parent): the leaf whose projection the model was sent. */
+  answeredId: string;
+  /** Projected total (same plan, profile, overrides) at `answeredId`. */
+  estimated: number;
+}
+
+/** One point of the series: the projected context of one leaf along the chain. */
+export interface ContextPoint {
+  /** The point's leaf: a turn's last entry on the chain, or the requested leaf itself (the last point). */
+  leaf: string;
+  /** Chain position of `leaf` (0 = root). */
+  pos: number;
+  ts: string;
+  /** The turn the point ends (its directive's id), or null at a point before any directive. */
+  turnId: string | null;
+  parts: ContextParts;
+  /** Sum of `parts` (equals the projection's `tokens.total` at this leaf). */
+  total: number;
+  /** §6 `available` at this leaf (may be negative). */
+  available: number;
+  overBudget: number;
+  /** Closed turns by fidelity under the plan at this point. */
+  turns: { full: number; card: number; packet: number };
+  markers: {
+    /** Id of a reset that applies here and did not at the previous point. */
+    reset: string | null;
+    /** Packets applied here that were not at the previous point. */
+    packets: string[];
+    /** Turns at Card here that were at Full at the previous point. */
+    degraded: string[];
+    overBudget: boolean;
+  };
+  measured: MeasuredInput | null;
+}
+
+/** The bytes per token that best fits the measured inputs (least squares). */
+export interface BytesPerTokenFit {
+  /** Points with a measurement that took part. */
+  points: number;
+  /** Unrounded best fit, or null with no usable measurement. */
+  bytesPerToken: number | null;
+  /** `bytesPerToken` rounded to the profile's whole-number field (1…1000), ready to apply. */
+  suggested: number | null;
+  /** 1 − SS_res/SS_tot of the estimates at `suggested` against the measured figures (null under 2 points). */
+  r2: number | null;
+  /** Mean |estimate − measured| / measured at `suggested` and at the request's bytes per token. */
+  meanRelErrorSuggested: number | null;
+  meanRelErrorCurrent: number | null;
+}
+
+export interface ContextSeries {
+  leaf: string;
+  window: number;
+  reserve: number;
+  /** In chain order; the last one is the leaf. */
+  points: ContextPoint[];
+  fit: BytesPerTokenFit;
+  /**
+   * Counted work: full projections the series ran, points planned through the core's
+   * `choosePlan`, and whether the chain was scanned (false: a kept scan was reused).
+   */
+  work: { projections: number; corePlanPoints: number; points: number; scanned: boolean };
+}
+
+/** A leaf request whose overrides may be left out. */
+export type ContextSeriesRequest = Omit<LeafRequest, 'overrides'> & { overrides?: LeafRequest['overrides'] };
+
+// ── 2. Search ───────────────────────────────────────────────────────────────
+
+export type SearchScope = { kind: 'home' } | { kind: 'session'; key: SessionKey };
+
+export interface SearchFilters {
+  /** Agent folder names (`agents/<agent>/…`). */
+  agents?: string[];
+  /** Header `cwd` values. */
+  cwds?: string[];
+  /** Entry kinds (`message`, `receipt`, …). */
+  kinds?: string[];
+  /** Entry `ts` at or after / at or before (RFC 3339, compared as UTC text). */
+  from?: string;
+  to?: string;
+}
+
+export interface SearchRequest {
+  /**
+   * Chosen by the client, one per search. A new search from the same client cancels the
+   * previous one; continuing pages carry the same id and the `cursor` of the last page.
+   */
+  searchId: string;
+  query: string;
+  scope: SearchScope;
+  filters: SearchFilters;
+  /** Hits per page (1…500). */
+  limit: number;
+  cursor?: string;
+}
+
+export interface SearchHit {
+  entryId: string;
+  kind: string;
+  /** 1-based line of the entry in its file. */
+  line: number;
+  ts: string;
+  /** Where the match is, e.g. `message.content[1].input.command`, or `id` for an id search. */
+  field: string;
+  /** Up to ~160 characters of that string around the first match. */
+  snippet: string;
+  /** [start, end) UTF-16 offsets of matches inside `snippet`. */
+  matches: [number, number][];
+  /** Further string values of the same entry that also match. */
+  moreFields: number;
+}
+
+export interface SearchSessionHits {
+  key: SessionKey;
+  agent: string;
+  sessionId: string;
+  cwd: string | null;
+  title: string | null;
+  hits: SearchHit[];
+}
+
+export interface SearchPage {
+  searchId: string;
+  /** Hits of this page, grouped by session (sessions newest first, entries in file order). */
+  sessions: SearchSessionHits[];
+  hits: number;
+  /** True when every file in scope was scanned: no further page. */
+  done: boolean;
+  /** Pass back to get the next page; null when done or cancelled. */
+  cursor: string | null;
+  /** A newer search of the same client (or cancelSearch) stopped this one. */
+  cancelled: boolean;
+  /** Progress over the files in scope. */
+  scannedBytes: number;
+  totalBytes: number;
+}
+
+// ── 3. Cost ─────────────────────────────────────────────────────────────────
+
+/** USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+}
+
+export interface PriceTable {
+  /** The user's table (`<userData>/prices.json`): where to edit; null when the backend has no user data folder. */
+  path: string | null;
+  /** Whether prices come from that file or from the bundled default (file absent or invalid). */
+  source: 'user' | 'bundled';
+  /** What is wrong with the user's file, one line each (empty when valid or absent). */
+  errors: string[];
+  models: Record<string, ModelPrice>;
+}
+
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** Tokens of one model, and their cost when the table prices that model. */
+export interface ModelCost {
+  model: string;
+  tokens: TokenCounts;
+  /** Null when the model has no price in the table: shown as tokens only. */
+  usd: number | null;
+  /** Calls counted. */
+  calls: number;
+}
+
+export interface CostBlock {
+  tokens: TokenCounts;
+  /** Sum over priced models only. */
+  usd: number;
+  /** False when some tokens belong to unpriced models (usd is then a lower bound). */
+  complete: boolean;
+  byModel: ModelCost[];
+}
+
+/**
+ * One turn of the chain (every directive of the chain, also before a reset; entries before
+ * the first directive make a row with turnId null).
+ */
+export interface TurnCost {
+  turnId: string | null;
+  /** The directive's first text, clipped. */
+  title: string;
+  ts: string;
+  /** From the messages' `meta.usage`. */
+  messages: CostBlock;
+  /** Receipt attempts other than the winning one (retries, failures): paid calls no message records. */
+  retries: CostBlock;
+  /** Receipt attempts in the turn (all of them, winning included): shown, never added to `messages`. */
+  attempts: number;
+}
+
+export interface SessionCost {
+  leaf: string;
+  prices: PriceTable;
+  /** The leaf's chain (the active chain when leaf is omitted). */
+  chain: { messages: CostBlock; retries: CostBlock };
+  /** Every entry of the file, abandoned branches included. */
+  allBranches: { messages: CostBlock; retries: CostBlock };
+  /** allBranches − chain: what abandoned branches cost. */
+  abandoned: { messages: CostBlock; retries: CostBlock };
+  turns: TurnCost[];
+}
+
+// ── 4. Export ───────────────────────────────────────────────────────────────
+
+export interface HtmlExport {
+  /** A suggested file name (`<session-id>.html`). */
+  fileName: string;
+  html: string;
+  /** What the file holds (shown in the file too). */
+  included: {
+    /** Every entry with its content (small sessions), or only the chosen leaf's chain. */
+    entries: 'all' | 'chain';
+    entryCount: number;
+    treeRows: number;
+    /** True when the tree rows are clipped (huge sessions). */
+    treeClipped: boolean;
+    /** Leaves whose projected context is in the file. */
+    projectedLeaves: string[];
+    /** Strings longer than this many characters are clipped. */
+    maxStringChars: number;
+  };
+}
+
+export interface ProjectionExportRequest {
+  key: SessionKey;
+  leaf: string | null;
+  plan: 'none' | 'auto';
+  profile: CapacityProfile;
+  overrides?: Record<string, TurnOverride>;
+  format: 'json' | 'markdown';
+}
+
+export interface ProjectionExport {
+  fileName: string;
+  mimeType: 'application/json' | 'text/markdown';
+  text: string;
+}
+
+/** The §9 `project --json` shape (a Projection without `notes`). */
+export type ProjectionJson = Omit<Projection, 'notes'>;
+
+/** Methods merged into `ApiMethods`. */
+export interface FeatureApiMethods {
+  getContextSeries(req: ContextSeriesRequest): ContextSeries;
+  search(req: SearchRequest): SearchPage;
+  cancelSearch(req: { searchId: string }): { cancelled: boolean };
+  getCost(req: { key: SessionKey; leaf?: string | null }): SessionCost;
+  getPriceTable(req: Record<string, never>): PriceTable;
+  exportSessionHtml(req: { key: SessionKey; leaf?: string | null }): HtmlExport;
+  exportProjection(req: ProjectionExportRequest): ProjectionExport;
+}

@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, statSync, copyFileSync } from 'n
 import { hash } from 'node:crypto';
 import { join } from 'node:path';
 import { generateSession } from '../src/generator';
+import { appendBranch, type BranchLockStats } from '../src/main/core/branch-append';
 import { Ledger } from '../src/main/core/ledger';
 import { project } from '../src/main/core/projection';
 
@@ -116,4 +117,47 @@ export async function benchProject(log: (s: string) => void): Promise<void> {
   log(
     `project the active leaf of a 100k-entry ledger (${msgs} messages): cold median ${f(m)} ms, warm median ${f(median(warm))} ms (target ≤ 50 ms: ${m <= 50 ? 'ok' : 'MISS'})`,
   );
+}
+
+/**
+ * How long a branch holds the agent's lock (issue 7.3), on big ledgers: under the lock it
+ * reads only the bytes appended since the ledger was last read, so the time should not
+ * grow with the file. Compared, in the same run, with reading the whole file once (what
+ * the old branch did twice under the lock). An agent's line is appended before each
+ * branch, as a running agent would.
+ */
+export async function benchBranchLock(sizes: number[], log: (s: string) => void): Promise<void> {
+  log('branch append: lock held (under the lock: read the new bytes, write, fsync, read back) vs one whole-file read');
+  log('  size     lock held ms (median / max of 20)   bytes read under lock (max)   whole-file read ms   ratio');
+  for (const mb of sizes) {
+    const file = join(DATA, `branch-target-${mb}mb.jsonl`);
+    copyFileSync(ledgerOfSize(mb, log), file);
+    const t0 = performance.now();
+    const ledger = await Ledger.open(file);
+    const fullRead = performance.now() - t0;
+    const held: number[] = [];
+    let maxBytes = 0;
+    for (let k = 0; k < 20; k++) {
+      const leaf = ledger.index.ids[ledger.index.activeLeaf];
+      const agentLine = JSON.stringify({
+        id: `agent-${mb}-${k}`,
+        parent_id: leaf,
+        ts: new Date().toISOString(),
+        prev_hash: ledger.lastPhysicalLine().hash,
+        kind: 'message',
+        message: { role: 'assistant', content: [{ type: 'text', text: `the agent's answer ${k}` }] },
+      });
+      appendFileSync(file, agentLine + '\n');
+      await ledger.refresh(); // the cache follows the agent's appends as the watcher reports them
+      const stats: BranchLockStats = { bytesReadUnderLock: 0, lockHeldMs: 0, attempts: 0 };
+      await appendBranch(ledger, `agent-${mb}-${k}`, `try another way ${k}`, { stats });
+      held.push(stats.lockHeldMs);
+      maxBytes = Math.max(maxBytes, stats.bytesReadUnderLock);
+    }
+    ledger.close();
+    const m = median(held);
+    log(
+      `  ${String(mb).padStart(4)} MB ${f(m, 3).padStart(14)} / ${f(Math.max(...held), 3).padEnd(18)} ${String(maxBytes).padStart(16)} ${f(fullRead, 0).padStart(26)} ${(m / fullRead).toExponential(1).padStart(9)}`,
+    );
+  }
 }

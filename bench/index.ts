@@ -4,7 +4,7 @@
 //   npm run bench -- --sizes 10,100   smaller ledgers (the default is 10,100,500)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { benchAppend, benchOpen, benchProject } from './core-bench';
+import { benchAppend, benchBranchLock, benchOpen, benchProject } from './core-bench';
 
 const args = process.argv.slice(2);
 const only = args.find((a) => !a.startsWith('--') && !/^\d/.test(a));
@@ -19,6 +19,7 @@ if (want('core')) {
   benchOpen(sizes, log);
   await benchAppend(log);
   await benchProject(log);
+  await benchBranchLock([100, 400], log);
 }
 for (const [part, file, fn] of [
   ['library', 'library-bench.ts', 'runLibraryBench'],

@@ -3,31 +3,188 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import local from './eslint-rules/layering.js';
 
-/** Node built-ins, with and without the `node:` prefix: the renderer must import none. */
-const NODE_BUILTINS = [
-  'fs',
-  'fs/promises',
-  'path',
-  'os',
-  'child_process',
-  'crypto',
-  'net',
-  'http',
-  'https',
-  'url',
-  'util',
-  'stream',
-  'events',
-  'buffer',
-  'worker_threads',
-  'zlib',
-  'module',
-  'process',
-  'readline',
-  'tls',
-  'dgram',
+/**
+ * The layers of src/ and what each may import (everything else is denied; see eslint-rules/layering.js).
+ * Entries: `node:*` any Node built-in · `src/a/b` a folder (and below) or one file · a package
+ * (`pkg/*` with its subpaths). The most specific layer wins. Tests (`*.test.ts(x)`) may add TEST_ALLOW
+ * and their layer's `testAllow`.
+ * @type {import('./eslint-rules/layering.js').Layer[]}
+ */
+const LAYERS = [
+  {
+    layer: 'src/shared',
+    why: 'the contract both sides use: types, zod schemas, pure helpers',
+    allow: ['src/shared', 'zod'],
+  },
+  {
+    layer: 'src/shared/api-methods',
+    why: 'the method list the preload exposes: dependency-free',
+    allow: [],
+    types: ['src/shared'],
+  },
+  {
+    layer: 'src/main/core',
+    why: 'the pure ledger core',
+    allow: ['node:*', 'src/main/core', 'src/shared'],
+    dynamic: false,
+  },
+  {
+    // flock(2) has no Node API: the one native binding, loaded lazily so reading works where it cannot load.
+    layer: 'src/main/core/flock',
+    why: 'the flock(2) binding of the core',
+    allow: ['node:*', 'src/main/core', 'src/shared'],
+    dynamic: false,
+    requires: ['koffi'],
+  },
+  {
+    layer: 'src/main/library',
+    why: 'the session library and watcher, plain Node',
+    allow: ['node:*', 'src/main/library', 'src/main/core', 'src/shared'],
+    testAllow: ['src/main/api'],
+  },
+  {
+    layer: 'src/main/search',
+    why: 'search over sessions, plain Node',
+    allow: ['node:*', 'src/main/search', 'src/main/core', 'src/shared'],
+  },
+  {
+    layer: 'src/main/api',
+    why: 'the API backend, plain Node',
+    allow: ['node:*', 'src/main/api', 'src/main/core', 'src/main/library', 'src/main/search', 'src/shared'],
+    testAllow: ['src/main/server', 'src/main/worker'],
+  },
+  {
+    layer: 'src/main/worker',
+    why: 'the worker thread that runs the API backend, plain Node',
+    allow: ['node:*', 'src/main/worker', 'src/main/api', 'src/main/core', 'src/main/library', 'src/shared', 'zod'],
+  },
+  {
+    layer: 'src/main/web',
+    why: 'static files and CSP for the renderer, plain Node',
+    allow: ['node:*', 'src/main/web', 'src/shared'],
+  },
+  {
+    layer: 'src/main/server',
+    why: 'serve mode: loopback HTTP + WebSocket, plain Node',
+    allow: ['node:*', 'src/main/server', 'src/main/api', 'src/main/worker', 'src/main/web', 'src/shared', 'ws'],
+  },
+  {
+    layer: 'src/main/electron',
+    why: 'the Electron shell',
+    allow: ['node:*', 'electron', 'src/main/electron', 'src/main/api', 'src/main/worker', 'src/main/web', 'src/shared'],
+    testAllow: ['src/preload', 'src/main/server/testing'],
+  },
+  {
+    layer: 'src/main/index',
+    why: 'the Electron main entry',
+    allow: [
+      'node:*',
+      'electron',
+      'src/main/electron',
+      'src/main/api',
+      'src/main/library',
+      'src/main/worker',
+      'src/main/web',
+      'src/shared',
+    ],
+  },
+  {
+    layer: 'src/preload',
+    why: 'the preload: exposes the API and nothing else',
+    allow: ['electron', 'src/shared/api-methods'],
+    types: ['src/shared'],
+  },
+  {
+    layer: 'src/renderer',
+    why: 'the web UI: no Node, talks to main only through the shared API',
+    allow: [
+      'src/renderer',
+      'src/shared',
+      'react',
+      'react/*',
+      'react-dom/*',
+      'react-markdown',
+      'zustand',
+      'zustand/*',
+      '@tanstack/react-virtual',
+    ],
+    testAllow: ['@testing-library/*'],
+  },
+  {
+    layer: 'src/renderer/test-support',
+    why: "the renderer tests' helpers: the real backend in process",
+    test: true,
+    allow: [
+      'src/renderer',
+      'src/shared',
+      'src/main/api',
+      'src/main/core',
+      'src/main/library',
+      'react',
+      'react/*',
+      '@testing-library/*',
+    ],
+  },
+  {
+    layer: 'src/cli',
+    why: 'the vak-explorer command, plain Node',
+    allow: [
+      'node:*',
+      'src/cli',
+      'src/main/core',
+      'src/main/api',
+      'src/main/library',
+      'src/main/server',
+      'src/main/worker',
+      'src/shared',
+    ],
+    testAllow: ['src/main/server/testing'],
+  },
+  {
+    layer: 'src/generator',
+    why: 'the ledger generator',
+    allow: ['node:*', 'src/generator'],
+    testAllow: ['src/main/core'],
+  },
+  {
+    layer: 'src/test-support',
+    why: 'test helpers',
+    test: true,
+    allow: [
+      'node:*',
+      'src/test-support',
+      'src/generator',
+      'src/main',
+      'src/cli',
+      'src/shared',
+      'scripts',
+      '@playwright/test',
+    ],
+  },
+  {
+    layer: 'src/reliability',
+    why: 'the reliability suite',
+    test: true,
+    allow: ['node:*', 'src/reliability', 'src/cli', 'src/main', 'src/shared', 'src/generator', 'src/test-support'],
+  },
+  {
+    layer: 'src/main/server/testing',
+    why: 'serve-mode test helpers',
+    test: true,
+    allow: ['node:*', 'src/main/server', 'src/main/api', 'src/shared', 'ws'],
+  },
+  {
+    layer: 'src/main/electron/testing',
+    why: 'Electron test doubles',
+    test: true,
+    allow: ['node:*', 'src/main/electron', 'src/shared'],
+  },
 ];
+
+/** What any test may import besides its layer's list. */
+const TEST_ALLOW = ['vitest', 'fast-check', 'node:*', 'src/test-support', 'src/generator', 'src/reliability'];
 
 export default tseslint.config(
   {
@@ -41,86 +198,24 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // Layering (CONVENTIONS.md "Layers you can see").
+  // Layering (CONVENTIONS.md "Layers you can see"): an allow-list per layer over every folder of src/.
   {
-    files: ['src/main/core/**/*.ts'],
-    // Tests of the core may use the generator and test support; the core itself may not.
-    ignores: ['src/main/core/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['electron', 'electron/*'], message: 'Bad layering: the ledger core is pure; no electron.' },
-            {
-              group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', '@tanstack/*'],
-              message: 'Bad layering: the ledger core imports no UI.',
-            },
-            {
-              regex: '^\\.\\./(?!\\.\\./shared/)',
-              message: 'Bad layering: the core imports only itself, Node and the shared vocabulary.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: NODE_BUILTINS.flatMap((m) => [m, `node:${m}`]).concat(['electron']),
-          patterns: [
-            {
-              group: ['**/main/**', '**/renderer/**', '**/preload/**'],
-              message: 'Bad layering: shared is the contract only.',
-            },
-          ],
-        },
-      ],
-    },
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    plugins: { local },
+    rules: { 'local/layering': ['error', { layers: LAYERS, testAllow: TEST_ALLOW }] },
   },
   {
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],
     languageOptions: { globals: { ...globals.browser } },
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, local },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: NODE_BUILTINS.flatMap((m) => [m, `node:${m}`]).concat(['electron']),
-          patterns: [
-            { group: ['node:*'], message: 'Bad layering: the renderer imports no node modules.' },
-            {
-              group: ['**/main/**', '**/preload/**'],
-              message: 'Bad layering: the renderer talks to main only through the shared API.',
-            },
-          ],
-        },
-      ],
-      // Ledger content is untrusted: nothing reaches the DOM as HTML.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-          message: 'No dangerouslySetInnerHTML: ledger content is untrusted.',
-        },
-        {
-          selector: 'MemberExpression[property.name=/^(innerHTML|outerHTML)$/]',
-          message: 'No innerHTML/outerHTML: ledger content is untrusted.',
-        },
-        {
-          selector: "CallExpression[callee.object.name='document'][callee.property.name='write']",
-          message: 'No document.write.',
-        },
-        { selector: "CallExpression[callee.property.name='insertAdjacentHTML']", message: 'No insertAdjacentHTML.' },
-      ],
+      // Ledger content is untrusted: nothing reaches the DOM as HTML (computed keys such as el['innerHTML'] too).
+      'local/no-html-sinks': 'error',
       'no-eval': 'error',
       'no-implied-eval': 'error',
       'no-new-func': 'error',
+      'no-restricted-globals': ['error', { name: 'eval', message: 'No eval: ledger content is untrusted.' }],
     },
   },
 );

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainItemsRequest } from '../../shared/api';
 import { SessionWriter } from '../test-support/backend-api';
+import { longSession } from '../test-support/written-sessions';
 import { renderOnBackend, renderSession, sessionHash, treeRow, waitCursor } from '../test-support/render-backend';
 import { stubScrolling } from '../test-support/scroll-stub';
 
@@ -94,19 +95,6 @@ describe('leaf panes', () => {
     expect(history().querySelector('[data-entry-id="e0003"] .hidden-reason')).toBeNull();
   });
 });
-
-/** 1 header + `turns` × (directive, answer, receipt). */
-export function longSession(turns: number): SessionWriter {
-  const w = new SessionWriter().header();
-  let parent = 'h';
-  for (let t = 0; t < turns; t++) {
-    w.message(`u${t}`, parent, 'user', [{ type: 'text', text: `ask ${t}` }]);
-    w.message(`a${t}`, `u${t}`, 'assistant', [{ type: 'text', text: `answer ${t}` }]);
-    w.add(`r${t}`, `a${t}`, 'receipt', { receipt: { purpose: 'turn', attempts: [] } });
-    parent = `r${t}`;
-  }
-  return w;
-}
 
 describe('a long chain in the History pane', () => {
   let unstub: () => void;

@@ -1,52 +1,65 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { press, renderWithSession, waitCursor } from '../test-support/render-app';
+import { fixtureLine, SessionWriter } from '../test-support/backend-api';
+import { press, renderOnBackend, renderSession, sessionHash, waitCursor } from '../test-support/render-backend';
 
+const barButton = (name: RegExp) =>
+  within(document.querySelector<HTMLElement>('.plan-bar')!).getByRole('button', { name });
+
+// damaged.jsonl: a torn line 4 (no entry), hash_mismatch on e0006 (line 6), … (fixtures README).
 describe('panels', () => {
   it('warnings list with a jump to the entry', async () => {
-    await renderWithSession();
-    fireEvent.click(
-      within(document.querySelector<HTMLElement>('.plan-bar')!).getByRole('button', { name: /^warnings/ }),
-    );
+    await renderSession('damaged');
+    fireEvent.click(barButton(/^warnings/));
     const list = await screen.findByRole('list', { name: 'Warnings' });
-    expect(list.textContent).toContain('hash_mismatch');
-    expect(list.textContent).toContain('line 4');
-    fireEvent.click(within(list).getByRole('button', { name: 'jump to e04' }));
-    await waitCursor('e04');
-    expect(window.location.hash).toContain('leaf=e04');
+    const mismatch = within(list)
+      .getAllByRole('listitem')
+      .find((li) => li.textContent?.includes('hash_mismatch'));
+    expect(mismatch?.textContent).toContain('line 6');
+    fireEvent.click(within(mismatch!).getByRole('button', { name: 'jump to e0006' }));
+    await waitCursor('e0006');
+    expect(window.location.hash).toContain('leaf=e0006');
   });
 
   it('a warning without an entry shows the raw bytes of its line', async () => {
-    await renderWithSession();
+    await renderSession('damaged');
     press('w');
     const list = await screen.findByRole('list', { name: 'Warnings' });
-    expect(list.textContent).toContain('torn_line');
-    const torn = within(list).getAllByRole('listitem')[1];
+    const torn = within(list).getAllByRole('listitem')[0];
+    expect(torn.textContent).toContain('torn_line');
     expect(within(torn).queryByRole('button', { name: /^jump/ })).toBeNull();
     fireEvent.click(within(torn).getByRole('button', { name: 'show line' }));
-    const pre = await within(torn).findByLabelText('Line at byte 1400');
-    expect(pre.textContent).toBe('{"id":"e09","parent_id":"e08","ts":"2026-');
+    const pre = await within(torn).findByLabelText('Line at byte 2261');
+    expect(pre.textContent).toBe(fixtureLine('damaged', 4));
     fireEvent.click(within(torn).getByRole('button', { name: 'hide line' }));
-    await waitFor(() => expect(within(torn).queryByLabelText('Line at byte 1400')).toBeNull());
+    await waitFor(() => expect(within(torn).queryByLabelText('Line at byte 2261')).toBeNull());
   });
 
   it('usage shows the active chain and all branches, labelled', async () => {
-    await renderWithSession();
+    // linear.jsonl's answers record 208,868 input and 11,317 output tokens in all (one chain).
+    await renderSession('linear');
     press('u');
     const t = await screen.findByRole('table', { name: 'Usage' });
     expect(t.textContent).toContain('active chain');
     expect(t.textContent).toContain('all branches');
-    expect(t.textContent).toContain('600');
-    expect(t.textContent).toContain('650');
+    const input = within(t).getByText('input').closest('tr');
+    expect([...input!.querySelectorAll('td.num')].map((td) => td.textContent)).toEqual(['208,868', '208,868']);
   });
 
   it('work lists each item in its folded state', async () => {
-    await renderWithSession();
-    fireEvent.click(within(document.querySelector<HTMLElement>('.plan-bar')!).getByRole('button', { name: /^work/ }));
+    const w = new SessionWriter()
+      .header()
+      .message('u1', 'h', 'user', [{ type: 'text', text: 'Evict by size.' }])
+      .add('w1', 'u1', 'work', { work: { work_id: 'evict', event: 'opened', state: 'open', detail: 'evict by size' } })
+      .add('w2', 'w1', 'work', { work: { work_id: 'evict', event: 'progress', state: 'open', detail: 'half done' } });
+    await renderOnBackend({ written: { work: w }, hash: sessionHash('work') });
+    fireEvent.click(await waitFor(() => barButton(/^work 1/)));
     const t = await screen.findByRole('table', { name: 'Work items' });
-    expect(t.textContent).toContain('w1');
-    expect(t.textContent).toContain('open');
+    const row = within(t).getAllByRole('row')[1];
+    expect(row.textContent).toContain('evict');
+    expect(row.textContent).toContain('half done');
+    expect(row.textContent).toContain('2');
     fireEvent.click(screen.getByRole('button', { name: 'Close Work' }));
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Work items' })).toBeNull());
   });

@@ -124,6 +124,11 @@ function headerCwd(file: string): string {
   return '/fixtures/no-header';
 }
 
+/** Line `n` (1-based) of a fixture, as text (tests compare what the UI shows with the file). */
+export function fixtureLine(name: string, n: number): string {
+  return readFileSync(join(FIXTURES, `${name}.jsonl`), 'utf8').split('\n')[n - 1];
+}
+
 /** A real backend over a temp home made of fixture copies, as an `Api`. */
 export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['branching'] }): Promise<BackendApi> {
   const home = mkdtempSync(join(tmpdir(), 'vak-renderer-'));

@@ -4,15 +4,13 @@
  */
 import { z } from 'zod';
 import { MAX_CHAIN_ITEMS, MAX_SLICE_BYTES, type ApiMethod, type ApiRequest } from './api';
+import { parseSessionKey, SESSION_KEY_PATTERN } from './session-key';
 
 const sessionKey = z
   .string()
   .max(1024)
-  .regex(
-    /^agents\/[^/\\]+\/sessions\/[^/\\]+\/[^/\\]+\.jsonl$/,
-    'not a session key (agents/<agent>/sessions/<cwd-hash>/<id>.jsonl)',
-  )
-  .refine((k) => !k.split('/').some((part) => part === '..' || part === '.'), 'a session key has no . or .. parts');
+  .regex(SESSION_KEY_PATTERN, 'not a session key (agents/<agent>/sessions/<cwd-hash>/<id>.jsonl)')
+  .refine((k) => parseSessionKey(k) !== null, 'a session key has no . or .. parts');
 
 const entryId = z.string().min(1).max(512);
 const count = z.number().int().min(0);

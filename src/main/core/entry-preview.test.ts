@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from './entry-types';
 import { typedEntry, type ValidLine } from './entry-validate';
-import { entryPreview, formatBytes, oneLine } from './entry-preview';
+import { formatBytes } from '../../shared/format-bytes';
+import { entryPreview, oneLine } from './entry-preview';
 
 const base = { id: 'x', parent_id: 'p', ts: '2026-01-01T00:00:00.000Z', prev_hash: null };
 /** A typed entry the way Ledger.entry makes one from a parsed line. */

@@ -1,3 +1,4 @@
+import { formatBytes } from '../../shared/format-bytes';
 import { jsonPrefix } from '../../shared/json-text';
 import {
   isObject,
@@ -38,13 +39,6 @@ export function oneLine(text: string, max: number): string {
   if (flat.length <= max) return flat;
   const cps = Array.from(flat);
   return cps.length <= max ? flat : cps.slice(0, max - 1).join('') + '…';
-}
-
-/** A byte size as people read it ("812 B", "2.1 KB", "3.4 MB"). */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function messagePreview(e: MessageEntry): EntryPreview {

@@ -1,6 +1,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { parseSessionKey, SESSION_EXT, sessionKey } from '../../shared/session-key';
 import { cwdHash } from './fnv1a64';
 
 /**
@@ -20,25 +21,14 @@ export interface SessionFile {
   path: string;
 }
 
-const SESSION_EXT = '.jsonl';
-
 /** `$VAK_HOME`, or `~/.vak` when it is unset or empty. */
 export function defaultHome(env: Record<string, string | undefined> = process.env): string {
   const v = env['VAK_HOME'];
   return v && v.length > 0 ? v : join(homedir(), '.vak');
 }
 
-/** The session key of a file (a path relative to the home, with `/`). */
-export function sessionKey(agent: string, hash: string, sessionId: string): string {
-  return `agents/${agent}/sessions/${hash}/${sessionId}${SESSION_EXT}`;
-}
-
-/** Splits a key into its parts, or null when it is not a session key. */
-export function parseSessionKey(key: string): { agent: string; cwdHash: string; sessionId: string } | null {
-  const m = /^agents\/([^/\\]+)\/sessions\/([^/\\]+)\/([^/\\]+)\.jsonl$/.exec(key);
-  if (!m || [m[1], m[2], m[3]].some((p) => p === '.' || p === '..')) return null;
-  return { agent: m[1], cwdHash: m[2], sessionId: m[3] };
-}
+// One definition of the key's shape for the core, the library and the API schemas.
+export { parseSessionKey, sessionKey };
 
 /** The absolute path of a key under a home (the key must have been validated). */
 export function sessionPath(home: string, key: string): string {

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { isObject } from './entry-types';
+import { isControlSet, isObject } from './entry-types';
 import {
   F_ASSISTANT,
   F_CONTROL,
@@ -120,7 +120,7 @@ export class LineReader {
       const meta = obj['meta'];
       if (isObject(meta)) {
         // §8: meta.control makes a control nudge only on a user message.
-        if (flags & F_USER && meta['control'] !== undefined && meta['control'] !== null) flags |= F_CONTROL;
+        if (flags & F_USER && isControlSet(meta['control'])) flags |= F_CONTROL;
         const u = meta['usage'];
         if (isObject(u) && (typeof u['input_tokens'] === 'number' || typeof u['output_tokens'] === 'number')) {
           usage = u;

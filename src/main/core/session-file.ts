@@ -1,5 +1,6 @@
 import { closeSync, readSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { SESSION_EXT } from '../../shared/session-key';
 import { isObject } from './entry-types';
 import type { SessionFile } from './home';
 import { openRegularFile, type OpenedFile } from './safe-open';
@@ -92,7 +93,7 @@ export function openSessionFile(file: SessionFile): OpenedSessionFile {
   const opened = openRegularFile(realPath);
   if (!linked) return { ...opened, realPath, linked };
   try {
-    if (!realPath.endsWith('.jsonl') || !headerNames(opened.fd, file.sessionId)) {
+    if (!realPath.endsWith(SESSION_EXT) || !headerNames(opened.fd, file.sessionId)) {
       throw new NotASessionError(
         file.path,
         `a link to ${realPath}, which is not a ledger of session ${file.sessionId} (its line 1 is not that session's header); it is not read`,

@@ -1,9 +1,8 @@
 import { closeSync, lstatSync, readSync, type Stats } from 'node:fs';
 import type { LockState, SessionSummary } from '../../shared/api';
 import { oneLine } from './entry-preview';
-import { isObject } from './entry-types';
-import { cwdHash } from './fnv1a64';
-import type { SessionFile } from './home';
+import { isControlSet, isObject } from './entry-types';
+import { cwdMatchesFolder, type SessionFile } from './home';
 import { Ledger } from './ledger';
 import { readLockTable, type LockTable } from './proc-locks';
 import { NotASessionError, openSessionFile } from './session-file';
@@ -68,7 +67,7 @@ export function oneLineTitle(text: string): string {
 export function directiveText(e: Record<string, unknown>): string | null {
   if (e['kind'] !== 'message') return null;
   const meta = e['meta'];
-  if (isObject(meta) && meta['control'] !== undefined && meta['control'] !== null) return null;
+  if (isObject(meta) && isControlSet(meta['control'])) return null;
   const m = e['message'];
   if (!isObject(m) || m['role'] !== 'user' || !Array.isArray(m['content'])) return null;
   for (const b of m['content']) {
@@ -257,7 +256,7 @@ function summarize(fd: number, st: Stats, file: SessionFile, opts: SummaryOption
       agent: file.agent,
       cwdHash: file.cwdHash,
       cwd,
-      cwdMismatch: cwd !== null && cwdHash(cwd) !== file.cwdHash,
+      cwdMismatch: cwd !== null && !cwdMatchesFolder(file.cwdHash, cwd),
       sessionId: file.sessionId,
       title,
       model: header ? str(header['model']) : null,

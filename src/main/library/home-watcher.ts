@@ -1,7 +1,7 @@
 import { watch, statSync, readdirSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionKey } from '../../shared/api';
-import { sessionKey } from '../core/home';
+import { SESSION_EXT, sessionKey } from '../../shared/session-key';
 
 /**
  * Watches a home for new agents, folders and sessions, appends and deletions.
@@ -37,8 +37,6 @@ interface Dir {
   ino: number;
   watcher: FSWatcher | null;
 }
-
-const SESSION_EXT = '.jsonl';
 
 function inode(path: string): number {
   try {

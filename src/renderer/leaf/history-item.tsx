@@ -3,7 +3,7 @@ import type { ChainItem, EntryDetail } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { kindIcon, kindLabel, ROLE_LABEL } from '../tree/kind-icons';
-import { fmtBytes, shortId, timeOfDay } from '../util/format';
+import { formatBytes, shortId, timeOfDay } from '../util/format';
 import { prettyJson } from '../util/heavy-work';
 
 interface Props {
@@ -80,7 +80,7 @@ export const HistoryItem = memo(function HistoryItem({
           {detail && (
             <>
               <p className="dim">
-                line {detail.d.line} · offset {detail.d.offset} · {fmtBytes(detail.d.length)}
+                line {detail.d.line} · offset {detail.d.offset} · {formatBytes(detail.d.length)}
                 {detail.d.truncated ? ' · clipped' : ''}
               </p>
               <pre className="json">{detail.pretty}</pre>

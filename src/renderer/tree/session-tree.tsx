@@ -5,7 +5,7 @@ import type { Fidelity } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
 import { currentChainSource, openTreeSource } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
-import { fmtBytes } from '../util/format';
+import { formatBytes } from '../util/format';
 import { BranchComposer } from './branch-composer';
 import { ROW_HEIGHT } from './lane-graph';
 import { rowNumberOf, selectRowEntry } from './tree-nav';
@@ -120,12 +120,12 @@ export function SessionTree() {
         Opening…
         {progress && (
           <progress value={progress.bytesRead} max={progress.bytesTotal} aria-label="Reading the session">
-            {fmtBytes(progress.bytesRead)}
+            {formatBytes(progress.bytesRead)}
           </progress>
         )}
         {progress && (
           <span>
-            {fmtBytes(progress.bytesRead)} / {fmtBytes(progress.bytesTotal)}
+            {formatBytes(progress.bytesRead)} / {formatBytes(progress.bytesTotal)}
           </span>
         )}
       </section>

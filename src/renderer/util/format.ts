@@ -20,11 +20,8 @@ export function timeOfDay(ts: string): string {
   return m ? m[1] : ts;
 }
 
-export function fmtBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
+/** Byte sizes read the same in the previews the core writes and in the renderer. */
+export { formatBytes } from '../../shared/format-bytes';
 
 /** Shortens an absolute home path to "~/…" for display. */
 export function shortPath(p: string): string {

@@ -50,9 +50,29 @@ const LAYERS = [
     allow: ['node:*', 'src/main/search', 'src/main/core', 'src/shared'],
   },
   {
+    layer: 'src/main/cost',
+    why: 'tokens and prices per turn and session, plain Node',
+    allow: ['node:*', 'src/main/cost', 'src/main/core', 'src/shared', 'zod', 'resources/prices.json'],
+  },
+  {
+    layer: 'src/main/export',
+    why: 'self-contained HTML, JSON and Markdown exports, plain Node',
+    allow: ['node:*', 'src/main/export', 'src/main/core', 'src/shared'],
+    testAllow: ['jsdom'],
+  },
+  {
     layer: 'src/main/api',
     why: 'the API backend, plain Node',
-    allow: ['node:*', 'src/main/api', 'src/main/core', 'src/main/library', 'src/main/search', 'src/shared'],
+    allow: [
+      'node:*',
+      'src/main/api',
+      'src/main/core',
+      'src/main/library',
+      'src/main/search',
+      'src/main/cost',
+      'src/main/export',
+      'src/shared',
+    ],
     testAllow: ['src/main/server', 'src/main/worker'],
   },
   {

@@ -1,6 +1,7 @@
 // npm run bench — speed, as ratios and targets measured in one run (never in unit tests).
 //   npm run bench                 everything
 //   npm run bench -- core         only the ledger core (open / append / project)
+//   npm run bench -- cli          the built command: start-up vs node -e 0, verify 100 MB vs the baseline
 //   npm run bench -- --sizes 10,100   smaller ledgers (the default is 10,100,500)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ if (want('core')) {
 for (const [part, file, fn] of [
   ['library', 'library-bench.ts', 'runLibraryBench'],
   ['ui', 'ui-bench.ts', 'runUiBench'],
+  ['cli', 'cli-bench.ts', 'runCliBench'],
 ] as const) {
   if (!want(part)) continue;
   const path = join(import.meta.dirname, file);

@@ -109,6 +109,33 @@ describe('SessionCache', () => {
     expect(cache.get(key)).toBeUndefined();
   });
 
+  it("a branch that catches up on an agent's append: views follow at once, the next refresh announces both", async () => {
+    const lines = ledgerLines(5);
+    const key = put('s', lines.slice(0, 5).join(''));
+    const s = await cache.acquire(key);
+    appendFileSync(join(dir, key), lines[5]); // the agent's e5, not yet seen
+    const r = await cache.branch(key, 'e5', 'from the agent’s line');
+    expect(s.layout.count).toBe(6); // e5 placed; the branch line is read by the next refresh
+    expect(await cache.refresh(key)).toMatchObject({ kind: 'appended', firstNew: 5, newEntries: 2 });
+    expect(s.ledger.index.ids.slice(5)).toEqual(['e5', r.id]);
+    expect(s.layout.count).toBe(7);
+    expect(await cache.refresh(key)).toEqual({ kind: 'unchanged' });
+  });
+
+  it('a branch that finds the file rewritten reads it again, and the next refresh says so', async () => {
+    const lines = ledgerLines(5);
+    const key = put('s', lines.join(''));
+    const s = await cache.acquire(key);
+    const text = readFileSync(join(dir, key), 'utf8');
+    const at = text.lastIndexOf('00:01.000Z'); // the last line's time: same size, other bytes
+    writeFileSync(join(dir, key), text.slice(0, at) + '00:02.000Z' + text.slice(at + 10));
+    await cache.branch(key, 'e2', 'after the rewrite');
+    expect(s.layout.count).toBe(s.ledger.index.count);
+    expect(await cache.refresh(key)).toEqual({ kind: 'reloaded', reason: 'rewritten' });
+    expect(s.layout.count).toBe(7);
+    expect(await cache.refresh(key)).toEqual({ kind: 'unchanged' });
+  });
+
   it('rejects a missing session with ENOENT', async () => {
     await expect(cache.acquire('agents/vak/sessions/h/none.jsonl')).rejects.toMatchObject({ code: 'ENOENT' });
   });

@@ -24,6 +24,8 @@ export interface OpenSession {
   announced: number;
   /** The index `layout` was built on (a ledger read again from byte 0 has a new one). */
   layoutIndex: LedgerIndex;
+  /** The ledger was read again (a branch caught up on a rewritten file) and followers were not told yet. */
+  reloadUnannounced: boolean;
 }
 
 /** What a refresh of an open session found. */
@@ -100,6 +102,7 @@ export class SessionCache {
       realPath,
       announced,
       layoutIndex: ledger.index,
+      reloadUnannounced: false,
     };
     this.open.set(key, s);
     this.evict();
@@ -116,7 +119,11 @@ export class SessionCache {
     const run = async (): Promise<T> => {
       const s = this.open.get(key);
       if (!s) throw Object.assign(new Error(`session ${key} is not open`), { code: 'ENOENT' });
-      return fn(s);
+      try {
+        return await fn(s);
+      } finally {
+        settle(s); // views stay consistent with what `fn` read; the next refresh announces it
+      }
     };
     return this.serialize(key, run).finally(() => this.unpin(key));
   }
@@ -212,22 +219,20 @@ export class SessionCache {
       s.ledger.close();
       const layout = TreeLayout.build(ledger.index);
       Object.assign(s, { ...opened, layout, revision: s.revision + 1, announced: ledger.index.count });
+      s.reloadUnannounced = false;
       s.layoutIndex = ledger.index;
       return { kind: 'reloaded', reason: 'replaced' };
     }
     const r = await s.ledger.refresh();
-    if (r.kind === 'reloaded' || s.layoutIndex !== s.ledger.index) {
-      s.revision++;
-      s.layout = TreeLayout.build(s.ledger.index);
-      s.layoutIndex = s.ledger.index;
+    settle(s);
+    if (r.kind === 'reloaded' || s.reloadUnannounced) {
+      s.reloadUnannounced = false;
       s.announced = s.ledger.index.count;
       return r.kind === 'reloaded' ? r : { kind: 'reloaded', reason: 'rewritten' };
     }
     // Announce from what followers know, which includes entries a branch read since.
     const count = s.ledger.index.count;
     if (count === s.announced) return { kind: 'unchanged' };
-    s.revision++;
-    s.layout.extend();
     const firstNew = s.announced;
     s.announced = count;
     return { kind: 'appended', firstNew, newEntries: count - firstNew, bytes: r.kind === 'appended' ? r.bytes : 0 };
@@ -240,6 +245,22 @@ export class SessionCache {
 
   closeAll(): void {
     for (const k of [...this.open.keys()]) this.drop(k);
+  }
+}
+
+/**
+ * Brings an open session's layout up to its ledger: extended after appends, rebuilt (and
+ * the reload remembered for followers) when the ledger was read again from byte 0.
+ */
+function settle(s: OpenSession): void {
+  if (s.layoutIndex !== s.ledger.index) {
+    s.layout = TreeLayout.build(s.ledger.index);
+    s.layoutIndex = s.ledger.index;
+    s.reloadUnannounced = true;
+    s.revision++;
+  } else if (s.layout.count < s.ledger.index.count) {
+    s.layout.extend();
+    s.revision++;
   }
 }
 

@@ -2,61 +2,182 @@
  * One WebSocket connection of the serve mode: frames in per `wsClientFrame`,
  * frames out per `WsServerFrame`. A bad frame is answered with an error and
  * the connection lives on; nothing a page sends can throw out of here.
+ *
+ * Memory per connection is bounded whatever the client does: a reply larger
+ * than MAX_REPLY_BYTES is refused (the client pages), a client that does not
+ * read its replies is dropped once MAX_BUFFERED_BYTES wait for it, and a client
+ * with MAX_IN_FLIGHT requests running is not read from until one finishes.
  */
 import type { RawData, WebSocket } from 'ws';
 import type { ApiEvent } from '../../shared/api';
 import { isApiMethod, wsClientFrame, type WsServerFrame } from '../../shared/api-schemas';
 import { errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
 
-/** Requests one connection may have running at once; more are refused, not queued. */
+/**
+ * Requests one connection may have running at once: past this the socket is not read until one
+ * finishes (frames ws had already read wait, up to as many again; beyond that they are refused).
+ */
 export const MAX_IN_FLIGHT = 64;
+
+/**
+ * Bytes that may wait to be sent to one socket. A client past this is not reading: it is closed
+ * (1008) rather than let its replies pile up in the server. 32 MiB holds several full-size replies
+ * for a client on a slow link, and bounds what 64 connections can pin to 2 GiB in the worst case.
+ */
+export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Largest single reply (JSON bytes). Every payload that can grow with the ledger is paged below
+ * this (tree rows, chain items, line slices of MAX_SLICE_BYTES); a bigger reply is refused with
+ * `too_large` so the client asks for less, instead of the server building and queueing it.
+ */
+export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+/** The close code and reason a client that stopped reading gets. */
+export const SHED_CLOSE_CODE = 1008;
+export const SHED_REASON = 'too many bytes waiting: this client does not read its replies';
+
+/** How long a dropped client has to read what was already queued (and the close frame) before it is cut off. */
+export const SHED_GRACE_MS = 10_000;
 
 /** The id of a reply to a frame whose own id could not be read. */
 export const UNKNOWN_ID = -1;
 
+/** What one connection costs and did, counted (for tests and diagnostics; no wall time). */
+export interface SocketStats {
+  readonly clientId: string;
+  /** Requests handed to the backend and not yet answered. */
+  inFlight: number;
+  /** Highest number of bytes that waited for this socket right after a send. */
+  peakBufferedBytes: number;
+  /** Replies refused for being over MAX_REPLY_BYTES. */
+  tooLarge: number;
+  /** True while the socket is not read from (MAX_IN_FLIGHT reached). */
+  readPaused: boolean;
+  /** Set once the socket was closed because its client did not read. */
+  shed: boolean;
+}
+
 /** Serves the API on an accepted socket until it closes. */
-export function serveApiSocket(ws: WebSocket, backend: ApiBackend, clientId: string): ApiClient {
+export function serveApiSocket(
+  ws: WebSocket,
+  backend: ApiBackend,
+  clientId: string,
+): { client: ApiClient; stats: SocketStats } {
+  const stats: SocketStats = {
+    clientId,
+    inFlight: 0,
+    peakBufferedBytes: 0,
+    tooLarge: 0,
+    readPaused: false,
+    shed: false,
+  };
+
+  /** Stops serving a client that does not read: nothing more is queued, the socket closes. */
+  const shed = (): void => {
+    stats.shed = true;
+    // Read on (frames from now on are ignored) so the client's answer to the close frame is heard.
+    stats.readPaused = false;
+    ws.resume();
+    // The close frame waits behind the unread bytes: a client that reads them gets it; one that
+    // still reads nothing is cut off after SHED_GRACE_MS, which frees what waited for it.
+    ws.close(SHED_CLOSE_CODE, SHED_REASON);
+    const cutOff = setTimeout(() => ws.terminate(), SHED_GRACE_MS);
+    cutOff.unref();
+    ws.once('close', () => clearTimeout(cutOff));
+  };
+
   const send = (frame: WsServerFrame): void => {
-    if (ws.readyState !== ws.OPEN) return;
-    let text: string;
-    try {
-      text = JSON.stringify(frame);
-    } catch (e) {
-      if (!('id' in frame)) return;
-      text = JSON.stringify({ id: frame.id, ok: false, error: errorPayload(e) } satisfies WsServerFrame);
+    if (ws.readyState !== ws.OPEN || stats.shed) return;
+    let text = serialize(frame);
+    if (text === null) return;
+    let bytes = Buffer.byteLength(text);
+    if ('id' in frame && bytes > MAX_REPLY_BYTES) {
+      stats.tooLarge++;
+      text = JSON.stringify({
+        id: frame.id,
+        ok: false,
+        error: {
+          code: 'too_large',
+          message:
+            `the reply would be ${bytes} bytes, over the ${MAX_REPLY_BYTES}-byte limit of one reply: ` +
+            'ask for less (a smaller maxBytes, then the next slice with sliceStart)',
+        },
+      } satisfies WsServerFrame);
+      bytes = Buffer.byteLength(text);
     }
+    if (ws.bufferedAmount + bytes > MAX_BUFFERED_BYTES) return shed();
     ws.send(text);
+    stats.peakBufferedBytes = Math.max(stats.peakBufferedBytes, ws.bufferedAmount);
   };
   const client: ApiClient = { id: clientId, push: (event: ApiEvent) => send({ event }) };
-  let inFlight = 0;
 
-  ws.on('message', (data: RawData, isBinary: boolean) => {
-    const parsed = parseFrame(data, isBinary);
-    if ('error' in parsed) {
-      send({ id: parsed.id, ok: false, error: { code: 'bad_request', message: parsed.error } });
-      return;
+  // Frames ws had already read when the socket was paused: run as requests finish (at most
+  // MAX_IN_FLIGHT of them wait; past that a frame is refused, never queued without bound).
+  const backlog: Request[] = [];
+
+  const run = ({ id, method, req }: Request): void => {
+    stats.inFlight++;
+    if (stats.inFlight >= MAX_IN_FLIGHT && !stats.readPaused) {
+      stats.readPaused = true;
+      ws.pause();
     }
-    const { id, method, req } = parsed;
-    if (inFlight >= MAX_IN_FLIGHT) {
-      send({ id, ok: false, error: { code: 'refused', message: `more than ${MAX_IN_FLIGHT} requests in flight` } });
-      return;
-    }
-    inFlight++;
     backend
       .call(method, req, client)
       .then(
         (res) => send({ id, ok: true, res }),
         (e: unknown) => send({ id, ok: false, error: errorPayload(e) }),
       )
-      .finally(() => inFlight--);
+      .finally(settle);
+  };
+
+  const settle = (): void => {
+    stats.inFlight--;
+    if (stats.shed) return;
+    const next = backlog.shift();
+    if (next) return run(next);
+    if (stats.readPaused && stats.inFlight < MAX_IN_FLIGHT) {
+      stats.readPaused = false;
+      ws.resume();
+    }
+  };
+
+  ws.on('message', (data: RawData, isBinary: boolean) => {
+    if (stats.shed) return;
+    const parsed = parseFrame(data, isBinary);
+    if ('error' in parsed) {
+      send({ id: parsed.id, ok: false, error: { code: 'bad_request', message: parsed.error } });
+      return;
+    }
+    if (stats.inFlight < MAX_IN_FLIGHT) return run(parsed);
+    if (backlog.length < MAX_IN_FLIGHT) {
+      backlog.push(parsed);
+      return;
+    }
+    send({
+      id: parsed.id,
+      ok: false,
+      error: { code: 'refused', message: `more than ${MAX_IN_FLIGHT} requests in flight` },
+    });
   });
   // ws reports protocol violations (oversized frame, bad UTF-8) here and then closes the socket.
   ws.on('error', () => {});
   ws.on('close', () => backend.disconnect(client));
-  return client;
+  return { client, stats };
 }
 
-type ParsedFrame = { id: number; method: string; req: unknown } | { id: number; error: string };
+/** A frame as JSON; a reply whose result cannot be serialized becomes an error reply, such an event is dropped. */
+function serialize(frame: WsServerFrame): string | null {
+  try {
+    return JSON.stringify(frame);
+  } catch (e) {
+    if (!('id' in frame)) return null;
+    return JSON.stringify({ id: frame.id, ok: false, error: errorPayload(e) } satisfies WsServerFrame);
+  }
+}
+
+type Request = { id: number; method: string; req: unknown };
+type ParsedFrame = Request | { id: number; error: string };
 
 function parseFrame(data: RawData, isBinary: boolean): ParsedFrame {
   if (isBinary) return { id: UNKNOWN_ID, error: 'binary frames are not accepted; send JSON text' };

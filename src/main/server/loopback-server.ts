@@ -13,7 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ApiBackend } from '../api/api-backend';
 import { contentSecurityPolicy } from '../web/csp';
 import { lookupStatic } from '../web/static-files';
-import { serveApiSocket } from './api-socket';
+import { serveApiSocket, type SocketStats } from './api-socket';
 import { allowedHosts, isAllowedHost, isOwnOrigin } from './host-check';
 import { BAD_TOKEN_PAGE, NOT_SIGNED_IN_PAGE, SAME_SITE_HOP_PAGE } from './notice-pages';
 import { SessionAuth } from './session-auth';
@@ -44,8 +44,19 @@ export interface LoopbackServer {
   port: number;
   /** A URL with a single-use token, for handing to a browser opener (whose argv others can read). */
   oneTimeUrl(): string;
+  /** What the API sockets cost and did, counted (tests and diagnostics). */
+  stats(): ServerStats;
   /** Closes every socket and the listener (not the backend: the caller owns it). */
   close(): Promise<void>;
+}
+
+export interface ServerStats {
+  /** The sockets open now. */
+  open: SocketStats[];
+  /** Sockets closed because their client did not read its replies. */
+  shed: number;
+  /** Highest number of bytes that waited for any one socket, over the server's life. */
+  peakBufferedBytes: number;
 }
 
 /** Starts the loopback server and resolves once it listens. */
@@ -79,6 +90,8 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   let nextClient = 0;
+  const sockets = new Set<SocketStats>();
+  const gone = { shed: 0, peakBufferedBytes: 0 };
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const send = (status: number, body: string | Buffer, headers: Record<string, string> = {}): void => {
@@ -145,7 +158,13 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
     if (!auth.hasValidCookie(req.headers.cookie)) return refuse(401, 'open the URL printed in the terminal first\n');
     if (!isOwnOrigin(req.headers.origin, port)) return refuse(403, 'foreign origin\n');
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      serveApiSocket(ws, backend, `ws-${++nextClient}`);
+      const { stats } = serveApiSocket(ws, backend, `ws-${++nextClient}`);
+      sockets.add(stats);
+      ws.once('close', () => {
+        sockets.delete(stats);
+        if (stats.shed) gone.shed++;
+        gone.peakBufferedBytes = Math.max(gone.peakBufferedBytes, stats.peakBufferedBytes);
+      });
     });
   });
 
@@ -155,6 +174,14 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
     token: auth.token,
     port,
     oneTimeUrl: () => `${origin}/?token=${auth.issueOneTimeToken()}`,
+    stats: () => {
+      const open = [...sockets].map((x) => ({ ...x }));
+      return {
+        open,
+        shed: gone.shed + open.filter((x) => x.shed).length,
+        peakBufferedBytes: Math.max(gone.peakBufferedBytes, ...open.map((x) => x.peakBufferedBytes)),
+      };
+    },
     close: async () => {
       for (const ws of wss.clients) ws.terminate();
       wss.close();

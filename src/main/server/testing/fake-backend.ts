@@ -10,6 +10,11 @@ export class FakeBackend implements ApiBackend {
   readonly clients = new Map<string, ApiClient>();
   readonly disconnected: string[] = [];
   closed = false;
+  /** `getChainItems` calls waiting for `release()`; the most ever waiting at once. */
+  readonly held: (() => void)[] = [];
+  maxHeld = 0;
+  /** Characters of the text `getProjectedMessage` answers with. */
+  bigReplyChars = 0;
 
   async call(method: string, rawReq: unknown, client: ApiClient): Promise<unknown> {
     this.calls.push({ method, req: rawReq, client });
@@ -23,6 +28,14 @@ export class FakeBackend implements ApiBackend {
         throw new ApiError('not_found', 'no such session');
       case 'getWarnings':
         throw new Error('boom');
+      case 'getChainItems':
+        await new Promise<void>((resolve) => {
+          this.held.push(resolve);
+          this.maxHeld = Math.max(this.maxHeld, this.held.length);
+        });
+        return { held: true };
+      case 'getProjectedMessage':
+        return { text: 'x'.repeat(this.bigReplyChars) };
       default:
         throw new ApiError('bad_request', `fake backend does not do ${method}`);
     }
@@ -34,6 +47,11 @@ export class FakeBackend implements ApiBackend {
 
   async close(): Promise<void> {
     this.closed = true;
+  }
+
+  /** Answers every held `getChainItems` call. */
+  release(): void {
+    for (const r of this.held.splice(0)) r();
   }
 
   /** Pushes an event to every client seen so far. */

@@ -81,3 +81,25 @@ export function frames(ws: WebSocket): { next(): Promise<Record<string, unknown>
     },
   };
 }
+
+export type ReplyFrame =
+  { id: number; ok: true; res: unknown } | { id: number; ok: false; error: { code: string; message: string } };
+
+/** Request/reply over a raw API socket: `call` sends a frame and resolves with its reply (matched by id). */
+export function rpc(ws: WebSocket): { call(method: string, req: unknown): Promise<ReplyFrame>; sent(): number } {
+  let nextId = 1;
+  const waiting = new Map<number, (f: ReplyFrame) => void>();
+  ws.on('message', (data) => {
+    const f = JSON.parse(String(data)) as ReplyFrame | { event: unknown };
+    if ('id' in f) waiting.get(f.id)?.(f);
+  });
+  return {
+    call: (method, req) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        ws.send(JSON.stringify({ id, method, req }));
+      }),
+    sent: () => nextId - 1,
+  };
+}

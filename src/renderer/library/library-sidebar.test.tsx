@@ -1,51 +1,73 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { DEMO_HOME } from '../api/fake-data';
-import { press, renderApp } from '../test-support/render-app';
+import { createBackendApi } from '../test-support/backend-api';
+import { press, renderOnBackend } from '../test-support/render-backend';
 import { groupSessions } from './group-sessions';
-import { demoSessions } from '../api/fake-data';
+
+const nav = () => screen.getByRole('navigation', { name: 'Library' });
 
 describe('library sidebar', () => {
-  it('groups sessions agent → cwd, newest first', () => {
-    const g = groupSessions(demoSessions());
-    expect(g.map((a) => a.agent)).toEqual(['vak', 'reviewer']);
-    expect(g[0].cwds.map((c) => c.cwd)).toEqual(['/home/ana/projects/mdlite', '/home/ana/src/other']);
-    expect(g[0].cwds[0].sessions.map((s) => s.title)).toEqual(['Add tests for the parser', 'List the TODO comments']);
+  it('groups sessions agent → cwd, newest first', async () => {
+    // The demo home: agent vak's newest session is in "facturé" (Nov 25); reviewer has one, older.
+    const api = await createBackendApi({ demoHome: true });
+    try {
+      const g = groupSessions(await api.listSessions({}));
+      expect(g.map((a) => a.agent)).toEqual(['vak', 'reviewer']);
+      expect(g[0].cwds.map((c) => c.cwd)).toEqual([
+        '/home/ana/Projets/facturé',
+        '/home/ana/projects/vak-explorer',
+        '/home/ana/projects/vak',
+      ]);
+      const times = g[0].cwds[2].sessions.map((s) => s.lastTs ?? '');
+      expect(times).toEqual([...times].sort().reverse());
+    } finally {
+      await api.close();
+    }
   });
 
   it('shows the demo label, badges and live dot, and filters', async () => {
-    renderApp();
+    // damaged.jsonl has 8 warnings; an agent holds linear.jsonl's lock.
+    await renderOnBackend({
+      fixtures: ['branching', 'linear', 'damaged'],
+      isDemo: true,
+      label: 'Demo home (bundled)',
+      locked: ['linear'],
+    });
     expect(await screen.findByText('Demo home (bundled)')).toBeTruthy();
-    const nav = screen.getByRole('navigation', { name: 'Library' });
-    await within(nav).findByText('Add tests for the parser');
-    expect(within(nav).getByLabelText('live: an agent holds the lock')).toBeTruthy();
-    expect(within(nav).getByLabelText('1 warnings')).toBeTruthy();
-    // Before opening, a torn tail is all the library can tell of a damaged session; while an
-    // agent holds the file, a missing \n is a write in progress and gets no badge.
-    expect(within(nav).getAllByLabelText(/^torn tail/)).toHaveLength(1);
-    expect(within(nav).getAllByText('~/projects/mdlite', { exact: false })).toHaveLength(2);
+    await within(nav()).findByText('List the TODO comments under src/.');
+    const live = within(nav()).getAllByLabelText('live: an agent holds the lock');
+    expect(live.map((d) => d.closest('button')?.getAttribute('title'))).toEqual([
+      expect.stringMatching(/linear\.jsonl$/),
+    ]);
+    // A small file is read whole when listed: its 8 warnings (fixtures README) are counted at once.
+    const warned = within(nav()).getAllByLabelText(/warnings$/);
+    expect(warned.map((d) => [d.getAttribute('aria-label'), d.closest('button')?.getAttribute('title')])).toEqual([
+      ['8 warnings', expect.stringMatching(/damaged\.jsonl$/)],
+    ]);
 
     press('/');
     const filter = screen.getByLabelText('Filter sessions');
     expect(document.activeElement).toBe(filter);
-    fireEvent.change(filter, { target: { value: 'lexer' } });
-    expect(within(nav).queryByText('Add tests for the parser')).toBeNull();
-    expect(within(nav).getByText('Refactor the lexer')).toBeTruthy();
+    fireEvent.change(filter, { target: { value: 'parses_empty' } });
+    expect(within(nav()).queryByText('List the TODO comments under src/.')).toBeNull();
+    expect(within(nav()).getByText(/^The test `parses_empty_input` fails/)).toBeTruthy();
     fireEvent.change(filter, { target: { value: 'nothing-matches' } });
-    expect(within(nav).getByText('No session matches the filter.')).toBeTruthy();
+    expect(within(nav()).getByText('No session matches the filter.')).toBeTruthy();
   });
 
   it('labels a real home by its label, not as demo', async () => {
-    renderApp({ home: { ...DEMO_HOME, isDemo: false, label: '~/.vak' } });
+    await renderOnBackend({ fixtures: ['branching'], label: '~/.vak' });
     expect(await screen.findByText('~/.vak')).toBeTruthy();
     expect(screen.queryByText('Demo home (bundled)')).toBeNull();
   });
 
   it('opens a session on click and puts it in the URL', async () => {
-    renderApp();
-    fireEvent.click(await screen.findByText('List the TODO comments'));
-    await screen.findByText('List the TODO comments under src/.', { selector: '.tree-row .row-text' });
-    expect(decodeURIComponent(window.location.hash)).toContain('s=agents/vak/sessions/abc123/sess-a.jsonl');
+    const api = await renderOnBackend({ fixtures: ['branching', 'linear'] });
+    fireEvent.click(await within(nav()).findByText('List the TODO comments under src/.'));
+    await waitFor(() => expect(document.querySelector('.tree-row[data-entry-id="e0013"]')).not.toBeNull(), {
+      timeout: 10_000,
+    });
+    expect(decodeURIComponent(window.location.hash)).toContain(`s=${api.keyOf('branching')}`);
   });
 });

@@ -7,6 +7,8 @@
  */
 import {
   appendFileSync,
+  closeSync,
+  openSync,
   chmodSync,
   cpSync,
   mkdirSync,
@@ -22,6 +24,7 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../main/api/api-backend';
 import { ExplorerBackend } from '../../main/api/explorer-backend';
 import { cwdHash } from '../../main/core/fnv1a64';
+import { tryLockExclusive, unlock } from '../../main/core/flock';
 import type { Api, ApiEvent, ApiMethod } from '../../shared/api';
 import { API_METHOD_NAMES } from '../../shared/api-methods';
 import { ApiError } from '../api/api-methods';
@@ -104,6 +107,11 @@ export interface BackendApiOptions {
   written?: Record<string, SessionWriter>;
   /** Copy the demo home (7 sessions, 2 agents) too. */
   demoHome?: boolean;
+  /** How the home introduces itself (`getHome`). */
+  isDemo?: boolean;
+  label?: string;
+  /** Sessions an "agent" (this test process) holds the flock on before the backend starts. */
+  locked?: string[];
 }
 
 const makeWritable = (p: string): void => {
@@ -122,6 +130,16 @@ function headerCwd(file: string): string {
     // A fixture without a readable header (missing-header, damaged) goes to a folder of its own.
   }
   return '/fixtures/no-header';
+}
+
+/** Takes the agent's exclusive flock on a file, as a running agent holds it; returns the release. */
+function holdLock(path: string): () => void {
+  const fd = openSync(path, 'r');
+  if (tryLockExclusive(fd) !== 'locked') throw new Error(`could not lock ${path}`);
+  return () => {
+    unlock(fd);
+    closeSync(fd);
+  };
 }
 
 /** Line `n` (1-based) of a fixture, as text (tests compare what the UI shows with the file). */
@@ -154,7 +172,13 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     keys.set(name, key);
   }
   makeWritable(home);
-  const backend = await ExplorerBackend.create({ home, isDemo: false, label: 'test home', lockPollMs: 0 });
+  const locks = (opts.locked ?? []).map((name) => holdLock(join(home, ...(keys.get(name) ?? name).split('/'))));
+  const backend = await ExplorerBackend.create({
+    home,
+    isDemo: opts.isDemo ?? false,
+    label: opts.label ?? 'test home',
+    lockPollMs: 0,
+  });
 
   const listeners = new Set<(e: ApiEvent) => void>();
   const calls: { method: ApiMethod; req: unknown }[] = [];
@@ -200,6 +224,7 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     async close(): Promise<void> {
       backend.disconnect(client);
       await backend.close();
+      for (const release of locks) release();
       rmSync(home, { recursive: true, force: true });
     },
   });

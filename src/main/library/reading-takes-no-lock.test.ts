@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionSummary } from '../../shared/api';
+import type { ApiEvent, SessionSummary } from '../../shared/api';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { FIXTURES } from '../../test-support/fixtures';
 import { useTempDir } from '../../test-support/temp-dir';
@@ -70,6 +70,39 @@ describe('reading takes no lock', () => {
       client,
     );
     expect(flockCalls()).toBe(before + 2);
+  });
+});
+
+const HAVE_FLOCK = process.platform === 'linux' && spawnSync('flock', ['--version']).status === 0;
+if (!HAVE_FLOCK) console.log('SKIPPED live lock test: needs Linux and util-linux flock(1)');
+
+describe.runIf(HAVE_FLOCK)('library subscribers hear of an agent taking the lock', () => {
+  it('from /proc/locks, without a flock call of ours', async () => {
+    const home = demoHome();
+    backend = await ExplorerBackend.create({ home, isDemo: false, label: 't', lockPollMs: 20 });
+    const events: ApiEvent[] = [];
+    const c: ApiClient = { id: 'lock-watch', push: (e) => void events.push(e) };
+    await backend.call('subscribe', { topic: 'library' }, c);
+    const list = (await backend.call('listSessions', {}, c)) as SessionSummary[];
+    const key = list[0].key;
+    const calls = flockCalls();
+    const holder = spawn('flock', ['-n', join(home, key), '-c', 'echo locked; sleep 30'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.once('data', () => resolve());
+        holder.once('exit', (code) => reject(new Error(`flock exited ${code}`)));
+      });
+      const held = (): boolean =>
+        events.some((e) => e.type === 'library' && e.changed.some((s) => s.key === key && s.lock === 'held'));
+      for (let k = 0; k < 200 && !held(); k++) await new Promise((r) => setTimeout(r, 10));
+      expect(held()).toBe(true);
+      expect(flockCalls()).toBe(calls);
+    } finally {
+      process.kill(-holder.pid!, 'SIGKILL');
+    }
   });
 });
 

@@ -1,7 +1,9 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { flockCalls } from '../core/flock';
 import { SessionLibrary } from './session-library';
 
 const FIXTURE_HOME = join(__dirname, '../../../../shared/fixtures/demo-home');
@@ -64,4 +66,40 @@ describe('SessionLibrary', () => {
     expect((await lib.list()).map((s) => s.key)).not.toContain(CHILD);
     expect(lib.keyOf('01a1f82c-5b45-725c-805f-4b4c88f15899')).toBeNull();
   });
+
+  it.runIf(process.platform === 'linux' && spawnSync('flock', ['--version']).status === 0)(
+    'refreshLocks sees an agent take and leave the lock, opening and reading nothing, locking nothing',
+    async () => {
+      const lib = new SessionLibrary(dir);
+      await lib.list();
+      const bytes = lib.bytesRead;
+      const calls = flockCalls();
+      expect(lib.refreshLocks()).toEqual([]);
+      const holder = spawn('flock', ['-n', join(dir, BIG), '-c', 'echo locked; sleep 30'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+        detached: true,
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          holder.stdout.once('data', () => resolve());
+          holder.once('exit', (code) => reject(new Error(`flock exited ${code}`)));
+        });
+        const changed = lib.refreshLocks();
+        expect(changed.map((s) => [s.key, s.lock])).toEqual([[BIG, 'held']]);
+        expect(lib.get(BIG)?.lock).toBe('held');
+      } finally {
+        const exited = new Promise((r) => holder.once('exit', r));
+        process.kill(-holder.pid!, 'SIGKILL');
+        await exited;
+      }
+      let changed = lib.refreshLocks();
+      for (let k = 0; k < 100 && changed.length === 0; k++) {
+        await new Promise((r) => setTimeout(r, 20));
+        changed = lib.refreshLocks();
+      }
+      expect(changed.map((s) => [s.key, s.lock])).toEqual([[BIG, 'free']]);
+      expect(lib.bytesRead).toBe(bytes);
+      expect(flockCalls()).toBe(calls);
+    },
+  );
 });

@@ -1,5 +1,6 @@
-import type { SessionKey, SessionSummary } from '../../shared/api';
-import { scanHome, sessionFileOf, type SessionFile } from '../core/home';
+import { statSync } from 'node:fs';
+import type { LockState, SessionKey, SessionSummary } from '../../shared/api';
+import { scanHome, sessionFileOf, sessionPath, type SessionFile } from '../core/home';
 import { readLockTable, type LockTable } from '../core/proc-locks';
 import { readSessionSummary, type SummaryOptions } from '../core/session-summary';
 
@@ -76,6 +77,32 @@ export class SessionLibrary {
       return null;
     }
     return this.get(key)!;
+  }
+
+  /**
+   * Looks up every known session's lock state again, in one read of the kernel's lock
+   * table, with one stat per file: no file is opened, no byte read, no lock touched.
+   * Returns the rows whose state changed (parents resolved, as `get`).
+   */
+  refreshLocks(locks: LockTable | null = readLockTable()): SessionSummary[] {
+    const changed: SessionSummary[] = [];
+    for (const [key, s] of this.summaries) {
+      if (s.unreadable !== null) continue;
+      let lock: LockState = 'unknown';
+      if (locks) {
+        try {
+          const st = statSync(sessionPath(this.home, key), { bigint: true });
+          lock = locks.stateOf(st.dev, st.ino);
+        } catch {
+          continue; // gone: the watcher or the next listing says so
+        }
+      }
+      if (lock === s.lock) continue;
+      this.summaries.set(key, { ...s, lock });
+      const now = this.get(key);
+      if (now) changed.push(now);
+    }
+    return changed;
   }
 
   /** Records what an opened ledger knows exactly (entries, branches, warnings). */

@@ -1,35 +1,44 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { SESSION_A } from '../api/fake-data';
-import { press, renderWithSession, treeRow, waitCursor } from '../test-support/render-app';
+import { SessionWriter } from '../test-support/backend-api';
+import { press, renderOnBackend, sessionHash, treeRow, waitCursor } from '../test-support/render-backend';
 
-const append = (id: string, parent: string) => ({
-  id,
-  parent_id: parent,
-  ts: '2026-11-29T09:30:00.000Z',
-  kind: 'message',
-  message: { role: 'assistant', content: [{ type: 'text', text: `appended ${id}` }] },
-});
+/** A short session an "agent" keeps writing to (the test appends with the same writer: the hash chain holds). */
+const liveSession = (): SessionWriter =>
+  new SessionWriter()
+    .header()
+    .message('u1', 'h', 'user', [{ type: 'text', text: 'Fix the cache.' }])
+    .message('a1', 'u1', 'assistant', [{ type: 'text', text: 'Looking.' }])
+    .message('a2', 'a1', 'assistant', [{ type: 'text', text: 'Fixed.' }]);
+
+const answer = (w: SessionWriter, id: string, parent: string) =>
+  w.message(id, parent, 'assistant', [{ type: 'text', text: `appended ${id}` }]);
 
 describe('live session', () => {
   it('subscribes to the library and the open session', async () => {
-    const api = await renderWithSession();
-    const subs = api.calls.filter((c) => c.method === 'subscribe').map((c) => c.req);
-    expect(subs).toEqual(expect.arrayContaining([{ topic: 'library' }, { topic: 'session', key: SESSION_A }]));
+    const api = await renderOnBackend({ fixtures: ['branching'], hash: sessionHash('branching') });
+    await waitFor(() =>
+      expect(api.calls.filter((c) => c.method === 'subscribe').map((c) => c.req)).toEqual(
+        expect.arrayContaining([{ topic: 'library' }, { topic: 'session', key: api.keyOf('branching') }]),
+      ),
+    );
   });
 
-  it('streams a pushed entry in; with follow on, the newest leaf becomes selected', async () => {
-    const api = await renderWithSession();
-    fireEvent.click(treeRow('e05'));
-    await waitCursor('e05');
-    act(() => api.appendExternal(SESSION_A, append('x1', 'e13')));
-    await screen.findByText('appended x1', { selector: '.tree-row .row-text' });
+  it('streams an appended entry in; with follow on, the newest leaf becomes selected', async () => {
+    const w = liveSession();
+    const api = await renderOnBackend({ written: { live: w }, hash: sessionHash('live') });
+    await waitFor(() => expect(treeRow('a2')).toBeTruthy(), { timeout: 10_000 });
+    fireEvent.click(treeRow('a1'));
+    await waitCursor('a1');
+    api.appendLines(api.keyOf('live'), answer(w, 'x1', 'a2').take());
+    await screen.findByText('appended x1', { selector: '.tree-row .row-text' }, { timeout: 10_000 });
     // Follow off: the selection stays.
-    expect(document.querySelector('.tree-row.cursor')?.getAttribute('data-entry-id')).toBe('e05');
+    expect(document.querySelector('.tree-row.cursor')?.getAttribute('data-entry-id')).toBe('a1');
     press('f');
     expect(screen.getByRole('button', { name: /follow/ }).getAttribute('aria-pressed')).toBe('true');
-    act(() => api.appendExternal(SESSION_A, append('x2', 'x1')));
+    await waitCursor('x1');
+    api.appendLines(api.keyOf('live'), answer(w, 'x2', 'x1').take());
     await waitCursor('x2');
     await waitFor(() =>
       expect(screen.getByRole('region', { name: 'Projected context' }).textContent).toContain('appended x2'),
@@ -37,18 +46,31 @@ describe('live session', () => {
     expect(treeRow('x2').textContent).toContain('◀ active');
   });
 
-  it('shows reading progress while a session opens', async () => {
-    const api = await renderWithSession();
-    act(() => api.emit({ type: 'progress', key: SESSION_A, bytesRead: 50, bytesTotal: 100 }));
-    expect(screen.getByLabelText('Reading the session').getAttribute('value')).toBe('50');
-    act(() => api.emit({ type: 'progress', key: SESSION_A, bytesRead: 100, bytesTotal: 100 }));
+  it('gets reading progress for a big session (past 4 MB) and shows no bar once it is read', async () => {
+    // Past 4 MB the backend reports progress: four 1.5 MB tool results.
+    const w = new SessionWriter().header().message('u1', 'h', 'user', [{ type: 'text', text: 'Read the logs.' }]);
+    let parent = 'u1';
+    for (let i = 0; i < 4; i++) {
+      w.message(`t${i}`, parent, 'tool', [
+        { type: 'tool_result', tool_use_id: `x${i}`, content: 'log line\n'.repeat(170_000) },
+      ]);
+      parent = `t${i}`;
+    }
+    const api = await renderOnBackend({ written: { big: w }, hash: sessionHash('big') });
+    await waitFor(() => expect(treeRow('t3')).toBeTruthy(), { timeout: 15_000 });
+    const progress = api.events.filter((e) => e.type === 'progress');
+    expect(progress.length).toBeGreaterThan(0);
+    for (const e of progress) expect(e).toMatchObject({ key: api.keyOf('big'), bytesTotal: expect.any(Number) });
+    expect(progress.every((e) => e.type === 'progress' && e.bytesTotal > 4 << 20)).toBe(true);
     expect(screen.queryByLabelText('Reading the session')).toBeNull();
   });
 
-  it('applies library events', async () => {
-    const api = await renderWithSession();
+  it('applies library events: a removed session leaves the list', async () => {
+    const api = await renderOnBackend({ fixtures: ['branching', 'linear'] });
     const nav = screen.getByRole('navigation', { name: 'Library' });
-    act(() => api.emit({ type: 'library', changed: [], removed: ['agents/reviewer/sessions/abc123/sess-d.jsonl'] }));
-    await waitFor(() => expect(nav.textContent).not.toContain('Review the diff'));
+    await waitFor(() => expect(nav.textContent).toContain('parses_empty_input'));
+    api.removeSession(api.keyOf('linear'));
+    await waitFor(() => expect(nav.textContent).not.toContain('parses_empty_input'), { timeout: 10_000 });
+    expect(nav.textContent).toContain('List the TODO comments');
   });
 });

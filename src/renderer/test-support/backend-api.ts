@@ -43,6 +43,8 @@ export interface BackendApi extends Api {
   keyOf(fixture: string): string;
   /** Appends raw lines to a session file as an agent would (the watcher tells the backend). */
   appendLines(key: string, lines: string[]): void;
+  /** Deletes a session file (the watcher tells the backend). */
+  removeSession(key: string): void;
   /** Stops the backend and removes the temp home. */
   close(): Promise<void>;
 }
@@ -220,6 +222,9 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     },
     appendLines(key: string, lines: string[]): void {
       appendFileSync(join(home, ...key.split('/')), lines.map((l) => `${l}\n`).join(''));
+    },
+    removeSession(key: string): void {
+      rmSync(join(home, ...key.split('/')));
     },
     async close(): Promise<void> {
       backend.disconnect(client);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The package's command: the CLI built from src/cli by scripts/build-cli.mjs (plain JavaScript,
-// nothing transpiled at run time). A clone builds it on `npm install` (the `prepare` script);
-// the published package and `npm pack` tarballs ship it.
+// nothing transpiled at run time). `npm install` in a clone and a git-dependency install build it
+// (the `prepare` script: `npm run build`); the published package and `npm pack` tarballs ship it.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -6,8 +6,8 @@
 //   node scripts/build-cli.mjs            build when a source is newer than the built file
 //   node scripts/build-cli.mjs --force    always build
 //
-// Run by `prepare` (npm install / npm ci in a clone, a git dependency, npm pack), `npm run build`,
-// `npm run cli`, the bench, and the unit tests' global setup. Several of those may run at once
+// Run by `npm run build` (which `prepare` runs: npm install / npm ci in a clone, a git dependency,
+// npm pack), `npm run cli`, the bench, and the unit tests' global setup. Several of those may run at once
 // on one machine: the build goes to a private folder first and each file is then renamed into
 // place (chunks have content hashes; the entry is renamed last), so a running bin never sees a
 // half-written file.

@@ -1,5 +1,5 @@
 // `npm run check:pack`: the package as a user gets it. Packs this folder (`npm pack` runs
-// `prepack` = `npm run build`, so the tarball holds the built CLI and renderer), installs the
+// `prepare` = `npm run build`, so the tarball holds the built CLI and renderer), installs the
 // tarball into a fresh temp folder from the registry, and runs the installed command:
 // `npx vak-explorer verify FIXTURE --json`, a refused option, and `serve` answering once.
 // Needs the npm registry (the package's dependencies are installed for real).

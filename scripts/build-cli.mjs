@@ -18,22 +18,15 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const CLI_OUT_DIR = join(ROOT, 'dist', 'cli');
 export const CLI_ENTRY = join(CLI_OUT_DIR, 'vak-explorer.mjs');
-/** What the built CLI is made of: a change in any of these makes it stale. */
-const SOURCES = [
-  'src/cli',
-  'src/main/core',
-  'src/main/api',
-  'src/main/library',
-  'src/main/server',
-  'src/main/web',
-  'src/shared',
-];
+/** What the built CLI may be made of: any source under src/ but the renderer's (the CLI cannot import those). */
+const SOURCES = ['src'];
+const NOT_IN_CLI = new Set([join(ROOT, 'src', 'renderer')]);
 
 function newestMtime(dir) {
   let newest = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    if (e.isDirectory()) newest = NOT_IN_CLI.has(p) ? newest : Math.max(newest, newestMtime(p));
     else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;

@@ -3,6 +3,8 @@ import { Ledger } from '../main/core/ledger';
 import { project, type Projection } from '../main/core/projection';
 import { treeReport, verifyReport } from '../main/core/reports';
 import { DEFAULT_PROFILE } from '../main/core/tokens';
+import { stringifyJson } from '../shared/json-text';
+import type { Json } from '../shared/ledger-types';
 import { numberOption, parseArgs, UsageError } from './args';
 import type { CliIo } from './cli-io';
 import { readDirective, type StdinSource } from './directive-text';
@@ -143,7 +145,8 @@ function projectCmd(argv: string[], io: CliIo): number {
       leaf = ledger.index.activeLeaf;
     }
     const p = project(ledger, leaf, { plan, profile });
-    if (args.flags.has('json')) io.out(JSON.stringify(projectionJson(p)) + '\n');
+    // Ledger values may nest deeper than JSON.stringify can go: stringifyJson writes the same text at any depth.
+    if (args.flags.has('json')) io.out(stringifyJson(projectionJson(p) as Json) + '\n');
     else {
       for (const m of p.messages) {
         io.out(

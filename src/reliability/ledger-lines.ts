@@ -11,7 +11,9 @@ export function ledgerBytes(entries: (Record<string, unknown> | { raw: string })
     const line =
       'raw' in e && typeof e.raw === 'string'
         ? e.raw
-        : JSON.stringify({ ts: `2026-01-01T00:00:${String(k % 60).padStart(2, '0')}.000Z`, prev_hash: prev, ...e });
+        : withDeepValues(
+            JSON.stringify({ ts: `2026-01-01T00:00:${String(k % 60).padStart(2, '0')}.000Z`, prev_hash: prev, ...e }),
+          );
     prev = createHash('sha256').update(line).digest('hex');
     return line + '\n';
   });
@@ -22,3 +24,22 @@ export function ledgerBytes(entries: (Record<string, unknown> | { raw: string })
 export const userMsg = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] });
 /** An assistant message payload with one text block. */
 export const assistantMsg = (text: string) => ({ role: 'assistant', content: [{ type: 'text', text }] });
+
+const DEEP = /"\\u0000deep:(\d+):(array|object)"/g;
+
+/**
+ * A placeholder for a value nested `depth` levels deep (arrays `[[[…]]]`, or objects
+ * `{"a":{"a":…1}}`): `ledgerBytes` writes the value itself, which JSON.stringify could not.
+ */
+export function deep(depth: number, shape: 'array' | 'object' = 'array'): string {
+  return `\u0000deep:${depth}:${shape}`;
+}
+
+/** The JSON text `deep(depth, shape)` stands for. */
+export function deepText(depth: number, shape: 'array' | 'object' = 'array'): string {
+  return shape === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+}
+
+function withDeepValues(line: string): string {
+  return line.replace(DEEP, (_, d: string, shape: 'array' | 'object') => deepText(Number(d), shape));
+}

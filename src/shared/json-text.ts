@@ -26,8 +26,6 @@ export function stringifyJson(v: Json, indent = 0): string {
 /** Past this depth, pretty-printed text of a very deep value is indented no further. */
 export const MAX_INDENT_LEVELS = 128;
 
-type Frame = { arr: Json[]; i: number; pad: string } | { obj: JsonObject; keys: string[]; i: number; pad: string };
-
 /**
  * The start of `v`'s JSON text, at least `maxChars` long when the whole is (a preview:
  * it stops writing once it has that much, so a huge or deep value costs little).
@@ -39,56 +37,72 @@ export function jsonPrefix(v: Json, maxChars: number): string {
 /**
  * The iterative serializer behind `stringifyJson` (exported for tests that compare it to
  * JSON.stringify). With `limit`, it stops once it has written at least that many characters.
+ * One frame per open container, in parallel arrays (no object per level): depth costs little.
  */
 export function stringifyIterative(root: Json, indent = 0, limit = Infinity): string {
-  const out: string[] = [];
-  let written = 0;
-  const push = (s: string): void => {
-    out.push(s);
-    written += s.length;
-  };
+  let out = '';
   const step = ' '.repeat(indent);
   const nl = indent > 0 ? '\n' : '';
   const colon = indent > 0 ? ': ' : ':';
-  const stack: Frame[] = [];
+  const arrays: (Json[] | null)[] = [];
+  const objects: (JsonObject | null)[] = [];
+  const keyLists: (string[] | null)[] = [];
+  const next: number[] = [];
+  const pads: string[] = [];
   /** Writes a primitive, or opens a container (pushing its frame). */
   const open = (v: Json, pad: string): void => {
     if (Array.isArray(v)) {
-      if (v.length === 0) push('[]');
+      if (v.length === 0) out += '[]';
       else {
-        push('[');
-        stack.push({ arr: v, i: 0, pad });
+        out += '[';
+        arrays.push(v);
+        objects.push(null);
+        keyLists.push(null);
+        next.push(0);
+        pads.push(pad);
       }
     } else if (isObj(v)) {
       const keys = Object.keys(v);
-      if (keys.length === 0) push('{}');
+      if (keys.length === 0) out += '{}';
       else {
-        push('{');
-        stack.push({ obj: v, keys, i: 0, pad });
+        out += '{';
+        arrays.push(null);
+        objects.push(v);
+        keyLists.push(keys);
+        next.push(0);
+        pads.push(pad);
       }
-    } else push(JSON.stringify(v));
+    } else out += JSON.stringify(v);
   };
   open(root, '');
-  while (stack.length > 0 && written < limit) {
-    const f = stack[stack.length - 1];
-    const n = 'arr' in f ? f.arr.length : f.keys.length;
-    if (f.i === n) {
-      stack.pop();
-      push(nl + f.pad + ('arr' in f ? ']' : '}'));
+  while (next.length > 0 && out.length < limit) {
+    const top = next.length - 1;
+    const arr = arrays[top];
+    const keys = keyLists[top];
+    const i = next[top];
+    const pad = pads[top];
+    if (i === (arr ? arr.length : (keys as string[]).length)) {
+      arrays.pop();
+      objects.pop();
+      keyLists.pop();
+      next.pop();
+      pads.pop();
+      out += nl + pad + (arr ? ']' : '}');
       continue;
     }
+    next[top] = i + 1;
     // Indentation stops growing past MAX_INDENT_LEVELS (only values too deep for
     // JSON.stringify get here): pads would otherwise cost depth² characters.
-    const inner = f.pad.length < MAX_INDENT_LEVELS * step.length ? f.pad + step : f.pad;
-    push((f.i > 0 ? ',' : '') + nl + inner);
-    if ('arr' in f) open(f.arr[f.i++], inner);
+    const inner = indent > 0 && pad.length < MAX_INDENT_LEVELS * indent ? pad + step : pad;
+    out += (i > 0 ? ',' : '') + nl + inner;
+    if (arr) open(arr[i], inner);
     else {
-      const k = f.keys[f.i++];
-      push(JSON.stringify(k) + colon);
-      open(f.obj[k], inner);
+      const k = (keys as string[])[i];
+      out += JSON.stringify(k) + colon;
+      open((objects[top] as JsonObject)[k], inner);
     }
   }
-  return out.join('');
+  return out;
 }
 
 /** True when `v` nests containers more than `max` levels deep (a scalar is depth 0). */

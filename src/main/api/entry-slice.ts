@@ -4,6 +4,7 @@
  * never the whole line held in memory per request.
  */
 import type { EntryDetail } from '../../shared/api';
+import { clipJson, MAX_SENT_DEPTH } from '../../shared/json-text';
 import type { Json } from '../../shared/ledger-types';
 import { readRange } from '../core/byte-source';
 import type { OpenSession } from '../library/session-cache';
@@ -39,7 +40,8 @@ export function entrySlice(
   let json: Json | null = null;
   if (whole) {
     try {
-      json = JSON.parse(cut.toString('utf8')) as Json;
+      // Deep values become their JSON text past MAX_SENT_DEPTH: the reply must survive IPC and JSON.stringify.
+      json = clipJson(JSON.parse(cut.toString('utf8')) as Json, { maxChars: Infinity, maxDepth: MAX_SENT_DEPTH }).value;
     } catch {
       json = null;
     }

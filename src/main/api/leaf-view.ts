@@ -12,38 +12,8 @@ import { turnOptions } from './turn-options';
 import { entryVisibility } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { ApiError } from './api-backend';
+import { clipForTransport } from './transport-clip';
 import { chainPosition, filteredPositions, kindCounts, leafContext, type LeafContext } from './leaf-context';
-
-/** Strings longer than this inside projected message content are clipped for transport. */
-export const CLIP_CHARS = 64 * 1024;
-
-/** A JSON value with every string longer than `max` cut (marked), and whether anything was cut. */
-export function clipStrings(v: Json, max = CLIP_CHARS): { value: Json; clipped: boolean } {
-  if (typeof v === 'string') {
-    if (v.length <= max) return { value: v, clipped: false };
-    return { value: `${v.slice(0, max)}… [clipped: ${v.length - max} more characters]`, clipped: true };
-  }
-  if (Array.isArray(v)) {
-    let clipped = false;
-    const value = v.map((x) => {
-      const r = clipStrings(x, max);
-      clipped ||= r.clipped;
-      return r.value;
-    });
-    return clipped ? { value, clipped } : { value: v, clipped };
-  }
-  if (v !== null && typeof v === 'object') {
-    let clipped = false;
-    const out: Record<string, Json> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const r = clipStrings(x, max);
-      clipped ||= r.clipped;
-      out[k] = r.value;
-    }
-    return clipped ? { value: out, clipped } : { value: v, clipped };
-  }
-  return { value: v, clipped: false };
-}
 
 /** The chain item at chain position `pos`: the only place a window reads payloads. */
 function chainItem(s: OpenSession, c: LeafContext, pos: number): ChainItem {
@@ -90,11 +60,13 @@ export function leafView(s: OpenSession, req: LeafRequest): LeafView {
   }
   const clipped: number[] = [];
   const messages: ProjectedMessage[] = projection.messages.map((m, k) => {
-    const r = clipStrings(m.content);
+    const r = clipForTransport(m.content);
     if (!r.clipped) return m;
     clipped.push(k);
     return { ...m, content: r.value as Json[] };
   });
+  // The header's tools may nest deep too; they are shown, never compared: clipped without a mark.
+  const tools = clipForTransport(projection.tools).value as Json[];
   return {
     leaf: ix.ids[c.leaf],
     chainLength: chain.length,
@@ -103,7 +75,7 @@ export function leafView(s: OpenSession, req: LeafRequest): LeafView {
     kindCounts: kindCounts(s, c),
     sourcePositions,
     turnOptions: turnOptions(c.lp.ctx, c.lp.turnIndex),
-    projection: { ...projection, messages },
+    projection: { ...projection, tools, messages },
     clipped,
   };
 }
@@ -125,7 +97,7 @@ export function chainItems(s: OpenSession, req: ChainItemsRequest): ChainItems {
   return { chainLength: chain.length, total: positions.length, start, items };
 }
 
-/** One projected message, unclipped. */
+/** One projected message, its strings whole ("show all"); only values too deep to send become their JSON text. */
 export function projectedMessage(s: OpenSession, req: LeafRequest & { message: number }): ProjectedMessage {
   const projection = leafContext(s, req).lp.projection;
   const m = projection.messages[req.message];
@@ -135,5 +107,6 @@ export function projectedMessage(s: OpenSession, req: LeafRequest & { message: n
       `message ${req.message} is out of range: the projection has ${projection.messages.length} messages`,
     );
   }
-  return m;
+  const r = clipForTransport(m.content, Infinity);
+  return r.clipped ? { ...m, content: r.value as Json[] } : m;
 }

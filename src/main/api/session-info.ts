@@ -1,8 +1,10 @@
 import type { ChildRunLink, HeaderInfo, SessionInfo, SessionSummary } from '../../shared/api';
+import type { WorkItem } from '../../shared/ledger-types';
 import { chainToRoot } from '../core/chain';
 import { KIND } from '../core/ledger-index';
 import { usageTotals } from '../core/usage';
 import { foldWork } from '../core/work-fold';
+import { clipForTransport } from './transport-clip';
 import type { SessionLibrary } from '../library/session-library';
 import type { OpenSession } from '../library/session-cache';
 
@@ -42,6 +44,13 @@ export function childRuns(s: OpenSession, library: SessionLibrary): ChildRunLink
   return out;
 }
 
+/** A work item whose state and detail (ledger values of any size and depth) can cross a process boundary. */
+function sendableWork(w: WorkItem): WorkItem {
+  const state = clipForTransport(w.state);
+  const detail = clipForTransport(w.detail);
+  return state.clipped || detail.clipped ? { ...w, state: state.value, detail: detail.value } : w;
+}
+
 /** An opened session's figures for the UI. */
 export function sessionInfo(s: OpenSession, summary: SessionSummary, library: SessionLibrary): SessionInfo {
   const { ledger, layout } = s;
@@ -62,7 +71,7 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     foldedRowCount: layout.rowCount(true),
     laneCount: layout.laneCount,
     usage: { activeChain: usageTotals(ledger, activeChain), allBranches: usageTotals(ledger, 'all') },
-    work: foldWork(ledger, activeChain),
+    work: foldWork(ledger, activeChain).map(sendableWork),
     childRuns: childRuns(s, library),
     appendOnlyBreaks: [...ledger.appendOnlyBreaks],
   };

@@ -1,4 +1,5 @@
 import { DEFAULT_PROFILE, type CapacityProfile } from '../../shared/ledger-types';
+import { stringifyJson } from '../../shared/json-text';
 import { isObject, type Json } from './entry-types';
 
 export { DEFAULT_PROFILE, type CapacityProfile };
@@ -20,7 +21,7 @@ function blockTokens(block: Record<string, Json>, bpt: number): number {
     case 'tool_use':
       return (
         (typeof block['name'] === 'string' ? tokensOf(block['name'], bpt) : 0) +
-        tokensOf(JSON.stringify(block['input'] ?? null), bpt)
+        tokensOf(stringifyJson(block['input'] ?? null), bpt)
       );
     case 'tool_result':
       return tokensOf(contentString(block['content']), bpt);
@@ -38,7 +39,10 @@ export function messageTokens(content: readonly Json[], bpt: number): number {
   return n;
 }
 
-/** A tool result's content as a string (the spec's is a string; anything else is serialized). */
+/**
+ * A tool result's content as a string (the spec's is a string; anything else is its
+ * JSON text, as JSON.stringify writes it, at any depth).
+ */
 export function contentString(c: Json | undefined): string {
-  return typeof c === 'string' ? c : c === undefined ? '' : JSON.stringify(c);
+  return typeof c === 'string' ? c : c === undefined ? '' : stringifyJson(c);
 }

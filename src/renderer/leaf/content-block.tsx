@@ -1,3 +1,4 @@
+import { stringifyJson } from '../../shared/json-text';
 import type { Json } from '../../shared/ledger-types';
 import { AnsiText } from './ansi-text';
 import { CollapsibleText } from './collapsible-text';
@@ -5,12 +6,14 @@ import { MarkdownText } from './markdown-text';
 
 type Block = { [k: string]: Json };
 
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+// Values are drawn as text, never as nested elements, and serialized without recursion
+// (stringifyJson): a value of any depth shows, clipped with "show all" by CollapsibleText.
+const str = (v: Json | undefined): string => (typeof v === 'string' ? v : v === undefined ? '' : stringifyJson(v));
 
 /** One content block of a projected message, drawn by its type. */
 export function ContentBlock({ block }: { block: Json }) {
   if (!block || typeof block !== 'object' || Array.isArray(block)) {
-    return <pre className="block-raw">{JSON.stringify(block)}</pre>;
+    return <CollapsibleText text={stringifyJson(block)} render={(t) => <pre className="block-raw">{t}</pre>} />;
   }
   const b = block as Block;
   switch (b.type) {
@@ -27,10 +30,7 @@ export function ContentBlock({ block }: { block: Json }) {
       return (
         <div className="block-tool-use">
           <span className="tool-name">⚙ {str(b.name)}</span> <span className="dim">{str(b.id)}</span>
-          <CollapsibleText
-            text={JSON.stringify(b.input ?? null, null, 2)}
-            render={(t) => <pre className="json">{t}</pre>}
-          />
+          <CollapsibleText text={stringifyJson(b.input ?? null, 2)} render={(t) => <pre className="json">{t}</pre>} />
         </div>
       );
     case 'tool_result':
@@ -51,6 +51,6 @@ export function ContentBlock({ block }: { block: Json }) {
         </div>
       );
     default:
-      return <CollapsibleText text={JSON.stringify(b, null, 2)} render={(t) => <pre className="json">{t}</pre>} />;
+      return <CollapsibleText text={stringifyJson(b, 2)} render={(t) => <pre className="json">{t}</pre>} />;
   }
 }

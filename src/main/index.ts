@@ -1,10 +1,12 @@
+/// <reference types="electron-vite/node" />
 /**
  * Electron main entry: resolve the home, start the backend, serve the renderer
  * on app://, register IPC, open the window. Each concern lives in ./electron/.
+ * The backend (ledger core, library, watcher) runs on a worker thread: this thread
+ * only routes IPC, so a 100 MB session never freezes the windows (issue 9).
  */
 import { app, BrowserWindow, dialog, session } from 'electron';
 import type { ApiBackend } from './api/api-backend';
-import { ExplorerBackend } from './api/explorer-backend';
 import { appPaths } from './electron/app-paths';
 import { registerAppScheme, serveAppProtocol } from './electron/app-protocol';
 import { registerIpc, type IpcAdapter } from './electron/ipc-adapter';
@@ -14,6 +16,9 @@ import { applySessionPolicy } from './electron/session-policy';
 import { createMainWindow } from './electron/window';
 import { resolveHome } from './library/resolve-home';
 import { contentSecurityPolicy } from './web/csp';
+import { WorkerBackend } from './worker/worker-backend';
+// electron-vite bundles the worker's entry on its own and gives its built path.
+import backendWorkerPath from './worker/backend-worker?modulePath';
 
 // Both must happen before `ready`.
 registerAppScheme();
@@ -50,7 +55,7 @@ async function start(): Promise<void> {
     userDataDir: app.getPath('userData'),
     bundledDemoDir: paths.bundledDemoDir,
   });
-  const created = await ExplorerBackend.create(home);
+  const created = await WorkerBackend.create(home, { entry: backendWorkerPath });
   backend = created;
   ipc = registerIpc(created, source.isOwnUrl);
   openWindow();

@@ -18,8 +18,11 @@ export function resolveWorkerEntry(given?: string | URL, here: string = import.m
   if (given !== undefined) {
     return { file: typeof given === 'string' && !given.startsWith('file:') ? pathToFileURL(given) : new URL(given) };
   }
-  const built = new URL('./backend-worker.js', here);
-  if (existsSync(fileURLToPath(built))) return { file: built };
+  // Beside this module, or one folder up when a bundler put this module in a chunks/ folder.
+  for (const rel of ['./backend-worker.js', '../backend-worker.js']) {
+    const built = new URL(rel, here);
+    if (existsSync(fileURLToPath(built))) return { file: built };
+  }
   const source = new URL('./backend-worker.ts', here);
   if (existsSync(fileURLToPath(source)))
     return { file: new URL('./dev-worker-bootstrap.mjs', here), source: source.href };

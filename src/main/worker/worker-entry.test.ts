@@ -1,0 +1,37 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../../test-support/temp-dir';
+import { resolveWorkerEntry } from './worker-entry';
+
+const tempDir = useTempDir('vak-worker-entry-');
+
+describe('resolveWorkerEntry', () => {
+  it('takes a given path (Electron: the one electron-vite built)', () => {
+    expect(resolveWorkerEntry('/opt/app/out/main/chunks/backend-worker-1.js').file.href).toBe(
+      'file:///opt/app/out/main/chunks/backend-worker-1.js',
+    );
+  });
+
+  it('finds a built backend-worker.js beside a bundle, or one folder up from a chunk', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'backend-worker.js'), '');
+    mkdirSync(join(dir, 'chunks'));
+    const beside = pathToFileURL(join(dir, 'cli.js')).href;
+    const inChunk = pathToFileURL(join(dir, 'chunks', 'worker-backend-abc.js')).href;
+    expect(resolveWorkerEntry(undefined, beside)).toEqual({ file: pathToFileURL(join(dir, 'backend-worker.js')) });
+    expect(resolveWorkerEntry(undefined, inChunk)).toEqual({ file: pathToFileURL(join(dir, 'backend-worker.js')) });
+  });
+
+  it('from the sources, runs the TypeScript entry through the dev bootstrap', () => {
+    const e = resolveWorkerEntry();
+    expect(e.file.pathname.endsWith('/src/main/worker/dev-worker-bootstrap.mjs')).toBe(true);
+    expect(e.source?.endsWith('/src/main/worker/backend-worker.ts')).toBe(true);
+  });
+
+  it('says clearly when no entry is there', () => {
+    const here = pathToFileURL(join(tempDir(), 'cli.js')).href;
+    expect(() => resolveWorkerEntry(undefined, here)).toThrow(/backend worker's entry is missing/);
+  });
+});

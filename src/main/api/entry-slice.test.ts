@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_SLICE_BYTES, type EntryDetail } from '../../shared/api';
+import { MAX_SLICE_BYTES, type EntryDetail, type RawLine } from '../../shared/api';
 import { useTempDir } from '../../test-support/temp-dir';
 import { BIG_ENTRY_ID, BIG_LINE_KEY, writeBigLineHome } from '../server/testing/big-line-home';
 import { ApiError, type ApiClient } from './api-backend';
@@ -85,5 +85,28 @@ describe('getEntry in slices', () => {
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).code).toBe('bad_request');
     expect((e as ApiError).message).toMatch(/slices/);
+  });
+
+  it('getLine pages a long line too: each slice says how many bytes it covers, the next starts there', async () => {
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const line = lines[lines.length - 2];
+    const lineOffset = Buffer.byteLength(lines.slice(0, -2).join('\n')) + 1;
+    let text = '';
+    let offset = lineOffset;
+    let slices = 0;
+    for (;;) {
+      const l = (await backend.call(
+        'getLine',
+        { key: BIG_LINE_KEY, offset, maxBytes: MAX_SLICE_BYTES },
+        client,
+      )) as RawLine;
+      slices++;
+      expect(l.bytes).toBeLessThanOrEqual(MAX_SLICE_BYTES);
+      text += l.text;
+      if (l.length !== null) break;
+      offset += l.bytes;
+    }
+    expect(slices).toBe(3);
+    expect(text).toBe(line);
   });
 });

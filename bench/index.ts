@@ -2,6 +2,8 @@
 //   npm run bench                 everything
 //   npm run bench -- core         only the ledger core (open / append / project)
 //   npm run bench -- cli          the built command: start-up vs node -e 0, verify 100 MB vs the baseline
+//   npm run bench -- series       context over time on a 10,000-turn chain (issue 11)
+//   npm run bench -- search       full-text search over ~1 GB of ledgers (issue 11)
 //   npm run bench -- --sizes 10,100   smaller ledgers (the default is 10,100,500)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +28,8 @@ for (const [part, file, fn] of [
   ['library', 'library-bench.ts', 'runLibraryBench'],
   ['ui', 'ui-bench.ts', 'runUiBench'],
   ['cli', 'cli-bench.ts', 'runCliBench'],
+  ['series', 'series-bench.ts', 'runSeriesBench'],
+  ['search', 'search-bench.ts', 'runSearchBench'],
 ] as const) {
   if (!want(part)) continue;
   const path = join(import.meta.dirname, file);

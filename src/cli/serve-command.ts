@@ -70,7 +70,12 @@ function defaultDeps(): ServeDeps {
     bundledDemoDir: BUNDLED_DEMO_DIR,
     userDataDir: defaultUserDataDir(process.env),
     resolveHome,
-    createBackend: async (home) => (await import('../main/api/explorer-backend')).ExplorerBackend.create(home),
+    // The user data folder also holds the user's prices.json (issue 11 cost).
+    createBackend: async (home) =>
+      (await import('../main/api/explorer-backend')).ExplorerBackend.create({
+        ...home,
+        userDataDir: defaultUserDataDir(process.env),
+      }),
     openBrowser: openInBrowser,
     untilStopped,
   };

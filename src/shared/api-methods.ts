@@ -20,6 +20,14 @@ const METHOD_SET: Record<ApiMethod, true> = {
   branch: true,
   subscribe: true,
   unsubscribe: true,
+  // issue 11 features (api-features.ts)
+  getContextSeries: true,
+  search: true,
+  cancelSearch: true,
+  getCost: true,
+  getPriceTable: true,
+  exportSessionHtml: true,
+  exportProjection: true,
 };
 
 export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];

@@ -3,6 +3,7 @@
  * boundary (IPC, WebSocket) is parsed here before a handler sees it.
  */
 import { z } from 'zod';
+import { featureRequestSchemas } from './api-features-schemas';
 import { MAX_CHAIN_ITEMS, MAX_SLICE_BYTES, type ApiMethod, type ApiRequest } from './api';
 import { parseSessionKey, SESSION_KEY_PATTERN } from './session-key';
 
@@ -90,6 +91,7 @@ export const requestSchemas = {
     z.object({ topic: z.literal('session'), key: sessionKey }).strict(),
   ]),
   unsubscribe: z.object({ subscription: z.string().min(1).max(128) }).strict(),
+  ...featureRequestSchemas({ sessionKey, entryId, profile, override }),
 } satisfies { [M in ApiMethod]: z.ZodType<ApiRequest<M>> };
 
 export const API_METHODS = Object.keys(requestSchemas) as ApiMethod[];

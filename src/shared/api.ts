@@ -16,6 +16,7 @@ import type {
   UsageTotals,
   WorkItem,
 } from './ledger-types';
+import type { FeatureApiMethods } from './api-features';
 
 /** A session's path relative to the home: `agents/<agent>/sessions/<cwd-hash>/<session-id>.jsonl`. */
 export type SessionKey = string;
@@ -194,8 +195,6 @@ export interface RawLine {
   length: number | null;
   /** The bytes as text, clipped to `maxBytes` (default 64 KiB); invalid UTF-8 shows as U+FFFD. */
   text: string;
-  /** Bytes of the file `text` covers from `offset`: the next slice of a longer line starts at `offset + bytes`. */
-  bytes: number;
   validUtf8: boolean;
   /** False for the file's last line when it has no `\n` yet. */
   terminated: boolean;
@@ -337,8 +336,8 @@ export type ApiEvent =
     }
   | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number };
 
-/** Every request/response pair. The renderer sees exactly this (plus `onEvent`). */
-export interface ApiMethods {
+/** Every request/response pair. The renderer sees exactly this (plus `onEvent`); issue 11's features come from `api-features.ts`. */
+export interface ApiMethods extends FeatureApiMethods {
   getHome(req: Record<string, never>): HomeInfo;
   listSessions(req: Record<string, never>): SessionSummary[];
   openSession(req: { key: SessionKey }): SessionInfo;

@@ -22,6 +22,7 @@ import { BranchIdempotency } from './branch-idempotency';
 import { entrySlice } from './entry-slice';
 import { chainItems, leafView, projectedMessage } from './leaf-view';
 import { sessionInfo } from './session-info';
+import { featureHandlers, FeatureApi } from './feature-handlers';
 import { Subscriptions } from './subscriptions';
 import { treeRows } from './tree-rows';
 
@@ -39,6 +40,11 @@ export interface ExplorerBackendOptions {
   lockPollMs?: number;
   /** Unfollowed sessions kept open. */
   cacheSize?: number;
+  /**
+   * The app's data folder (Electron `userData`, serve mode `$XDG_DATA_HOME/vak-explorer`):
+   * where the user's `prices.json` lives. Without it, the bundled prices are used.
+   */
+  userDataDir?: string;
 }
 
 type Handlers = { [M in ApiMethod]: (req: ApiRequest<M>, client: ApiClient) => Promise<ApiResponse<M>> };
@@ -136,6 +142,7 @@ export class ExplorerBackend implements ApiBackend {
 
   /** The client went away: drop its subscriptions and let its sessions close. */
   disconnect(client: ApiClient): void {
+    this.featureApi?.dropClient(client);
     for (const s of this.subs.dropClient(client)) if (s.topic === 'session') this.cache.unpin(s.key);
   }
 
@@ -185,7 +192,20 @@ export class ExplorerBackend implements ApiBackend {
     return summary;
   }
 
+  // Issue 11's features (feature-handlers.ts): built on first use, after the constructor ran.
+  private featureApi: FeatureApi | null = null;
+  private features(): FeatureApi {
+    this.featureApi ??= new FeatureApi({
+      home: this.info.home,
+      userDataDir: this.opts.userDataDir ?? null,
+      session: (key, client) => this.session(key, client),
+      summaries: () => this.library.all(),
+    });
+    return this.featureApi;
+  }
+
   private readonly handlers: Handlers = {
+    ...featureHandlers(() => this.features()),
     getHome: async () => ({ ...this.info }),
     listSessions: async () => this.library.list(),
     openSession: async ({ key }, client) => {
@@ -215,7 +235,6 @@ export class ExplorerBackend implements ApiBackend {
         offset,
         length: line.length,
         text: cut.toString('utf8'),
-        bytes: cut.length,
         validUtf8: isUtf8(cut),
         terminated: line.terminated,
         truncated: line.length === null,

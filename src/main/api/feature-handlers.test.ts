@@ -1,0 +1,162 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type {
+  ContextSeries,
+  HtmlExport,
+  PriceTable,
+  ProjectionExport,
+  SearchPage,
+  SessionCost,
+} from '../../shared/api-features';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { scanHome } from '../core/home';
+import { useTempDir } from '../../test-support/temp-dir';
+import { ApiError, type ApiClient } from './api-backend';
+import { ExplorerBackend } from './explorer-backend';
+
+const DEMO = join(import.meta.dirname, '../../../resources/demo-home');
+const tempDir = useTempDir('vak-features-');
+const client = (id: string): ApiClient => ({ id, push: () => undefined });
+let backend: ExplorerBackend | null = null;
+
+afterEach(async () => {
+  await backend?.close();
+  backend = null;
+});
+
+async function demoBackend(userDataDir?: string): Promise<{ b: ExplorerBackend; home: string; key: string }> {
+  const home = join(tempDir(), 'home');
+  cpSync(DEMO, home, { recursive: true });
+  backend = await ExplorerBackend.create({
+    home,
+    isDemo: false,
+    label: 'test',
+    watch: false,
+    lockPollMs: 0,
+    userDataDir,
+  });
+  // The biggest demo session: turns, packets, cards.
+  const key = scanHome(home)
+    .map((f) => ({ key: f.key, size: readFileSync(f.path).length }))
+    .sort((a, z) => z.size - a.size)[0].key;
+  return { b: backend, home, key };
+}
+
+describe('feature methods over the backend', () => {
+  it('getContextSeries, getCost, exports: one leaf, through the validated API', async () => {
+    const { b, key } = await demoBackend();
+    const c = client('c1');
+    const series = (await b.call(
+      'getContextSeries',
+      { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE },
+      c,
+    )) as ContextSeries;
+    expect(series.points.length).toBeGreaterThan(1);
+    expect(series.window).toBe(DEFAULT_PROFILE.window);
+    const last = series.points[series.points.length - 1];
+    expect(last.leaf).toBe(series.leaf);
+
+    const cost = (await b.call('getCost', { key }, c)) as SessionCost;
+    expect(cost.leaf).toBe(series.leaf);
+    expect(cost.prices.source).toBe('bundled');
+    expect(cost.prices.path).toBeNull();
+    expect(cost.turns.length).toBeGreaterThan(0);
+
+    const html = (await b.call('exportSessionHtml', { key, leaf: last.leaf }, c)) as HtmlExport;
+    expect(html.html.startsWith('<!doctype html>')).toBe(true);
+    expect(html.included.projectedLeaves).toContain(last.leaf);
+
+    const json = (await b.call(
+      'exportProjection',
+      { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, format: 'json' },
+      c,
+    )) as ProjectionExport;
+    expect((JSON.parse(json.text) as { tokens: { total: number } }).tokens.total).toBe(last.total);
+    const md = (await b.call(
+      'exportProjection',
+      { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, format: 'markdown' },
+      c,
+    )) as ProjectionExport;
+    expect(md.mimeType).toBe('text/markdown');
+  });
+
+  it('search over the home, a page at a time, and cancelSearch', async () => {
+    const { b } = await demoBackend();
+    const c = client('c1');
+    const page = (await b.call(
+      'search',
+      { searchId: 'a', query: 'the', scope: { kind: 'home' }, filters: {}, limit: 3 },
+      c,
+    )) as SearchPage;
+    expect(page.hits).toBe(3);
+    expect(page.cursor).not.toBeNull();
+    const next = (await b.call(
+      'search',
+      { searchId: 'a', query: 'the', scope: { kind: 'home' }, filters: {}, limit: 3, cursor: page.cursor },
+      c,
+    )) as SearchPage;
+    expect(next.hits).toBeGreaterThan(0);
+    expect(await b.call('cancelSearch', { searchId: 'a' }, c)).toEqual({ cancelled: true });
+    // A client's disconnect stops its searches too.
+    await b.call('search', { searchId: 'b', query: 'the', scope: { kind: 'home' }, filters: {}, limit: 1 }, c);
+    b.disconnect(c);
+    expect(await b.call('cancelSearch', { searchId: 'b' }, c)).toEqual({ cancelled: false });
+  });
+
+  it('validates every feature request at runtime', async () => {
+    const { b, key } = await demoBackend();
+    const c = client('c1');
+    const bad = async (method: string, req: unknown): Promise<string> => {
+      try {
+        await b.call(method, req, c);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ApiError);
+        return (e as ApiError).code;
+      }
+      return 'accepted';
+    };
+    expect(await bad('search', { searchId: 'a', query: '', scope: { kind: 'home' }, filters: {}, limit: 3 })).toBe(
+      'bad_request',
+    );
+    expect(await bad('search', { searchId: 'a', query: 'x', scope: { kind: 'home' }, filters: {}, limit: 0 })).toBe(
+      'bad_request',
+    );
+    expect(
+      await bad('search', {
+        searchId: 'a',
+        query: 'x',
+        scope: { kind: 'session', key: '../x' },
+        filters: {},
+        limit: 1,
+      }),
+    ).toBe('bad_request');
+    expect(await bad('getCost', { key, leaf: 'no-such-entry' })).toBe('not_found');
+    expect(
+      await bad('exportProjection', { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, format: 'pdf' }),
+    ).toBe('bad_request');
+    expect(await bad('getContextSeries', { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, extra: 1 })).toBe(
+      'bad_request',
+    );
+    expect(await bad('getPriceTable', {})).toBe('accepted');
+  });
+
+  it("getPriceTable reads the user data folder's prices.json and says what is wrong with it", async () => {
+    const data = tempDir();
+    const { b } = await demoBackend(data);
+    const c = client('c1');
+    const absent = (await b.call('getPriceTable', {}, c)) as PriceTable;
+    expect(absent).toMatchObject({ path: join(data, 'prices.json'), source: 'bundled', errors: [] });
+    writeFileSync(join(data, 'prices.json'), JSON.stringify({ models: { m: { input: 'free' } } }));
+    const broken = (await b.call('getPriceTable', {}, c)) as PriceTable;
+    expect(broken.source).toBe('bundled');
+    expect(broken.errors.some((e) => e.includes('models.m.input'))).toBe(true);
+    writeFileSync(
+      join(data, 'prices.json'),
+      JSON.stringify({ models: { m: { input: 1, output: 2, cache_read: 0, cache_write: 0 } } }),
+    );
+    expect(((await b.call('getPriceTable', {}, c)) as PriceTable).models).toEqual({
+      m: { input: 1, output: 2, cache_read: 0, cache_write: 0 },
+    });
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Handlers of issue 11's feature methods (api-features.ts): context over time, search,
+ * cost, export. Kept apart from explorer-backend.ts, which spreads `featureHandlers`
+ * into its handler table.
+ */
+import type { FeatureApiMethods, PriceTable } from '../../shared/api-features';
+import type { SessionKey, SessionSummary } from '../../shared/api';
+import { parseSessionKey } from '../core/home';
+import { project } from '../core/projection';
+import { loadPriceTable } from '../cost/price-table';
+import { sessionCost } from '../cost/session-cost';
+import { projectionExport } from '../export/projection-export';
+import { sessionHtml } from '../export/session-html';
+import type { OpenSession } from '../library/session-cache';
+import { SearchError, SearchService } from '../search/search-service';
+import { ApiError, type ApiClient } from './api-backend';
+import { contextSeries } from './context-series';
+import { leafIndex } from './leaf-context';
+
+type FeatureMethod = keyof FeatureApiMethods;
+export type FeatureHandlers = {
+  [M in FeatureMethod]: (
+    req: Parameters<FeatureApiMethods[M]>[0],
+    client: ApiClient,
+  ) => Promise<ReturnType<FeatureApiMethods[M]>>;
+};
+
+/** What the features need from the backend. */
+export interface FeatureDeps {
+  home: string;
+  /** The app's data folder (prices.json); null: bundled prices only. */
+  userDataDir: string | null;
+  session(key: SessionKey, client: ApiClient): Promise<OpenSession>;
+  /** The library's summaries as known now. */
+  summaries(): SessionSummary[];
+}
+
+/** The features' state (running searches) over one backend. */
+export class FeatureApi {
+  readonly searches: SearchService;
+
+  constructor(private readonly deps: FeatureDeps) {
+    this.searches = new SearchService(deps.home, deps.summaries);
+  }
+
+  prices(): PriceTable {
+    return loadPriceTable(this.deps.userDataDir);
+  }
+
+  /** A client went away: its searches stop. */
+  dropClient(client: ApiClient): void {
+    this.searches.dropClient(client.id);
+  }
+
+  session(key: SessionKey, client: ApiClient): Promise<OpenSession> {
+    return this.deps.session(key, client);
+  }
+}
+
+const sessionIdOf = (key: SessionKey): string => parseSessionKey(key)?.sessionId ?? 'session';
+
+/** The handlers, resolving the FeatureApi only when called (the backend builds it lazily). */
+export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
+  return {
+    getContextSeries: async (req, client) => {
+      const s = await api().session(req.key, client);
+      return contextSeries(s.ledger, leafIndex(s, req.leaf), req);
+    },
+    search: async (req, client) => {
+      try {
+        return await api().searches.search(req, client.id);
+      } catch (e) {
+        if (e instanceof SearchError) throw new ApiError(e.code, e.message);
+        throw e;
+      }
+    },
+    cancelSearch: async ({ searchId }, client) => ({ cancelled: api().searches.cancel(searchId, client.id) }),
+    getCost: async ({ key, leaf }, client) => {
+      const s = await api().session(key, client);
+      return sessionCost(s.ledger, leafIndex(s, leaf ?? null), api().prices());
+    },
+    getPriceTable: async () => api().prices(),
+    exportSessionHtml: async ({ key, leaf }, client) => {
+      const s = await api().session(key, client);
+      return sessionHtml(s.ledger, leafIndex(s, leaf ?? null), { key, sessionId: sessionIdOf(key) });
+    },
+    exportProjection: async (req, client) => {
+      const s = await api().session(req.key, client);
+      const p = project(s.ledger, leafIndex(s, req.leaf), {
+        plan: req.plan,
+        profile: req.profile,
+        overrides: new Map(Object.entries(req.overrides ?? {})),
+      });
+      return projectionExport(p, req.format, sessionIdOf(req.key));
+    },
+  };
+}

@@ -195,6 +195,8 @@ export interface RawLine {
   length: number | null;
   /** The bytes as text, clipped to `maxBytes` (default 64 KiB); invalid UTF-8 shows as U+FFFD. */
   text: string;
+  /** Bytes of the file `text` covers from `offset`: the next slice of a longer line starts at `offset + bytes`. */
+  bytes: number;
   validUtf8: boolean;
   /** False for the file's last line when it has no `\n` yet. */
   terminated: boolean;

@@ -235,6 +235,7 @@ export class ExplorerBackend implements ApiBackend {
         offset,
         length: line.length,
         text: cut.toString('utf8'),
+        bytes: cut.length,
         validUtf8: isUtf8(cut),
         terminated: line.terminated,
         truncated: line.length === null,

@@ -67,7 +67,7 @@ export async function buildCli({ force = false, quiet = false } = {}) {
       root: ROOT,
       logLevel: quiet ? 'error' : 'warn',
       build: {
-        ssr: join(ROOT, 'src/cli/main.ts'),
+        ssr: true,
         outDir: staging,
         emptyOutDir: true,
         target: 'node20',
@@ -76,9 +76,15 @@ export async function buildCli({ force = false, quiet = false } = {}) {
         reportCompressedSize: false,
         copyPublicDir: false,
         rollupOptions: {
+          // The command, and the backend worker serve runs on a thread of its own: worker-entry.ts looks
+          // for `backend-worker.js` beside (or one folder above) the chunk that starts it.
+          input: {
+            'vak-explorer': join(ROOT, 'src/cli/main.ts'),
+            'backend-worker': join(ROOT, 'src/main/worker/backend-worker.ts'),
+          },
           output: {
             format: 'es',
-            entryFileNames: 'vak-explorer.mjs',
+            entryFileNames: (chunk) => (chunk.name === 'backend-worker' ? 'backend-worker.js' : 'vak-explorer.mjs'),
             chunkFileNames: 'chunks/[name]-[hash].mjs',
           },
         },

@@ -4,7 +4,23 @@ import { App } from '../app';
 import { dropSessionSources } from '../data/session-sources';
 import { resetAppStore } from '../store/app-store';
 import { createBackendApi, type BackendApi, type BackendApiOptions } from './backend-api';
-import { stubLayout } from './render-app';
+
+let stubbed = false;
+
+/** jsdom has no layout: give scroll containers a size so the virtualizers draw rows. */
+export function stubLayout(): void {
+  if (stubbed) return;
+  stubbed = true;
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 800 });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1000 });
+  if (!('ResizeObserver' in window)) {
+    (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    };
+  }
+}
 
 const open: BackendApi[] = [];
 afterEach(async () => {
@@ -17,7 +33,11 @@ afterEach(async () => {
  * `hash` builds the URL's hash from the api (e.g. to open a fixture's session at once).
  */
 export async function renderOnBackend(
-  opts: BackendApiOptions & { hash?: (api: BackendApi) => string } = { fixtures: ['branching'] },
+  opts: BackendApiOptions & {
+    hash?: (api: BackendApi) => string;
+    /** Runs on the api before the app is drawn (fault injection). */
+    before?: (api: BackendApi) => void;
+  } = { fixtures: ['branching'] },
 ): Promise<BackendApi> {
   stubLayout();
   cleanup();
@@ -25,6 +45,7 @@ export async function renderOnBackend(
   dropSessionSources();
   const api = await createBackendApi(opts);
   open.push(api);
+  opts.before?.(api);
   window.history.replaceState(null, '', `/${opts.hash?.(api) ?? ''}`);
   render(<App api={api} />);
   return api;

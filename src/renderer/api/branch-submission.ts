@@ -5,26 +5,27 @@
  * submission that was answered is forgotten (writing the same text twice on purpose works).
  */
 
+import { Lru } from '../data/lru';
+import { draftKey } from '../store/session-slice';
+
 /** Drafts whose key is remembered; beyond this the oldest is forgotten (it would get a new key). */
 const MAX_REMEMBERED = 100;
 
-const keys = new Map<string, { text: string; key: string }>();
+const keys = new Lru<string, { text: string; key: string }>(MAX_REMEMBERED);
 
 /** The key for sending `text` under `parentId` of session `sessionKey` now. */
 export function submissionKey(sessionKey: string, parentId: string, text: string): string {
-  const slot = `${sessionKey}\n${parentId}`;
+  const slot = draftKey(sessionKey, parentId);
   const seen = keys.get(slot);
   if (seen && seen.text === text) return seen.key;
   const key = newUuid();
-  keys.delete(slot);
   keys.set(slot, { text, key });
-  if (keys.size > MAX_REMEMBERED) keys.delete(keys.keys().next().value as string);
   return key;
 }
 
 /** The submission was answered (appended or refused): the next send is a new one. */
 export function submissionAnswered(sessionKey: string, parentId: string): void {
-  keys.delete(`${sessionKey}\n${parentId}`);
+  keys.delete(draftKey(sessionKey, parentId));
 }
 
 /** A random (version 4) UUID; `crypto.randomUUID` needs a secure context, `getRandomValues` does not. */

@@ -167,6 +167,28 @@ describe('session cost', () => {
   });
 });
 
+describe('session cost, counted work', () => {
+  it('a second cost of the same ledger reads no usage entry again (only the turn titles)', () => {
+    const ledger = Ledger.fromBytes(
+      generateSession({ seed: 8, entries: 9000, cwd: '/g', toolResultBytes: [40, 80] }).bytes,
+    );
+    let reads = 0;
+    const raw = ledger.rawLine.bind(ledger);
+    ledger.rawLine = (i: number): Buffer => {
+      reads++;
+      return raw(i);
+    };
+    const prices = loadPriceTable(null);
+    const first = sessionCost(ledger, ledger.index.activeLeaf, prices);
+    const firstReads = reads;
+    reads = 0;
+    const again = sessionCost(ledger, ledger.index.activeLeaf, prices);
+    expect(again).toEqual(first);
+    expect(firstReads).toBeGreaterThan(4096); // more than the ledger's own entry cache holds
+    expect(reads).toBeLessThanOrEqual(first.turns.length);
+  });
+});
+
 describe('price table', () => {
   it('uses the bundled table when the user has none, and says where to put one', () => {
     const dir = tempDir();

@@ -108,6 +108,11 @@ class CallReader {
     this.headerModel = h && h.kind === 'header' && h.model ? h.model : UNKNOWN_MODEL;
   }
 
+  /** Entries whose calls were read (counted work: a second cost reads no entry again). */
+  get read(): number {
+    return this.cache.size;
+  }
+
   calls(i: number): EntryCalls | null {
     const ix = this.ledger.index;
     const kind = ix.kindName(i);
@@ -154,10 +159,25 @@ class CallReader {
   }
 }
 
+/**
+ * Readers kept per ledger: entries never change while the file stays append-only, so a
+ * cost asked again (another leaf, new prices, after an append) reads only new entries.
+ * A reload (append-only broken) re-indexes the file: the reader is made anew.
+ */
+const readers = new WeakMap<Ledger, { reader: CallReader; reloads: number }>();
+
+function readerFor(ledger: Ledger): CallReader {
+  const kept = readers.get(ledger);
+  if (kept && kept.reloads === ledger.appendOnlyBreaks.length) return kept.reader;
+  const reader = new CallReader(ledger);
+  readers.set(ledger, { reader, reloads: ledger.appendOnlyBreaks.length });
+  return reader;
+}
+
 /** Cost of the leaf's chain per turn, of the chain, of every branch, and of the abandoned ones. */
 export function sessionCost(ledger: Ledger, leaf: number, prices: PriceTable): SessionCost {
   const ix = ledger.index;
-  const reader = new CallReader(ledger);
+  const reader = readerFor(ledger);
   const chain = chainToRoot(ix, leaf);
 
   const turns: { row: Omit<TurnCost, 'messages' | 'retries'>; messages: CostSum; retries: CostSum }[] = [];

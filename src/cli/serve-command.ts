@@ -71,8 +71,9 @@ function defaultDeps(): ServeDeps {
     userDataDir: defaultUserDataDir(process.env),
     resolveHome,
     // The user data folder also holds the user's prices.json (issue 11 cost).
+    // The ledger core on a worker thread: this thread only routes the sockets (issue 9).
     createBackend: async (home) =>
-      (await import('../main/api/explorer-backend')).ExplorerBackend.create({
+      (await import('../main/worker/worker-backend')).WorkerBackend.create({
         ...home,
         userDataDir: defaultUserDataDir(process.env),
       }),

@@ -2,6 +2,7 @@
 //   npm run bench                 everything
 //   npm run bench -- core         only the ledger core (open / append / project)
 //   npm run bench -- cli          the built command: start-up vs node -e 0, verify 100 MB vs the baseline
+//   npm run bench -- real100      issue 9's 100 MB session (serve mode, event-loop delay)
 //   npm run bench -- series       context over time on a 10,000-turn chain (issue 11)
 //   npm run bench -- search       full-text search over ~1 GB of ledgers (issue 11)
 //   npm run bench -- --sizes 10,100   smaller ledgers (the default is 10,100,500)
@@ -30,6 +31,7 @@ for (const [part, file, fn] of [
   ['cli', 'cli-bench.ts', 'runCliBench'],
   ['series', 'series-bench.ts', 'runSeriesBench'],
   ['search', 'search-bench.ts', 'runSearchBench'],
+  ['real100', 'real100-bench.ts', 'runReal100Bench'],
 ] as const) {
   if (!want(part)) continue;
   const path = join(import.meta.dirname, file);

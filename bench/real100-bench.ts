@@ -1,0 +1,84 @@
+/**
+ * `npm run bench -- real100`: issue 9's table on its own shape — a generated, spec-conformant
+ * ~100 MB ledger (~36k entries, one ~35k-entry active chain, every turn Full) — measured at the
+ * API level in serve mode (a real `vak-explorer serve`), plus the main thread's event-loop delay
+ * with the backend on the main thread and on a worker thread. Absolute times against the
+ * issue's goals; memory as a ratio to the file's size.
+ */
+import { fileURLToPath } from 'node:url';
+import { prepareReal100 } from './real100-data';
+import { eventLoopFigures, type EventLoopFigures } from './real100-event-loop';
+import type { LeafFigure, SelectionFigures } from './real100-selection';
+import { serveFigures } from './real100-serve';
+
+type Log = (s: string) => void;
+
+const MB = 1 << 20;
+const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
+const median = (xs: number[]): number => sorted(xs)[Math.floor(xs.length / 2)];
+const p95 = (xs: number[]): number => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+const f = (n: number | null, d = 0): string => (n === null ? '—' : n.toFixed(d));
+const goal = (v: number | null, max: number): string => (v === null ? 'MISS (not measured)' : v <= max ? 'ok' : 'MISS');
+
+function leafLine(l: LeafFigure): string {
+  const what =
+    l.error === null ? `${f(l.bytes / MB, 1)} MB answer, ${l.messages} messages` : `ERROR ${l.error.slice(0, 90)}`;
+  return `${l.label.padEnd(24)} pos ${String(l.pos).padStart(6)}: ${f(l.ms).padStart(6)} ms, ${what}`;
+}
+
+function selectionLines(s: SelectionFigures, log: Log, indent: string): void {
+  log(
+    `${indent}open → first tree rows: ${f(s.firstRowsMs)} ms (openSession ${f(s.openMs)} ms; goal ≤ 300: ${goal(s.firstRowsMs, 300)})`,
+  );
+  log(`${indent}${leafLine(s.active)} (goal ≤ 1000 after open: ${goal(s.active.ms, 1000)})`);
+  for (const l of s.leaves) log(`${indent}${leafLine(l)} (goal ≤ 150: ${goal(l.ms, 150)})`);
+  log(
+    `${indent}five quick j (5 consecutive leaves at 90%) → 5th answered: ${f(s.jFiveMs)} ms (goal ≤ 300: ${goal(s.jFiveMs, 300)})`,
+  );
+}
+
+function eventLoopLines(runs: EventLoopFigures[], log: Log): void {
+  for (const r of runs) {
+    log(
+      `  backend on the ${r.label}: event-loop delay max ${f(r.maxMs, 1)} ms, p99 ${f(r.p99Ms, 1)} ms (goal max ≤ 20: ${goal(r.maxMs, 20)}); ` +
+        `longest JSON.stringify of one answer on the main thread ${f(r.longestSerializeMs)} ms`,
+    );
+    selectionLines(r.selection, log, '      ');
+  }
+  if (runs.length === 2) {
+    log(
+      `  worker / main thread: event-loop delay max ${f(runs[1].maxMs / runs[0].maxMs, 3)}×, p99 ${f(runs[1].p99Ms / runs[0].p99Ms, 3)}×; ` +
+        `deep leaf's answer time ${f(runs[1].selection.leaves[2].ms / runs[0].selection.leaves[2].ms, 2)}× (same work plus the clone across threads; 2 shared cores make this noisy)`,
+    );
+  }
+}
+
+/** Runs issue 9's figures and logs them. */
+export async function runReal100Bench(log: Log): Promise<void> {
+  const data = prepareReal100(log);
+  log(
+    `session: ${f(data.bytes / MB, 1)} MiB, ${data.entries.toLocaleString('en-US')} entries, every turn Full (generator shape realSizeUncompacted)`,
+  );
+  log('serve mode (API over the WebSocket, as the renderer calls it):');
+  const s = await serveFigures(data, log);
+  selectionLines(s.selection, log, '  ');
+  const fileMB = data.bytes / MB;
+  log(
+    `  serving process RSS after open + active leaf: ${f(s.rssAfterOpenMB)} MiB = ${f(s.rssAfterOpenMB === null ? null : s.rssAfterOpenMB / fileMB, 1)}× the file; ` +
+      `peak over the run ${f(s.peakRssMB)} MiB = ${f(s.peakRssMB === null ? null : s.peakRssMB / fileMB, 1)}× (goal ≤ 2×: ${goal(s.peakRssMB === null ? null : s.peakRssMB / fileMB, 2)})`,
+  );
+  log(
+    `  append → session event: median ${f(median(s.appendEventMs), 1)} ms, p95 ${f(p95(s.appendEventMs), 1)} ms; ` +
+      `→ visible as the renderer does it today (openSession + active leaf again): median ${f(median(s.appendVisibleMs))} ms (goal ≤ 50: ${goal(median(s.appendVisibleMs), 50)})`,
+  );
+  log(`  second open, same process (cached) → first rows: ${f(s.reopenSameProcessMs)} ms`);
+  log(
+    `  second open, fresh process → first rows ${f(s.freshOpen.firstRowsMs)} ms (goal ≤ 200: ${goal(s.freshOpen.firstRowsMs, 200)}), active leaf's panes ${f(s.freshOpen.activeLeafMs)} ms`,
+  );
+  log('main thread of the serving process (in-process backend, same script):');
+  eventLoopLines(await eventLoopFigures(data, log), log);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await runReal100Bench((l) => process.stdout.write(l + '\n'));
+}

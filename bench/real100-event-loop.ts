@@ -1,0 +1,72 @@
+/**
+ * The serving process's main thread while a 100 MB session opens and leaves are selected:
+ * event-loop delay (`perf_hooks.monitorEventLoopDelay`, 1 ms resolution) with the backend
+ * on the main thread (before issue 9) and on a worker thread (after), in one run. Each answer
+ * is JSON-serialised on the main thread as the WebSocket transport does, so what the worker
+ * cannot take off the main thread (the transport's own serialisation) is in the figure too.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ApiBackend, ApiClient } from '../src/main/api/api-backend';
+import { ExplorerBackend, type ExplorerBackendOptions } from '../src/main/api/explorer-backend';
+import { ROOT } from '../src/test-support/serve-process';
+import type { Real100 } from './real100-data';
+import { selectionScript, type Call, type SelectionFigures } from './real100-selection';
+
+export interface EventLoopFigures {
+  label: string;
+  selection: SelectionFigures;
+  maxMs: number;
+  p99Ms: number;
+  /** The longest JSON.stringify of one answer on the main thread (the transport's share). */
+  longestSerializeMs: number;
+}
+
+const WORKER_BACKEND = join(ROOT, 'src', 'main', 'worker', 'worker-backend.ts');
+
+type BackendFactory = (opts: ExplorerBackendOptions) => Promise<ApiBackend>;
+
+async function measure(label: string, backend: ApiBackend, key: string): Promise<EventLoopFigures> {
+  const client: ApiClient = { id: 'bench-eld', push: () => {} };
+  let longestSerializeMs = 0;
+  const call: Call = async (method, req) => {
+    const res = await backend.call(method, req, client);
+    const t0 = performance.now();
+    const text = JSON.stringify(res);
+    longestSerializeMs = Math.max(longestSerializeMs, performance.now() - t0);
+    // A transport's next request arrives as a new task (a socket read): yield one, so the
+    // histogram measures per request, not the whole script as one run of microtasks.
+    await new Promise((r) => setImmediate(r));
+    return { res: res as never, bytes: Buffer.byteLength(text) };
+  };
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  try {
+    const selection = await selectionScript(call, key);
+    // Answers resolve through microtasks: a run of synchronous work ends only when the loop
+    // turns again, and the histogram records it on its next tick — give it that tick.
+    await new Promise((r) => setTimeout(r, 20));
+    h.disable();
+    return { label, selection, maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, longestSerializeMs };
+  } finally {
+    h.disable();
+    await backend.close();
+  }
+}
+
+/** Both placements of the backend, one after the other (the worker one only once it exists). */
+export async function eventLoopFigures(data: Real100, log: (s: string) => void): Promise<EventLoopFigures[]> {
+  const opts: ExplorerBackendOptions = { home: data.home, isDemo: false, label: 'bench', watch: false, lockPollMs: 0 };
+  const out: EventLoopFigures[] = [];
+  const placements: [string, BackendFactory][] = [['main thread (before)', (o) => ExplorerBackend.create(o)]];
+  if (existsSync(WORKER_BACKEND)) {
+    const mod = (await import(WORKER_BACKEND)) as { WorkerBackend: { create: BackendFactory } };
+    placements.push(['worker thread (after)', (o) => mod.WorkerBackend.create(o)]);
+  } else log('  (no worker backend yet: only the main-thread placement is measured)');
+  for (const [label, create] of placements) {
+    log(`  in-process, backend on the ${label} …`);
+    out.push(await measure(label, await create(opts), data.key));
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+/**
+ * What a user does first on a 100 MB session, as API calls (issue 9's table at the API level):
+ * open → first tree rows, the active leaf's panes, a shallow / middle / deep leaf, and five
+ * quick `j` presses (five consecutive chain entries requested at once, as the renderer does
+ * today without cancelling; the figure is the 5th answer). Shared by the serve-mode and the
+ * in-process (event-loop delay) parts, so both run the same script.
+ */
+import type { ApiMethod, ApiRequest, ApiResponse, LeafRequest } from '../src/shared/api';
+import { DEFAULT_PROFILE } from '../src/shared/ledger-types';
+
+/** One API call, answered with the response and its size as the transport sends it. */
+export type Call = <M extends ApiMethod>(
+  method: M,
+  req: ApiRequest<M>,
+) => Promise<{ res: ApiResponse<M>; bytes: number }>;
+
+export interface LeafFigure {
+  label: string;
+  /** Chain position of the leaf (0 = root). */
+  pos: number;
+  ms: number;
+  bytes: number;
+  messages: number;
+  /** The answer was an error (e.g. a reply over the transport's size limit): its message. */
+  error: string | null;
+}
+
+export interface SelectionFigures {
+  openMs: number;
+  firstRowsMs: number;
+  entries: number;
+  chainLength: number;
+  active: LeafFigure;
+  leaves: LeafFigure[];
+  /** Five consecutive entries requested at once → the 5th answered. */
+  jFiveMs: number;
+}
+
+/** The UI's first page of tree rows (tree-cache PAGE_SIZE). */
+const TREE_PAGE = 256;
+
+/** The request the renderer sends for a leaf (plan auto, the default profile). */
+export const leafRequest = (key: string, leaf: string | null): LeafRequest => ({
+  key,
+  leaf,
+  plan: 'auto',
+  profile: DEFAULT_PROFILE,
+  overrides: {},
+});
+
+async function timed<T>(f: () => Promise<T>): Promise<{ v: T; ms: number }> {
+  const t0 = performance.now();
+  const v = await f();
+  return { v, ms: performance.now() - t0 };
+}
+
+/** One leaf's panes, timed; an error answer is a figure too (it is what the user gets). */
+async function leafFigure(call: Call, key: string, label: string, pos: number, id: string | null): Promise<LeafFigure> {
+  const t0 = performance.now();
+  try {
+    const r = await call('getLeafView', leafRequest(key, id));
+    const messages = r.res.projection.messages.length;
+    return { label, pos, ms: performance.now() - t0, bytes: r.bytes, messages, error: null };
+  } catch (e) {
+    return { label, pos, ms: performance.now() - t0, bytes: 0, messages: 0, error: (e as Error).message };
+  }
+}
+
+/** Runs the script once on `key` through `call`. */
+export async function selectionScript(call: Call, key: string): Promise<SelectionFigures> {
+  const t0 = performance.now();
+  const info = await call('openSession', { key });
+  const openMs = performance.now() - t0;
+  await call('getTreeRows', { key, start: 0, count: TREE_PAGE, foldAudit: false });
+  const firstRowsMs = performance.now() - t0;
+
+  // The chain's length without the projection: one chain item ending at the active leaf.
+  const probe = await call('getChainItems', { ...leafRequest(key, null), start: 0, count: 1 });
+  const chainLength = probe.res.chainLength;
+  const active = await leafFigure(call, key, 'active leaf', chainLength - 1, null);
+  // Ids by chain position, from the active leaf's (now cached) chain.
+  const idAt = async (pos: number, count = 1): Promise<string[]> =>
+    (await call('getChainItems', { ...leafRequest(key, null), start: pos, count })).res.items.map((i) => i.id);
+
+  const leaves: LeafFigure[] = [];
+  for (const [label, share] of [
+    ['shallow leaf (2% deep)', 0.02],
+    ['middle leaf (50%)', 0.5],
+    ['deep leaf (98%)', 0.98],
+  ] as const) {
+    const pos = Math.floor(chainLength * share);
+    const [id] = await idAt(pos);
+    leaves.push(await leafFigure(call, key, label, pos, id));
+  }
+  const jIds = await idAt(Math.floor(chainLength * 0.9), 5);
+  const j = await timed(() => Promise.allSettled(jIds.map((id) => call('getLeafView', leafRequest(key, id)))));
+  return { openMs, firstRowsMs, entries: info.res.entryCount, chainLength, active, leaves, jFiveMs: j.ms };
+}

@@ -1,0 +1,158 @@
+/**
+ * Issue 9's table in serve mode, at the API level: a real `vak-explorer serve` child process,
+ * driven over its WebSocket like the renderer drives it (the UI's own drawing is `bench -- ui`).
+ */
+import { hash } from 'node:crypto';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startApiServe } from './serve-child';
+import type { Real100 } from './real100-data';
+import { leafRequest, selectionScript, type Call, type SelectionFigures } from './real100-selection';
+import { WsApiClient } from './ws-api-client';
+
+export interface ServeFigures {
+  selection: SelectionFigures;
+  /** Resident memory of the serving process after open + active leaf, and its peak over the script (MiB). */
+  rssAfterOpenMB: number | null;
+  peakRssMB: number | null;
+  /** A second client opens the same file in the same process (the session is cached). */
+  reopenSameProcessMs: number;
+  /** Appended by "another process" → the session event at the client. */
+  appendEventMs: number[];
+  /** …→ and the renderer's answer to it today: openSession again + the active leaf's panes. */
+  appendVisibleMs: number[];
+  /** A new serve process opens the same file: open → first rows, and the active leaf's panes. */
+  freshOpen: { firstRowsMs: number; activeLeafMs: number };
+}
+
+const APPENDS = 10;
+const now = (): number => performance.timeOrigin + performance.now();
+
+function procMB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const callOf =
+  (c: WsApiClient): Call =>
+  (method, req) =>
+    c.call(method, req);
+
+/** Appends valid, hash-linked user messages to `file` one at a time; each resolves with its id and write time. */
+function appender(file: string): () => { id: string; writtenAt: number } {
+  const text = readFileSync(file, 'utf8').replace(/\n$/, '');
+  let last = text.slice(text.lastIndexOf('\n') + 1);
+  let parent = (JSON.parse(last) as { id: string }).id;
+  let k = 0;
+  return () => {
+    const id = `bench-real100-${process.pid}-${++k}`;
+    const line = JSON.stringify({
+      id,
+      parent_id: parent,
+      ts: new Date().toISOString(),
+      prev_hash: hash('sha256', last, 'hex'),
+      kind: 'message',
+      message: { role: 'user', content: [{ type: 'text', text: `bench append ${k}` }] },
+    });
+    const writtenAt = now();
+    appendFileSync(file, line + '\n');
+    last = line;
+    parent = id;
+    return { id, writtenAt };
+  };
+}
+
+async function appendFigures(
+  c: WsApiClient,
+  key: string,
+  file: string,
+): Promise<{ event: number[]; visible: number[] }> {
+  await c.call('subscribe', { topic: 'session', key });
+  const append = appender(file);
+  const event: number[] = [];
+  const visible: number[] = [];
+  for (let k = 0; k < APPENDS; k++) {
+    const { id, writtenAt } = append();
+    const arrived = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`append ${k}: no session event within 30 s`)), 30_000);
+      const off = c.onEvent((e, at) => {
+        if (e.type === 'session' && e.key === key && e.newIds.includes(id)) {
+          clearTimeout(timer);
+          off();
+          resolve(at);
+        }
+      });
+    });
+    event.push(arrived - writtenAt);
+    // What the renderer does on that event today (live/use-session.ts): open again, then the panes.
+    await c.call('openSession', { key });
+    await c.call('getLeafView', leafRequest(key, null)).catch(() => undefined); // an error answer is drawn too
+    visible.push(now() - writtenAt);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { event, visible };
+}
+
+/** Runs the table in serve mode on a copy of the 100 MB home (appends change the copy only). */
+export async function serveFigures(data: Real100, log: (s: string) => void): Promise<ServeFigures> {
+  const root = mkdtempSync(join(tmpdir(), 'vak-real100-'));
+  const home = join(root, 'home');
+  cpSync(data.home, home, { recursive: true });
+  try {
+    let server = await startApiServe(home);
+    const c = await WsApiClient.connect(server.url);
+    log('  serve mode: opening and selecting leaves …');
+    const selection = await selectionScript(callOf(c), data.key);
+    const rssAfterOpenMB = procMB(server.child.pid, 'VmRSS');
+    const c2 = await WsApiClient.connect(server.url);
+    const t0 = performance.now();
+    await c2.call('openSession', { key: data.key });
+    await c2.call('getTreeRows', { key: data.key, start: 0, count: 256, foldAudit: false });
+    const reopenSameProcessMs = performance.now() - t0;
+    c2.close();
+    log('  serve mode: appends …');
+    const app = await appendFigures(c, data.key, join(home, data.key));
+    const peakRssMB = procMB(server.child.pid, 'VmHWM');
+    c.close();
+    await stop(server.child);
+
+    log('  serve mode: a fresh process opens the same file …');
+    server = await startApiServe(home);
+    const c3 = await WsApiClient.connect(server.url);
+    const t1 = performance.now();
+    await c3.call('openSession', { key: data.key });
+    await c3.call('getTreeRows', { key: data.key, start: 0, count: 256, foldAudit: false });
+    const firstRowsMs = performance.now() - t1;
+    const t2 = performance.now();
+    await c3.call('getLeafView', leafRequest(data.key, null)).catch(() => undefined);
+    const activeLeafMs = performance.now() - t2;
+    c3.close();
+    await stop(server.child);
+    return {
+      selection,
+      rssAfterOpenMB,
+      peakRssMB,
+      reopenSameProcessMs,
+      appendEventMs: app.event,
+      appendVisibleMs: app.visible,
+      freshOpen: { firstRowsMs, activeLeafMs },
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Serve mode for the API benches when the renderer is not built (`out/` is shared and built
+ * only on purpose): `vak-explorer serve`'s own code, in its own process, with a placeholder
+ * page for the static files — the API path is the real one.
+ *   node bin/run-ts.mjs bench/serve-child.ts HOME
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveCommand } from '../src/cli/serve-command';
+import { ROOT, startServe, type ServeProcess } from '../src/test-support/serve-process';
+
+const BUILT = join(ROOT, 'out', 'renderer', 'index.html');
+
+/** `vak-explorer serve` on `home`: the real CLI when the renderer is built, else this file's child. */
+export async function startApiServe(home: string, timeoutMs = 60_000): Promise<ServeProcess> {
+  if (existsSync(BUILT)) return startServe(home, timeoutMs);
+  const child = spawn(process.execPath, ['bin/run-ts.mjs', 'bench/serve-child.ts', home], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL in ${timeoutMs} ms\n${err}`)), timeoutMs);
+    child.stdout.on('data', (d: Buffer) => {
+      out += String(d);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}\n${out}\n${err}`));
+    });
+  });
+  return { child, url, origin: new URL(url).origin, stderr: () => err };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const staticDir = mkdtempSync(join(tmpdir(), 'vak-bench-static-'));
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>bench</title><p>API only</p>\n');
+  const code = await serveCommand(
+    ['--home', process.argv[2], '--port', '0', '--no-open'],
+    { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
+    existsSync(BUILT) ? {} : { staticDir },
+  );
+  process.exit(code);
+}

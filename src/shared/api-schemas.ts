@@ -28,12 +28,28 @@ const override = z.discriminatedUnion('fidelity', [
   z.object({ fidelity: z.literal('packet'), packet_id: entryId }),
 ]);
 
+/**
+ * turn id → forced fidelity. Turn ids are ledger data: `z.record` would drop a key named
+ * `__proto__`, so the pairs are checked as a list and rebuilt without a prototype.
+ */
+const overridesByTurn = z
+  .preprocess(
+    // Only an object is a table of overrides; anything else fails as null.
+    (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.entries(v) : null),
+    z.array(z.tuple([z.string(), override])).max(100_000),
+  )
+  .transform((pairs) => {
+    const out = Object.create(null) as Record<string, z.infer<typeof override>>;
+    for (const [turn, o] of pairs) out[turn] = o;
+    return out;
+  });
+
 const leafRequest = z.object({
   key: sessionKey,
   leaf: entryId.nullable(),
   plan: z.enum(['none', 'auto']),
   profile,
-  overrides: z.record(z.string(), override),
+  overrides: overridesByTurn,
 });
 
 const empty = z.object({}).strict();

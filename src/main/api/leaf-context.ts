@@ -1,6 +1,6 @@
 import type { LeafRequest } from '../../shared/api';
 import { KNOWN_KINDS } from '../core/entry-types';
-import { KIND, UNKNOWN_KIND } from '../core/ledger-index';
+import { kindCode, UNKNOWN_KIND } from '../core/ledger-index';
 import { projectLeaf, type LeafProjection } from '../core/projection';
 import { visibilityContext, type VisibilityContext } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
@@ -75,23 +75,35 @@ export function leafContext(s: OpenSession, req: LeafRequest): LeafContext {
   return ctx;
 }
 
-/** Entries of the chain per kind name, from the index's kind codes (no payload is read). */
+/**
+ * Entries of the chain per kind name, from the index's kind codes (no payload is read).
+ * Kind names are ledger data (`constructor`, `__proto__`…): counted in a Map, sent as an
+ * object without a prototype, so every name is an ordinary key.
+ */
 export function kindCounts(s: OpenSession, c: LeafContext): Record<string, number> {
   if (c.memo.kindCounts) return c.memo.kindCounts;
   const ix = s.ledger.index;
   const byCode = new Uint32Array(256);
-  const out: Record<string, number> = {};
+  const unknown = new Map<string, number>();
   for (const i of c.lp.chain) {
     const k = ix.kind[i];
     if (k === UNKNOWN_KIND) {
       const name = ix.kindName(i);
-      out[name] = (out[name] ?? 0) + 1;
+      unknown.set(name, (unknown.get(name) ?? 0) + 1);
     } else byCode[k]++;
   }
+  const counts = new Map<string, number>(unknown);
   KNOWN_KINDS.forEach((name, k) => {
-    if (byCode[k] > 0) out[name] = byCode[k];
+    if (byCode[k] > 0) counts.set(name, byCode[k]);
   });
-  return (c.memo.kindCounts = out);
+  return (c.memo.kindCounts = nullProtoRecord(counts));
+}
+
+/** A Map as a plain record whose keys can be any string (no prototype to collide with). */
+export function nullProtoRecord<V>(m: ReadonlyMap<string, V>): Record<string, V> {
+  const out = Object.create(null) as Record<string, V>;
+  for (const [k, v] of m) out[k] = v;
+  return out;
 }
 
 /** Chain positions of the entries whose kind is one of `kinds` (kept per kind set). */
@@ -102,7 +114,10 @@ export function filteredPositions(s: OpenSession, c: LeafContext, kinds: readonl
   const ix = s.ledger.index;
   const allowed = new Uint8Array(256);
   const names = new Set(kinds);
-  for (const k of names) if (k in KIND) allowed[KIND[k as keyof typeof KIND]] = 1;
+  for (const k of names) {
+    const code = kindCode(k); // a Map lookup: `constructor` is no known kind
+    if (code !== UNKNOWN_KIND) allowed[code] = 1;
+  }
   const chain = c.lp.chain;
   const out = new Int32Array(chain.length);
   let n = 0;

@@ -13,7 +13,14 @@ import { entryVisibility } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { ApiError } from './api-backend';
 import { clipForTransport } from './transport-clip';
-import { chainPosition, filteredPositions, kindCounts, leafContext, type LeafContext } from './leaf-context';
+import {
+  chainPosition,
+  filteredPositions,
+  kindCounts,
+  leafContext,
+  nullProtoRecord,
+  type LeafContext,
+} from './leaf-context';
 
 /** The chain item at chain position `pos`: the only place a window reads payloads. */
 function chainItem(s: OpenSession, c: LeafContext, pos: number): ChainItem {
@@ -52,12 +59,13 @@ export function leafView(s: OpenSession, req: LeafRequest): LeafView {
   const ix = s.ledger.index;
   const { chain, projection } = c.lp;
   const chainStart = Math.max(0, chain.length - CHAIN_WINDOW);
-  const sourcePositions: Record<string, number> = {};
+  const positions = new Map<string, number>();
   for (const id of c.vc.byId.keys()) {
     const i = s.ledger.indexOf(id);
     const pos = i === undefined ? -1 : chainPosition(chain, i);
-    if (pos >= 0) sourcePositions[id] = pos;
+    if (pos >= 0) positions.set(id, pos);
   }
+  const sourcePositions = nullProtoRecord(positions); // ids are ledger data: `__proto__` is a key like any
   const clipped: number[] = [];
   const messages: ProjectedMessage[] = projection.messages.map((m, k) => {
     const r = clipForTransport(m.content);

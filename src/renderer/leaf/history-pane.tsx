@@ -6,6 +6,7 @@ import { chainRowOf, chainSource, type ChainSource, setCurrentChainSource } from
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
 import { HistoryItem } from './history-item';
+import { ownValue } from '../../shared/own-key';
 
 /** Estimated height of a history row (rows are measured once drawn). */
 const ROW_ESTIMATE = 28;
@@ -97,7 +98,7 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
   const target = link && (hover === null || link.fromMessage) ? link.entries[0] : undefined;
   useEffect(() => {
     if (target === undefined) return;
-    const pos = view.sourcePositions[target] ?? source.find((c) => c.id === target)?.item.pos;
+    const pos = ownValue(view.sourcePositions, target) ?? source.find((c) => c.id === target)?.item.pos;
     const row = pos === undefined ? undefined : chainRowOf(source, pos);
     if (row === undefined) return;
     const range = virt.range;

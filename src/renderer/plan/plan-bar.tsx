@@ -1,6 +1,7 @@
 import { useAppStore, type PanelName } from '../store/app-store';
 import { fmtInt } from '../util/format';
 import { ProfileInput } from './profile-input';
+import { ownValue } from '../../shared/own-key';
 
 /** The bottom bar: plan and profile, the plan strip, and the panel buttons. */
 export function PlanBar() {
@@ -59,9 +60,9 @@ export function PlanBar() {
           <button
             key={r.turn_id}
             type="button"
-            className={`strip-seg fid-${r.fidelity}${overrides[r.turn_id] ? ' overridden' : ''}`}
+            className={`strip-seg fid-${r.fidelity}${ownValue(overrides, r.turn_id) ? ' overridden' : ''}`}
             style={{ flexGrow: Math.max(1, Math.round((r.tokens / sum) * 100)) }}
-            title={`turn ${r.turn_id} · ${r.fidelity} · ${fmtInt(r.tokens)} tok${overrides[r.turn_id] ? ' (override)' : ''}`}
+            title={`turn ${r.turn_id} · ${r.fidelity} · ${fmtInt(r.tokens)} tok${ownValue(overrides, r.turn_id) ? ' (override)' : ''}`}
             aria-label={`turn ${r.turn_id} ${r.fidelity}`}
             onClick={() => togglePanel('plan', true)}
           />

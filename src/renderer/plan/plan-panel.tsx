@@ -2,6 +2,7 @@ import type { TurnOverride } from '../../shared/ledger-types';
 import { FidelityBadge } from '../leaf/fidelity-badge';
 import { useAppStore } from '../store/app-store';
 import { fmtInt, shortId } from '../util/format';
+import { ownValue } from '../../shared/own-key';
 
 const encode = (o: TurnOverride | undefined): string =>
   !o ? '' : o.fidelity === 'packet' ? `packet:${o.packet_id}` : o.fidelity;
@@ -62,13 +63,13 @@ export function PlanPanel() {
               <td>
                 <select
                   aria-label={`Override turn ${r.turn_id}`}
-                  value={encode(overrides[r.turn_id])}
+                  value={encode(ownValue(overrides, r.turn_id))}
                   onChange={(e) => setOverride(r.turn_id, decode(e.target.value))}
                 >
                   <option value="">plan's choice</option>
                   <option value="full">Full</option>
                   {/* Only what the plan could honour: a Card where the chain has the turn's card, packets that cover it. */}
-                  {(options.get(r.turn_id)?.hasCard || overrides[r.turn_id]?.fidelity === 'card') && (
+                  {(options.get(r.turn_id)?.hasCard || ownValue(overrides, r.turn_id)?.fidelity === 'card') && (
                     <option value="card">Card</option>
                   )}
                   {options.get(r.turn_id)?.packets.map((p) => (

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import type { AppState, LeafSlice, LinkHighlight } from './types';
+import { keyedCopy } from '../../shared/own-key';
 
 export const leafInitial = () => ({
   leaf: null,
@@ -51,7 +52,7 @@ export const createLeafSlice: StateCreator<AppState, [], [], LeafSlice> = (set) 
   setProfile: (patch) => set((s) => ({ profile: { ...s.profile, ...patch } })),
   setOverride: (turnId, o) =>
     set((s) => {
-      const next = { ...s.overrides };
+      const next = keyedCopy(s.overrides); // turn ids are ledger data: `__proto__` must stay a key
       if (o) next[turnId] = o;
       else delete next[turnId];
       return { overrides: next };

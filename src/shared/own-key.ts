@@ -1,0 +1,15 @@
+/**
+ * Lookups in records keyed by ledger data (entry ids, turn ids, kind names): only the
+ * record's own keys count, so an id like `constructor` or `toString` never reads a
+ * built-in of Object.prototype, and `__proto__` is a key like any other.
+ */
+export function ownValue<V>(record: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** A copy of `record` without a prototype: assigning `__proto__` on it sets an ordinary key. */
+export function keyedCopy<V>(record: Readonly<Record<string, V>>): Record<string, V> {
+  const out = Object.create(null) as Record<string, V>;
+  for (const k of Object.keys(record)) out[k] = record[k];
+  return out;
+}

@@ -67,7 +67,7 @@ export async function runSeriesBench(log: (s: string) => void): Promise<void> {
     const best = Math.min(...runs);
     log(`  series again, plan ${label} (kept scan): ${best.toFixed(0)} ms best of 3 (target < 500 ms)`);
   }
-  // With overrides every point is planned by the core's choosePlan (objects per turn).
+  // Overrides: every point plans them first (the same typed-array plan).
   const s0 = contextSeries(ledger, leaf, { key: 'bench', leaf: null, plan: 'auto', profile });
   const some = s0.points.find((p) => p.turnId && p.turns.full > 0);
   if (some?.turnId) {
@@ -79,7 +79,7 @@ export async function runSeriesBench(log: (s: string) => void): Promise<void> {
       profile,
       overrides: { [some.turnId]: { fidelity: 'full' } },
     });
-    log(`  series with one override: ${ms(t0).toFixed(0)} ms (${s.work.corePlanPoints} points planned by choosePlan)`);
+    log(`  series with one override (kept scan): ${ms(t0).toFixed(0)} ms, ${s.work.projections} projections`);
   }
   ledger.close();
 }

@@ -98,10 +98,10 @@ export interface ContextSeries {
   points: ContextPoint[];
   fit: BytesPerTokenFit;
   /**
-   * Counted work: full projections the series ran, points planned through the core's
-   * `choosePlan`, and whether the chain was scanned (false: a kept scan was reused).
+   * Counted work: full projections the series ran (points its per-turn figures cannot
+   * describe), and whether the chain was scanned (false: a kept scan was reused).
    */
-  work: { projections: number; corePlanPoints: number; points: number; scanned: boolean };
+  work: { projections: number; points: number; scanned: boolean };
 }
 
 /** A leaf request whose overrides may be left out. */

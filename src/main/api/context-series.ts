@@ -8,8 +8,7 @@
  * `planPoint` (O(turns), no allocation per turn). Points the figures cannot describe exactly
  * are projected by the core itself and counted in `work.projections`: a closed turn cut
  * short at the point (only a measured point can be one), and a turn whose card call gets
- * its presentation only after the turn ended. With overrides, each point is planned by the
- * core's `choosePlan` instead (`work.corePlanPoints`).
+ * its presentation only after the turn ended.
  */
 import type {
   ContextParts,
@@ -23,7 +22,6 @@ import { chainToRoot } from '../core/chain';
 import { verbatimMessage } from '../core/full-fidelity';
 import type { Ledger } from '../core/ledger';
 import { F_ASSISTANT, F_MESSAGE, F_RESET, F_USAGE } from '../core/ledger-index';
-import { choosePlan, type PlanPacket, type PlanTurn } from '../core/plan';
 import { fullTurn, headerContext, projectLeaf } from '../core/projection';
 import { scanChain, type ChainContext } from '../core/chain-context';
 import { isObject } from '../core/entry-types';
@@ -31,7 +29,18 @@ import { stringifyJson } from '../../shared/json-text';
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD, messageTokens, tokensOf } from '../core/tokens';
 import { buildTurnIndex } from '../core/turn-index';
 import { fitBytesPerToken, type FitSample } from './series-fit';
-import { FID_CARD, FID_FULL, FID_PACKET, planPoint, type SeriesPacket, type SeriesTurns } from './series-plan';
+import {
+  FID_CARD,
+  FID_FULL,
+  FID_PACKET,
+  OV_CARD,
+  OV_FULL,
+  OV_PACKET,
+  planPoint,
+  type SeriesOverrides,
+  type SeriesPacket,
+  type SeriesTurns,
+} from './series-plan';
 
 interface SegTurn {
   id: string;
@@ -147,7 +156,8 @@ class SeriesBuilder {
   /** Chain ranges [from, to) where a closed turn's Full cost is not yet its final one. */
   private lateRanges: [number, number][] = [];
   private tsAt = new Map<number, string>();
-  private work = { projections: 0, corePlanPoints: 0, points: 0, scanned: false };
+  private segOverrides = new Map<Segment, SeriesOverrides>();
+  private work = { projections: 0, points: 0, scanned: false };
 
   constructor(
     private readonly ledger: Ledger,
@@ -452,9 +462,7 @@ class SeriesBuilder {
       for (let c = cs.length - 1; c >= 0; c--) if (cs[c].pos <= p) return cs[c].tokens;
       return -1;
     };
-    let plan;
-    if (this.overrides.size > 0) plan = this.planWithCore(seg, closed, cardAt, usable, available, fidelity);
-    else plan = planPoint(seg.costs, closed, cardAt, usable, available, this.auto, fidelity);
+    const plan = planPoint(seg.costs, closed, cardAt, usable, available, this.auto, fidelity, this.overridesOf(seg));
     parts.full = plan.fullTokens;
     parts.card = plan.cardTokens;
     parts.packet = plan.packetTokens;
@@ -503,46 +511,21 @@ class SeriesBuilder {
     };
   }
 
-  /** Overrides: the core's own rule, over the figures of this point. */
-  private planWithCore(
-    seg: Segment,
-    closed: number,
-    cardAt: (k: number) => number,
-    usable: SegPacket[],
-    available: number,
-    fidelity: Uint8Array,
-  ) {
-    this.work.corePlanPoints++;
-    const turns: PlanTurn<null>[] = [];
-    for (let k = 0; k < closed; k++) {
-      const c = cardAt(k);
-      turns.push({
-        id: seg.turns[k].id,
-        fullTokens: seg.costs.full[k],
-        card: c >= 0 ? { tokens: c, value: null } : null,
-      });
-    }
-    const packets: PlanPacket<SegPacket>[] = usable.map((u) => ({ ...u, value: u }));
-    const r = choosePlan(turns, packets, available, this.auto, this.overrides);
-    const out = { need: r.need, fullTokens: 0, cardTokens: 0, packetTokens: 0, full: 0, card: 0, packet: 0 };
-    const used = new Set<SegPacket>();
-    r.choices.forEach((c, k) => {
-      if (c.fidelity === 'full') {
-        fidelity[k] = FID_FULL;
-        out.full++;
-        out.fullTokens += seg.costs.full[k];
-      } else if (c.fidelity === 'card') {
-        fidelity[k] = FID_CARD;
-        out.card++;
-        out.cardTokens += c.card.tokens;
-      } else {
-        fidelity[k] = FID_PACKET;
-        out.packet++;
-        if (!used.has(c.packet.value)) out.packetTokens += c.packet.tokens;
-        used.add(c.packet.value);
+  /** The request's overrides by turn position of a segment (null without any), made once per segment. */
+  private overridesOf(seg: Segment): SeriesOverrides | null {
+    if (this.overrides.size === 0) return null;
+    let o = this.segOverrides.get(seg);
+    if (!o) {
+      o = { kind: new Uint8Array(seg.turns.length), packetId: seg.turns.map(() => null) };
+      for (const [turnId, ov] of this.overrides) {
+        const k = seg.byId.get(turnId);
+        if (k === undefined) continue;
+        o.kind[k] = ov.fidelity === 'full' ? OV_FULL : ov.fidelity === 'card' ? OV_CARD : OV_PACKET;
+        if (ov.fidelity === 'packet') o.packetId[k] = ov.packet_id;
       }
-    });
-    return { ...out, packetsUsed: [...used] };
+      this.segOverrides.set(seg, o);
+    }
+    return o;
   }
 
   /** A point the per-turn figures cannot describe: the core projects it. */

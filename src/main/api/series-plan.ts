@@ -1,7 +1,7 @@
 /**
  * §6 steps 1–4 for one point of a context series, over typed arrays: the same rule as
- * core `choosePlan` (plan.ts) without overrides, but allocation-free, so a 10,000-turn
- * series plans every point in O(closed turns) without making an object per turn.
+ * core `choosePlan` (plan.ts), overrides first (docs/spec-decisions.md), but without an
+ * object per turn, so a 10,000-turn series plans every point in O(closed turns).
  * `series-plan.test.ts` checks it against `choosePlan` on random inputs.
  */
 
@@ -33,6 +33,19 @@ export interface SeriesPlanResult {
   packetsUsed: SeriesPacket[];
 }
 
+/** Per-turn overrides by turn position: what `choosePlan` gets as a map by turn id. */
+export interface SeriesOverrides {
+  /** OV_NONE, OV_FULL, OV_CARD or OV_PACKET per turn position. */
+  kind: Uint8Array;
+  /** The forced packet's id, for OV_PACKET. */
+  packetId: (string | null)[];
+}
+
+export const OV_NONE = 0;
+export const OV_FULL = 1;
+export const OV_CARD = 2;
+export const OV_PACKET = 3;
+
 export const FID_FULL = 0;
 export const FID_CARD = 1;
 export const FID_PACKET = 2;
@@ -50,6 +63,7 @@ export function planPoint(
   available: number,
   auto: boolean,
   fidelity: Uint8Array,
+  overrides: SeriesOverrides | null = null,
 ): SeriesPlanResult {
   fidelity.fill(FID_FULL, 0, m);
   const r: SeriesPlanResult = {
@@ -62,38 +76,61 @@ export function planPoint(
     packet: 0,
     packetsUsed: [],
   };
+  const fixed = overrides ? new Uint8Array(m) : null;
+  const rangeFree = (p: SeriesPacket): boolean => {
+    for (let k = p.first; k <= p.last; k++) if ((fixed && fixed[k]) || fidelity[k] !== FID_FULL) return false;
+    return true;
+  };
+  const applyPacket = (p: SeriesPacket): void => {
+    const rangeCost = turns.prefixFull[p.last + 1] - turns.prefixFull[p.first];
+    r.need += p.tokens - rangeCost;
+    r.fullTokens -= rangeCost;
+    r.packetTokens += p.tokens;
+    const n = p.last - p.first + 1;
+    r.full -= n;
+    r.packet += n;
+    fidelity.fill(FID_PACKET, p.first, p.last + 1);
+    r.packetsUsed.push(p);
+  };
+  const applyCard = (k: number, c: number): void => {
+    fidelity[k] = FID_CARD;
+    r.need += c - turns.full[k];
+    r.fullTokens -= turns.full[k];
+    r.cardTokens += c;
+    r.full--;
+    r.card++;
+  };
+  // Overrides first, in turn order; then fixed (a failed one leaves the turn Full and fixed).
+  if (overrides && fixed) {
+    for (let k = 0; k < m; k++) {
+      const o = overrides.kind[k];
+      if (o === OV_NONE || fixed[k]) continue;
+      if (o === OV_CARD) {
+        const c = cardTokens(k);
+        if (c >= 0) applyCard(k, c);
+      } else if (o === OV_PACKET) {
+        const p = packets.find((q) => q.id === overrides.packetId[k] && q.first <= k && k <= q.last);
+        if (p && rangeFree(p)) {
+          applyPacket(p);
+          fixed.fill(1, p.first, p.last + 1);
+        }
+      }
+      fixed[k] = 1;
+    }
+  }
   if (!auto || r.need <= available) return r;
-  // Step 2: packets, oldest first; one overlapping a range already replaced is skipped.
-  let maxLast = -1;
+  // Step 2: packets, oldest first; one whose range is not all free Full turns is skipped.
   for (const p of packets) {
     if (r.need <= available) break;
-    if (p.first <= maxLast) continue;
+    if (!rangeFree(p)) continue;
     const rangeCost = turns.prefixFull[p.last + 1] - turns.prefixFull[p.first];
-    if (p.tokens < rangeCost) {
-      r.need += p.tokens - rangeCost;
-      r.fullTokens -= rangeCost;
-      r.packetTokens += p.tokens;
-      const n = p.last - p.first + 1;
-      r.full -= n;
-      r.packet += n;
-      fidelity.fill(FID_PACKET, p.first, p.last + 1);
-      r.packetsUsed.push(p);
-      maxLast = p.last;
-    }
+    if (p.tokens < rangeCost) applyPacket(p);
   }
   // Step 3: cards, oldest turn first, for turns not behind a packet.
   for (let k = 0; k < m && r.need > available; k++) {
-    if (fidelity[k] !== FID_FULL) continue;
+    if (fidelity[k] !== FID_FULL || (fixed && fixed[k])) continue;
     const c = cardTokens(k);
-    const f = turns.full[k];
-    if (c >= 0 && c < f) {
-      fidelity[k] = FID_CARD;
-      r.need += c - f;
-      r.fullTokens -= f;
-      r.cardTokens += c;
-      r.full--;
-      r.card++;
-    }
+    if (c >= 0 && c < turns.full[k]) applyCard(k, c);
   }
   return r;
 }

@@ -52,15 +52,32 @@ export async function openRegular(path: string): Promise<fsp.FileHandle | null> 
 }
 
 /** Counts `\n` in `s` from `from` (inclusive) to `to` (exclusive). */
-function countLines(s: string, from: number, to: number): number {
+function countLines(buf: Buffer, from: number, to: number): number {
   let n = 0;
-  for (let k = s.indexOf('\n', from); k >= 0 && k < to; k = s.indexOf('\n', k + 1)) n++;
+  for (let k = buf.indexOf(10, from); k >= 0 && k < to; k = buf.indexOf(10, k + 1)) n++;
   return n;
 }
 
-/** Whether `raw` holds one of the needles (queries with no ASCII run). */
-function rawHolds(raw: Buffer, needles: readonly Buffer[]): boolean {
-  return needles.some((n) => raw.indexOf(n) >= 0);
+/**
+ * Where in a chunk (up to `end`) the next line that may match starts its match: the
+ * query's ASCII needle in the Latin-1-lowercased text, or, for a query with no ASCII run,
+ * the nearest of its raw UTF-8 forms (lower, upper, as typed) in the bytes themselves.
+ */
+function candidateFinder(buf: Buffer, end: number, q: PreparedQuery): (from: number) => number {
+  if (q.asciiNeedle !== null) {
+    const needle = q.asciiNeedle;
+    const lowered = buf.toString('latin1', 0, end).toLowerCase();
+    return (from) => lowered.indexOf(needle, from);
+  }
+  const window = buf.subarray(0, end);
+  return (from) => {
+    let best = -1;
+    for (const n of q.rawNeedles) {
+      const at = window.indexOf(n, from);
+      if (at >= 0 && (best < 0 || at < best)) best = at;
+    }
+    return best;
+  };
 }
 
 /**
@@ -112,34 +129,27 @@ export async function scanFile(
     // `line` counts the complete lines before byte `base + counted`.
     let counted = from;
     let pos = from;
-    const lowered = q.asciiNeedle === null ? null : buf.toString('latin1', 0, lastNl + 1).toLowerCase();
+    const next = candidateFinder(buf, lastNl + 1, q);
     while (pos <= lastNl) {
-      let lineStart: number;
-      if (lowered !== null && q.asciiNeedle !== null) {
-        const hitAt = lowered.indexOf(q.asciiNeedle, pos);
-        if (hitAt < 0) break;
-        lineStart = lowered.lastIndexOf('\n', hitAt) + 1;
-        line += countLines(lowered, counted, lineStart);
-      } else {
-        lineStart = pos; // no ASCII needle: every line is a candidate, checked on its raw bytes
-      }
-      const lineEnd = buf.indexOf(10, lineStart);
+      const hitAt = next(pos);
+      if (hitAt < 0) break;
+      const lineStart = buf.lastIndexOf(10, hitAt) + 1;
+      const lineEnd = buf.indexOf(10, hitAt);
+      line += countLines(buf, counted, lineStart);
       const lineNo = line + 1;
       line++;
       counted = lineEnd + 1;
       pos = lineEnd + 1;
-      const raw = buf.subarray(lineStart, lineEnd);
-      if (lowered === null && !rawHolds(raw, q.rawNeedles)) continue;
       out.decoded++;
-      const hit = decodeAndMatch(raw, q, filter, lineNo);
+      const hit = decodeAndMatch(buf.subarray(lineStart, lineEnd), q, filter, lineNo);
       if (!hit) continue;
       out.hits.push(hit);
       if (out.hits.length >= limit) {
-        const next = base + pos;
-        return { ...out, bytesScanned: next - start.offset, next: next < size ? { offset: next, line } : null };
+        const at = base + pos;
+        return { ...out, bytesScanned: at - start.offset, next: at < size ? { offset: at, line } : null };
       }
     }
-    if (lowered !== null) line += countLines(lowered, counted, lastNl + 1);
+    line += countLines(buf, counted, lastNl + 1);
     // Keep the incomplete last line for the next read.
     const rest = fill - (lastNl + 1);
     buf.copy(buf, 0, lastNl + 1, fill);

@@ -11,7 +11,7 @@ import { openRegular, scanFile, type EntryFilter, type ScanPosition } from './fi
 import { prepareQuery, type PreparedQuery } from './text-match';
 
 /** Bytes scanned per call at most: a page with fewer hits comes back with progress, not later. */
-export const PAGE_BYTE_BUDGET = 256 << 20;
+export const PAGE_BYTE_BUDGET = 64 << 20;
 const KEEP_SEARCHES = 32;
 
 interface SearchFile {

@@ -159,4 +159,13 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     await expect(failed).rejects.toThrow(/^the reader stopped: .*memory/i);
     expect(await w.call('getHome', {}, c)).toMatchObject({ home });
   });
+
+  it('stops restarting a worker that keeps stopping, and says so on every call', async () => {
+    const { home } = homeWith(50, 15);
+    const w = await workerOn(home, { maxRestarts: 0 });
+    const c = recorder('c1');
+    await w.killWorker();
+    await expect(w.call('getHome', {}, c)).rejects.toThrow(/^the reader stopped and was not restarted: /);
+    await w.close(); // resolves: nothing left to close
+  });
 });

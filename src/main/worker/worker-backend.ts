@@ -125,6 +125,7 @@ export class WorkerBackend implements ApiBackend {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    if (this.gaveUp !== null) return; // no worker left to close
     const done = new Promise<void>((resolve) => (this.closed = resolve));
     this.worker.postMessage({ type: 'close' });
     const timer = setTimeout(() => void this.worker.terminate(), CLOSE_TIMEOUT_MS);

@@ -176,6 +176,9 @@ export interface SearchPage {
   /** Progress over the files in scope. */
   scannedBytes: number;
   totalBytes: number;
+  /** Files in scope scanned to their end (skipped ones included), of `filesTotal`. */
+  filesScanned: number;
+  filesTotal: number;
 }
 
 // ── 3. Cost ─────────────────────────────────────────────────────────────────

@@ -257,6 +257,23 @@ describe('search', () => {
     ).rejects.toThrow(/no search/);
   });
 
+  it('says how many of the files in scope it has scanned, page by page', async () => {
+    const home = demoCopy();
+    const svc = await serviceOver(home);
+    const total = scanHome(home).length;
+    // One hit per page over a word every session has: the file count climbs to the total.
+    const { pages } = await allHits(svc, req('the', { limit: 1 }));
+    expect(pages.every((p) => p.filesTotal === total)).toBe(true);
+    const seen = pages.map((p) => p.filesScanned);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen[0]).toBeLessThan(total);
+    expect(seen[seen.length - 1]).toBe(total);
+    // In a session, the scope is that one file.
+    const key = scanHome(home)[0].key;
+    const one = await allHits(svc, req('the', { searchId: 's2', scope: { kind: 'session', key } }));
+    expect(one.pages.map((p) => [p.filesScanned, p.filesTotal])).toEqual([[1, 1]]);
+  });
+
   it('an unterminated last line is no entry yet, and a line is found once it ends', async () => {
     const home = demoCopy();
     const f = scanHome(home)[0];

@@ -187,6 +187,8 @@ export class SearchService {
       cancelled: s.cancelled,
       scannedBytes: Math.min(s.scannedBytes, s.totalBytes),
       totalBytes: s.totalBytes,
+      filesScanned: s.file,
+      filesTotal: s.files.length,
     };
   }
 

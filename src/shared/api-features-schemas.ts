@@ -14,7 +14,8 @@ export interface SchemaParts {
   sessionKey: z.ZodType<string>;
   entryId: z.ZodType<string>;
   profile: z.ZodType<{ window: number; reserve: number; bytes_per_token: number }>;
-  override: z.ZodType<TurnOverride>;
+  /** turn id → forced fidelity, rebuilt without a prototype (a turn id may be `__proto__`). */
+  overrides: z.ZodType<Record<string, TurnOverride>>;
 }
 
 const SEARCH_ID = z.string().min(1).max(128);
@@ -25,7 +26,7 @@ const NAMES = z.array(z.string().min(1).max(4096)).max(256);
 
 /** Request schemas of every feature method, keyed like `requestSchemas`. */
 export function featureRequestSchemas(p: SchemaParts) {
-  const overrides = z.record(z.string(), p.override);
+  const overrides = p.overrides;
   const leaf = p.entryId.nullable();
   return {
     getContextSeries: z

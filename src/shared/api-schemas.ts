@@ -107,7 +107,7 @@ export const requestSchemas = {
     z.object({ topic: z.literal('session'), key: sessionKey }).strict(),
   ]),
   unsubscribe: z.object({ subscription: z.string().min(1).max(128) }).strict(),
-  ...featureRequestSchemas({ sessionKey, entryId, profile, override }),
+  ...featureRequestSchemas({ sessionKey, entryId, profile, overrides: overridesByTurn }),
 } satisfies { [M in ApiMethod]: z.ZodType<ApiRequest<M>> };
 
 export const API_METHODS = Object.keys(requestSchemas) as ApiMethod[];

@@ -255,6 +255,8 @@ export interface PacketOption {
 /** What a closed turn could be instead of Full: its turn card, or one of the packets covering it. */
 export interface TurnOption {
   turn_id: string;
+  /** The directive's text as one line, clipped (entry-preview.ts): what the turns panel names the turn by. */
+  directive: string;
   hasCard: boolean;
   /** Usable packets (§6) whose range holds the turn, in chain order. */
   packets: PacketOption[];

@@ -158,7 +158,7 @@ describe('turn options', () => {
     const p21 = { packet_id: 'e0021', first_turn_id: 'e0007', last_turn_id: 'e0016' };
     const p27 = { packet_id: 'e0027', first_turn_id: 'e0002', last_turn_id: 'e0012' };
     // e0033 names its turns in the wrong order and e0037 covers the open turn e0034: never offered.
-    expect(v.turnOptions).toEqual([
+    expect(v.turnOptions.map(({ directive: _, ...t }) => t)).toEqual([
       { turn_id: 'e0002', hasCard: true, packets: [p27] },
       { turn_id: 'e0007', hasCard: true, packets: [p21, p27] },
       { turn_id: 'e0012', hasCard: false, packets: [p21, p27] },
@@ -167,5 +167,10 @@ describe('turn options', () => {
       { turn_id: 'e0028', hasCard: true, packets: [] },
     ]);
     expect(v.turnOptions.map((t) => t.turn_id)).toEqual(v.projection.plan.map((r) => r.turn_id));
+    // Each turn names its directive by the text its chain row shows.
+    for (const t of v.turnOptions) {
+      expect(t.directive).not.toBe('');
+      expect(t.directive).toBe(v.chain.find((c) => c.id === t.turn_id)?.text);
+    }
   });
 });

@@ -139,6 +139,11 @@ describe('feature methods over the backend', () => {
       'bad_request',
     );
     expect(await bad('getPriceTable', {})).toBe('accepted');
+    // Overrides are ledger turn ids: one named __proto__ is an ordinary key, not a prototype.
+    const overrides = JSON.parse('{"__proto__": {"fidelity": "card"}}') as unknown;
+    expect(await bad('getContextSeries', { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides })).toBe(
+      'accepted',
+    );
   });
 
   it("getPriceTable reads the user data folder's prices.json and says what is wrong with it", async () => {

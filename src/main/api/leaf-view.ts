@@ -82,7 +82,7 @@ export function leafView(s: OpenSession, req: LeafRequest): LeafView {
     chain: itemsAt(s, c, chainStart, chain.length),
     kindCounts: kindCounts(s, c),
     sourcePositions,
-    turnOptions: turnOptions(c.lp.ctx, c.lp.turnIndex),
+    turnOptions: turnOptions(s.ledger, c.lp.ctx, c.lp.turnIndex),
     projection: { ...projection, tools, messages },
     clipped,
   };

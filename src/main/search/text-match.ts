@@ -19,7 +19,8 @@ export interface PreparedQuery {
   /**
    * Lowercase ASCII run of the query that any line holding a match contains literally
    * (JSON writes printable ASCII other than `"` and `\` unescaped), or null when the query
-   * has none: then the raw line must contain the query's lower, upper or own UTF-8 bytes.
+   * has none of three characters or more: then a line must contain the query's lower, upper
+   * or own UTF-8 bytes (so mixed-case non-ASCII text, "ÜnÏ" for "ünï", is not found).
    */
   asciiNeedle: string | null;
   rawNeedles: Buffer[];
@@ -30,7 +31,10 @@ export function prepareQuery(text: string): PreparedQuery {
   let best = '';
   for (const run of lower.split(/[^\x20-\x21\x23-\x5b\x5d-\x7e]+/)) if (run.length > best.length) best = run;
   const raw = [...new Set([lower, text.toUpperCase(), text])].map((s) => Buffer.from(s, 'utf8'));
-  return { text, lower, asciiNeedle: best.length > 0 ? best : null, rawNeedles: raw };
+  // A run of one or two ASCII characters next to non-ASCII letters ("ünï" → "n") would make
+  // nearly every line a candidate: such a query is found by its raw UTF-8 forms instead.
+  const useAscii = best.length >= 3 || (best.length > 0 && best === lower);
+  return { text, lower, asciiNeedle: useAscii ? best : null, rawNeedles: raw };
 }
 
 /** The hit an entry makes for the query, or null. `entry` is the parsed line. */

@@ -55,7 +55,11 @@ async function start(): Promise<void> {
     userDataDir: app.getPath('userData'),
     bundledDemoDir: paths.bundledDemoDir,
   });
-  const created = await WorkerBackend.create(home, { entry: backendWorkerPath });
+  // userData also holds the user's prices.json (issue 11 cost).
+  const created = await WorkerBackend.create(
+    { ...home, userDataDir: app.getPath('userData') },
+    { entry: backendWorkerPath },
+  );
   backend = created;
   ipc = registerIpc(created, source.isOwnUrl);
   openWindow();

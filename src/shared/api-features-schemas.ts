@@ -57,6 +57,7 @@ export function featureRequestSchemas(p: SchemaParts) {
           .strict(),
         limit: z.number().int().min(1).max(500),
         cursor: CURSOR.optional(),
+        match: z.enum(['text', 'id']).optional(),
       })
       .strict(),
     cancelSearch: z.object({ searchId: SEARCH_ID }).strict(),

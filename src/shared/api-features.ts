@@ -135,6 +135,11 @@ export interface SearchRequest {
   /** Hits per page (1…500). */
   limit: number;
   cursor?: string;
+  /**
+   * `text` (the default): string values of the entries. `id`: entry ids that start or end
+   * with the query (go to an entry by the id, or the tail of it a list shows).
+   */
+  match?: 'text' | 'id';
 }
 
 export interface SearchHit {

@@ -274,6 +274,29 @@ describe('search', () => {
     expect(one.pages.map((p) => [p.filesScanned, p.filesTotal])).toEqual([[1, 1]]);
   });
 
+  it('an id search (match: id) finds the entries whose id starts or ends with the text, and nothing else', async () => {
+    const home = demoCopy();
+    const svc = await serviceOver(home);
+    const f = scanHome(home)[0];
+    const ids = readFileSync(f.path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    const scope = { kind: 'session' as const, key: f.key };
+    const byId = async (text: string) =>
+      (await allHits(svc, req(text, { searchId: `id-${text}`, scope, match: 'id' }))).rows.map((r) => r.split(' ')[2]);
+    // The tail a list shows ("…5cf37feb"), and a prefix long enough to be one entry's.
+    const last = ids[ids.length - 1];
+    expect(await byId(last.slice(-8))).toEqual([last]);
+    expect(await byId(last.slice(0, 23).toUpperCase())).toEqual(ids.filter((i) => i.startsWith(last.slice(0, 23))));
+    // A prefix every id shares finds every entry; text that is in the file but in no id finds none.
+    expect(await byId(ids[0].slice(0, 4))).toEqual(ids.filter((i) => i.startsWith(ids[0].slice(0, 4))));
+    expect(await byId('the')).toEqual([]);
+    // The same text as a text search finds messages, not ids.
+    const text = (await allHits(svc, req('the', { searchId: 't', scope }))).rows;
+    expect(text.length).toBeGreaterThan(0);
+  });
+
   it('an unterminated last line is no entry yet, and a line is found once it ends', async () => {
     const home = demoCopy();
     const f = scanHome(home)[0];

@@ -117,7 +117,7 @@ export class SearchService {
     const s: RunningSearch = {
       id: req.searchId,
       clientId,
-      query: prepareQuery(req.query),
+      query: prepareQuery(req.query, req.match ?? 'text'),
       filter: { kinds: f.kinds ? new Set(f.kinds) : null, from: f.from ?? null, to: f.to ?? null },
       files,
       file: 0,

@@ -2,7 +2,8 @@
  * What a search matches inside one entry: the JSON-decoded string values of the
  * line (message text, tool inputs and results, audit payloads), case-insensitively,
  * never the keys, and never the structural fields (`id`, `parent_id`, `prev_hash`,
- * `ts`, `kind`) — except that a query equal to the entry's id finds that entry.
+ * `ts`, `kind`) — except that a query equal to the entry's id finds that entry. An id
+ * search (`match: 'id'`) looks at the ids only, by their start or their end.
  */
 import type { SearchHit } from '../../shared/api-features';
 
@@ -24,9 +25,11 @@ export interface PreparedQuery {
    */
   asciiNeedle: string | null;
   rawNeedles: Buffer[];
+  /** `id`: only entry ids are matched, by their start or end (go to an entry by id). */
+  match: 'text' | 'id';
 }
 
-export function prepareQuery(text: string): PreparedQuery {
+export function prepareQuery(text: string, match: 'text' | 'id' = 'text'): PreparedQuery {
   const lower = text.toLowerCase();
   let best = '';
   for (const run of lower.split(/[^\x20-\x21\x23-\x5b\x5d-\x7e]+/)) if (run.length > best.length) best = run;
@@ -34,7 +37,7 @@ export function prepareQuery(text: string): PreparedQuery {
   // A run of one or two ASCII characters next to non-ASCII letters ("ünï" → "n") would make
   // nearly every line a candidate: such a query is found by its raw UTF-8 forms instead.
   const useAscii = best.length >= 3 || (best.length > 0 && best === lower);
-  return { text, lower, asciiNeedle: useAscii ? best : null, rawNeedles: raw };
+  return { text, lower, asciiNeedle: useAscii ? best : null, rawNeedles: raw, match };
 }
 
 /** The hit an entry makes for the query, or null. `entry` is the parsed line. */
@@ -42,8 +45,10 @@ export function matchEntry(
   entry: Record<string, unknown>,
   q: PreparedQuery,
 ): Pick<SearchHit, 'field' | 'snippet' | 'matches' | 'moreFields'> | null {
-  if (typeof entry['id'] === 'string' && entry['id'] === q.text.trim()) {
-    return { field: 'id', snippet: entry['id'], matches: [[0, entry['id'].length]], moreFields: 0 };
+  const id = entry['id'];
+  if (q.match === 'id') return typeof id === 'string' ? matchId(id, q) : null;
+  if (typeof id === 'string' && id === q.text.trim()) {
+    return { field: 'id', snippet: id, matches: [[0, id.length]], moreFields: 0 };
   }
   let first: { path: string; value: string } | null = null;
   let more = 0;
@@ -87,4 +92,14 @@ export function snippetOf(value: string, lowerQuery: string): { snippet: string;
     k = lower.indexOf(lowerQuery, k + Math.max(1, lowerQuery.length));
   }
   return { snippet: src.slice(start, end), matches };
+}
+
+/** An id that starts or ends with the query (case aside): the whole id, the typed part marked. */
+function matchId(id: string, q: PreparedQuery): Pick<SearchHit, 'field' | 'snippet' | 'matches' | 'moreFields'> | null {
+  const lower = id.toLowerCase();
+  const t = q.lower.trim();
+  if (t.length === 0) return null;
+  const at = lower.startsWith(t) ? 0 : lower.endsWith(t) ? id.length - t.length : -1;
+  if (at < 0 || lower.length !== id.length) return null;
+  return { field: 'id', snippet: id, matches: [[at, at + t.length]], moreFields: 0 };
 }

@@ -15,6 +15,7 @@ const METHOD_SET: Record<ApiMethod, true> = {
   getLeafView: true,
   getChainItems: true,
   getProjectedMessage: true,
+  getProjectedMessages: true,
   getWarnings: true,
   getLine: true,
   branch: true,
@@ -36,3 +37,5 @@ export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];
 export const ipcChannel = (m: ApiMethod): string => `vak:${m}`;
 export const IPC_EVENT_CHANNEL = 'vak:event';
 export const IPC_READY_CHANNEL = 'vak:renderer-ready';
+/** Renderer → main: abort the call made with this call id (`BridgeApi.cancel`). */
+export const IPC_CANCEL_CHANNEL = 'vak:cancel';

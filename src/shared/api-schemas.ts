@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { featureRequestSchemas } from './api-features-schemas';
-import { MAX_CHAIN_ITEMS, MAX_SLICE_BYTES, type ApiMethod, type ApiRequest } from './api';
+import { MAX_CHAIN_ITEMS, MAX_PROJECTED_PAGE, MAX_SLICE_BYTES, type ApiMethod, type ApiRequest } from './api';
 import { parseSessionKey, SESSION_KEY_PATTERN } from './session-key';
 
 const sessionKey = z
@@ -77,7 +77,7 @@ export const requestSchemas = {
       sliceStart: count.optional(),
     })
     .strict(),
-  getLeafView: leafRequest.strict(),
+  getLeafView: leafRequest.extend({ pagedMessages: z.boolean().optional() }).strict(),
   getChainItems: leafRequest
     .extend({
       start: count,
@@ -86,6 +86,9 @@ export const requestSchemas = {
     })
     .strict(),
   getProjectedMessage: leafRequest.extend({ message: count }).strict(),
+  getProjectedMessages: leafRequest
+    .extend({ start: count, count: z.number().int().min(0).max(MAX_PROJECTED_PAGE) })
+    .strict(),
   getWarnings: z.object({ key: sessionKey }).strict(),
   getLine: z
     .object({
@@ -132,9 +135,11 @@ export const wsClientFrame = z.object({
   method: z.string().max(64),
   req: z.unknown(),
 });
+/** Client → server: abort request `cancel` (its id); it is answered with code `cancelled` if still running. */
+export const wsCancelFrame = z.object({ cancel: z.number().int().min(0) }).strict();
 export type WsServerFrame =
   | { id: number; ok: true; res: unknown }
   | { id: number; ok: false; error: { code: string; message: string } }
   | { event: unknown };
 
-export { ipcChannel, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL } from './api-methods';
+export { ipcChannel, IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL } from './api-methods';

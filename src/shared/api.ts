@@ -282,9 +282,55 @@ export interface LeafView {
   sourcePositions: Record<string, number>;
   /** Every closed turn of the projection (after the newest reset), in chain order. */
   turnOptions: TurnOption[];
+  /**
+   * The projection: plan, token totals, notes, system and tools. With `pagedMessages` in the
+   * request its `messages` is empty and the first screen comes in `messagePages`; without it,
+   * every message (the old reply, too large for a 100 MB session's active leaf: prefer paging).
+   */
   projection: Projection;
-  /** Indices of projected messages whose content was clipped for transport. */
+  /** Indices of projected messages whose content was clipped for transport (of `projection.messages`). */
   clipped: number[];
+  /** Messages of the whole projection, whatever this reply carries of them. */
+  messageCount: number;
+  /**
+   * With `pagedMessages`: the first screen of the projected pane — messages 0 … SCREEN_HEAD-1 and
+   * the last SCREEN_TAIL (the open turn and the tail) — as one page, or two when they do not touch.
+   * The rest comes from `getProjectedMessages`. Empty without `pagedMessages`.
+   */
+  messagePages: ProjectedMessagesPage[];
+}
+
+/** Projected messages `getLeafView` sends first (paged): the head of the pane ... */
+export const SCREEN_HEAD = 30;
+/** ... and its end (the open turn and the tail, what a user looks at first on a live session). */
+export const SCREEN_TAIL = 10;
+/** Most projected messages one `getProjectedMessages` page carries. */
+export const MAX_PROJECTED_PAGE = 500;
+
+/** `getLeafView` with the projected pane paged (`pagedMessages: true`) or whole (absent/false). */
+export interface LeafViewRequest extends LeafRequest {
+  pagedMessages?: boolean;
+}
+
+/** A window of a leaf's projected messages: `start … start + count - 1` (count ≤ MAX_PROJECTED_PAGE). */
+export interface ProjectedMessagesRequest extends LeafRequest {
+  start: number;
+  count: number;
+}
+
+/** Projected messages `start … start + messages.length - 1` of a leaf's projection, clipped for transport. */
+export interface ProjectedMessagesPage {
+  start: number;
+  messages: ProjectedMessage[];
+  /** Indices (in the whole projection) of this page's messages whose content was clipped. */
+  clipped: number[];
+  /** Chain position of every entry named in this page's `source_ids`. */
+  sourcePositions: Record<string, number>;
+}
+
+/** `getProjectedMessages`' answer: one page, and the projection's message count. */
+export interface ProjectedMessages extends ProjectedMessagesPage {
+  total: number;
 }
 
 /** A window of a leaf's chain, optionally only entries of some kinds. */
@@ -326,6 +372,35 @@ export interface BranchRequest {
 
 export type Subscription = { topic: 'library' } | { topic: 'session'; key: SessionKey };
 
+/** New tree rows an `appended` event carries at most; past this it carries counts only (page with getTreeRows). */
+export const MAX_DELTA_ROWS = 200;
+
+/**
+ * What an append changed, so a client patches what it holds instead of opening the session
+ * again. Rows already drawn never move (the layout only places new entries), but a new
+ * entry's lane line can pass through earlier rows: those are in `redraw`.
+ */
+export interface SessionDelta {
+  /** Index (file order) of the first new entry: the rows of new entries start at its row. */
+  firstNewIndex: number;
+  newEntries: number;
+  rowCount: number;
+  foldedRowCount: number;
+  laneCount: number;
+  /** The new rows, laid out (unfolded), or null when more than MAX_DELTA_ROWS arrived. */
+  rows: TreeRow[] | null;
+  /** The folded view's rows from `foldedFirstRow` on (the last folded row may have grown), or null likewise. */
+  foldedRows: TreeRow[] | null;
+  foldedFirstRow: number;
+  /** Existing rows `[start, end)` to fetch again (a new line passes through them, a leaf became a parent). */
+  redraw: { start: number; end: number };
+  redrawFolded: { start: number; end: number };
+  /** Leaves that are new, and former leaves that got a child (ids). */
+  addedLeaves: string[];
+  endedLeaves: string[];
+  warningCount: number;
+}
+
 export type ApiEvent =
   | { type: 'library'; changed: SessionSummary[]; removed: SessionKey[] }
   | {
@@ -337,6 +412,8 @@ export type ApiEvent =
       /** Ids of the entries that arrived (for 'appended'). */
       newIds: string[];
       reason?: string;
+      /** For 'appended': what changed, to patch caches with (absent on other changes). */
+      delta?: SessionDelta;
     }
   | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number };
 
@@ -348,9 +425,11 @@ export interface ApiMethods extends FeatureApiMethods {
   getTreeRows(req: { key: SessionKey; start: number; count: number; foldAudit: boolean }): TreeRowsResult;
   findRow(req: { key: SessionKey; id: string; foldAudit: boolean }): { row: number };
   getEntry(req: { key: SessionKey; id: string; maxBytes?: number; sliceStart?: number }): EntryDetail;
-  getLeafView(req: LeafRequest): LeafView;
+  getLeafView(req: LeafViewRequest): LeafView;
   getChainItems(req: ChainItemsRequest): ChainItems;
   getProjectedMessage(req: LeafRequest & { message: number }): ProjectedMessage;
+  /** A page of the projected pane (the first screen came with `getLeafView`). */
+  getProjectedMessages(req: ProjectedMessagesRequest): ProjectedMessages;
   getWarnings(req: { key: SessionKey }): LedgerWarning[];
   getLine(req: { key: SessionKey; offset: number; maxBytes?: number }): RawLine;
   branch(req: BranchRequest): BranchResult;
@@ -362,18 +441,42 @@ export type ApiMethod = keyof ApiMethods;
 export type ApiRequest<M extends ApiMethod> = Parameters<ApiMethods[M]>[0];
 export type ApiResponse<M extends ApiMethod> = ReturnType<ApiMethods[M]>;
 
+/** Per-call options of the renderer's client. */
+export interface CallOptions {
+  /**
+   * Aborting it drops the call: the promise rejects at once with code `cancelled`, and the
+   * backend stops the work (dropped unrun when queued, stopped between turns/pages when running).
+   */
+  signal?: AbortSignal;
+}
+
 /** The async client every renderer component talks to, whatever the transport. */
-export type Api = { [M in ApiMethod]: (req: ApiRequest<M>) => Promise<ApiResponse<M>> } & {
+export type Api = { [M in ApiMethod]: (req: ApiRequest<M>, opts?: CallOptions) => Promise<ApiResponse<M>> } & {
   /** Listens to pushed events; returns a function that stops listening. */
   onEvent(listener: (e: ApiEvent) => void): () => void;
 };
 
 /**
+ * What the Electron preload exposes as `window.vak`: an AbortSignal cannot cross the context
+ * bridge, so a call takes a numeric call id instead and `cancel(callId)` aborts it; the
+ * renderer's client (create-api.ts) turns this into the `Api` above.
+ */
+export type BridgeApi = {
+  [M in ApiMethod]: (req: ApiRequest<M>, callId?: number) => Promise<ApiResponse<M>>;
+} & {
+  onEvent(listener: (e: ApiEvent) => void): () => void;
+  /** Aborts the call made with `callId` (no effect once it answered). */
+  cancel(callId: number): void;
+  /** Tells main the page listens now. */
+  ready(): void;
+};
+
+/**
  * A failed request, as both transports report it. `too_large`: the reply would exceed the
- * transport's cap (ask for less: page). `unknown_outcome` is the client's own: the connection
+ * transport's cap (ask for less: page). `cancelled`: the caller aborted it (a superseded request). `unknown_outcome` is the client's own: the connection
  * dropped after a write was sent and before its reply, so whether it happened is unknown.
  */
 export interface ApiErrorPayload {
-  code: 'bad_request' | 'not_found' | 'locked' | 'refused' | 'internal' | 'too_large' | 'unknown_outcome';
+  code: 'bad_request' | 'not_found' | 'locked' | 'refused' | 'internal' | 'too_large' | 'cancelled' | 'unknown_outcome';
   message: string;
 }

@@ -20,7 +20,7 @@ import { SessionLibrary } from '../library/session-library';
 import { ApiError, type ApiBackend, type ApiClient } from './api-backend';
 import { BranchIdempotency } from './branch-idempotency';
 import { entrySlice } from './entry-slice';
-import { chainItems, leafView, projectedMessage } from './leaf-view';
+import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
 import { sessionInfo } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { Subscriptions } from './subscriptions';
@@ -225,6 +225,7 @@ export class ExplorerBackend implements ApiBackend {
     getLeafView: async (req, client) => leafView(await this.session(req.key, client), req),
     getChainItems: async (req, client) => chainItems(await this.session(req.key, client), req),
     getProjectedMessage: async (req, client) => projectedMessage(await this.session(req.key, client), req),
+    getProjectedMessages: async (req, client) => projectedMessages(await this.session(req.key, client), req),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
     getLine: async ({ key, offset, maxBytes }, client) => {
       const s = await this.session(key, client);

@@ -1,10 +1,16 @@
 import {
   CHAIN_WINDOW,
+  SCREEN_HEAD,
+  SCREEN_TAIL,
   type ChainItem,
   type ChainItems,
   type ChainItemsRequest,
   type LeafRequest,
   type LeafView,
+  type LeafViewRequest,
+  type ProjectedMessages,
+  type ProjectedMessagesPage,
+  type ProjectedMessagesRequest,
 } from '../../shared/api';
 import type { Json, ProjectedMessage } from '../../shared/ledger-types';
 import { entryPreview } from '../core/entry-preview';
@@ -53,26 +59,62 @@ function itemsAt(s: OpenSession, c: LeafContext, from: number, to: number): Chai
   return out;
 }
 
-/** Both panes for one leaf: the last CHAIN_WINDOW chain items with their visibility, and the (clipped) projection. */
-export function leafView(s: OpenSession, req: LeafRequest): LeafView {
+/** Chain positions of the entries named in `messages`' source_ids (ids are ledger data: a prototype-free record). */
+function sourcePositionsOf(
+  s: OpenSession,
+  c: LeafContext,
+  messages: readonly ProjectedMessage[],
+): Record<string, number> {
+  const positions = new Map<string, number>();
+  for (const m of messages) {
+    for (const id of m.source_ids) {
+      if (positions.has(id)) continue;
+      const i = s.ledger.indexOf(id);
+      const pos = i === undefined ? -1 : chainPosition(c.lp.chain, i);
+      if (pos >= 0) positions.set(id, pos);
+    }
+  }
+  return nullProtoRecord(positions);
+}
+
+/** Messages `start … end-1` of a leaf's projection, clipped for transport (indices of `clipped` are the projection's). */
+function messagePage(s: OpenSession, c: LeafContext, start: number, end: number): ProjectedMessagesPage {
+  const all = c.lp.projection.messages;
+  const clipped: number[] = [];
+  const messages: ProjectedMessage[] = [];
+  for (let k = start; k < end; k++) {
+    const m = all[k];
+    const r = clipForTransport(m.content);
+    if (r.clipped) clipped.push(k);
+    messages.push(r.clipped ? { ...m, content: r.value as Json[] } : m);
+  }
+  return { start, messages, clipped, sourcePositions: sourcePositionsOf(s, c, messages) };
+}
+
+/** The first screen of the projected pane: the first SCREEN_HEAD messages and the last SCREEN_TAIL, one page when they touch. */
+function firstScreen(s: OpenSession, c: LeafContext): ProjectedMessagesPage[] {
+  const n = c.lp.projection.messages.length;
+  const headEnd = Math.min(n, SCREEN_HEAD);
+  const tailStart = Math.max(headEnd, n - SCREEN_TAIL);
+  if (tailStart <= headEnd) return [messagePage(s, c, 0, n)];
+  return [messagePage(s, c, 0, headEnd), messagePage(s, c, tailStart, n)];
+}
+
+/**
+ * Both panes for one leaf: the last CHAIN_WINDOW chain items with their visibility, and the
+ * projection — whole (clipped), or with `pagedMessages` only its first screen (see LeafView).
+ */
+export function leafView(s: OpenSession, req: LeafViewRequest): LeafView {
   const c = leafContext(s, req);
   const ix = s.ledger.index;
   const { chain, projection } = c.lp;
   const chainStart = Math.max(0, chain.length - CHAIN_WINDOW);
-  const positions = new Map<string, number>();
-  for (const id of c.vc.byId.keys()) {
-    const i = s.ledger.indexOf(id);
-    const pos = i === undefined ? -1 : chainPosition(chain, i);
-    if (pos >= 0) positions.set(id, pos);
-  }
-  const sourcePositions = nullProtoRecord(positions); // ids are ledger data: `__proto__` is a key like any
-  const clipped: number[] = [];
-  const messages: ProjectedMessage[] = projection.messages.map((m, k) => {
-    const r = clipForTransport(m.content);
-    if (!r.clipped) return m;
-    clipped.push(k);
-    return { ...m, content: r.value as Json[] };
-  });
+  const paged = req.pagedMessages === true;
+  const whole = paged ? null : messagePage(s, c, 0, projection.messages.length);
+  const messagePages = paged ? firstScreen(s, c) : [];
+  const sourcePositions = whole
+    ? whole.sourcePositions
+    : nullProtoRecord(new Map(messagePages.flatMap((p) => Object.entries(p.sourcePositions))));
   // The header's tools may nest deep too; they are shown, never compared: clipped without a mark.
   const tools = clipForTransport(projection.tools).value as Json[];
   return {
@@ -83,9 +125,20 @@ export function leafView(s: OpenSession, req: LeafRequest): LeafView {
     kindCounts: kindCounts(s, c),
     sourcePositions,
     turnOptions: turnOptions(s.ledger, c.lp.ctx, c.lp.turnIndex),
-    projection: { ...projection, tools, messages },
-    clipped,
+    projection: { ...projection, tools, messages: whole ? whole.messages : [] },
+    clipped: whole ? whole.clipped : [],
+    messageCount: projection.messages.length,
+    messagePages,
   };
+}
+
+/** A page of the leaf's projected messages (from the cached context). */
+export function projectedMessages(s: OpenSession, req: ProjectedMessagesRequest): ProjectedMessages {
+  const c = leafContext(s, req);
+  const total = c.lp.projection.messages.length;
+  const start = Math.min(req.start, total);
+  const end = Math.min(total, start + req.count);
+  return { total, ...messagePage(s, c, start, end) };
 }
 
 /** A window of the leaf's chain (optionally only some kinds), from the cached context. */

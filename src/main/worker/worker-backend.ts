@@ -160,10 +160,10 @@ export class WorkerBackend implements ApiBackend {
   private send(method: string, req: unknown, clientId: string, signal?: AbortSignal): Promise<unknown> {
     const id = this.nextId++;
     return new Promise<unknown>((resolve, reject) => {
-      if (signal?.aborted) return reject(new ApiError('refused', CANCELLED));
+      if (signal?.aborted) return reject(new ApiError('cancelled', CANCELLED));
       const onAbort = (): void => {
         if (!this.pending.delete(id)) return;
-        reject(new ApiError('refused', CANCELLED));
+        reject(new ApiError('cancelled', CANCELLED));
         this.worker.postMessage({ type: 'cancel', id });
       };
       signal?.addEventListener('abort', onAbort, { once: true });

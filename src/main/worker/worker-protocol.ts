@@ -44,7 +44,7 @@ export type FromWorker =
   | { type: 'stats'; stats: WorkerStats }
   | { type: 'closed' };
 
-const errorCode = z.enum(['bad_request', 'not_found', 'locked', 'refused', 'internal']);
+const errorCode = z.enum(['bad_request', 'not_found', 'locked', 'refused', 'internal', 'too_large', 'cancelled']);
 
 /**
  * The envelope of a worker message, checked at runtime on the main thread (a worker is our

@@ -203,18 +203,9 @@ export interface RawLine {
   truncated: boolean;
 }
 
-/** Why an entry of the chain is not in the projected context. */
-export type HiddenReason =
-  | 'audit'
-  | 'control'
-  | 'thinking'
-  | 'behind packet'
-  | 'as card'
-  | 'before reset'
-  | 'superseded intent'
-  | 'header'
-  | 'unknown kind'
-  | 'empty';
+/** Why an entry of the chain is not in the projected context (ledger vocabulary: see ledger-types). */
+export type { HiddenReason } from './ledger-types';
+import type { HiddenReason } from './ledger-types';
 
 export interface ChainItem {
   /** Position in the chain (0 = root), whatever window or filter it came in. */

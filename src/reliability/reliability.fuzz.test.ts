@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChainItems, EntryDetail, LeafView, SessionInfo, TreeRowsResult } from '../shared/api';
-import { DEFAULT_PROFILE, type LedgerWarning, type Projection, type VerifyReport } from '../shared/ledger-types';
+import {
+  DEFAULT_PROFILE,
+  type LedgerWarning,
+  type Projection,
+  type TreeReport,
+  type VerifyReport,
+} from '../shared/ledger-types';
 import type { ApiClient } from '../main/api/api-backend';
 import { ExplorerBackend } from '../main/api/explorer-backend';
 import { entryPreview } from '../main/core/entry-preview';
@@ -48,22 +54,22 @@ function sendable(x: unknown): void {
 }
 
 /** The in-process reading: the same core the CLI runs. */
-function coreReading(file: string): { verify: VerifyReport; projections: Map<string, object> } {
+function coreReading(file: string): { verify: VerifyReport; tree: TreeReport; projections: Map<string, object> } {
   const ledger = Ledger.openSync(file);
   try {
     const verify = verifyReport(ledger);
-    treeReport(ledger);
+    const tree = treeReport(ledger);
     const ix = ledger.index;
     for (let i = 0; i < ix.count; i++) entryPreview(ledger.entry(i));
     const projections = new Map<string, object>();
-    const leaves = ix.count === 0 ? [] : [ix.activeLeaf, ...ix.leaves().slice(0, 3)];
+    const leaves = ix.count === 0 ? [] : [ix.activeLeaf, ...ix.leaves().slice(0, 1)];
     for (const leaf of leaves) {
       for (const plan of ['auto', 'none'] as const) {
         const p = project(ledger, leaf, { plan, profile: DEFAULT_PROFILE });
         projections.set(`${ix.ids[leaf]}:${plan}`, projectionJson(p));
       }
     }
-    return { verify, projections };
+    return { verify, tree, projections };
   } finally {
     ledger.close();
   }
@@ -88,6 +94,9 @@ async function checkApi(home: string, core: ReturnType<typeof coreReading>): Pro
     )) as TreeRowsResult;
     sendable(rows);
     expect(rows.total).toBe(core.verify.entries);
+    expect(rows.rows.map((r) => [r.id, r.parentId, r.kind, r.line])).toEqual(
+      core.tree.entries.slice(0, 5000).map((e) => [e.id, e.parent_id, e.kind, e.line]),
+    );
     if (core.verify.active_leaf === null) return;
     const req = { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {} };
     const view = (await backend.call('getLeafView', req, client)) as LeafView;
@@ -132,6 +141,7 @@ function checkProcess(file: string, core: ReturnType<typeof coreReading>): void 
   expect(JSON.parse(v.out)).toEqual(core.verify);
   const t = cliProcess(['tree', file, '--json']);
   expect(t.code).toBe(0);
+  expect(JSON.parse(t.out)).toEqual(core.tree);
   const p = cliProcess(['project', file, '--json']);
   if (core.verify.active_leaf === null) {
     expect(p.code).toBe(2);

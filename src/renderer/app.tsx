@@ -1,5 +1,6 @@
 import { ApiProvider } from './api/api-context';
 import type { Api } from '../shared/api';
+import { ContextChart } from './context-chart/context-chart';
 import { KeysOverlay } from './keyboard/keys-overlay';
 import { useKeyboard } from './keyboard/use-keyboard';
 import { LeafPanes } from './leaf/leaf-panes';
@@ -25,8 +26,13 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
     <div className="app">
       <div className="main-row">
         <LibrarySidebar />
-        <SessionTree />
-        <LeafPanes />
+        <div className="work-column">
+          <ContextChart />
+          <div className="work-row">
+            <SessionTree />
+            <LeafPanes />
+          </div>
+        </div>
       </div>
       <PanelDrawer />
       <PlanBar />

@@ -14,6 +14,8 @@ export const KEY_MAP: [keys: string, what: string][] = [
   ['p', 'plan: none ↔ auto'],
   ['a', 'fold audit runs'],
   ['w / u / t', 'warnings / usage / turns panel'],
+  ['g', 'context chart (focused: ←/→ columns, Enter selects)'],
+  ['$', 'cost panel'],
   ['Esc', 'close overlay, composer, unpin'],
   ['?', 'this list'],
 ];

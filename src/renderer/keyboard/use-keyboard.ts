@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { Api } from '../../shared/api';
+import { actionForKey } from '../actions/registry';
 import { useAppStore } from '../store/app-store';
 import { navigate, type NavCommand } from '../tree/tree-nav';
 
@@ -49,6 +50,15 @@ export function useKeyboard(api: Api): void {
         }
         e.preventDefault();
         void navigate(api, nav);
+        return;
+      }
+      // Keys bound in the action registry (the palette lists the same actions).
+      const action = actionForKey(e.key);
+      if (action) {
+        if (action.enabled?.(s) ?? true) {
+          e.preventDefault();
+          void action.run({ api, state: s });
+        }
         return;
       }
       switch (e.key) {

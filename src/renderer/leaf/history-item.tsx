@@ -2,6 +2,8 @@ import { memo, useState } from 'react';
 import type { ChainItem, EntryDetail } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
+import { CopyButton } from '../export/copy-button';
+import { rawLineOf } from '../export/exports';
 import { kindIcon, kindLabel, ROLE_LABEL } from '../tree/kind-icons';
 import { formatBytes, shortId, timeOfDay } from '../util/format';
 import { prettyJson } from '../util/heavy-work';
@@ -81,7 +83,13 @@ export const HistoryItem = memo(function HistoryItem({
             <>
               <p className="dim">
                 line {detail.d.line} · offset {detail.d.offset} · {formatBytes(detail.d.length)}
-                {detail.d.truncated ? ' · clipped' : ''}
+                {detail.d.truncated ? ' · clipped' : ''}{' '}
+                <CopyButton label="copy id" name={`copy entry id ${item.id}`} text={() => item.id} />
+                <CopyButton
+                  label="copy line"
+                  name={`copy the raw line of ${item.id}`}
+                  text={() => rawLineOf(api, sessionKey, item.id)}
+                />
               </p>
               <pre className="json">{detail.pretty}</pre>
             </>

@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { ExportMenu } from '../export/export-menu';
 import { CompareView } from '../plan/compare-view';
 import { useAppStore } from '../store/app-store';
 import { shortId, timeOfDay } from '../util/format';
@@ -34,6 +35,7 @@ export function LeafPanes() {
         {leafItem ? ` · ${timeOfDay(leafItem.ts)}` : ''}
         {req.leaf === null && <span className="mark active"> (active leaf)</span>}
         {error && <span className="error"> {error}</span>}
+        <ExportMenu />
       </header>
       <div className={`leaf-columns${compareOpen ? ' comparing' : ''}`} ref={columns}>
         <HistoryPane view={view} request={viewReq ?? req} sessionKey={req.key} />

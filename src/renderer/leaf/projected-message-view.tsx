@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { ProjectedMessage } from '../../shared/ledger-types';
 import { fmtInt, shortId } from '../util/format';
+import { CopyButton } from '../export/copy-button';
 import { ContentBlock } from './content-block';
 import { FidelityBadge } from './fidelity-badge';
 
@@ -13,6 +14,8 @@ interface Props {
   onHover: (i: number | null) => void;
   onPin: (i: number) => void;
   onShowAll: (i: number) => void;
+  /** The message's whole text (fetched in full when clipped). */
+  onCopyText: (i: number) => Promise<string>;
 }
 
 /** One message of the projected context: role, fidelity, turn, tokens, then its blocks. */
@@ -46,6 +49,7 @@ export const ProjectedMessageView = memo(function ProjectedMessageView(p: Props)
           ← {msg.source_ids.map(shortId).join(', ')}
         </span>
         <span className="msg-tokens">{fmtInt(msg.tokens)} tok</span>
+        <CopyButton label="copy" name={`copy the text of message ${p.index}`} text={() => p.onCopyText(p.index)} />
       </header>
       <div className="msg-body">
         {msg.content.map((b, i) => (

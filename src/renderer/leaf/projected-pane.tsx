@@ -4,6 +4,8 @@ import type { LeafRequest, LeafView } from '../../shared/api';
 import type { ProjectedMessage } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
+import { CopyButton } from '../export/copy-button';
+import { messageText } from '../export/exports';
 import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
 import { ProjectedMessageView } from './projected-message-view';
@@ -86,10 +88,24 @@ export function ProjectedPane({ view, request, title = 'Projected context' }: Pr
     [api, request, view.leaf],
   );
 
+  // Copies are never clipped: a clipped message, and the whole context, come from the backend in full.
+  const copyMessage = useCallback(
+    async (i: number): Promise<string> => {
+      const have = full[i] ?? (clipped.has(i) ? null : p.messages[i]);
+      return messageText(have ?? (await api.getProjectedMessage({ ...request, leaf: view.leaf, message: i })));
+    },
+    [api, request, view.leaf, full, clipped, p.messages],
+  );
+  const copyContext = useCallback(
+    async () => (await api.exportProjection({ ...request, leaf: view.leaf, format: 'json' })).text,
+    [api, request, view.leaf],
+  );
+
   return (
     <section className="projected-pane" aria-label={title}>
       <header className="pane-head">
         <b>{title}</b> <span className="dim">leaf {view.leaf}</span>
+        <CopyButton label="copy all" name={`copy the whole ${title.toLowerCase()} (JSON)`} text={copyContext} />
       </header>
       <div className="pane-scroll" ref={scrollRef}>
         <details className="system-prompt">
@@ -127,6 +143,7 @@ export function ProjectedPane({ view, request, title = 'Projected context' }: Pr
                 onHover={onHover}
                 onPin={onPin}
                 onShowAll={onShowAll}
+                onCopyText={copyMessage}
               />
             </div>
           ))}

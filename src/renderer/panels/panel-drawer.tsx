@@ -1,3 +1,4 @@
+import { CostPanel } from '../cost/cost-panel';
 import { PlanPanel } from '../plan/plan-panel';
 import { useAppStore, type PanelName } from '../store/app-store';
 import { UsagePanel } from './usage-panel';
@@ -9,6 +10,7 @@ const PANELS: { name: PanelName; title: string; body: () => React.ReactElement }
   { name: 'warnings', title: 'Warnings', body: () => <WarningsPanel /> },
   { name: 'usage', title: 'Usage', body: () => <UsagePanel /> },
   { name: 'work', title: 'Work', body: () => <WorkPanel /> },
+  { name: 'cost', title: 'Cost', body: () => <CostPanel /> },
 ];
 
 /** The open panels, side by side above the bottom bar. */

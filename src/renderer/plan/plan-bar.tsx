@@ -18,6 +18,8 @@ export function PlanBar() {
   const toggleFollow = useAppStore((s) => s.toggleFollow);
   const togglePanel = useAppStore((s) => s.togglePanel);
   const toggleCompare = useAppStore((s) => s.toggleCompare);
+  const chartOpen = useAppStore((s) => s.chartOpen);
+  const toggleChart = useAppStore((s) => s.toggleChart);
   const rows = view?.projection.plan ?? [];
   const sum = rows.reduce((a, r) => a + r.tokens, 0) || 1;
   const panelButton = (p: PanelName, label: string) => (
@@ -74,7 +76,11 @@ export function PlanBar() {
       {panelButton('plan', `turns ${rows.length}`)}
       {panelButton('warnings', `warnings ${info?.warningCount ?? '–'}`)}
       {panelButton('usage', 'usage')}
+      {panelButton('cost', 'cost')}
       {panelButton('work', `work ${info?.work.length ?? ''}`.trim())}
+      <button type="button" aria-pressed={chartOpen} onClick={() => toggleChart()} title="Context over time (g)">
+        chart
+      </button>
       <button type="button" aria-pressed={follow} onClick={toggleFollow} title="Keep the newest leaf selected (f)">
         follow {follow ? '◉' : '○'}
       </button>

@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compareInitial, createCompareSlice } from './compare-slice';
+import { contextInitial, createContextSlice } from './context-slice';
 import { createLeafSlice, leafInitial } from './leaf-slice';
 import { createLibrarySlice, libraryInitial } from './library-slice';
 import { createPanelsSlice, panelsInitial } from './panels-slice';
@@ -22,6 +23,7 @@ const store: StoreApi<AppState> = createStore<AppState>()((...a) => ({
   ...createCompareSlice(...a),
   ...createPanelsSlice(...a),
   ...createUrlSlice(...a),
+  ...createContextSlice(...a),
 }));
 
 /** Reads a slice of the store in a component (re-renders when it changes). */
@@ -41,6 +43,7 @@ export function resetAppStore(): void {
     ...leafInitial(),
     ...compareInitial(),
     ...panelsInitial(),
+    ...contextInitial(),
   });
 }
 

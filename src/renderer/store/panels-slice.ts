@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { AppState, PanelName, PanelsSlice } from './types';
 
 export const panelsInitial = (): { panels: Record<PanelName, boolean> } => ({
-  panels: { warnings: false, usage: false, work: false, plan: false, keys: false },
+  panels: { warnings: false, usage: false, work: false, plan: false, keys: false, cost: false },
 });
 
 /** Drawer panels and the keys overlay. */

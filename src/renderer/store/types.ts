@@ -10,7 +10,7 @@ import type {
 import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
 import type { UrlState } from './url-state';
 
-export type PanelName = 'warnings' | 'usage' | 'work' | 'plan' | 'keys';
+export type PanelName = 'warnings' | 'usage' | 'work' | 'plan' | 'keys' | 'cost';
 export type PlanName = 'none' | 'auto';
 
 /** Entries ↔ projected messages that are lit together (hover, or pinned by a click). */
@@ -149,6 +149,20 @@ export interface PanelsSlice {
   escape: () => void;
 }
 
+/** What an export or copy did, shown where the user can see it (also when run from a key or the palette). */
+export interface ExportNotice {
+  text: string;
+  error: boolean;
+}
+
+/** The context-over-time strip and the outcome of exports (issue 11 §1, §4). */
+export interface ContextSlice {
+  chartOpen: boolean;
+  exportNotice: ExportNotice | null;
+  toggleChart: (open?: boolean) => void;
+  setExportNotice: (notice: ExportNotice | null) => void;
+}
+
 /** The URL's half of the store. */
 export interface UrlSlice {
   /** Restores the selection from a parsed URL (load, Back/Forward, a pasted link). */
@@ -156,4 +170,10 @@ export interface UrlSlice {
 }
 
 /** The whole UI state: one store made of slices (zustand's slices pattern); add a slice for new concerns (search, palette). */
-export type AppState = LibrarySlice & SessionSlice & LeafSlice & CompareSlice & PanelsSlice & UrlSlice;
+export type AppState = LibrarySlice &
+  SessionSlice &
+  LeafSlice &
+  CompareSlice &
+  PanelsSlice &
+  UrlSlice &
+  ContextSlice;

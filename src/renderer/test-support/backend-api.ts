@@ -114,6 +114,8 @@ export interface BackendApiOptions {
   label?: string;
   /** Sessions an "agent" (this test process) holds the flock on before the backend starts. */
   locked?: string[];
+  /** The app's data folder (its `prices.json`); none by default (bundled prices only). */
+  userDataDir?: string;
 }
 
 const makeWritable = (p: string): void => {
@@ -180,6 +182,7 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     isDemo: opts.isDemo ?? false,
     label: opts.label ?? 'test home',
     lockPollMs: 0,
+    ...(opts.userDataDir ? { userDataDir: opts.userDataDir } : {}),
   });
 
   const listeners = new Set<(e: ApiEvent) => void>();

@@ -13,6 +13,8 @@ export function stubLayout(): void {
   stubbed = true;
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 800 });
   Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1000 });
+  // jsdom draws nothing and says so on every call: the context chart skips drawing without a context.
+  HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
   if (!('ResizeObserver' in window)) {
     (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
       observe() {}

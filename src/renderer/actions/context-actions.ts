@@ -1,0 +1,42 @@
+/** Actions of the context chart, the cost panel, exports and copies (issue 11 §1, §3, §4). */
+import { copyProjectedContext, exportProjection, exportSessionHtml, hasSession } from '../export/exports';
+import type { Action } from './action';
+
+export const contextActions: readonly Action[] = [
+  {
+    id: 'chart.toggle',
+    title: 'Show or hide the context chart',
+    keys: ['g'],
+    run: ({ state }) => state.toggleChart(),
+  },
+  {
+    id: 'panel.cost',
+    title: 'Cost panel: tokens and cost per turn and session',
+    keys: ['$'],
+    run: ({ state }) => state.togglePanel('cost'),
+  },
+  {
+    id: 'export.html',
+    title: 'Export the session as a self-contained HTML file',
+    run: ({ api, state }) => exportSessionHtml(api, state),
+    enabled: hasSession,
+  },
+  {
+    id: 'export.json',
+    title: 'Export the projected context as JSON',
+    run: ({ api, state }) => exportProjection(api, state, 'json'),
+    enabled: hasSession,
+  },
+  {
+    id: 'export.markdown',
+    title: 'Export the projected context as Markdown',
+    run: ({ api, state }) => exportProjection(api, state, 'markdown'),
+    enabled: hasSession,
+  },
+  {
+    id: 'copy.projected',
+    title: 'Copy the projected context (JSON)',
+    run: ({ api, state }) => copyProjectedContext(api, state),
+    enabled: hasSession,
+  },
+];

@@ -1,0 +1,59 @@
+/** The words of the chart: its tooltip, its accessible value, its fit line. */
+import type { BytesPerTokenFit, ContextPoint, ContextSeries } from '../../shared/api-features';
+import { fmtInt, shortId, timeOfDay } from '../util/format';
+import { STACK } from './chart-model';
+import { PART_LABEL } from './chart-theme';
+
+/** "turn 12 of 40" — the point's number along the chain (1-based). */
+export const turnLabel = (i: number, n: number): string => `turn ${i + 1} of ${n}`;
+
+/** The tooltip's lines for point `i` (and the run of points its column stands for). */
+export function pointLines(series: ContextSeries, i: number, run: { first: number; last: number } | null): string[] {
+  const p = series.points[i];
+  const n = series.points.length;
+  const lines: string[] = [];
+  lines.push(
+    `${turnLabel(i, n)} · ${shortId(p.leaf)} · ${timeOfDay(p.ts)}` +
+      (run && run.last > run.first ? ` (tallest of turns ${run.first + 1}–${run.last + 1})` : ''),
+  );
+  lines.push(
+    `${fmtInt(p.total)} tok of ${fmtInt(series.window - series.reserve)}` +
+      (p.overBudget > 0 ? ` · over budget by ${fmtInt(p.overBudget)}` : ''),
+  );
+  lines.push(
+    STACK.filter((k) => p.parts[k] > 0)
+      .map((k) => `${PART_LABEL[k]} ${fmtInt(p.parts[k])}`)
+      .join(' · '),
+  );
+  lines.push(`closed turns: ${p.turns.full} full · ${p.turns.card} card · ${p.turns.packet} packet`);
+  const marks = markerWords(p);
+  if (marks) lines.push(marks);
+  if (p.measured) {
+    const d = p.measured.tokens - p.measured.estimated;
+    lines.push(
+      `measured ${fmtInt(p.measured.tokens)} tok (estimate ${fmtInt(p.measured.estimated)}, ${d >= 0 ? '+' : ''}${fmtInt(d)})`,
+    );
+  }
+  return lines;
+}
+
+/** What changed in the plan at this point, in words (empty when nothing did). */
+export function markerWords(p: ContextPoint): string {
+  const out: string[] = [];
+  if (p.markers.reset) out.push(`reset ${shortId(p.markers.reset)} applies`);
+  if (p.markers.packets.length) out.push(`packet ${p.markers.packets.map(shortId).join(', ')} applied`);
+  if (p.markers.degraded.length) out.push(`${p.markers.degraded.length} turn(s) Full → Card`);
+  if (p.markers.overBudget) out.push('over budget');
+  return out.join(' · ');
+}
+
+/** The fit of the bytes per token to the measured inputs, in one line (null without measurements). */
+export function fitLine(fit: BytesPerTokenFit, current: number): string | null {
+  if (fit.bytesPerToken === null || fit.suggested === null) return null;
+  const err = (e: number | null) => (e === null ? '–' : `${Math.round(e * 100)}%`);
+  return (
+    `measured input fits ${fit.bytesPerToken.toFixed(2)} bytes/token over ${fit.points} call(s)` +
+    (fit.r2 !== null ? `, r² ${fit.r2.toFixed(2)}` : '') +
+    ` · error ${err(fit.meanRelErrorCurrent)} at ${current}, ${err(fit.meanRelErrorSuggested)} at ${fit.suggested}`
+  );
+}

@@ -1,0 +1,126 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ContextSeries } from '../../shared/api-features';
+import { useAppStore } from '../store/app-store';
+import { press, renderSession } from '../test-support/render-backend';
+import { PAD } from './chart-draw';
+
+const slider = () => screen.getByRole('slider', { name: /Context size per turn end/ });
+const seriesCalls = (api: { calls: { method: string; req: unknown }[] }) =>
+  api.calls.filter((c) => c.method === 'getContextSeries');
+
+/** The chart's series as the backend answers it for the request the chart made last. */
+async function lastSeries(api: Awaited<ReturnType<typeof renderSession>>): Promise<ContextSeries> {
+  const req = seriesCalls(api).at(-1)?.req as Parameters<typeof api.getContextSeries>[0];
+  return api.getContextSeries(req);
+}
+
+describe('context over time', () => {
+  it('draws one column per turn end of the active chain, with the selected leaf as the cursor', async () => {
+    const api = await renderSession('linear');
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    const s = await lastSeries(api);
+    expect(s.points.length).toBeGreaterThan(2);
+    expect(slider().getAttribute('aria-valuemax')).toBe(String(s.points.length));
+    expect(slider().getAttribute('data-columns')).toBe(String(s.points.length));
+    // The active leaf is the last point: the cursor is on the last column.
+    await waitFor(() => expect(slider().getAttribute('data-cursor')).toBe(String(s.points.length - 1)));
+    const region = screen.getByRole('region', { name: 'Context over time' });
+    expect(within(region).getByText(`${s.points.length} turn ends`)).toBeTruthy();
+  });
+
+  it('←/→ move between columns, the tooltip names the turn, Enter selects that leaf', async () => {
+    const api = await renderSession('linear');
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(2), { timeout: 10_000 });
+    const s = await lastSeries(api);
+    act(() => slider().focus());
+    fireEvent.keyDown(slider(), { key: 'ArrowLeft' });
+    fireEvent.keyDown(slider(), { key: 'ArrowLeft' });
+    const k = s.points.length - 3;
+    const tip = await screen.findByRole('tooltip');
+    expect(tip.textContent).toContain(`turn ${k + 1} of ${s.points.length}`);
+    expect(tip.textContent).toContain(`${s.points[k].total.toLocaleString('en-US')} tok`);
+    if (s.points[k].measured)
+      expect(tip.textContent).toContain(`measured ${s.points[k].measured!.tokens.toLocaleString('en-US')}`);
+    fireEvent.keyDown(slider(), { key: 'Enter' });
+    await waitFor(() => expect(useAppStore.getState().leaf).toBe(s.points[k].leaf));
+    await waitFor(() =>
+      expect(document.querySelector('.leaf-panes')?.getAttribute('data-leaf-id')).toBe(s.points[k].leaf),
+    );
+    // Selecting a point of the chart keeps the chart on its chain: same columns, cursor on the point.
+    await waitFor(() => expect(slider().getAttribute('data-cursor')).toBe(String(k)));
+    expect(slider().getAttribute('aria-valuemax')).toBe(String(s.points.length));
+  });
+
+  it('a click on a column selects that leaf', async () => {
+    const api = await renderSession('linear');
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(1), { timeout: 10_000 });
+    const s = await lastSeries(api);
+    // jsdom lays the canvas at x = 0, 1000 px wide (render-backend's stub): columns share the plot.
+    const cw = (1000 - PAD.left - PAD.right) / s.points.length;
+    fireEvent.click(slider(), { clientX: PAD.left + cw * 1.5, clientY: 50 });
+    await waitFor(() => expect(useAppStore.getState().leaf).toBe(s.points[1].leaf));
+  });
+
+  it('one click applies the best-fit bytes per token to the profile; the chart asks again with it', async () => {
+    const api = await renderSession('linear');
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    const s = await lastSeries(api);
+    expect(s.fit.suggested).not.toBeNull();
+    const current = useAppStore.getState().profile.bytes_per_token;
+    if (s.fit.suggested === current) {
+      // The fixture's figures fit the default already: move away so there is something to apply.
+      act(() => useAppStore.getState().setProfile({ bytes_per_token: current + 3 }));
+    }
+    const apply = await screen.findByRole('button', { name: `apply ${s.fit.suggested} bytes/token` });
+    expect(screen.getByText(/measured input fits/).textContent).toContain(`over ${s.fit.points} call`);
+    fireEvent.click(apply);
+    expect(useAppStore.getState().profile.bytes_per_token).toBe(s.fit.suggested);
+    await waitFor(() =>
+      expect((seriesCalls(api).at(-1)?.req as { profile: { bytes_per_token: number } }).profile.bytes_per_token).toBe(
+        s.fit.suggested,
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^apply / })).toBeNull());
+  });
+
+  it('follows live appends: a new turn is a new column', async () => {
+    const api = await renderSession('linear');
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    const before = Number(slider().getAttribute('aria-valuemax'));
+    const info = useAppStore.getState().sessionInfo!;
+    const last = info.activeLeaf!;
+    const lines = (await api.getEntry({ key: api.keyOf('linear'), id: last })).raw;
+    const prevHash = (await import('node:crypto')).createHash('sha256').update(lines, 'utf8').digest('hex');
+    const entry = (id: string, parent: string, prev: string, role: string, text: string) =>
+      JSON.stringify({
+        id,
+        parent_id: parent,
+        ts: '2030-01-01T00:00:00Z',
+        prev_hash: prev,
+        kind: 'message',
+        message: { role, content: [{ type: 'text', text }] },
+      });
+    const u = entry('live-u', last, prevHash, 'user', 'one more thing');
+    const uHash = (await import('node:crypto')).createHash('sha256').update(u, 'utf8').digest('hex');
+    api.appendLines(api.keyOf('linear'), [u, entry('live-a', 'live-u', uHash, 'assistant', 'done')]);
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBe(before + 1), { timeout: 10_000 });
+  });
+
+  it('g hides and shows the chart; compare in plan mode draws plan B too', async () => {
+    const api = await renderSession('linear');
+    await screen.findByRole('region', { name: 'Context over time' });
+    press('g');
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Context over time' })).toBeNull());
+    press('g');
+    await screen.findByRole('region', { name: 'Context over time' });
+    press('c');
+    await waitFor(() =>
+      expect(
+        seriesCalls(api).some((c) => (c.req as { plan: string }).plan === useAppStore.getState().compare.planB),
+      ).toBe(true),
+    );
+    expect(await screen.findByText(/plan B \(/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,201 @@
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useApi } from '../api/api-context';
+import { useAppStore } from '../store/app-store';
+import { jumpToEntry } from '../tree/tree-nav';
+import { columnAtX, drawContextChart, PAD, plotWidthOf } from './chart-draw';
+import { chartModel, columnOfPoint, columnsOf, pointAtPos, STACK } from './chart-model';
+import { fitLine, pointLines, turnLabel } from './chart-text';
+import { PART_LABEL, PART_VAR, readChartTheme } from './chart-theme';
+import { useContextSeries } from './use-context-series';
+import './context-chart.css';
+
+const HEIGHT = 116;
+
+/** The context-over-time strip above the tree and the panes (toggle: g). */
+export function ContextChart() {
+  const open = useAppStore((s) => s.chartOpen);
+  const key = useAppStore((s) => s.sessionKey);
+  if (!open || !key) return null;
+  return <ChartStrip />;
+}
+
+function ChartStrip() {
+  const api = useApi();
+  const { series, seriesB, error, loading } = useContextSeries(true);
+  const profile = useAppStore((s) => s.profile);
+  const setProfile = useAppStore((s) => s.setProfile);
+  const toggleChart = useAppStore((s) => s.toggleChart);
+  const view = useAppStore((s) => s.leafView);
+  const planB = useAppStore((s) => s.compare.planB);
+  const wrap = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(800);
+  const [hover, setHover] = useState(-1);
+  const [focusAt, setFocus] = useState(-1);
+
+  useLayoutEffect(() => {
+    const el = wrap.current;
+    if (!el) return;
+    const measure = () => setWidth(Math.max(120, el.clientWidth));
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const model = useMemo(() => (series ? chartModel(series) : null), [series]);
+  const modelB = useMemo(() => (seriesB ? chartModel(seriesB) : null), [seriesB]);
+  const cols = useMemo(() => (model ? columnsOf(model, plotWidthOf(width)) : null), [model, width]);
+  const colsB = useMemo(() => (modelB ? columnsOf(modelB, plotWidthOf(width)) : null), [modelB, width]);
+
+  // The selected leaf's column: its own point, else the turn end it belongs to.
+  const cursorPoint = useMemo(() => {
+    if (!series || !view) return -1;
+    const own = series.points.findIndex((p) => p.leaf === view.leaf);
+    return own >= 0 ? own : pointAtPos(series.points, view.chainLength - 1);
+  }, [series, view]);
+  const cursor = cols && cursorPoint >= 0 ? columnOfPoint(cols, cursorPoint) : -1;
+  // A new series (fewer columns) keeps the keyboard focus inside it.
+  const focus = cols ? Math.min(focusAt, cols.count - 1) : -1;
+
+  useLayoutEffect(() => {
+    const c = canvas.current;
+    if (!c || !model || !cols) return;
+    const dpr = window.devicePixelRatio || 1;
+    c.width = Math.round(width * dpr);
+    c.height = Math.round(HEIGHT * dpr);
+    const ctx = c.getContext('2d');
+    if (!ctx) return; // no canvas (a test DOM): the data and words still show
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const b = modelB && colsB ? { model: modelB, cols: colsB } : null;
+    drawContextChart(ctx, width, HEIGHT, model, cols, readChartTheme(c), { cursor, hover, focus }, b);
+  }, [model, cols, modelB, colsB, width, cursor, hover, focus]);
+
+  const shown = focus >= 0 ? focus : hover;
+  const shownPoint = cols && shown >= 0 && shown < cols.count ? cols.rep[shown] : -1;
+  const tip =
+    series && cols && shownPoint >= 0
+      ? pointLines(series, shownPoint, { first: cols.first[shown], last: cols.last[shown] })
+      : null;
+  const select = (col: number) => {
+    if (!series || !cols || col < 0 || col >= cols.count) return;
+    void jumpToEntry(api, series.points[cols.rep[col]].leaf);
+  };
+  const xOf = (e: MouseEvent<HTMLCanvasElement>) => e.clientX - e.currentTarget.getBoundingClientRect().left;
+  const onKey = (e: KeyboardEvent<HTMLCanvasElement>) => {
+    if (!cols || cols.count === 0) return;
+    const at = focus >= 0 ? focus : cursor >= 0 ? cursor : cols.count - 1;
+    const move: Record<string, number> = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: cols.count - 1 };
+    if (e.key in move) {
+      e.preventDefault();
+      e.stopPropagation();
+      setFocus(Math.max(0, Math.min(cols.count - 1, move[e.key])));
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      select(at);
+    }
+  };
+  const fit = series ? fitLine(series.fit, profile.bytes_per_token) : null;
+  const suggested = series?.fit.suggested ?? null;
+  const n = series?.points.length ?? 0;
+
+  return (
+    <section className="context-chart" aria-label="Context over time">
+      <header className="chart-head">
+        <b>Context over time</b>
+        <span className="dim">
+          {n} turn end{n === 1 ? '' : 's'}
+          {loading ? ' · updating…' : ''}
+        </span>
+        <ul className="chart-legend" aria-label="Parts">
+          {STACK.map((k) => (
+            <li key={k}>
+              <i className="swatch" style={{ background: `var(${PART_VAR[k]})` }} />
+              {PART_LABEL[k]}
+            </li>
+          ))}
+          <li>
+            <i className="swatch dot" /> measured
+          </li>
+          <li>
+            <i className="swatch line" /> window · <i className="swatch line budget" /> budget
+          </li>
+          <li>▲ reset · packet · card</li>
+          {seriesB && (
+            <li>
+              <i className="swatch outline" /> plan B ({planB})
+            </li>
+          )}
+        </ul>
+        {fit && (
+          <span className="chart-fit" title="Least-squares fit of the bytes per token to the measured input tokens">
+            {fit}
+          </span>
+        )}
+        {suggested !== null && suggested !== profile.bytes_per_token && (
+          <button
+            type="button"
+            className="apply-fit"
+            onClick={() => setProfile({ bytes_per_token: suggested })}
+            title="Set the profile's bytes per token to the best fit"
+          >
+            apply {suggested} bytes/token
+          </button>
+        )}
+        {error && <span className="error">{error}</span>}
+        <button
+          type="button"
+          className="chart-close"
+          onClick={() => toggleChart(false)}
+          aria-label="Hide the context chart (g)"
+        >
+          ✕
+        </button>
+      </header>
+      <div className="chart-canvas-wrap" ref={wrap} style={{ height: HEIGHT }}>
+        <canvas
+          ref={canvas}
+          style={{ width, height: HEIGHT }}
+          tabIndex={0}
+          role="slider"
+          aria-label="Context size per turn end: ←/→ move, Enter selects that leaf"
+          aria-valuemin={n > 0 ? 1 : 0}
+          aria-valuemax={n}
+          aria-valuenow={shownPoint >= 0 ? shownPoint + 1 : cursorPoint + 1}
+          aria-valuetext={
+            series && (shownPoint >= 0 || cursorPoint >= 0)
+              ? pointLines(series, shownPoint >= 0 ? shownPoint : cursorPoint, null)
+                  .slice(0, 2)
+                  .join(' · ')
+              : 'no turns'
+          }
+          data-columns={cols?.count ?? 0}
+          data-cursor={cursor}
+          onMouseMove={(e) => cols && setHover(columnAtX(xOf(e), width, cols))}
+          onMouseLeave={() => setHover(-1)}
+          onClick={(e) => cols && select(columnAtX(xOf(e), width, cols))}
+          onKeyDown={onKey}
+          onFocus={() => setFocus(cursor >= 0 ? cursor : (cols?.count ?? 0) - 1)}
+          onBlur={() => setFocus(-1)}
+        />
+        {tip && cols && shown >= 0 && (
+          <div
+            className="chart-tip"
+            role="tooltip"
+            style={{
+              left: Math.min(Math.max(0, PAD.left + (shown + 0.5) * cols.width + 10), Math.max(0, width - 330)),
+            }}
+          >
+            {tip.map((l, i) => (
+              <div key={i}>{l}</div>
+            ))}
+          </div>
+        )}
+        {n === 0 && !loading && !error && <p className="chart-empty dim">No turns yet on this chain.</p>}
+      </div>
+      <span className="sr-only" aria-live="polite">
+        {focus >= 0 && shownPoint >= 0 ? turnLabel(shownPoint, n) : ''}
+      </span>
+    </section>
+  );
+}

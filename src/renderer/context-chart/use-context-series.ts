@@ -1,0 +1,135 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { ApiEvent, LeafRequest } from '../../shared/api';
+import type { ContextSeries } from '../../shared/api-features';
+import { useApi } from '../api/api-context';
+import { describeError } from '../api/api-methods';
+import { useAppStore } from '../store/app-store';
+
+/** Live appends arrive in bursts: one re-fetch per quiet moment. */
+const LIVE_DEBOUNCE_MS = 300;
+
+interface Loaded {
+  /** The request the answer is for (see `sig`). */
+  sig: string;
+  series: ContextSeries | null;
+  seriesB: ContextSeries | null;
+  error: string | null;
+}
+
+export interface SeriesState {
+  series: ContextSeries | null;
+  /** Side B of a plan comparison (same chain, plan B), when compare is open in plan mode. */
+  seriesB: ContextSeries | null;
+  error: string | null;
+  loading: boolean;
+}
+
+/**
+ * The leaf whose chain the chart draws: the active leaf (null) until a leaf off its chain is
+ * selected. Selecting a point of the chart, or any entry on the drawn chain, keeps the chart
+ * as it is (the cursor moves); selecting elsewhere redraws the chain through that leaf.
+ */
+function useChartLeaf(drawn: ContextSeries | null): string | null {
+  const api = useApi();
+  const key = useAppStore((s) => s.sessionKey);
+  const selected = useAppStore((s) => s.leaf);
+  const view = useAppStore((s) => s.leafView);
+  const req = useAppStore((s) => s.leafViewRequest);
+  const [chart, setChart] = useState<{ key: string | null; leaf: string | null }>({ key, leaf: null });
+  // Another session, or the active leaf selected again: the chart draws the active chain.
+  if (chart.key !== key || (selected === null && chart.leaf !== null)) setChart({ key, leaf: null });
+
+  useEffect(() => {
+    if (selected === null) return;
+    if (!key || !view || view.leaf !== selected || !req) return;
+    // A column of the chart was chosen (or an entry it draws): nothing to ask.
+    if (drawn?.points.some((p) => p.leaf === selected)) return;
+    let live = true;
+    const pos = view.chainLength - 1;
+    // One chain item of the drawn chain at the selected entry's position: the same id means
+    // the selected entry lies on the drawn chain.
+    api
+      .getChainItems({ ...req, leaf: chart.leaf, start: pos, count: 1 })
+      .then(
+        (r) => r.items[0]?.id === selected,
+        () => false,
+      )
+      .then((onChain) => {
+        if (live && !onChain) setChart((c) => ({ ...c, leaf: selected }));
+      });
+    return () => {
+      live = false;
+    };
+    // Only a new selection asks; the chart's own leaf changing must not ask again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, key, selected, view]);
+  return chart.leaf;
+}
+
+/** Fetches the context series of the drawn chain (and of plan B when comparing plans), live. */
+export function useContextSeries(open: boolean): SeriesState {
+  const api = useApi();
+  const key = useAppStore((s) => s.sessionKey);
+  const plan = useAppStore((s) => s.plan);
+  const profile = useAppStore((s) => s.profile);
+  const overrides = useAppStore((s) => s.overrides);
+  const compare = useAppStore((s) => s.compare);
+  const [version, setVersion] = useState(0);
+  const [state, setState] = useState<Loaded>({ sig: '', series: null, seriesB: null, error: null });
+  const leaf = useChartLeaf(state.series);
+  const withB = compare.open && compare.mode === 'plan';
+  const { planB, overridesB } = compare;
+  // Side B shares A's profile (a profile of its own for B comes with the compare work).
+  const profileB = profile;
+  // What the drawn series answers: loading while it differs from the one asked for.
+  const sig = useMemo(
+    () => JSON.stringify([key, leaf, plan, profile, overrides, withB && [planB, profileB, overridesB], version]),
+    [key, leaf, plan, profile, overrides, withB, planB, profileB, overridesB, version],
+  );
+
+  // A live append (or a reload) re-fetches, once per burst.
+  useEffect(() => {
+    if (!key || !open) return;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = api.onEvent((e: ApiEvent) => {
+      if (e.type !== 'session' || e.key !== key || e.change === 'removed') return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => setVersion((v) => v + 1), LIVE_DEBOUNCE_MS);
+    });
+    return () => {
+      off();
+      if (timer) clearTimeout(timer);
+    };
+  }, [api, key, open]);
+
+  useEffect(() => {
+    if (!key || !open) return;
+    let live = true;
+    const req: Omit<LeafRequest, 'overrides'> & { overrides: LeafRequest['overrides'] } = {
+      key,
+      leaf,
+      plan,
+      profile,
+      overrides,
+    };
+    const a = api.getContextSeries(req);
+    const b = withB
+      ? api.getContextSeries({ ...req, plan: planB, profile: profileB, overrides: overridesB })
+      : Promise.resolve(null);
+    Promise.all([a, b]).then(
+      ([series, seriesB]) => live && setState({ sig, series, seriesB, error: null }),
+      (e: unknown) => live && setState((s) => ({ ...s, sig, error: describeError(e) })),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, key, open, leaf, plan, profile, overrides, withB, planB, profileB, overridesB, version, sig]);
+
+  // Another session: nothing of the previous one is drawn.
+  const [shownKey, setShownKey] = useState(key);
+  if (shownKey !== key) {
+    setShownKey(key);
+    setState({ sig: '', series: null, seriesB: null, error: null });
+  }
+  return { series: state.series, seriesB: state.seriesB, error: state.error, loading: state.sig !== sig };
+}

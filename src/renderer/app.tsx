@@ -11,6 +11,7 @@ import { useFollow, useSession } from './live/use-session';
 import { PanelDrawer } from './panels/panel-drawer';
 import { PlanBar } from './plan/plan-bar';
 import { useUrlSync } from './store/use-url-sync';
+import { useLayoutVars } from './layout/use-layout-vars';
 import { SessionTree } from './tree/session-tree';
 
 const noop = () => undefined;
@@ -21,6 +22,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
   useSession(api);
   useFollow(api);
   useLeafViewLoader();
+  useLayoutVars();
   useKeyboard(api);
   return (
     <div className="app">

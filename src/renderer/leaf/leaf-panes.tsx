@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { ExportMenu } from '../export/export-menu';
+import { PaneHandle } from '../layout/pane-handle';
 import { CompareView } from '../plan/compare-view';
 import { useAppStore } from '../store/app-store';
 import { shortId, timeOfDay } from '../util/format';
@@ -30,6 +31,7 @@ export function LeafPanes() {
     // data-leaf-id + aria-busy say which leaf both panes show and whether a newer one is loading
     // (the UI bench and e2e wait on them).
     <section className="leaf-panes" aria-busy={loading} data-leaf-id={view.leaf}>
+      <PaneHandle pane="tree" label="session tree" measure={() => document.querySelector('section.tree')} />
       <header className="leaf-head">
         leaf <b title={view.leaf}>{shortId(view.leaf)}</b>
         {leafItem ? ` · ${timeOfDay(leafItem.ts)}` : ''}
@@ -39,6 +41,11 @@ export function LeafPanes() {
       </header>
       <div className={`leaf-columns${compareOpen ? ' comparing' : ''}`} ref={columns}>
         <HistoryPane view={view} request={viewReq ?? req} sessionKey={req.key} />
+        <PaneHandle
+          pane="history"
+          label="history"
+          measure={() => columns.current?.querySelector('.history-pane') ?? null}
+        />
         {compareOpen ? <CompareView a={view} reqA={req} /> : <ProjectedPane view={view} request={req} />}
         <LinkLines root={columns} />
       </div>

@@ -1,6 +1,6 @@
 import { useAppStore, type PanelName } from '../store/app-store';
 import { fmtInt } from '../util/format';
-import { ProfileInput } from './profile-input';
+import { ProfileEditor } from './profile-editor';
 import { ownValue } from '../../shared/own-key';
 
 /** The bottom bar: plan and profile, the plan strip, and the panel buttons. */
@@ -36,27 +36,7 @@ export function PlanBar() {
           <option value="none">none (all Full)</option>
         </select>
       </label>
-      <ProfileInput
-        label="window"
-        value={profile.window}
-        min={0}
-        max={100_000_000}
-        onCommit={(n) => setProfile({ window: n })}
-      />
-      <ProfileInput
-        label="reserve"
-        value={profile.reserve}
-        min={0}
-        max={100_000_000}
-        onCommit={(n) => setProfile({ reserve: n })}
-      />
-      <ProfileInput
-        label="bytes/token"
-        value={profile.bytes_per_token}
-        min={1}
-        max={1000}
-        onCommit={(n) => setProfile({ bytes_per_token: n })}
-      />
+      <ProfileEditor value={profile} onCommit={setProfile} />
       <div className="plan-strip" role="group" aria-label="Plan strip: closed turns by fidelity">
         {rows.map((r) => (
           <button

@@ -2,12 +2,14 @@ import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compareInitial, createCompareSlice } from './compare-slice';
 import { contextInitial, createContextSlice } from './context-slice';
+import { createLayoutSlice, layoutInitial } from './layout-slice';
 import { createLeafSlice, leafInitial } from './leaf-slice';
 import { createLibrarySlice, libraryInitial } from './library-slice';
 import { createPanelsSlice, panelsInitial } from './panels-slice';
 import { createSessionSlice, sessionInitial } from './session-slice';
 import type { AppState } from './types';
 import { createUrlSlice, type UrlState } from './url-slice';
+import { URL_PANELS } from './url-state';
 
 export type { AppState, CompareState, LinkHighlight, PanelName, PlanName } from './types';
 
@@ -23,6 +25,7 @@ const store: StoreApi<AppState> = createStore<AppState>()((...a) => ({
   ...createCompareSlice(...a),
   ...createPanelsSlice(...a),
   ...createUrlSlice(...a),
+  ...createLayoutSlice(...a),
   ...createContextSlice(...a),
 }));
 
@@ -43,11 +46,21 @@ export function resetAppStore(): void {
     ...leafInitial(),
     ...compareInitial(),
     ...panelsInitial(),
+    ...layoutInitial(),
     ...contextInitial(),
   });
 }
 
 /** The part of the state the URL carries. */
 export function urlStateOf(s: AppState): UrlState {
-  return { session: s.sessionKey, leaf: s.leaf, plan: s.plan, profile: s.profile };
+  const { open, ...c } = s.compare;
+  return {
+    session: s.sessionKey,
+    leaf: s.leaf,
+    plan: s.plan,
+    profile: s.profile,
+    overrides: s.overrides,
+    panels: URL_PANELS.filter((p) => s.panels[p]),
+    compare: open ? { ...c, leafB: c.mode === 'leaf' ? c.leafB : null } : null,
+  };
 }

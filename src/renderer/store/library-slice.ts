@@ -6,7 +6,6 @@ export const libraryInitial = () => ({
   sessions: [],
   libraryError: null,
   filter: '',
-  sidebarWidth: 280,
 });
 
 /** The library column's state and intents. */
@@ -24,5 +23,4 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
       return { sessions: next };
     }),
   setFilter: (filter) => set({ filter }),
-  setSidebarWidth: (px) => set({ sidebarWidth: px }),
 });

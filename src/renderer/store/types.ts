@@ -29,13 +29,11 @@ export interface LibrarySlice {
   sessions: SessionSummary[];
   libraryError: string | null;
   filter: string;
-  sidebarWidth: number;
   libraryLoaded: (home: HomeInfo, sessions: SessionSummary[]) => void;
   libraryFailed: (message: string) => void;
   /** A pushed library event: rows changed, added or removed. */
   applyLibraryEvent: (e: Extract<ApiEvent, { type: 'library' }>) => void;
   setFilter: (filter: string) => void;
-  setSidebarWidth: (px: number) => void;
 }
 
 /** The open session and its tree: cursor, folding, live state, the branch composer. */
@@ -121,24 +119,44 @@ export interface LeafSlice {
 
 export interface CompareState {
   open: boolean;
+  /** 'plan': side B shows A's leaf; 'leaf': side B shows `leafB`. */
   mode: 'plan' | 'leaf';
-  /** Side B's plan in plan mode (side A is the main selection). */
+  /** Side B's plan. */
   planB: PlanName;
+  /** Side B's CapacityProfile; null = the same as A's. Always a valid profile (profile-rules.ts). */
+  profileB: CapacityProfile | null;
   overridesB: Record<string, TurnOverride>;
   /** Side B's leaf in leaf mode; null = the active leaf. */
   leafB: string | null;
   diff: boolean;
 }
 
-/** Compare: side B of a comparison against the main selection. */
+/** Compare: side B (its own leaf, plan, profile and overrides) against the main selection. */
 export interface CompareSlice {
   compare: CompareState;
   toggleCompare: (open?: boolean) => void;
   /** Leaf mode starts with B on `leafB` (the leaf A shows) unless B already has one. */
   setCompareMode: (mode: 'plan' | 'leaf', leafB?: string) => void;
   setPlanB: (plan: PlanName) => void;
+  /** A valid profile for B, or null for A's. */
+  setProfileB: (profile: CapacityProfile | null) => void;
+  setOverrideB: (turnId: string, o: TurnOverride | null) => void;
+  clearOverridesB: () => void;
   setLeafB: (leaf: string | null) => void;
   toggleDiff: (on?: boolean) => void;
+}
+
+/** Resizable panes beside the library (projected/compare takes the rest), in CSS pixels. */
+export type PaneName = 'tree' | 'history';
+
+/** Column widths, set by drag handles (or their arrow keys) and remembered across reloads. */
+export interface LayoutSlice {
+  /** The library (or search) column. */
+  sidebarWidth: number;
+  paneWidths: Record<PaneName, number>;
+  setSidebarWidth: (px: number) => void;
+  /** Sets one pane's width, clamped to what the pane allows, and remembers it. */
+  setPaneWidth: (pane: PaneName, px: number) => void;
 }
 
 /** Drawer panels and overlays. */
@@ -176,4 +194,5 @@ export type AppState = LibrarySlice &
   CompareSlice &
   PanelsSlice &
   UrlSlice &
-  ContextSlice;
+  ContextSlice &
+  LayoutSlice;

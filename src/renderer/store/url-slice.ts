@@ -2,17 +2,24 @@ import type { StateCreator } from 'zustand';
 import { leafResetForSession } from './leaf-slice';
 import { sessionReset } from './session-slice';
 import type { AppState, UrlSlice } from './types';
-import type { UrlState } from './url-state';
+import { URL_PANELS, type UrlState } from './url-state';
 
 export type { UrlState };
 
-/** Applying the URL: a link names a session, a leaf and a plan. */
+/** Applying the URL: a link names a session, a leaf, a plan, overrides, open panels and a comparison. */
 export const createUrlSlice: StateCreator<AppState, [], [], UrlSlice> = (set) => ({
   applyUrl: (u) =>
-    set((s) => ({
-      ...(s.sessionKey !== u.session ? { sessionKey: u.session, ...sessionReset(), ...leafResetForSession() } : {}),
-      leaf: u.leaf,
-      plan: u.plan,
-      profile: u.profile,
-    })),
+    set((s) => {
+      const panels = { ...s.panels };
+      for (const p of URL_PANELS) panels[p] = u.panels.includes(p);
+      return {
+        ...(s.sessionKey !== u.session ? { sessionKey: u.session, ...sessionReset(), ...leafResetForSession() } : {}),
+        leaf: u.leaf,
+        plan: u.plan,
+        profile: u.profile,
+        overrides: u.overrides,
+        panels,
+        compare: u.compare ? { ...u.compare, open: true } : { ...s.compare, open: false },
+      };
+    }),
 });

@@ -1,29 +1,56 @@
 import { useEffect } from 'react';
-import { urlStateOf, useAppStore } from './app-store';
+import { urlStateOf, useAppStore, type AppState } from './app-store';
 import { formatUrlState, parseUrlState } from './url-state';
 
-/** Restores the selection from the URL hash, then keeps the hash in step with it. */
+/** What Back/Forward step through: the open session and its selected leaf. */
+const selectionOf = (s: AppState): string => `${s.sessionKey ?? ''}\n${s.leaf ?? ''}`;
+
+/**
+ * Restores the UI from the URL hash, then keeps the hash in step with it: a new leaf (or session)
+ * selection is a new history entry (pushState), so Back/Forward walk through selections; every
+ * other change (plan, profile, overrides, panels, compare) rewrites the current entry (replaceState).
+ * While following the newest leaf, selections come from the agent's appends, not the user: those
+ * replace too, or Back would step through every append.
+ */
 export function useUrlSync(win: Window = window): void {
   useEffect(() => {
     useAppStore.getState().applyUrl(parseUrlState(win.location.hash));
     let last = formatUrlState(urlStateOf(useAppStore.getState()));
+    let lastSelection = selectionOf(useAppStore.getState());
+    /** True while the URL itself is being applied: nothing it causes is a new history entry. */
+    let restoring = false;
     const unsub = useAppStore.subscribe((s) => {
       const next = formatUrlState(urlStateOf(s));
-      if (next === last) return;
+      const selection = selectionOf(s);
+      if (next === last) {
+        lastSelection = selection;
+        return;
+      }
       last = next;
       const url = `${win.location.pathname}${win.location.search}${next}`;
-      win.history.replaceState(null, '', url);
+      if (selection !== lastSelection && !s.follow && !restoring) win.history.pushState(null, '', url);
+      else win.history.replaceState(null, '', url);
+      lastSelection = selection;
     });
-    const onHash = () => {
-      const next = formatUrlState(parseUrlState(win.location.hash));
+    // Back/Forward fire popstate (and hashchange when only the hash differs); a pasted link fires hashchange.
+    const restore = () => {
+      const parsed = parseUrlState(win.location.hash);
+      const next = formatUrlState(parsed);
       if (next === last) return;
       last = next;
-      useAppStore.getState().applyUrl(parseUrlState(win.location.hash));
+      restoring = true;
+      try {
+        useAppStore.getState().applyUrl(parsed);
+      } finally {
+        restoring = false;
+      }
     };
-    win.addEventListener('hashchange', onHash);
+    win.addEventListener('popstate', restore);
+    win.addEventListener('hashchange', restore);
     return () => {
       unsub();
-      win.removeEventListener('hashchange', onHash);
+      win.removeEventListener('popstate', restore);
+      win.removeEventListener('hashchange', restore);
     };
   }, [win]);
 }

@@ -75,6 +75,8 @@ export interface SessionSummary {
 export type LockState = 'held' | 'free' | 'unknown';
 
 export interface HeaderInfo {
+  /** The header entry's id (its full contract, system prompt and tools, comes from `getEntry`). */
+  entryId: string;
   sessionId: string | null;
   model: string | null;
   provider: string | null;
@@ -177,6 +179,11 @@ export interface EntryDetail {
   truncated: boolean;
   /** The parsed entry, or null when `raw` is not the whole line. */
   json: Json | null;
+  /**
+   * Why a known kind's payload is not the shape of its kind (the core's `malformed` case,
+   * shown raw with this note), or null when it is.
+   */
+  problem: string | null;
 }
 
 /**

@@ -21,6 +21,12 @@ export function utf8Prefix(buf: Buffer, max: number): Buffer {
   return buf.subarray(0, end > 0 ? end : max);
 }
 
+/** The core's `malformed` note for entry `i`, or null when its payload has its kind's shape. */
+function malformedProblem(s: OpenSession, i: number): string | null {
+  const e = s.ledger.entry(i);
+  return e.kind === 'malformed' ? e.problem : null;
+}
+
 /** Entry `i` (id `id`) of an open session, its line from `sliceStart` for at most `maxBytes`. */
 export function entrySlice(
   s: OpenSession,
@@ -58,5 +64,6 @@ export function entrySlice(
     sliceEnd,
     truncated: !whole,
     json,
+    problem: malformedProblem(s, i),
   };
 }

@@ -15,6 +15,7 @@ function headerInfo(s: OpenSession): HeaderInfo | null {
   const h = s.ledger.entry(ix.header);
   if (h.kind !== 'header') return null;
   return {
+    entryId: h.id,
     sessionId: h.session_id,
     model: h.model,
     provider: h.provider,

@@ -2,10 +2,11 @@ import { memo, useState } from 'react';
 import type { ChainItem, EntryDetail } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
+import { EntryView } from '../entry-views/entry-view';
 import { CopyButton } from '../export/copy-button';
 import { rawLineOf } from '../export/exports';
 import { kindIcon, kindLabel, ROLE_LABEL } from '../tree/kind-icons';
-import { formatBytes, shortId, timeOfDay } from '../util/format';
+import { formatBytes, fullTime, shortId, timeOfDay } from '../util/format';
 import { prettyJson } from '../util/heavy-work';
 
 interface Props {
@@ -20,7 +21,7 @@ interface Props {
   onSelectLeaf: (id: string) => void;
 }
 
-/** One entry of the chain, expandable to its raw JSON line. */
+/** One entry of the chain, expandable to a readable view of its kind, its raw JSON line one click away. */
 export const HistoryItem = memo(function HistoryItem({
   sessionKey,
   item,
@@ -32,6 +33,7 @@ export const HistoryItem = memo(function HistoryItem({
 }: Props) {
   const api = useApi();
   const [open, setOpen] = useState(false);
+  const [showRaw, setShowRaw] = useState(false);
   const [detail, setDetail] = useState<{ d: EntryDetail; pretty: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -52,7 +54,7 @@ export const HistoryItem = memo(function HistoryItem({
       onMouseLeave={() => onHover(null)}
     >
       <div className="history-line" onDoubleClick={() => onSelectLeaf(item.id)} title="Double-click: select as leaf">
-        <button type="button" className="expand" aria-expanded={open} onClick={toggle} title="Show the raw JSON line">
+        <button type="button" className="expand" aria-expanded={open} onClick={toggle} title="Show the entry">
           {open ? '▾' : '▸'}
         </button>
         <span className="kind-icon">{kindIcon(item.kind)}</span>
@@ -73,7 +75,9 @@ export const HistoryItem = memo(function HistoryItem({
           </span>
         ) : null}
         {projectedLabel && <span className="projected-as">→ {projectedLabel}</span>}
-        <span className="row-time">{timeOfDay(item.ts)}</span>
+        <span className="row-time" title={fullTime(item.ts)}>
+          {timeOfDay(item.ts)}
+        </span>
       </div>
       {open && (
         <div className="raw-entry">
@@ -81,17 +85,31 @@ export const HistoryItem = memo(function HistoryItem({
           {!detail && !error && <p className="dim">loading…</p>}
           {detail && (
             <>
-              <p className="dim">
-                line {detail.d.line} · offset {detail.d.offset} · {formatBytes(detail.d.length)}
-                {detail.d.truncated ? ' · clipped' : ''}{' '}
+              <div className="entry-view-bar">
+                <span className="dim">
+                  line {detail.d.line} · offset {detail.d.offset} · {formatBytes(detail.d.length)}
+                  {detail.d.truncated ? ' · clipped' : ''}
+                </span>
+                <button
+                  type="button"
+                  className="raw-toggle"
+                  aria-pressed={showRaw}
+                  onClick={() => setShowRaw((r) => !r)}
+                >
+                  raw JSON
+                </button>
                 <CopyButton label="copy id" name={`copy entry id ${item.id}`} text={() => item.id} />
                 <CopyButton
                   label="copy line"
                   name={`copy the raw line of ${item.id}`}
                   text={() => rawLineOf(api, sessionKey, item.id)}
                 />
-              </p>
-              <pre className="json">{detail.pretty}</pre>
+              </div>
+              {showRaw ? (
+                <pre className="json">{detail.pretty}</pre>
+              ) : (
+                <EntryView detail={detail.d} item={item} raw={<pre className="json">{detail.pretty}</pre>} />
+              )}
             </>
           )}
         </div>

@@ -12,6 +12,7 @@ import { ownValue } from '../../shared/own-key';
 const ROW_ESTIMATE = 28;
 
 interface Props {
+import { SessionCard } from '../entry-views/session-card';
   view: LeafView;
   /** The request `view` answers: pages of its chain are asked for with it. */
   request: LeafRequest;
@@ -46,6 +47,7 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
             key={k}
             type="button"
             className="chip"
+      <SessionCard />
             aria-pressed={!hiddenKinds.includes(k)}
             onClick={() => toggleKind(k)}
           >

@@ -63,17 +63,19 @@ describe('leaf panes', () => {
     expect(projected().querySelector('.ansi')?.textContent).not.toContain('\u001b');
   });
 
-  it('filters the history by kind and expands an entry to its raw JSON', async () => {
+  it('filters the history by kind and expands an entry to its view, the raw JSON one click away', async () => {
     const api = await renderSession('linear');
     await waitFor(() => expect(history().querySelectorAll('.history-item').length).toBe(21));
     fireEvent.click(within(history()).getByRole('button', { name: 'turn_card 2' }));
     await waitFor(() => expect(history().querySelector('[data-entry-id="e0009"]')).toBeNull());
-    expect(history().querySelectorAll('.history-item')).toHaveLength(19);
+    // The filtered rows come from the server: wait for them (the old rows are gone at once).
+    await waitFor(() => expect(history().querySelectorAll('.history-item')).toHaveLength(19));
     fireEvent.click(within(history()).getByRole('button', { name: 'turn_card 2' }));
     await waitFor(() => expect(history().querySelectorAll('.history-item').length).toBe(21));
     const item = history().querySelector<HTMLElement>('[data-entry-id="e0006"]')!;
-    fireEvent.click(within(item).getByTitle('Show the raw JSON line'));
+    fireEvent.click(within(item).getByTitle('Show the entry'));
     await waitFor(() => expect(item.textContent).toContain('line 6 · offset'));
+    fireEvent.click(within(item).getByRole('button', { name: 'raw JSON' }));
     expect(item.querySelector('pre.json')?.textContent).toContain('"name": "run_command"');
     expect(api.calls.some((c) => c.method === 'getEntry')).toBe(true);
   });

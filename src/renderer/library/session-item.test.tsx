@@ -41,7 +41,11 @@ const draw = (s: SessionSummary) =>
 describe('a session line before the session is read', () => {
   it('shows a torn tail when the last line has no \\n and no agent holds the file', () => {
     draw(unread({}));
-    expect(screen.getByLabelText(/^torn tail/).textContent).toBe('⚠ tail');
+    const badge = screen.getByLabelText(/^torn tail/);
+    expect(badge.textContent?.trim()).toBe('tail');
+    expect(badge.getAttribute('title')).toMatch(/^Torn tail: the last line has no newline/);
+    // The warning sign is an inline SVG, not a glyph some machine's fonts may lack.
+    expect(badge.querySelector('svg.icon-warn')).toBeTruthy();
   });
 
   it('shows no torn tail while an agent writes (the missing \\n is a write in progress)', () => {
@@ -59,7 +63,45 @@ describe('a session line before the session is read', () => {
   it('says why a file is listed but not read (a FIFO, a foreign link)', () => {
     draw(unread({ unreadable: 'x.jsonl is a FIFO (named pipe), not a regular file; it is not read' }));
     const badge = screen.getByLabelText(/^not read: .*FIFO/);
-    expect(badge.textContent).toBe('⚠ not read');
+    expect(badge.textContent?.trim()).toBe('not read');
     expect(badge.getAttribute('title')).toMatch(/FIFO/);
+  });
+});
+
+describe('a session line says what it knows, and no more', () => {
+  it('gives the file size, not a "~" entry estimate, before the session is read (a 35,974-entry file was "~98,787")', () => {
+    draw(unread({ entries: 98_787, entriesExact: false, sizeBytes: 48 << 20 }));
+    const meta = document.querySelector('.session-meta')?.textContent ?? '';
+    expect(meta).not.toMatch(/~|98,787/);
+    expect(meta).toContain('48');
+    expect(screen.getByTitle('Entries are counted when the session is opened.')).toBeTruthy();
+  });
+
+  it('gives the exact entry count once read', () => {
+    draw(unread({ entries: 35_974, entriesExact: true, warnings: 0, tailUnterminated: false }));
+    expect(document.querySelector('.session-meta')?.textContent).toContain('35,974 entries');
+  });
+
+  it('explains a cwd-hash mismatch (§1) in its tooltip', () => {
+    draw(unread({ cwdMismatch: true, cwdHash: 'deadbeefdeadbeef', tailUnterminated: false }));
+    const badge = screen.getByLabelText('cwd mismatch');
+    expect(badge.getAttribute('title')).toMatch(
+      /deadbeefdeadbeef is not the FNV-1a hash of this session's cwd \(\/home\/ana\/p\)/,
+    );
+  });
+
+  it('links a child session to its parent (a button beside the row, not inside it)', () => {
+    draw(
+      unread({
+        parentSession: {
+          sessionId: '01a1f7f8-3000-7bce-9f84-9a13f02868af',
+          entryId: 'e9',
+          key: 'agents/vak/sessions/x/p.jsonl',
+        },
+      }),
+    );
+    const link = screen.getByRole('button', { name: /child of/ });
+    expect(link.closest('.session-item')).toBeNull();
+    expect(link.getAttribute('title')).toMatch(/at entry e9/);
   });
 });

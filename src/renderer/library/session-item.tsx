@@ -1,5 +1,9 @@
 import type { SessionSummary } from '../../shared/api';
-import { relativeTime } from '../util/format';
+import { summaryBadges, WarnBadge } from '../entry-views/session-warnings';
+import { Icon } from '../icons/icon';
+import { useAppStore } from '../store/app-store';
+import { formatBytes, fmtInt, relativeTime, shortId } from '../util/format';
+import './library.css';
 
 interface Props {
   s: SessionSummary;
@@ -7,11 +11,21 @@ interface Props {
   onOpen: (key: string) => void;
 }
 
-/** One session line: title, model, age, size, branches, warnings, live dot. */
+/**
+ * How big the session is: its exact entry count once read; before that its file size, since
+ * an estimate from the head's line lengths can be off by a factor of three.
+ */
+function sizeText(s: SessionSummary): { text: string; title: string } {
+  if (s.entriesExact) return { text: `${fmtInt(s.entries)} entries`, title: `${formatBytes(s.sizeBytes)} on disk` };
+  return { text: formatBytes(s.sizeBytes), title: 'Entries are counted when the session is opened.' };
+}
+
+/** One session line: title, warnings, model, age, size, branches, live dot, and its parent session. */
 export function SessionItem({ s, selected, onOpen }: Props) {
-  const entries = `${s.entriesExact ? '' : '~'}${s.entries} entries`;
+  const size = sizeText(s);
+  const badges = summaryBadges(s);
   return (
-    <li>
+    <li className="session-row">
       <button
         type="button"
         className={`session-item${selected ? ' selected' : ''}`}
@@ -19,34 +33,48 @@ export function SessionItem({ s, selected, onOpen }: Props) {
         onClick={() => onOpen(s.key)}
         title={s.key}
       >
-        <span className="session-title">
+        <span className="session-title-row">
           {s.lock === 'held' && <span className="live-dot" aria-label="live: an agent holds the lock" title="live" />}
-          {s.title ?? s.sessionId}
-          {s.unreadable !== null && (
-            <span className="warn-badge" aria-label={`not read: ${s.unreadable}`} title={s.unreadable}>
-              ⚠ not read
+          <span className="session-title">{s.title ?? s.sessionId}</span>
+          {badges.length > 0 && (
+            <span className="session-badges">
+              {badges.map((b) => (
+                <WarnBadge key={b.code} b={b} />
+              ))}
             </span>
           )}
-          {s.warnings ? (
-            <span className="warn-badge" aria-label={`${s.warnings} warnings`}>
-              ⚠ {s.warnings}
-            </span>
-          ) : s.warnings === null && s.tailUnterminated && s.lock === 'free' ? (
-            // Before the session is opened only its last byte is known: no agent is writing, yet no final \n.
-            <span
-              className="warn-badge"
-              aria-label="torn tail: the last line has no newline; open the session for all warnings"
-              title="The last line has no \n and no agent holds the file: a torn tail. Open the session for all warnings."
-            >
-              ⚠ tail
-            </span>
-          ) : null}
         </span>
         <span className="session-meta">
-          {s.model ?? 'no model'} · {relativeTime(s.lastTs ? Date.parse(s.lastTs) || s.mtimeMs : s.mtimeMs)} · {entries}
+          {s.model ?? 'no model'} · {relativeTime(s.lastTs ? Date.parse(s.lastTs) || s.mtimeMs : s.mtimeMs)} ·{' '}
+          <span title={size.title}>{size.text}</span>
           {s.branches ? ` · ${s.branches} branch${s.branches === 1 ? '' : 'es'}` : ''}
         </span>
       </button>
+      {s.parentSession && <ParentLink parent={s.parentSession} />}
     </li>
+  );
+}
+
+/** "↳ child of …": opens the parent session at the entry that spawned this one. */
+function ParentLink({ parent }: { parent: NonNullable<SessionSummary['parentSession']> }) {
+  const key = parent.key;
+  const title = useAppStore((st) => (key ? (st.sessions.find((x) => x.key === key)?.title ?? null) : null));
+  const openSessionAt = useAppStore((st) => st.openSessionAt);
+  const name = title ?? shortId(parent.sessionId);
+  if (!key)
+    return (
+      <span className="session-parent dim" title={`Parent session ${parent.sessionId} is not in this home`}>
+        <Icon name="parent" /> child of {shortId(parent.sessionId)} (not in this home)
+      </span>
+    );
+  return (
+    <button
+      type="button"
+      className="session-parent"
+      title={`Spawned by session ${parent.sessionId} at entry ${parent.entryId}: open it there`}
+      onClick={() => openSessionAt(key, parent.entryId)}
+    >
+      <Icon name="parent" /> child of <span className="session-parent-name">{name}</span>
+    </button>
   );
 }

@@ -1,7 +1,8 @@
 import { useApi } from '../api/api-context';
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
-import { timeOfDay } from '../util/format';
+import { fullTime, shortId, timeOfDay } from '../util/format';
+import './panels.css';
 
 const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -26,14 +27,18 @@ export function WorkPanel() {
       <tbody>
         {info.work.map((w) => (
           <tr key={w.work_id}>
-            <td>{w.work_id}</td>
+            <td className="work-id">{w.work_id}</td>
             <td>{show(w.state)}</td>
             <td>{w.last_event}</td>
             <td className="clip">{show(w.detail)}</td>
             <td className="num">{w.events}</td>
-            <td>
-              <button type="button" onClick={() => void jumpToEntry(api, w.last_entry)}>
-                {w.last_entry} · {timeOfDay(w.last_ts)}
+            <td className="work-last">
+              <button
+                type="button"
+                title={`Select ${w.last_entry} (${fullTime(w.last_ts)})`}
+                onClick={() => void jumpToEntry(api, w.last_entry)}
+              >
+                {shortId(w.last_entry)} · {timeOfDay(w.last_ts)}
               </button>
             </td>
           </tr>

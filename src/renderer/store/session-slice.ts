@@ -46,6 +46,10 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
             compare: { ...s.compare, leafB: null, overridesB: {} },
           },
     ),
+  openSessionAt: (key, entryId) => {
+    get().selectSession(key);
+    get().selectLeaf(entryId);
+  },
   sessionOpened: (info) => set({ sessionInfo: info, sessionError: null, progress: null }),
   sessionChanged: (info) => set((s) => ({ sessionInfo: info, sessionError: null, treeVersion: s.treeVersion + 1 })),
   sessionFailed: (message) => set({ sessionError: message, progress: null }),

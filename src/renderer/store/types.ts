@@ -59,6 +59,8 @@ export interface SessionSlice {
 
   /** Opens another session (or none): everything that belonged to the previous one is forgotten. */
   selectSession: (key: SessionKey | null) => void;
+  /** Follows a link between sessions: opens `key` with `entryId` as the selected leaf (null: its active leaf). */
+  openSessionAt: (key: SessionKey, entryId: string | null) => void;
   /** The first answer of `openSession`. */
   sessionOpened: (info: SessionInfo) => void;
   /** A live change re-read the session: new info, tree pages to fetch again. */

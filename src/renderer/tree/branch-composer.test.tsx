@@ -49,7 +49,11 @@ describe('branch composer', () => {
     const box = await screen.findByRole('textbox', { name: /New directive under e0013/ });
     fireEvent.change(box, { target: { value: 'hello' } });
     fireEvent.keyDown(box, { key: 'Enter' });
-    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toContain('An agent holds the lock');
+    const alert = (await screen.findByRole('alert', {}, { timeout: 5000 })).textContent ?? '';
+    expect(alert).toContain('An agent holds the lock');
+    // Said once: the backend's own sentence is not repeated in brackets after the composer's.
+    expect(alert.match(/holds the lock/gi)).toHaveLength(1);
+    expect(alert.match(/nothing was written/gi)).toHaveLength(1);
     expect(screen.getByRole('textbox', { name: /New directive under e0013/ })).toBeTruthy();
     expect(rows()).toHaveLength(13);
     expect((await api.openSession({ key: api.keyOf('branching') })).entryCount).toBe(13);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../api/api-context';
-import { describeError } from '../api/api-methods';
+import { describeError, errorParts } from '../api/api-methods';
 import { submissionAnswered, submissionKey } from '../api/branch-submission';
 import { useAppStore } from '../store/app-store';
 import { draftKey } from '../store/session-slice';
@@ -8,6 +8,16 @@ import { draftKey } from '../store/session-slice';
 interface Props {
   parentId: string;
   top: number;
+}
+
+/**
+ * What the composer says when the append failed. A held lock gets one sentence of its own: the
+ * backend's message says the same thing again, so it is not appended to it.
+ */
+function refusalText(e: unknown): string {
+  if (errorParts(e).code === 'locked')
+    return 'An agent holds the lock on this session (it is running): nothing was written. Try again when it stops.';
+  return describeError(e);
 }
 
 /** Writes one directive under an entry (§7, the explorer's only write). Enter sends, Shift+Enter breaks the line, Esc cancels. */
@@ -37,7 +47,7 @@ export function BranchComposer({ parentId, top }: Props) {
       // The live session event refreshes the tree; the new entry is selected now so the panes follow.
       branched(parentId, r.id);
     } catch (e) {
-      setError(describeError(e));
+      setError(refusalText(e));
     } finally {
       setBusy(false);
     }

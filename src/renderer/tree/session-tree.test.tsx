@@ -10,13 +10,15 @@ describe('session tree', () => {
     await renderSession();
     await waitFor(() => expect(document.querySelectorAll('.tree-row:not(.placeholder)')).toHaveLength(13));
     expect(treeRow('e0013').textContent).toContain('◀ active');
-    expect(treeRow('e0005').textContent).toContain('⑂2');
+    // The branch mark is an inline SVG (no font needed) and the child count.
+    expect(treeRow('e0005').querySelector('.mark.branch svg.icon-branch')).toBeTruthy();
+    expect(treeRow('e0005').querySelector('.mark.branch')?.textContent).toBe('2');
     expect(treeRow('e0009').textContent).toContain('leaf');
     expect(treeRow('e0002').querySelector('circle.dot.filled')).toBeTruthy();
     expect(treeRow('e0001').querySelector('circle.dot.hollow')).toBeTruthy();
     // The second child of e0005 forks into lane 1: a fork path at e0005, its dot in the second column.
-    expect(treeRow('e0005').querySelectorAll('path').length).toBe(1);
-    expect(treeRow('e0010').querySelector('circle')?.getAttribute('cx')).toBe('18');
+    expect(treeRow('e0005').querySelectorAll('svg.lanes path').length).toBe(1);
+    expect(treeRow('e0010').querySelector('svg.lanes circle')?.getAttribute('cx')).toBe('18');
   });
 
   it('walks rows, parents, children, siblings and ends with the keyboard', async () => {

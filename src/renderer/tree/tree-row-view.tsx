@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { TreeRow } from '../../shared/api';
 import type { Fidelity } from '../../shared/ledger-types';
-import { timeOfDay } from '../util/format';
+import { Icon } from '../icons/icon';
+import { fullTime, timeOfDay } from '../util/format';
 import { kindIcon, kindLabel, ROLE_LABEL } from './kind-icons';
 import { LaneGraph, ROW_HEIGHT } from './lane-graph';
 
@@ -70,17 +71,24 @@ export const TreeRowView = memo(function TreeRowView(p: Props) {
         <span className="row-text">{row.text}</span>
       )}
       <span className="row-marks">
-        {row.hasWarning && <span className="warn-badge">⚠</span>}
+        {row.hasWarning && (
+          <span className="warn-badge" title="The reader warned about this line: see the Warnings panel">
+            <Icon name="warn" label="warning" />
+          </span>
+        )}
         {row.isBranchPoint && (
           <span className="mark branch" title={`${row.children} children`}>
-            ⑂{row.children}
+            <Icon name="branch" />
+            {row.children}
           </span>
         )}
         {row.isLeaf && !row.isActiveLeaf && <span className="mark leaf">leaf</span>}
         {p.selectedLeaf && <span className="mark selected">▶ selected</span>}
         {row.isActiveLeaf && <span className="mark active">◀ active</span>}
       </span>
-      <span className="row-time">{timeOfDay(row.ts)}</span>
+      <span className="row-time" title={fullTime(row.ts)}>
+        {timeOfDay(row.ts)}
+      </span>
     </div>
   );
 });

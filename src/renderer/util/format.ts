@@ -14,10 +14,36 @@ export function relativeTime(ms: number, now: number = Date.now()): string {
 /** 41230 → "41,230". */
 export const fmtInt = (n: number): string => n.toLocaleString('en-US');
 
-/** The time of day of an RFC 3339 stamp, "09:41:07". */
-export function timeOfDay(ts: string): string {
-  const m = /T(\d\d:\d\d:\d\d)/.exec(ts);
-  return m ? m[1] : ts;
+const pad = (n: number): string => String(n).padStart(2, '0');
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * An RFC 3339 stamp as a list shows it, in local time: "09:41:07" today, "20 Nov 09:41:07"
+ * on another day of this year, "2025-11-20 09:41" in another year. A stamp that does not
+ * parse is shown as written.
+ */
+export function timeOfDay(ts: string, now: number = Date.now()): string {
+  const ms = Date.parse(ts);
+  if (Number.isNaN(ms)) return ts;
+  const d = new Date(ms);
+  const today = new Date(now);
+  const hms = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  if (d.getFullYear() !== today.getFullYear())
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  if (d.getMonth() !== today.getMonth() || d.getDate() !== today.getDate())
+    return `${d.getDate()} ${MONTHS[d.getMonth()]} ${hms}`;
+  return hms;
+}
+
+/** The full stamp for a hover title: the local date and time with milliseconds, and the recorded UTC text. */
+export function fullTime(ts: string): string {
+  const ms = Date.parse(ts);
+  if (Number.isNaN(ms)) return ts;
+  const d = new Date(ms);
+  const local = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(
+    d.getMinutes(),
+  )}:${pad(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+  return `${local} local · ${ts} as recorded`;
 }
 
 /** Byte sizes read the same in the previews the core writes and in the renderer. */

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { fullTime, timeOfDay } from './format';
+
+// Stamps are built from local dates so the test holds in any time zone.
+const local = (y: number, mo: number, d: number, h: number, mi: number, s: number): string =>
+  new Date(y, mo - 1, d, h, mi, s, 123).toISOString();
+const NOW = new Date(2026, 10, 29, 15, 0, 0).getTime();
+
+describe('timestamps in lists', () => {
+  it('shows only the time today', () => {
+    expect(timeOfDay(local(2026, 11, 29, 9, 41, 7), NOW)).toBe('09:41:07');
+  });
+
+  it('shows the date where it differs from today (a stamp from another day was "09:41:07" too)', () => {
+    expect(timeOfDay(local(2026, 11, 20, 9, 41, 7), NOW)).toBe('20 Nov 09:41:07');
+    expect(timeOfDay(local(2025, 11, 29, 9, 41, 7), NOW)).toBe('2025-11-29 09:41');
+  });
+
+  it('gives the full stamp for the hover title, and shows a stamp that does not parse as written', () => {
+    const ts = local(2026, 11, 20, 9, 41, 7);
+    expect(fullTime(ts)).toBe(`2026-11-20 09:41:07.123 local · ${ts} as recorded`);
+    expect(timeOfDay('yesterday', NOW)).toBe('yesterday');
+  });
+});

@@ -57,7 +57,8 @@ export function useSession(api: Api): void {
       async (info) => {
         if (!live) return;
         st().sessionOpened(info);
-        const leaf = st().leaf;
+        // The tree opens on the selected leaf (the active one unless the URL names another), in view.
+        const leaf = st().leaf ?? info.activeLeaf;
         if (leaf) {
           const r = await rowNumberOf(api, leaf).catch(() => undefined);
           if (r !== undefined && live) st().placeCursor(r, true);

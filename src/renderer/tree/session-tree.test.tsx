@@ -23,7 +23,9 @@ describe('session tree', () => {
 
   it('walks rows, parents, children, siblings and ends with the keyboard', async () => {
     await renderSession();
-    press('j');
+    // The cursor opens on the selected leaf (the active one).
+    await waitCursor('e0013');
+    press('Home');
     await waitCursor('e0001');
     press('j');
     await waitCursor('e0002');

@@ -1,9 +1,9 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import type { TreeRow } from '../../shared/api';
 import type { Fidelity } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
-import { currentChainSource, openTreeSource } from '../data/session-sources';
+import { useScaledRows } from '../data/scaled-rows';
+import { currentChainSource, openTreeSource, type TreeSource } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
 import { formatBytes } from '../util/format';
 import { BranchComposer } from './branch-composer';
@@ -18,52 +18,23 @@ export function SessionTree() {
   const key = useAppStore((s) => s.sessionKey);
   const foldAudit = useAppStore((s) => s.foldAudit);
   const treeVersion = useAppStore((s) => s.treeVersion);
-  const selectedRow = useAppStore((s) => s.selectedRow);
-  const leafView = useAppStore((s) => s.leafView);
-  const hover = useAppStore((s) => s.hover);
   const pinned = useAppStore((s) => s.pinned);
-  const composerFor = useAppStore((s) => s.composerFor);
-  const scrollToRow = useAppStore((s) => s.scrollToRow);
   const progress = useAppStore((s) => s.progress);
   const error = useAppStore((s) => s.sessionError);
   const toggleFoldAudit = useAppStore((s) => s.toggleFoldAudit);
   const placeCursor = useAppStore((s) => s.placeCursor);
   const revealRow = useAppStore((s) => s.revealRow);
-  const rowRevealed = useAppStore((s) => s.rowRevealed);
-  const setHover = useAppStore((s) => s.setHover);
   const total = info ? (foldAudit ? info.foldedRowCount : info.rowCount) : 0;
+  const open = info !== null;
+  // The source follows the session and folding; a live change gives it a new total in place
+  // (openTreeSource hands back the same source then).
   const tree = useMemo(
-    () => (info && key ? openTreeSource(api, key, foldAudit, total) : null),
-    [api, key, foldAudit, info, total],
+    () => (open && key ? openTreeSource(api, key, foldAudit, total) : null),
+    [api, key, foldAudit, open, total],
   );
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const scrollRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => tree?.subscribe(rerender), [tree]);
   useEffect(() => {
     if (tree && treeVersion > 0) tree.invalidate(total);
   }, [tree, treeVersion, total]);
-
-  const rowCount = tree?.total ?? 0;
-  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
-  const virt = useVirtualizer({
-    count: rowCount,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 24,
-  });
-  const items = virt.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
-  useEffect(() => {
-    if (tree && rowCount > 0) tree.ensure(first, last);
-  }, [tree, first, last, rowCount, treeVersion]);
-
-  useEffect(() => {
-    if (scrollToRow === null) return;
-    virt.scrollToIndex(scrollToRow, { align: 'auto' });
-    rowRevealed();
-  }, [scrollToRow, virt, rowRevealed]);
 
   // Folding renumbers rows: put the cursor back on the selected entry.
   useEffect(() => {
@@ -94,24 +65,6 @@ export function SessionTree() {
     };
   }, [api, pinnedFirst, revealRow]);
 
-  const link = hover ?? pinned;
-  const linked = useMemo(() => new Set(link?.entries ?? []), [link]);
-  const turnFid = useMemo(() => {
-    const m = new Map<string, Fidelity>();
-    for (const msg of leafView?.projection.messages ?? [])
-      if (msg.turn_id && !m.has(msg.turn_id)) m.set(msg.turn_id, msg.fidelity);
-    return m;
-  }, [leafView]);
-  const selectedLeafId = leafView?.leaf ?? null;
-  // Where each entry went, from the whole projection (the chain itself is paged).
-  const messagesById = useMemo(() => {
-    const m = new Map<string, number[]>();
-    leafView?.projection.messages.forEach((msg, k) => {
-      for (const id of msg.source_ids) m.set(id, [...(m.get(id) ?? []), k]);
-    });
-    return m;
-  }, [leafView]);
-
   if (!key) return <section className="tree empty-pane">Choose a session in the library.</section>;
   if (error) return <section className="tree empty-pane error">{error}</section>;
   if (!info || !tree) {
@@ -132,14 +85,6 @@ export function SessionTree() {
     );
   }
 
-  const onHover = (row: TreeRow | null) => {
-    if (!row) return setHover(null);
-    // Why an entry is hidden is known for the chain items loaded (the leaf end, and what the History pane fetched).
-    const c = leafView?.chain.find((x) => x.id === row.id) ?? currentChainSource()?.find((x) => x.id === row.id)?.item;
-    setHover({ entries: [row.id], messages: messagesById.get(row.id) ?? [], reason: c?.hidden ?? null });
-  };
-  const composerRow = composerFor ? items.find((i) => tree.get(i.index)?.id === composerFor) : undefined;
-
   return (
     <section className="tree" aria-label="Session tree">
       <header className="pane-head">
@@ -152,6 +97,68 @@ export function SessionTree() {
         </label>
         {progress && <progress value={progress.bytesRead} max={progress.bytesTotal} aria-label="Reading the session" />}
       </header>
+      {/* Keyed by the source: another session or folding starts a list of its own (no scroll offset carried over). */}
+      <TreeList key={tree.id} tree={tree} />
+    </section>
+  );
+}
+
+/** The scrolled rows of one tree source (scaled past the browser's element height: useScaledRows). */
+function TreeList({ tree }: { tree: TreeSource }) {
+  const selectedRow = useAppStore((s) => s.selectedRow);
+  const leafView = useAppStore((s) => s.leafView);
+  const hover = useAppStore((s) => s.hover);
+  const pinned = useAppStore((s) => s.pinned);
+  const composerFor = useAppStore((s) => s.composerFor);
+  const scrollToRow = useAppStore((s) => s.scrollToRow);
+  const treeVersion = useAppStore((s) => s.treeVersion);
+  const toggleFoldAudit = useAppStore((s) => s.toggleFoldAudit);
+  const rowRevealed = useAppStore((s) => s.rowRevealed);
+  const setHover = useAppStore((s) => s.setHover);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  useEffect(() => tree.subscribe(rerender), [tree]);
+
+  const rowCount = tree.total;
+  const rows = useScaledRows({
+    count: rowCount,
+    rowHeight: ROW_HEIGHT,
+    scrollRef,
+    overscan: 24,
+    ...(selectedRow !== null ? { initialRow: selectedRow } : {}),
+  });
+  const { first, last, scrollToIndex } = rows;
+  useEffect(() => {
+    if (rowCount > 0 && last >= first) tree.ensure(first, last);
+  }, [tree, first, last, rowCount, treeVersion]);
+
+  useEffect(() => {
+    if (scrollToRow === null) return;
+    scrollToIndex(scrollToRow, 'auto');
+    rowRevealed();
+  }, [scrollToRow, scrollToIndex, rowRevealed]);
+
+  const link = hover ?? pinned;
+  const linked = useMemo(() => new Set(link?.entries ?? []), [link]);
+  // A turn's fidelity from the plan (the projected messages themselves are paged).
+  const turnFid = useMemo(
+    () => new Map<string, Fidelity>((leafView?.projection.plan ?? []).map((r) => [r.turn_id, r.fidelity])),
+    [leafView],
+  );
+  const selectedLeafId = leafView?.leaf ?? null;
+
+  const onHover = (row: TreeRow | null) => {
+    if (!row) return setHover(null);
+    // Where an entry went, and why not, is known for the chain items loaded (the leaf end, and what the History pane fetched).
+    const c = leafView?.chain.find((x) => x.id === row.id) ?? currentChainSource()?.find((x) => x.id === row.id)?.item;
+    setHover({ entries: [row.id], messages: c?.projectedAs ?? [], reason: c?.hidden ?? null });
+  };
+  const indexes: number[] = [];
+  for (let i = first; i <= last; i++) indexes.push(i);
+  const composerIndex = composerFor ? indexes.find((i) => tree.get(i)?.id === composerFor) : undefined;
+
+  return (
+    <>
       <div
         ref={scrollRef}
         className="tree-scroll"
@@ -160,20 +167,21 @@ export function SessionTree() {
         aria-label="Entries"
         aria-activedescendant={selectedRow !== null ? `tree-row-${selectedRow}` : undefined}
       >
-        <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
-          {items.map((it) => {
-            const row = tree.get(it.index);
+        <div style={{ height: rows.height, position: 'relative' }}>
+          {indexes.map((i) => {
+            const row = tree.get(i);
+            const top = rows.topOf(i);
             if (!row)
               return (
-                <div key={it.key} className="tree-row placeholder" style={{ top: it.start, height: ROW_HEIGHT }}>
+                <div key={i} className="tree-row placeholder" style={{ top, height: ROW_HEIGHT }}>
                   …
                 </div>
               );
             return (
               <TreeRowView
-                key={it.key}
+                key={i}
                 row={row}
-                top={it.start}
+                top={top}
                 laneCount={tree.meta ?? 1}
                 cursor={row.row === selectedRow}
                 selectedLeaf={row.id === selectedLeafId}
@@ -185,17 +193,17 @@ export function SessionTree() {
               />
             );
           })}
-          {composerFor && composerRow && (
-            <BranchComposer key={composerFor} parentId={composerFor} top={composerRow.start + ROW_HEIGHT} />
+          {composerFor && composerIndex !== undefined && (
+            <BranchComposer key={composerFor} parentId={composerFor} top={rows.topOf(composerIndex) + ROW_HEIGHT} />
           )}
         </div>
       </div>
-      {composerFor && !composerRow && (
+      {composerFor && composerIndex === undefined && (
         <div className="composer-dock">
           <BranchComposer key={composerFor} parentId={composerFor} top={0} />
         </div>
       )}
       {tree.error && <p className="error">{tree.error}</p>}
-    </section>
+    </>
   );
 }

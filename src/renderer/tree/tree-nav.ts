@@ -1,15 +1,50 @@
 import type { Api, TreeRow } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
 import { currentTreeSource, type TreeSource } from '../data/session-sources';
+import { ROW_HEIGHT } from './lane-graph';
 
 /** How far a child or sibling is looked for before giving up (rows). */
 const SCAN_LIMIT = 4096;
 
+/**
+ * How long the cursor must rest before its row becomes the selected leaf (ms). Moving with
+ * j/k/PageDown draws the cursor at once; the panes are asked for only where it stops, so a
+ * run of key presses costs one leaf view, not one per row passed (issue 9).
+ */
+export const SETTLE_MS = 100;
+
+let settling: ReturnType<typeof setTimeout> | null = null;
+
+function stopSettling(): void {
+  if (settling !== null) clearTimeout(settling);
+  settling = null;
+}
+
 /** Time travel: the row's entry becomes the selected leaf, and the row the cursor. */
 export function selectRowEntry(row: TreeRow): void {
+  stopSettling();
   const s = useAppStore.getState();
   s.selectLeaf(row.id, row.row);
   s.revealRow(row.row);
+}
+
+/** Keyboard travel: the cursor moves (and shows) now, the row's entry is selected once the keys rest. */
+export function moveCursorTo(row: TreeRow): void {
+  stopSettling();
+  useAppStore.getState().placeCursor(row.row, true);
+  settling = setTimeout(() => {
+    settling = null;
+    const s = useAppStore.getState();
+    // The session changed, or another move already took over: nothing to select.
+    if (s.selectedRow !== row.row || currentTreeSource()?.get(row.row)?.id !== row.id) return;
+    s.selectLeaf(row.id, row.row);
+  }, SETTLE_MS);
+}
+
+/** Rows a PageUp/PageDown moves: what the tree shows at once, less one row of context. */
+function pageRows(): number {
+  const h = document.querySelector('.tree-scroll')?.clientHeight ?? 0;
+  return Math.max(1, Math.floor(h / ROW_HEIGHT) - 1);
 }
 
 async function cursorRow(tree: TreeSource): Promise<TreeRow | undefined> {
@@ -48,6 +83,7 @@ export async function rowOfEntry(api: Api, id: string): Promise<TreeRow | undefi
 
 /** Selects an entry by id: used by jumps from warnings, work items and live follow. */
 export async function jumpToEntry(api: Api, id: string): Promise<void> {
+  stopSettling();
   const n = await rowNumberOf(api, id).catch(() => undefined);
   const s = useAppStore.getState();
   s.selectLeaf(id, n ?? null);
@@ -55,22 +91,36 @@ export async function jumpToEntry(api: Api, id: string): Promise<void> {
 }
 
 /** One tree navigation command, as bound to keys. */
-export type NavCommand = 'down' | 'up' | 'parent' | 'child' | 'prevSibling' | 'nextSibling' | 'root' | 'active';
+export type NavCommand =
+  'down' | 'up' | 'pageDown' | 'pageUp' | 'parent' | 'child' | 'prevSibling' | 'nextSibling' | 'root' | 'active';
+
+/** Rows a step command moves the cursor by (null: not a step). */
+function stepOf(cmd: NavCommand): number | null {
+  if (cmd === 'down') return 1;
+  if (cmd === 'up') return -1;
+  if (cmd === 'pageDown') return pageRows();
+  if (cmd === 'pageUp') return -pageRows();
+  return null;
+}
+
+/** Moves the cursor as a key asks; the panes follow once the keys rest (moveCursorTo). */
 
 export async function navigate(api: Api, cmd: NavCommand): Promise<void> {
   const tree = currentTreeSource();
   if (!tree || tree.total === 0) return;
   const s = useAppStore.getState();
+  const step = stepOf(cmd);
+  if (step !== null) {
+    // Read and move the cursor before any await: quick presses each start from the last one's row.
+    const at = s.selectedRow ?? -1;
+    const next = at < 0 ? 0 : Math.max(0, Math.min(tree.total - 1, at + step));
+    const row = tree.get(next) ?? (await tree.load(next));
+    if (row) moveCursorTo(row);
+    return;
+  }
   const cur = await cursorRow(tree);
   let target: TreeRow | undefined;
   switch (cmd) {
-    case 'down':
-    case 'up': {
-      const at = s.selectedRow ?? -1;
-      const next = at < 0 ? 0 : Math.max(0, Math.min(tree.total - 1, at + (cmd === 'down' ? 1 : -1)));
-      target = await tree.load(next);
-      break;
-    }
     case 'parent':
       if (cur?.parentId) target = await rowOfEntry(api, cur.parentId);
       break;
@@ -90,7 +140,7 @@ export async function navigate(api: Api, cmd: NavCommand): Promise<void> {
       break;
     }
   }
-  if (target) selectRowEntry(target);
+  if (target) moveCursorTo(target);
 }
 
 /**

@@ -1,0 +1,122 @@
+import { useCallback, useLayoutEffect, useState, type RefObject } from 'react';
+
+/**
+ * Tallest scroll content a list makes (px). Browsers stop at a maximum element height
+ * (Chromium ~33.5M px, Firefox ~17.9M px: 1.39M rows of 24 px at Chromium's); past this a
+ * list scrolls scaled: its content stays this tall and a scrolled pixel moves several.
+ */
+export const MAX_SCROLL_PX = 8_000_000;
+
+/** Where the rows of a list sit for one scroll position (pure: the hook below feeds it). */
+export interface ScaledLayout {
+  /** Height of the scroll content (px), at most MAX_SCROLL_PX. */
+  height: number;
+  /** Virtual px per scrolled px (1 when the list fits). */
+  scale: number;
+  /** Rows to draw, overscan included: [first, last]; last < first when there is none. */
+  first: number;
+  last: number;
+  /** Where row `i` is drawn, in the scroll content's coordinates. */
+  topOf: (i: number) => number;
+}
+
+/**
+ * Lays out `count` rows of `rowHeight` px for a viewport of `viewport` px scrolled to
+ * `scrollTop`. Scaled scrolling: the virtual offset is scrollTop × scale, linear from the first
+ * row to the last, and rows are drawn at their virtual position translated back by what the
+ * scroll box did not move — so the first and the last row are both reachable at any count.
+ */
+export function scaledLayout(
+  count: number,
+  rowHeight: number,
+  viewport: number,
+  scrollTop: number,
+  overscan: number,
+  max = MAX_SCROLL_PX,
+): ScaledLayout {
+  const total = count * rowHeight;
+  const height = Math.min(total, max);
+  const scale = total > max && height > viewport ? (total - viewport) / (height - viewport) : 1;
+  const top = Math.max(0, Math.min(scrollTop, Math.max(0, height - viewport)));
+  const virtual = top * scale;
+  const shift = virtual - top;
+  const first = Math.max(0, Math.floor(virtual / rowHeight) - overscan);
+  const last = Math.min(count - 1, Math.ceil((virtual + viewport) / rowHeight) + overscan);
+  return { height, scale, first, last, topOf: (i) => i * rowHeight - shift };
+}
+
+/** The scroll position (real px) that shows row `i` as asked; null when `auto` finds it in view already. */
+export function scrollTopFor(
+  i: number,
+  align: 'auto' | 'start' | 'center' | 'end',
+  count: number,
+  rowHeight: number,
+  viewport: number,
+  scrollTop: number,
+  max = MAX_SCROLL_PX,
+): number | null {
+  const { scale, height } = scaledLayout(count, rowHeight, viewport, scrollTop, 0, max);
+  const virtual = scrollTop * scale;
+  const rowTop = i * rowHeight;
+  let target: number;
+  if (align === 'auto') {
+    if (rowTop >= virtual && rowTop + rowHeight <= virtual + viewport) return null;
+    target = rowTop < virtual ? rowTop : rowTop + rowHeight - viewport;
+  } else if (align === 'start') target = rowTop;
+  else if (align === 'end') target = rowTop + rowHeight - viewport;
+  else target = rowTop + rowHeight / 2 - viewport / 2;
+  return Math.max(0, Math.min(Math.max(0, height - viewport), target / scale));
+}
+
+export interface ScaledRows extends ScaledLayout {
+  /** Scrolls so that row `i` shows (`auto`: only if it does not already). */
+  scrollToIndex: (i: number, align?: 'auto' | 'start' | 'center' | 'end') => void;
+}
+
+/**
+ * Virtual rows of one height in a scroll box, past any browser's element height: the shared
+ * helper of the tree (and any list of fixed rows). `initialRow` is shown first (aligned to the end).
+ */
+export function useScaledRows(opts: {
+  count: number;
+  rowHeight: number;
+  scrollRef: RefObject<HTMLElement | null>;
+  overscan: number;
+  initialRow?: number;
+}): ScaledRows {
+  const { count, rowHeight, scrollRef, overscan } = opts;
+  const [pos, setPos] = useState({ top: 0, viewport: 0 });
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const read = () => setPos({ top: el.scrollTop, viewport: el.clientHeight });
+    if (opts.initialRow !== undefined) {
+      const t = scrollTopFor(opts.initialRow, 'end', count, rowHeight, el.clientHeight, 0);
+      if (t !== null) el.scrollTop = t;
+    }
+    read();
+    el.addEventListener('scroll', read, { passive: true });
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read);
+    ro?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', read);
+      ro?.disconnect();
+    };
+    // Only on mount: a list for another source is another component (keyed by it).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scrollRef]);
+  const layout = scaledLayout(count, rowHeight, pos.viewport, pos.top, overscan);
+  const scrollToIndex = useCallback(
+    (i: number, align: 'auto' | 'start' | 'center' | 'end' = 'auto') => {
+      const el = scrollRef.current;
+      if (!el) return;
+      const t = scrollTopFor(i, align, count, rowHeight, el.clientHeight, el.scrollTop);
+      if (t === null) return;
+      el.scrollTop = t;
+      // A browser fires scroll on its own; set the state now too (jsdom does not, and the rows must follow).
+      setPos({ top: el.scrollTop, viewport: el.clientHeight });
+    },
+    [scrollRef, count, rowHeight],
+  );
+  return { ...layout, scrollToIndex };
+}

@@ -50,16 +50,18 @@ describe('HomeWatcher', () => {
     await waitFor((c) => c.type === 'changed' && c.key === 'agents/reviewer/sessions/h2/s2.jsonl');
   });
 
-  it('reports an append by another process quickly, and deletions', async () => {
+  it('reports an append by another process within 5 s, and deletions', async () => {
     mkdirSync(join(dir, 'agents/vak/sessions/h1'), { recursive: true });
     writeFileSync(join(dir, KEY), '{}\n');
     start();
     expect(watcher!.watchedDirs).toBe(5);
     expect(changes).toEqual([]); // files already there are known, not reported
-    const t0 = performance.now();
     execFileSync(process.execPath, ['-e', 'require("fs").appendFileSync(process.argv[1], "{}\\n")', join(dir, KEY)]);
-    await waitFor((c) => c.type === 'changed' && c.key === KEY);
-    console.log(`append → change: ${(performance.now() - t0).toFixed(1)} ms (includes starting node)`);
+    // The append is on disk once the child has exited: its change must arrive within a bound a
+    // loaded CI machine still meets (its own coalescing window is a few ms; speed is the bench's job).
+    const appended = performance.now();
+    await waitFor((c) => c.type === 'changed' && c.key === KEY, 5000);
+    expect(performance.now() - appended).toBeLessThan(5000);
     rmSync(join(dir, KEY));
     await waitFor((c) => c.type === 'removed' && c.key === KEY);
   });

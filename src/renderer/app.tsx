@@ -5,11 +5,12 @@ import { KeysOverlay } from './keyboard/keys-overlay';
 import { useKeyboard } from './keyboard/use-keyboard';
 import { LeafPanes } from './leaf/leaf-panes';
 import { useLeafViewLoader } from './leaf/use-leaf-view';
-import { LibrarySidebar } from './library/library-sidebar';
 import { useLibrary } from './live/use-library';
 import { useFollow, useSession } from './live/use-session';
+import { PaletteHost } from './palette/palette-host';
 import { PanelDrawer } from './panels/panel-drawer';
 import { PlanBar } from './plan/plan-bar';
+import { LibraryOrSearch } from './search/library-or-search';
 import { useUrlSync } from './store/use-url-sync';
 import { useLayoutVars } from './layout/use-layout-vars';
 import { SessionTree } from './tree/session-tree';
@@ -27,7 +28,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
   return (
     <div className="app">
       <div className="main-row">
-        <LibrarySidebar />
+        <LibraryOrSearch />
         <div className="work-column">
           <ContextChart />
           <div className="work-row">
@@ -39,6 +40,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
       <PanelDrawer />
       <PlanBar />
       <KeysOverlay />
+      <PaletteHost />
     </div>
   );
 }

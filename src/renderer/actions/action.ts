@@ -10,6 +10,18 @@ import type { AppState } from '../store/types';
 export interface ActionContext {
   api: Api;
   state: AppState;
+  /** What the user typed at the action's prompt (actions with `prompt` only). */
+  input?: string;
+}
+
+/** An action that asks for a value first (the palette shows the prompt, e.g. a window size). */
+export interface ActionPrompt {
+  /** What to type, e.g. "Context window in tokens". */
+  label: string;
+  /** The value the prompt starts with (the current one). */
+  initial(state: AppState): string;
+  /** Why `input` cannot be used now, or null when it can. */
+  check(input: string, state: AppState): string | null;
 }
 
 export interface Action {
@@ -17,8 +29,15 @@ export interface Action {
   id: string;
   /** What the palette shows, e.g. "Toggle the context chart". */
   title: string;
-  /** Keys as the keys overlay shows them (`g`, `$`); absent: palette and buttons only. */
+  /**
+   * Key chords that run it (key-map.ts): a `KeyboardEvent.key` (`g`, `$`, `ArrowDown`), or
+   * with modifiers `Mod+Shift+F` (Mod = Ctrl, ⌘ on a Mac); absent: palette and buttons only.
+   */
   keys?: string[];
+  /** Heading it is listed under (keys overlay, palette); absent: its area's, set in registry.ts. */
+  group?: string;
+  /** Asks for a value before it runs (palette). */
+  prompt?: ActionPrompt;
   /** Runs it; a promise settles when an asynchronous action (an export) is done. */
   run(ctx: ActionContext): void | Promise<void>;
   /** False when it cannot run now (no session open…); absent: always. */

@@ -1,18 +1,36 @@
 /**
- * Every action of the app, in one list: the palette lists it, the keyboard dispatches
- * single keys through `actionForKey`. Each area adds its own array here.
+ * Every action of the app, in one list: the keyboard dispatches key chords through
+ * `actionForKey`, the keys overlay lists the ones with keys, the palette lists them all.
+ * Each area adds its own array here, under the heading its actions are listed with.
  */
 import type { Action } from './action';
+import { appActions } from './app-actions';
 import { contextActions } from './context-actions';
+import { navActions } from './nav-actions';
+import { viewActions } from './view-actions';
 
-export const ACTIONS: readonly Action[] = [...contextActions];
+/** An action as registered: with the heading it is listed under. */
+export type RegisteredAction = Action & { group: string };
 
-/** The action a single key press runs, if one is bound to it (exact key, as KeyboardEvent.key). */
-export function actionForKey(key: string): Action | null {
-  return ACTIONS.find((a) => a.keys?.includes(key)) ?? null;
+const inGroup = (group: string, actions: readonly Action[]): RegisteredAction[] =>
+  actions.map((a) => ({ ...a, group: a.group ?? group }));
+
+export const ACTIONS: readonly RegisteredAction[] = [
+  ...inGroup('General', appActions),
+  ...inGroup('Navigate', navActions),
+  ...inGroup('Plan and view', viewActions),
+  ...inGroup('Context, cost, export', contextActions),
+];
+
+/** The headings, in the order they are listed. */
+export const ACTION_GROUPS: readonly string[] = [...new Set(ACTIONS.map((a) => a.group))];
+
+/** The action a key chord (keyboard/key-map.ts) runs, if one is bound to it. */
+export function actionForKey(chord: string): RegisteredAction | null {
+  return ACTIONS.find((a) => a.keys?.includes(chord)) ?? null;
 }
 
 /** The action with this id. */
-export function actionById(id: string): Action | null {
+export function actionById(id: string): RegisteredAction | null {
   return ACTIONS.find((a) => a.id === id) ?? null;
 }

@@ -1,7 +1,17 @@
+import { ACTION_GROUPS, ACTIONS } from '../actions/registry';
 import { useAppStore } from '../store/app-store';
-import { KEY_MAP } from './key-map';
+import { keysLabel } from './key-map';
+import './keys.css';
 
-/** The `?` overlay: all keys. */
+/** What the `?` overlay lists: every registered action that has keys, by group. */
+export function overlayActions() {
+  return ACTION_GROUPS.map((group) => ({
+    group,
+    actions: ACTIONS.filter((a) => a.group === group && a.keys && a.keys.length > 0),
+  })).filter((g) => g.actions.length > 0);
+}
+
+/** The `?` overlay: every key, from the action registry (the palette lists the same actions). */
 export function KeysOverlay() {
   const open = useAppStore((s) => s.panels.keys);
   const toggle = useAppStore((s) => s.togglePanel);
@@ -14,18 +24,28 @@ export function KeysOverlay() {
       aria-label="Keyboard shortcuts"
       onClick={() => toggle('keys', false)}
     >
-      <div className="overlay-box" onClick={(e) => e.stopPropagation()}>
+      <div className="overlay-box keys-box" onClick={(e) => e.stopPropagation()}>
         <h2>Keys</h2>
-        <dl className="keys">
-          {KEY_MAP.map(([k, w]) => (
-            <div key={k}>
-              <dt>
-                <kbd>{k}</kbd>
-              </dt>
-              <dd>{w}</dd>
-            </div>
+        <div className="keys-groups">
+          {overlayActions().map(({ group, actions }) => (
+            <section key={group} aria-label={group}>
+              <h3>{group}</h3>
+              <dl className="keys">
+                {actions.map((a) => (
+                  <div key={a.id} data-action-id={a.id}>
+                    <dt>
+                      <kbd>{keysLabel(a.keys ?? [])}</kbd>
+                    </dt>
+                    <dd>{a.title}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
           ))}
-        </dl>
+        </div>
+        <p className="keys-hint">
+          Every action, also those without a key: <kbd>{keysLabel(['Mod+K'])}</kbd> opens the command palette.
+        </p>
         <button type="button" autoFocus onClick={() => toggle('keys', false)}>
           Close (Esc)
         </button>

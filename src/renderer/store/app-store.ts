@@ -6,6 +6,7 @@ import { createLayoutSlice, layoutInitial } from './layout-slice';
 import { createLeafSlice, leafInitial } from './leaf-slice';
 import { createLibrarySlice, libraryInitial } from './library-slice';
 import { createPanelsSlice, panelsInitial } from './panels-slice';
+import { createSearchSlice, searchInitial } from './search-slice';
 import { createSessionSlice, sessionInitial } from './session-slice';
 import type { AppState } from './types';
 import { createUrlSlice, type UrlState } from './url-slice';
@@ -27,6 +28,7 @@ const store: StoreApi<AppState> = createStore<AppState>()((...a) => ({
   ...createUrlSlice(...a),
   ...createLayoutSlice(...a),
   ...createContextSlice(...a),
+  ...createSearchSlice(...a),
 }));
 
 /** Reads a slice of the store in a component (re-renders when it changes). */
@@ -48,6 +50,7 @@ export function resetAppStore(): void {
     ...panelsInitial(),
     ...layoutInitial(),
     ...contextInitial(),
+    ...searchInitial(),
   });
 }
 

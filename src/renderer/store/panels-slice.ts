@@ -12,7 +12,9 @@ export const createPanelsSlice: StateCreator<AppState, [], [], PanelsSlice> = (s
   escape: () => {
     const s = get();
     if (s.panels.keys) s.togglePanel('keys', false);
+    else if (s.paletteOpen) s.togglePalette(false);
     else if (s.composerFor) s.closeComposer();
+    else if (s.searchOpen) s.closeSearch();
     else s.clearLinks();
   },
 });

@@ -165,7 +165,7 @@ export interface LayoutSlice {
 export interface PanelsSlice {
   panels: Record<PanelName, boolean>;
   togglePanel: (p: PanelName, open?: boolean) => void;
-  /** Esc: the topmost thing closes (keys overlay, then composer, then the pin). */
+  /** Esc: the topmost thing closes (keys overlay, palette, composer, search), else the pin. */
   escape: () => void;
 }
 
@@ -183,6 +183,35 @@ export interface ContextSlice {
   setExportNotice: (notice: ExportNotice | null) => void;
 }
 
+/** What the search panel's filters hold ('' = any); dates are `YYYY-MM-DD` from date inputs. */
+export interface SearchUiFilters {
+  agent: string;
+  cwd: string;
+  /** An entry kind, or `audit` for every kind outside the story. */
+  kind: string;
+  from: string;
+  to: string;
+}
+
+/** Search across the home or within the open session (issue 11 §2), and the command palette (§5). */
+export interface SearchSlice {
+  searchOpen: boolean;
+  searchScope: 'home' | 'session';
+  searchQuery: string;
+  searchFilters: SearchUiFilters;
+  /** Bumped by every open: the search field takes the focus again. */
+  searchFocusTick: number;
+  paletteOpen: boolean;
+  /** Opens search (within the session only when one is open) and focuses its field. */
+  openSearch: (scope: 'home' | 'session') => void;
+  /** Back to the library; the query and filters are kept. */
+  closeSearch: () => void;
+  setSearchQuery: (q: string) => void;
+  setSearchFilters: (patch: Partial<SearchUiFilters>) => void;
+  setSearchScope: (scope: 'home' | 'session') => void;
+  togglePalette: (open?: boolean) => void;
+}
+
 /** The URL's half of the store. */
 export interface UrlSlice {
   /** Restores the selection from a parsed URL (load, Back/Forward, a pasted link). */
@@ -197,4 +226,5 @@ export type AppState = LibrarySlice &
   PanelsSlice &
   UrlSlice &
   ContextSlice &
-  LayoutSlice;
+  LayoutSlice &
+  SearchSlice;

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { generateSession } from '../src/generator';
 import { cwdHash } from '../src/main/core/fnv1a64';
 import { scanHome } from '../src/main/core/home';
-import { readSessionSummary } from '../src/main/core/session-summary';
+import { readSessionSummary } from '../src/main/library/session-summary';
 import { SearchService } from '../src/main/search/search-service';
 
 const HOME = join(import.meta.dirname, '.data', 'search-home');

@@ -40,6 +40,21 @@ describe('layering: what each layer may not import is reported', () => {
     ['the renderer from core (export … from)', 'src/main/core/probe.ts', "export * from '../../renderer/app';"],
     ['react in core', 'src/main/core/probe.ts', "import { useState } from 'react';\nexport { useState };"],
     [
+      'the transport contract in core (shared/api, even type-only)',
+      'src/main/core/probe.ts',
+      "import type { SessionSummary } from '../../shared/api';\nexport type S = SessionSummary;",
+    ],
+    [
+      'the request schemas in core (shared/api-schemas)',
+      'src/main/core/probe.ts',
+      "export { parseRequest } from '../../shared/api-schemas';",
+    ],
+    [
+      'the transport contract in the flock binding',
+      'src/main/core/flock.ts',
+      "import type { LockState } from '../../shared/api';\nexport type L = LockState;",
+    ],
+    [
       'main/api importing a renderer file',
       'src/main/api/probe.ts',
       "import { useAppStore } from '../../renderer/store/app-store';\nexport { useAppStore };",
@@ -103,9 +118,9 @@ describe('layering: what each layer may not import is reported', () => {
 describe('layering: what each layer may import passes', () => {
   it.each([
     [
-      'core: itself, Node and shared',
+      'core: itself, Node and the ledger vocabulary of shared',
       'src/main/core/probe.ts',
-      "import { readFileSync } from 'node:fs';\nimport { join } from 'path';\nimport { Ledger } from './ledger';\nimport type { Json } from '../../shared/ledger-types';\nexport { readFileSync, join, Ledger };\nexport type J = Json;",
+      "import { readFileSync } from 'node:fs';\nimport { join } from 'path';\nimport { Ledger } from './ledger';\nimport type { Json } from '../../shared/ledger-types';\nimport { sessionKey } from '../../shared/session-key';\nimport { ownValue } from '../../shared/own-key';\nexport { readFileSync, join, Ledger, sessionKey, ownValue };\nexport type J = Json;",
     ],
     [
       'preload: electron, the method list, and the shared contract as types',

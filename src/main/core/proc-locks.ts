@@ -1,5 +1,4 @@
 import { fstatSync, readFileSync } from 'node:fs';
-import type { LockState } from '../../shared/api';
 
 /**
  * Whether an agent holds a ledger's flock, seen without taking it (LEDGER.md §1,
@@ -79,9 +78,4 @@ export function readLockTable(path: string = PROC_LOCKS): LockTable | null {
   } catch {
     return null;
   }
-}
-
-/** A session's lock state from an open descriptor and the table (null table: 'unknown'). */
-export function lockStateOfFd(table: LockTable | null, fd: number): LockState {
-  return table ? table.stateOfFd(fd) : 'unknown';
 }

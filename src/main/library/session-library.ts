@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { LockState, SessionKey, SessionSummary } from '../../shared/api';
 import { scanHome, sessionFileOf, sessionPath, type SessionFile } from '../core/home';
 import { readLockTable, type LockTable } from '../core/proc-locks';
-import { readSessionSummary, type SummaryOptions } from '../core/session-summary';
+import { readSessionSummary, type SummaryOptions } from './session-summary';
 
 /** Figures a fully read (opened) session knows better than its head and tail. */
 export interface ExactCounts {

@@ -3,10 +3,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scanHome, type SessionFile } from './home';
-import { flockCalls } from './flock';
-import { Ledger } from './ledger';
-import { parseProcLocks } from './proc-locks';
+import { scanHome, type SessionFile } from '../core/home';
+import { flockCalls } from '../core/flock';
+import { Ledger } from '../core/ledger';
+import { parseProcLocks } from '../core/proc-locks';
 import { readSessionSummary } from './session-summary';
 
 const FIXTURES = join(__dirname, '../../../../shared/fixtures');

@@ -1,15 +1,16 @@
 import { closeSync, lstatSync, readSync, type Stats } from 'node:fs';
 import type { LockState, SessionSummary } from '../../shared/api';
-import { oneLine } from './entry-preview';
-import { isControlSet, isObject } from './entry-types';
-import { cwdMatchesFolder, type SessionFile } from './home';
-import { Ledger } from './ledger';
-import { readLockTable, type LockTable } from './proc-locks';
-import { NotASessionError, openSessionFile } from './session-file';
-import { NotRegularFileError } from './safe-open';
+import { oneLine } from '../core/entry-preview';
+import { isControlSet, isObject } from '../core/entry-types';
+import { cwdMatchesFolder, type SessionFile } from '../core/home';
+import { Ledger } from '../core/ledger';
+import { readLockTable, type LockTable } from '../core/proc-locks';
+import { NotASessionError, openSessionFile } from '../core/session-file';
+import { NotRegularFileError } from '../core/safe-open';
 
 /**
- * A session's library row from its head and tail only. Listing thousands of
+ * A session's library row (the API's `SessionSummary`, a view-model: it lives beside the
+ * library, out of the pure core) from its head and tail only. Listing thousands of
  * sessions must not read whole files, so this reads a few KiB at each end
  * (growing only while the header, the first directive or a last complete line
  * is still missing) and estimates the entry count from the lines it saw.

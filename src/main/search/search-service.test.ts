@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchPage, SearchRequest } from '../../shared/api-features';
 import { generateSession } from '../../generator';
 import { scanHome, sessionPath } from '../core/home';
-import { readSessionSummary } from '../core/session-summary';
+import { readSessionSummary } from '../library/session-summary';
 import { useTempDir } from '../../test-support/temp-dir';
 import { openRegular } from './file-scan';
 import { SearchService } from './search-service';

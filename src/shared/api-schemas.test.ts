@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseRequest } from './api-schemas';
+import { DEFAULT_PROFILE } from './ledger-types';
+
+const KEY = 'agents/vak/sessions/0123456789abcdef/s1.jsonl';
+
+/** Overrides as they arrive off the wire: JSON.parse makes `__proto__` an own key, not a prototype. */
+const wireOverrides = (): unknown =>
+  JSON.parse('{"__proto__": {"fidelity": "card"}, "t2": {"fidelity": "packet", "packet_id": "p1"}}');
+
+describe('overrides keep every turn id, __proto__ included, in every request that carries them', () => {
+  const leafRequest = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE };
+  it.each([
+    ['getLeafView', leafRequest],
+    ['getContextSeries', leafRequest],
+    ['exportProjection', { ...leafRequest, format: 'json' }],
+  ] as const)('%s', (method, req) => {
+    const parsed = parseRequest(method, { ...req, overrides: wireOverrides() });
+    const overrides = parsed.overrides ?? {};
+    expect(Object.keys(overrides).sort()).toEqual(['__proto__', 't2']);
+    expect(Object.getOwnPropertyDescriptor(overrides, '__proto__')?.value).toEqual({ fidelity: 'card' });
+    expect(Object.getPrototypeOf(overrides)).toBeNull();
+  });
+
+  it('an override that is not a table is refused', () => {
+    expect(() => parseRequest('getContextSeries', { ...leafRequest, overrides: [] })).toThrow(/bad getContextSeries/);
+  });
+});

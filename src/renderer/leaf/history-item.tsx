@@ -13,8 +13,9 @@ interface Props {
   sessionKey: string;
   item: ChainItem;
   linked: boolean;
-  /** Which projected messages it went to, e.g. "#3 full". */
-  projectedLabel: string | null;
+  /** Which projected messages it went to, e.g. #3 full: each a link that scrolls the Projected pane to it. */
+  projected: readonly { index: number; label: string }[];
+  onOpenMessage: (item: ChainItem, index: number) => void;
   onHover: (item: ChainItem | null) => void;
   onPin: (item: ChainItem) => void;
   /** Time travel from the history: the entry becomes the selected leaf. */
@@ -26,7 +27,8 @@ export const HistoryItem = memo(function HistoryItem({
   sessionKey,
   item,
   linked,
-  projectedLabel,
+  projected,
+  onOpenMessage,
   onHover,
   onPin,
   onSelectLeaf,
@@ -74,7 +76,24 @@ export const HistoryItem = memo(function HistoryItem({
             {item.hidden}
           </span>
         ) : null}
-        {projectedLabel && <span className="projected-as">→ {projectedLabel}</span>}
+        {projected.length > 0 && (
+          <span className="projected-as">
+            →{' '}
+            {projected.map((m, k) => (
+              <span key={m.index}>
+                {k > 0 ? ', ' : ''}
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => onOpenMessage(item, m.index)}
+                  title={`Show projected message #${m.index} in the Projected pane`}
+                >
+                  {m.label}
+                </button>
+              </span>
+            ))}
+          </span>
+        )}
         <span className="row-time" title={fullTime(item.ts)}>
           {timeOfDay(item.ts)}
         </span>

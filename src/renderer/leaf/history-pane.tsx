@@ -2,17 +2,23 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { ChainItem, LeafRequest, LeafView } from '../../shared/api';
 import { useApi } from '../api/api-context';
-import { chainRowOf, chainSource, type ChainSource, setCurrentChainSource } from '../data/session-sources';
+import {
+  chainRowOf,
+  chainSource,
+  type ChainSource,
+  currentProjectedSource,
+  setCurrentChainSource,
+} from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
 import { HistoryItem } from './history-item';
+import { SessionCard } from '../entry-views/session-card';
 import { ownValue } from '../../shared/own-key';
 
 /** Estimated height of a history row (rows are measured once drawn). */
 const ROW_ESTIMATE = 28;
 
 interface Props {
-import { SessionCard } from '../entry-views/session-card';
   view: LeafView;
   /** The request `view` answers: pages of its chain are asked for with it. */
   request: LeafRequest;
@@ -41,13 +47,13 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
       <header className="pane-head">
         <b>History</b> <span className="dim">{view.chainLength.toLocaleString('en-US')} entries root → leaf</span>
       </header>
+      <SessionCard />
       <div className="chips" role="group" aria-label="Filter by kind">
         {kinds.map(([k, n]) => (
           <button
             key={k}
             type="button"
             className="chip"
-      <SessionCard />
             aria-pressed={!hiddenKinds.includes(k)}
             onClick={() => toggleKind(k)}
           >
@@ -77,7 +83,13 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
   const onSelectLeaf = useCallback((id: string) => void jumpToEntry(api, id), [api]);
   const link = hover ?? pinned;
   const lit = useMemo(() => new Set(link?.entries ?? []), [link]);
-  const msgs = view.projection.messages;
+  // A message's fidelity: from its page when it is loaded, else from the plan row of its turn.
+  const planFidelity = useMemo(() => new Map(view.projection.plan.map((r) => [r.turn_id, r.fidelity])), [view]);
+  const projectedOf = (c: ChainItem) =>
+    c.projectedAs.map((i) => {
+      const f = currentProjectedSource()?.get(i)?.msg.fidelity ?? (c.turnId ? planFidelity.get(c.turnId) : undefined);
+      return { index: i, label: `#${i}${f ? ` ${f}` : ''}` };
+    });
 
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
@@ -96,11 +108,15 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
     if (first >= 0) source.ensure(first, last);
   }, [source, first, last]);
 
-  // A pinned link, or a hovered projected message, brings its first source entry into view (fetching it when needed).
-  const target = link && (hover === null || link.fromMessage) ? link.entries[0] : undefined;
+  // A pinned link, or a hovered projected message, brings its first source entry into view
+  // (fetching it when needed); a pin wins over a passing hover.
+  const target = pinned ? pinned.entries[0] : hover?.fromMessage ? hover.entries[0] : undefined;
   useEffect(() => {
     if (target === undefined) return;
-    const pos = ownValue(view.sourcePositions, target) ?? source.find((c) => c.id === target)?.item.pos;
+    const pos =
+      ownValue(view.sourcePositions, target) ??
+      currentProjectedSource()?.positions.get(target) ??
+      source.find((c) => c.id === target)?.item.pos;
     const row = pos === undefined ? undefined : chainRowOf(source, pos);
     if (row === undefined) return;
     const range = virt.range;
@@ -116,6 +132,10 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
     (c: ChainItem) => togglePin({ entries: [c.id], messages: c.projectedAs, reason: c.hidden }),
     [togglePin],
   );
+  const onOpenMessage = useCallback(
+    (c: ChainItem, i: number) => togglePin({ entries: [c.id], messages: [i], reason: null }),
+    [togglePin],
+  );
 
   return (
     <div className="pane-scroll" ref={scrollRef}>
@@ -129,16 +149,14 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
                 …
               </div>
             );
-          const label = c.projectedAs.length
-            ? c.projectedAs.map((i) => `#${i} ${msgs[i]?.fidelity ?? ''}`).join(', ')
-            : null;
           return (
             <div key={it.key} data-index={it.index} ref={virt.measureElement} style={style}>
               <HistoryItem
                 sessionKey={sessionKey}
                 item={c}
                 linked={lit.has(c.id)}
-                projectedLabel={label}
+                projected={projectedOf(c)}
+                onOpenMessage={onOpenMessage}
                 onHover={onHover}
                 onPin={onPin}
                 onSelectLeaf={onSelectLeaf}

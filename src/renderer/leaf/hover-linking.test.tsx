@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ProjectedMessagesRequest } from '../../shared/api';
 import { describe, expect, it } from 'vitest';
 import { renderOnBackend, renderSession, sessionHash, treeRow } from '../test-support/render-backend';
 import { stubScrolling } from '../test-support/scroll-stub';
@@ -51,6 +52,18 @@ describe('hover linking', () => {
   });
 });
 
+/** Scrolls a pane's list as a user would (the scroll stub lays rows out at 28 px). */
+function scrollTo(pane: HTMLElement, top: number): void {
+  const el = pane.querySelector<HTMLElement>('.pane-scroll')!;
+  act(() => {
+    el.scrollTop = top;
+    el.dispatchEvent(new Event('scroll'));
+  });
+}
+
+const pagesAsked = (calls: { method: string; req: unknown }[]) =>
+  calls.filter((c) => c.method === 'getProjectedMessages').map((c) => c.req as ProjectedMessagesRequest);
+
 describe('hover linking on a long chain', () => {
   it('a projected message scrolls the history to a source outside the loaded window', async () => {
     const unstub = stubScrolling();
@@ -60,6 +73,8 @@ describe('hover linking on a long chain', () => {
         timeout: 10_000,
       });
       expect(history().querySelector('[data-entry-id="u0"]')).toBeNull();
+      // Both panes open at the leaf end: the projected pane's first message is scrolled to first.
+      scrollTo(projected(), 0);
       await waitFor(() => expect(message(0)?.textContent).toContain('ask 0'));
       fireEvent.mouseEnter(message(0)!);
       // u0 sits at chain position 1: the history jumps there, fetches that page and lights it.
@@ -72,6 +87,50 @@ describe('hover linking on a long chain', () => {
       fireEvent.mouseLeave(message(0)!);
       fireEvent.mouseEnter(history().querySelector('[data-entry-id="r0"]')!);
       expect(screen.getByRole('status').textContent).toBe('not model-visible: audit');
+    } finally {
+      unstub();
+    }
+  });
+});
+
+describe('links between the panes on a long chain (issue 10: both ways, any message)', () => {
+  it('both panes open at the leaf end; the projected pane pages; "→ #400" and "← u0" scroll the other pane', async () => {
+    const unstub = stubScrolling();
+    try {
+      // 1 header + 400 × (user, assistant, receipt): 800 projected messages (#2t ask t, #2t+1 answer t).
+      const api = await renderOnBackend({ written: { long: longSession(400) }, hash: sessionHash('long') });
+      await waitFor(() => expect(history().querySelector('[data-entry-id="r399"]')).not.toBeNull(), {
+        timeout: 15_000,
+      });
+      // Aligned: the newest entry and the newest message are both in view, the first ones are not.
+      await waitFor(() => expect(message(799)?.textContent).toContain('answer 399'));
+      expect(message(0)).toBeNull();
+      // The view brought the first screen only; what else is on screen came as one page at the end.
+      const view = api.calls.find((c) => c.method === 'getLeafView')?.req as { pagedMessages?: boolean };
+      expect(view.pagedMessages).toBe(true);
+      expect(pagesAsked(api.calls).length).toBeLessThanOrEqual(1);
+      expect(pagesAsked(api.calls).every((r) => r.start >= 700)).toBe(true);
+
+      // History → projected: the entry u200 went to message #400 (not loaded): its link pages it in and scrolls there.
+      scrollTo(history(), 601 * 28 - 200);
+      await waitFor(() => expect(history().querySelector('[data-entry-id="u200"]')).not.toBeNull(), { timeout: 5000 });
+      const link = within(history().querySelector<HTMLElement>('[data-entry-id="u200"]')!).getByRole('button', {
+        name: /^#400/,
+      });
+      fireEvent.click(link);
+      await waitFor(() => expect(message(400)?.textContent).toContain('ask 200'), { timeout: 5000 });
+      expect(message(400)?.classList.contains('linked')).toBe(true);
+      expect(pagesAsked(api.calls).some((r) => r.start <= 400 && 400 < r.start + r.count)).toBe(true);
+      expect(pagesAsked(api.calls).every((r) => r.leaf === 'r399')).toBe(true);
+
+      // Projected → history: message #0's source button scrolls the History to u0 and lights it.
+      scrollTo(projected(), 0);
+      await waitFor(() => expect(message(0)).not.toBeNull());
+      fireEvent.click(within(message(0)!).getByRole('button', { name: 'u0' }));
+      await waitFor(
+        () => expect(history().querySelector('[data-entry-id="u0"]')?.classList.contains('linked')).toBe(true),
+        { timeout: 5000 },
+      );
     } finally {
       unstub();
     }

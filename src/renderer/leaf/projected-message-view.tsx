@@ -13,6 +13,8 @@ interface Props {
   pinned: boolean;
   onHover: (i: number | null) => void;
   onPin: (i: number) => void;
+  /** Scrolls the History to a source entry of message `i` (absent: its sources are text). */
+  onOpenSource?: (i: number, entryId: string) => void;
   onShowAll: (i: number) => void;
   /** The message's whole text (fetched in full when clipped). */
   onCopyText: (i: number) => Promise<string>;
@@ -46,7 +48,31 @@ export const ProjectedMessageView = memo(function ProjectedMessageView(p: Props)
           </span>
         )}
         <span className="msg-sources" title={`source entries: ${msg.source_ids.join(', ')}`}>
-          ← {msg.source_ids.map(shortId).join(', ')}
+          ←{' '}
+          {msg.source_ids.map((id, k) => {
+            const open = p.onOpenSource;
+            const sep = k > 0 ? ', ' : '';
+            if (!open)
+              return (
+                <span key={id}>
+                  {sep}
+                  {shortId(id)}
+                </span>
+              );
+            return (
+              <span key={id}>
+                {sep}
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => open(p.index, id)}
+                  title={`Show ${id} in the History`}
+                >
+                  {shortId(id)}
+                </button>
+              </span>
+            );
+          })}
         </span>
         <span className="msg-tokens">{fmtInt(msg.tokens)} tok</span>
         <CopyButton label="copy" name={`copy the text of message ${p.index}`} text={() => p.onCopyText(p.index)} />

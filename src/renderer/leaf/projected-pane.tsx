@@ -1,9 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { LeafRequest, LeafView } from '../../shared/api';
 import type { ProjectedMessage } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
+import { projectedSource, type ProjectedSource, setCurrentProjectedSource } from '../data/session-sources';
 import { CopyButton } from '../export/copy-button';
 import { messageText } from '../export/exports';
 import { useAppStore } from '../store/app-store';
@@ -11,91 +12,31 @@ import { fmtInt } from '../util/format';
 import { ProjectedMessageView } from './projected-message-view';
 import { TotalsBar } from './totals-bar';
 
+/** Estimated height of a projected message (messages are measured once drawn). */
+const MESSAGE_ESTIMATE = 96;
+const MAIN_TITLE = 'Projected context';
+
 interface Props {
   view: LeafView;
-  /** The request that produced `view` (to fetch clipped messages in full). */
+  /** The request that produced `view` (pages and clipped messages are fetched with it). */
   request: LeafRequest;
   title?: string;
 }
 
-/** The right column: what the model is sent for this leaf, message by message. */
-export function ProjectedPane({ view, request, title = 'Projected context' }: Props) {
+/** The right column: what the model is sent for this leaf, message by message, fetched by page as it scrolls. */
+export function ProjectedPane({ view, request, title = MAIN_TITLE }: Props) {
   const api = useApi();
-  const hover = useAppStore((s) => s.hover);
-  const pinned = useAppStore((s) => s.pinned);
-  const setHover = useAppStore((s) => s.setHover);
-  const togglePin = useAppStore((s) => s.togglePin);
-  const [full, setFull] = useState<Record<number, ProjectedMessage>>({});
-  const [error, setError] = useState<string | null>(null);
-  const scrollRef = useRef<HTMLDivElement>(null);
   const p = view.projection;
-  const clipped = useMemo(() => new Set(view.clipped), [view]);
-  const link = hover ?? pinned;
-  const lit = useMemo(() => new Set(link?.messages ?? []), [link]);
-  const pinnedSet = useMemo(() => new Set(pinned?.messages ?? []), [pinned]);
-
-  // A new view (other leaf or plan) replaces every fetched full message.
-  const [seen, setSeen] = useState(view);
-  if (seen !== view) {
-    setSeen(view);
-    setFull({});
-  }
-
-  // A message's key names its turn, fidelity and first source: a measured height is reused
-  // only for the same message (a new plan turns rows into other messages at the same index).
-  const messageKey = useCallback(
-    (i: number) => {
-      const m = p.messages[i];
-      return `${i}:${m?.fidelity}:${m?.source_ids[0] ?? ''}`;
-    },
-    [p.messages],
-  );
-  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
-  const virt = useVirtualizer({
-    count: p.messages.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 96,
-    overscan: 6,
-    getItemKey: messageKey,
-  });
-  const firstLit = link?.messages[0];
+  // A new view is a new source (and a new list, keyed by it: it opens at the leaf end again).
+  const source = useMemo(() => projectedSource(api, request, view), [api, request, view]);
+  const main = title === MAIN_TITLE;
   useEffect(() => {
-    if (firstLit !== undefined && hover === null) virt.scrollToIndex(firstLit, { align: 'auto' });
-  }, [firstLit, hover, virt]);
-
-  const onHover = useCallback(
-    (i: number | null) => {
-      if (i === null) return setHover(null);
-      const m = view.projection.messages[i];
-      setHover({ entries: m.source_ids, messages: [i], fromMessage: true });
-    },
-    [setHover, view],
-  );
-  const onPin = useCallback(
-    (i: number) => {
-      const m = view.projection.messages[i];
-      togglePin({ entries: m.source_ids, messages: [i], fromMessage: true });
-    },
-    [togglePin, view],
-  );
-  const onShowAll = useCallback(
-    (i: number) => {
-      api.getProjectedMessage({ ...request, leaf: view.leaf, message: i }).then(
-        (m) => setFull((f) => ({ ...f, [i]: m })),
-        (e: unknown) => setError(describeError(e)),
-      );
-    },
-    [api, request, view.leaf],
-  );
-
-  // Copies are never clipped: a clipped message, and the whole context, come from the backend in full.
-  const copyMessage = useCallback(
-    async (i: number): Promise<string> => {
-      const have = full[i] ?? (clipped.has(i) ? null : p.messages[i]);
-      return messageText(have ?? (await api.getProjectedMessage({ ...request, leaf: view.leaf, message: i })));
-    },
-    [api, request, view.leaf, full, clipped, p.messages],
-  );
+    if (main) setCurrentProjectedSource(source);
+    return () => {
+      source.cancel();
+      if (main) setCurrentProjectedSource(null);
+    };
+  }, [source, main]);
   const copyContext = useCallback(
     async () => (await api.exportProjection({ ...request, leaf: view.leaf, format: 'json' })).text,
     [api, request, view.leaf],
@@ -107,49 +48,169 @@ export function ProjectedPane({ view, request, title = 'Projected context' }: Pr
         <b>{title}</b> <span className="dim">leaf {view.leaf}</span>
         <CopyButton label="copy all" name={`copy the whole ${title.toLowerCase()} (JSON)`} text={copyContext} />
       </header>
-      <div className="pane-scroll" ref={scrollRef}>
-        <details className="system-prompt">
-          <summary>system prompt · {fmtInt(p.tokens.system)} tok</summary>
-          <pre className="plain">{p.system}</pre>
-        </details>
-        <details className="tools">
-          <summary>
-            tools ({p.tools.length}) · {fmtInt(p.tokens.tools)} tok
-          </summary>
-          <pre className="json">{JSON.stringify(p.tools, null, 2)}</pre>
-        </details>
-        {p.notes.length > 0 && (
-          <ul className="notes">
-            {p.notes.map((n, i) => (
-              <li key={i}>{n}</li>
-            ))}
-          </ul>
-        )}
-        {error && <p className="error">{error}</p>}
-        <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
-          {virt.getVirtualItems().map((it) => (
-            <div
-              key={it.key}
-              data-index={it.index}
-              ref={virt.measureElement}
-              style={{ position: 'absolute', top: it.start, left: 0, right: 0 }}
-            >
+      <MessageList key={source.id} source={source} view={view} request={request} linkable={main} />
+      <TotalsBar projection={p} profile={request.profile} />
+    </section>
+  );
+}
+
+interface ListProps {
+  source: ProjectedSource;
+  view: LeafView;
+  request: LeafRequest;
+  /** The main pane links to the History (a comparison's side B does not scroll it). */
+  linkable: boolean;
+}
+
+function MessageList({ source, view, request, linkable }: ListProps) {
+  const api = useApi();
+  const hover = useAppStore((s) => s.hover);
+  const pinned = useAppStore((s) => s.pinned);
+  const setHover = useAppStore((s) => s.setHover);
+  const togglePin = useAppStore((s) => s.togglePin);
+  const [full, setFull] = useState<Record<number, ProjectedMessage>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => source.subscribe(rerender), [source]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  // The system prompt, tools and notes sit above the list in the same scroll box.
+  const [margin, setMargin] = useState(0);
+  useLayoutEffect(() => setMargin(listRef.current?.offsetTop ?? 0), []);
+  const p = view.projection;
+  const link = hover ?? pinned;
+  const lit = useMemo(() => new Set(link?.messages ?? []), [link]);
+  const pinnedSet = useMemo(() => new Set(pinned?.messages ?? []), [pinned]);
+
+  // A message's key names its turn, fidelity and first source: a measured height is reused
+  // only for the same message (a row not yet fetched is measured again once it is).
+  const messageKey = useCallback(
+    (i: number) => {
+      const m = source.get(i)?.msg;
+      return m ? `${i}:${m.fidelity}:${m.source_ids[0] ?? ''}` : `${i}:?`;
+    },
+    [source],
+  );
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
+  const virt = useVirtualizer({
+    count: source.total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => MESSAGE_ESTIMATE,
+    overscan: 6,
+    getItemKey: messageKey,
+    scrollMargin: margin,
+    // Open at the leaf end, like the History pane: the newest messages at the bottom in view.
+    initialOffset: () => margin + source.total * MESSAGE_ESTIMATE,
+  });
+  const rows = virt.getVirtualItems();
+  const first = rows[0]?.index ?? -1;
+  const last = rows.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (first >= 0) source.ensure(first, last);
+  }, [source, first, last]);
+
+  // A link from the History or the tree (a hovered or pinned entry, a "→ #31" click) brings its
+  // message into view, fetching its page when needed; a pin wins over a passing hover.
+  const target =
+    pinned && !pinned.fromMessage ? pinned.messages[0] : hover?.fromMessage ? undefined : hover?.messages[0];
+  useEffect(() => {
+    if (target === undefined || target >= source.total) return;
+    const range = virt.range;
+    if (range && target >= range.startIndex && target <= range.endIndex) return;
+    virt.scrollToIndex(target, { align: 'center' });
+  }, [target, source, virt]);
+
+  const messageAt = useCallback((i: number) => source.get(i)?.msg, [source]);
+  const onHover = useCallback(
+    (i: number | null) => {
+      const m = i === null ? undefined : messageAt(i);
+      setHover(i !== null && m ? { entries: m.source_ids, messages: [i], fromMessage: true } : null);
+    },
+    [setHover, messageAt],
+  );
+  const onPin = useCallback(
+    (i: number) => {
+      const m = messageAt(i);
+      if (m) togglePin({ entries: m.source_ids, messages: [i], fromMessage: true });
+    },
+    [togglePin, messageAt],
+  );
+  const onOpenSource = useCallback(
+    (i: number, id: string) => togglePin({ entries: [id], messages: [i], fromMessage: true }),
+    [togglePin],
+  );
+  const onShowAll = useCallback(
+    (i: number) => {
+      api.getProjectedMessage({ ...request, leaf: view.leaf, message: i }).then(
+        (m) => setFull((f) => ({ ...f, [i]: m })),
+        (e: unknown) => setError(describeError(e)),
+      );
+    },
+    [api, request, view.leaf],
+  );
+  // Copies are never clipped: a clipped message comes from the backend in full.
+  const copyMessage = useCallback(
+    async (i: number): Promise<string> => {
+      const m = source.get(i);
+      const have = full[i] ?? (m && !m.clipped ? m.msg : null);
+      return messageText(have ?? (await api.getProjectedMessage({ ...request, leaf: view.leaf, message: i })));
+    },
+    [api, request, view.leaf, full, source],
+  );
+
+  return (
+    <div className="pane-scroll" ref={scrollRef}>
+      <details className="system-prompt">
+        <summary>system prompt · {fmtInt(p.tokens.system)} tok</summary>
+        <pre className="plain">{p.system}</pre>
+      </details>
+      <details className="tools">
+        <summary>
+          tools ({p.tools.length}) · {fmtInt(p.tokens.tools)} tok
+        </summary>
+        <pre className="json">{JSON.stringify(p.tools, null, 2)}</pre>
+      </details>
+      {p.notes.length > 0 && (
+        <ul className="notes">
+          {p.notes.map((n, i) => (
+            <li key={i}>{n}</li>
+          ))}
+        </ul>
+      )}
+      {(error ?? source.error) && <p className="error">{error ?? source.error}</p>}
+      <div ref={listRef} style={{ height: virt.getTotalSize(), position: 'relative' }}>
+        {rows.map((it) => {
+          const m = source.get(it.index);
+          const style = { position: 'absolute', top: it.start - margin, left: 0, right: 0 } as const;
+          if (!m)
+            return (
+              <div
+                key={it.key}
+                className="projected-placeholder"
+                style={{ ...style, height: MESSAGE_ESTIMATE }}
+                data-message-index={it.index}
+              >
+                #{it.index} …
+              </div>
+            );
+          return (
+            <div key={it.key} data-index={it.index} ref={virt.measureElement} style={style}>
               <ProjectedMessageView
                 index={it.index}
-                msg={full[it.index] ?? p.messages[it.index]}
-                clipped={clipped.has(it.index) && !full[it.index]}
+                msg={full[it.index] ?? m.msg}
+                clipped={m.clipped && !full[it.index]}
                 linked={lit.has(it.index)}
                 pinned={pinnedSet.has(it.index)}
                 onHover={onHover}
                 onPin={onPin}
+                onOpenSource={linkable ? onOpenSource : undefined}
                 onShowAll={onShowAll}
                 onCopyText={copyMessage}
               />
             </div>
-          ))}
-        </div>
+          );
+        })}
       </div>
-      <TotalsBar projection={p} profile={request.profile} />
-    </section>
+    </div>
   );
 }

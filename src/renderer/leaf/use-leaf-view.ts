@@ -14,24 +14,28 @@ export function useLeafRequest(): LeafRequest | null {
   return useMemo(() => (key ? { key, leaf, plan, profile, overrides } : null), [key, leaf, plan, profile, overrides]);
 }
 
-/** Keeps `leafView` in the store in step with the selection; stale answers are dropped. */
+/**
+ * Keeps `leafView` in the store in step with the selection. A request that a newer selection
+ * replaces is aborted (the client's AbortSignal: the backend drops or stops its work, issue 9),
+ * and its answer, should one still come, is dropped. The projected pane comes paged (its first
+ * screen only) except while comparing: the comparison reads both projections whole.
+ */
 export function useLeafViewLoader(): void {
   const api = useApi();
   const req = useLeafRequest();
-  const info = useAppStore((s) => s.sessionInfo);
+  const hasInfo = useAppStore((s) => s.sessionInfo !== null);
   const treeVersion = useAppStore((s) => s.treeVersion);
+  const paged = useAppStore((s) => !s.compare.open);
   useEffect(() => {
-    if (!req || !info) return;
-    let live = true;
+    if (!req || !hasInfo) return;
+    const abort = new AbortController();
     const st = useAppStore.getState;
     st().leafLoadStarted();
-    api.getLeafView(req).then(
-      (v) => live && st().leafLoaded(v, req),
-      (e: unknown) => live && st().leafFailed(describeError(e)),
+    api.getLeafView({ ...req, pagedMessages: paged }, { signal: abort.signal }).then(
+      (v) => !abort.signal.aborted && st().leafLoaded(v, req),
+      (e: unknown) => !abort.signal.aborted && st().leafFailed(describeError(e)),
     );
-    return () => {
-      live = false;
-    };
+    return () => abort.abort();
     // treeVersion: a live append can change the view (always when the leaf is the active one).
-  }, [api, req, info, treeVersion]);
+  }, [api, req, hasInfo, treeVersion, paged]);
 }

@@ -16,6 +16,17 @@ export function stubScrolling(rowHeight = 28): () => void {
     // A browser fires scroll later, never inside the caller (React would be mid-render here).
     setTimeout(() => this.dispatchEvent(new Event('scroll')), 0);
   };
+  const scrollHeight = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollHeight');
+  // A virtualizer clamps a scroll to scrollHeight − clientHeight: give a scroll box the height of
+  // its content (the sized child a virtual list makes) instead of jsdom's 0.
+  Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      let h = 0;
+      for (const c of this.children) h += parseFloat((c as HTMLElement).style?.height ?? '') || 0;
+      return h;
+    },
+  });
   Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
     configurable: true,
     get(this: HTMLElement) {
@@ -26,5 +37,7 @@ export function stubScrolling(rowHeight = 28): () => void {
     if (hadScrollTo) proto.scrollTo = scrollTo;
     else delete proto.scrollTo;
     if (offsetHeight) Object.defineProperty(HTMLElement.prototype, 'offsetHeight', offsetHeight);
+    delete (HTMLElement.prototype as unknown as { scrollHeight?: number }).scrollHeight;
+    if (scrollHeight) Object.defineProperty(Element.prototype, 'scrollHeight', scrollHeight);
   };
 }

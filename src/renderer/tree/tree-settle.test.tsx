@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { act, fireEvent, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { LeafViewRequest } from '../../shared/api';
+import { useAppStore } from '../store/app-store';
+import { cursorId, renderOnBackend, sessionHash, waitCursor } from '../test-support/render-backend';
+import { longSession } from '../test-support/written-sessions';
+import { SETTLE_MS } from './tree-nav';
+
+const leafViews = (calls: { method: string; req: unknown }[]) =>
+  calls.filter((c) => c.method === 'getLeafView').map((c) => c.req as LeafViewRequest);
+
+/** Presses keys in one go, as fast as a held key repeats: no answer arrives in between. */
+function pressQuickly(key: string, times: number): void {
+  act(() => {
+    for (let i = 0; i < times; i++) fireEvent.keyDown(document.body, { key });
+  });
+}
+
+async function openLong() {
+  // 1 header + 100 × (user, assistant, receipt): rows h, u0, a0, r0, … r99 (row 300 is r99, the active leaf).
+  const api = await renderOnBackend({ written: { long: longSession(100) }, hash: sessionHash('long') });
+  await waitFor(() => expect(cursorId()).toBe('r99'), { timeout: 20_000 });
+  await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r99'), { timeout: 10_000 });
+  return api;
+}
+
+describe('moving the cursor with keys (issue 9: superseded work is dropped)', { timeout: 60_000 }, () => {
+  it('five quick k presses draw the cursor at once and ask for one leaf view, the fifth row’s', async () => {
+    const api = await openLong();
+    const before = leafViews(api.calls).length;
+    pressQuickly('k', 5);
+    // The cursor is drawn on the fifth row up at once, before any leaf view is asked for.
+    expect(useAppStore.getState().selectedRow).toBe(295);
+    expect(leafViews(api.calls).length).toBe(before);
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('u98'), { timeout: 5000 });
+    await new Promise((r) => setTimeout(r, SETTLE_MS * 3));
+    const asked = leafViews(api.calls).slice(before);
+    expect(asked.map((r) => r.leaf)).toEqual(['u98']);
+    // The projected pane comes paged: the first screen only.
+    expect(asked[0].pagedMessages).toBe(true);
+    expect(cursorId()).toBe('u98');
+  });
+
+  it('PageDown and PageUp move the selection by a page of rows, not only the scroll', async () => {
+    const api = await openLong();
+    pressQuickly('Home', 1);
+    await waitCursor('h');
+    const before = leafViews(api.calls).length;
+    pressQuickly('PageDown', 1);
+    // jsdom's tree is 800 px tall: 33 rows of 24 px, a page moves 32 (one row of context kept).
+    expect(useAppStore.getState().selectedRow).toBe(32);
+    await waitFor(() => expect(useAppStore.getState().leaf).toBe('a10'));
+    pressQuickly('PageDown', 2);
+    expect(useAppStore.getState().selectedRow).toBe(96);
+    await waitFor(() => expect(useAppStore.getState().leaf).toBe('r31'));
+    pressQuickly('PageUp', 1);
+    expect(useAppStore.getState().selectedRow).toBe(64);
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('u21'), { timeout: 5000 });
+    // Each resting place asked for its leaf view, nothing in between (Home's own, then three).
+    expect(
+      leafViews(api.calls)
+        .slice(before)
+        .map((r) => r.leaf),
+    ).toEqual(['a10', 'r31', 'u21']);
+  });
+});

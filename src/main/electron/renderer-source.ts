@@ -16,8 +16,9 @@ export interface RendererSource {
 
 /** The renderer's source: the dev server only when unpackaged and electron-vite names a loopback URL. */
 export function rendererSource(isPackaged: boolean, devServerUrl: string | undefined): RendererSource {
-  const dev = !isPackaged && devServerUrl !== undefined && isLoopbackHttp(devServerUrl);
-  const url = dev ? devServerUrl! : APP_URL;
+  const devUrl = !isPackaged && devServerUrl !== undefined && isLoopbackHttp(devServerUrl) ? devServerUrl : null;
+  const dev = devUrl !== null;
+  const url = devUrl ?? APP_URL;
   const own = new URL(url);
   return {
     url,

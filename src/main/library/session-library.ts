@@ -50,13 +50,19 @@ export class SessionLibrary {
 
   /** Every known summary, parents resolved, sorted by key. */
   all(): SessionSummary[] {
-    return [...this.summaries.keys()].sort().map((key) => this.get(key)!);
+    return [...this.summaries]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, s]) => this.resolved(key, s));
   }
 
   /** One summary as known now (no file access), parents resolved and exact counts applied. */
   get(key: SessionKey): SessionSummary | undefined {
     const s = this.summaries.get(key);
-    if (!s) return undefined;
+    return s ? this.resolved(key, s) : undefined;
+  }
+
+  /** A stored summary with its parent's key resolved and the exact counts of an opened session applied. */
+  private resolved(key: SessionKey, s: SessionSummary): SessionSummary {
     const out = { ...s };
     if (s.parentSession) out.parentSession = { ...s.parentSession, key: this.keyOf(s.parentSession.sessionId) };
     const x = this.exact.get(key);
@@ -72,11 +78,12 @@ export class SessionLibrary {
   /** Re-reads one session (after a change); null when it is gone. */
   refresh(key: SessionKey): SessionSummary | null {
     const f = sessionFileOf(this.home, key);
-    if (!f || !this.load(f, readLockTable())) {
+    const s = f ? this.load(f, readLockTable()) : null;
+    if (!s) {
       this.forget(key);
       return null;
     }
-    return this.get(key)!;
+    return this.resolved(key, s);
   }
 
   /**
@@ -98,9 +105,9 @@ export class SessionLibrary {
         }
       }
       if (lock === s.lock) continue;
-      this.summaries.set(key, { ...s, lock });
-      const now = this.get(key);
-      if (now) changed.push(now);
+      const now = { ...s, lock };
+      this.summaries.set(key, now);
+      changed.push(this.resolved(key, now));
     }
     return changed;
   }
@@ -123,14 +130,15 @@ export class SessionLibrary {
     return keys.find((k) => agent === undefined || this.summaries.get(k)?.agent === agent) ?? keys[0] ?? null;
   }
 
-  private load(f: SessionFile, locks: LockTable | null): boolean {
+  /** Reads (or revalidates) one file's summary and stores it; null when the file is gone. */
+  private load(f: SessionFile, locks: LockTable | null): SessionSummary | null {
     const r = readSessionSummary(f, this.opts, this.summaries.get(f.key), locks);
-    if (!r) return false;
+    if (!r) return null;
     this.bytesRead += r.bytesRead;
     this.summaries.set(f.key, r.summary);
     let keys = this.byId.get(f.sessionId);
     if (!keys) this.byId.set(f.sessionId, (keys = new Set()));
     keys.add(f.key);
-    return true;
+    return r.summary;
   }
 }

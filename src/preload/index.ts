@@ -8,8 +8,14 @@
  * against api-schemas.ts.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { Api, ApiErrorPayload, ApiEvent, ApiMethod, ApiRequest, ApiResponse } from '../shared/api';
-import { API_METHOD_NAMES, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL, ipcChannel } from '../shared/api-methods';
+import type { ApiErrorPayload, ApiEvent, ApiMethod, ApiRequest, ApiResponse, BridgeApi } from '../shared/api';
+import {
+  API_METHOD_NAMES,
+  IPC_CANCEL_CHANNEL,
+  IPC_EVENT_CHANNEL,
+  IPC_READY_CHANNEL,
+  ipcChannel,
+} from '../shared/api-methods';
 
 type IpcReply = { ok: true; res: unknown } | { ok: false; error: ApiErrorPayload };
 
@@ -18,14 +24,18 @@ type IpcReply = { ok: true; res: unknown } | { ok: false; error: ApiErrorPayload
  * (`{code, message}`): contextBridge copies plain objects whole but drops an
  * Error's own properties, and the code is what the renderer acts on.
  */
-async function invoke<M extends ApiMethod>(method: M, req: ApiRequest<M>): Promise<ApiResponse<M>> {
-  const reply = (await ipcRenderer.invoke(ipcChannel(method), req)) as IpcReply;
+async function invoke<M extends ApiMethod>(method: M, req: ApiRequest<M>, callId?: number): Promise<ApiResponse<M>> {
+  const reply = (await (callId === undefined
+    ? ipcRenderer.invoke(ipcChannel(method), req)
+    : ipcRenderer.invoke(ipcChannel(method), req, callId))) as IpcReply;
   if (reply.ok) return reply.res as ApiResponse<M>;
   throw { code: reply.error.code, message: reply.error.message } satisfies ApiErrorPayload;
 }
 
-const methods = Object.fromEntries(API_METHOD_NAMES.map((m) => [m, (req: ApiRequest<typeof m>) => invoke(m, req)])) as {
-  [M in ApiMethod]: (req: ApiRequest<M>) => Promise<ApiResponse<M>>;
+const methods = Object.fromEntries(
+  API_METHOD_NAMES.map((m) => [m, (req: ApiRequest<typeof m>, callId?: number) => invoke(m, req, callId)]),
+) as {
+  [M in ApiMethod]: (req: ApiRequest<M>, callId?: number) => Promise<ApiResponse<M>>;
 };
 
 const api = {
@@ -38,10 +48,14 @@ const api = {
       ipcRenderer.removeListener(IPC_EVENT_CHANNEL, wrapped);
     };
   },
+  /** Aborts the call made with `callId` (a superseded request): it answers `cancelled`. */
+  cancel(callId: number): void {
+    ipcRenderer.send(IPC_CANCEL_CHANNEL, callId);
+  },
   /** Tells main the page listens now: events it queued since the page loaded are delivered. */
   ready(): void {
     ipcRenderer.send(IPC_READY_CHANNEL);
   },
-} satisfies Api & { ready(): void };
+} satisfies BridgeApi;
 
 contextBridge.exposeInMainWorld('vak', api);

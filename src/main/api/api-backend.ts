@@ -1,4 +1,5 @@
 import type { ApiErrorPayload, ApiEvent } from '../../shared/api';
+import type { CancelSignal } from '../core/cancel';
 
 /**
  * The transport-agnostic side of the API: Electron IPC and the loopback
@@ -13,8 +14,12 @@ export interface ApiClient {
 }
 
 export interface ApiBackend {
-  /** Validates `rawReq` for `method` and runs it; rejects with ApiError. */
-  call(method: string, rawReq: unknown, client: ApiClient): Promise<unknown>;
+  /**
+   * Validates `rawReq` for `method` and runs it; rejects with ApiError. Aborting `signal`
+   * (a superseded request) makes it reject with code `cancelled`: work not started is
+   * skipped, and long work stops at its next check (between turns, between pages).
+   */
+  call(method: string, rawReq: unknown, client: ApiClient, signal?: AbortSignal): Promise<unknown>;
   /** The client went away: drop its subscriptions. */
   disconnect(client: ApiClient): void;
   close(): Promise<void>;
@@ -32,6 +37,16 @@ export class ApiError extends Error {
   toPayload(): ApiErrorPayload {
     return { code: this.code, message: this.message };
   }
+}
+
+/** The error of a call whose caller aborted it. */
+export function cancelledError(): ApiError {
+  return new ApiError('cancelled', 'cancelled: a newer request superseded it');
+}
+
+/** Throws the `cancelled` ApiError when `signal` was aborted: long work calls it between steps. */
+export function throwIfCancelled(signal: CancelSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError();
 }
 
 /** Any thrown value as the payload a transport sends back. */

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../core/cancel';
 import { isUtf8 } from 'node:buffer';
 import type {
   ApiEvent,
@@ -13,11 +14,12 @@ import type {
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
 import type { ReadProgress } from '../core/ledger';
+import { turnCacheOf } from '../core/turn-cache';
 import { HomeWatcher, type HomeChange } from '../library/home-watcher';
 import { ensureDemoCopy } from '../library/resolve-home';
 import { SessionCache, type OpenSession } from '../library/session-cache';
 import { SessionLibrary } from '../library/session-library';
-import { ApiError, type ApiBackend, type ApiClient } from './api-backend';
+import { ApiError, cancelledError, throwIfCancelled, type ApiBackend, type ApiClient } from './api-backend';
 import { BranchIdempotency } from './branch-idempotency';
 import { entrySlice } from './entry-slice';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
@@ -47,7 +49,9 @@ export interface ExplorerBackendOptions {
   userDataDir?: string;
 }
 
-type Handlers = { [M in ApiMethod]: (req: ApiRequest<M>, client: ApiClient) => Promise<ApiResponse<M>> };
+type Handlers = {
+  [M in ApiMethod]: (req: ApiRequest<M>, client: ApiClient, signal?: CancelSignal) => Promise<ApiResponse<M>>;
+};
 
 const DEFAULT_LINE_BYTES = 64 * 1024;
 /** Files smaller than this open in a blink: no progress events for them. */
@@ -120,8 +124,8 @@ export class ExplorerBackend implements ApiBackend {
     return b;
   }
 
-  /** Validates `rawReq` for `method` and runs it; rejects with ApiError. */
-  async call(method: string, rawReq: unknown, client: ApiClient): Promise<unknown> {
+  /** Validates `rawReq` for `method` and runs it; rejects with ApiError (`cancelled` once `signal` aborts). */
+  async call(method: string, rawReq: unknown, client: ApiClient, signal?: CancelSignal): Promise<unknown> {
     if (this.closed) throw new ApiError('refused', 'the backend is closed');
     if (!isApiMethod(method)) {
       throw new ApiError('bad_request', `unknown method ${JSON.stringify(method)}; known: ${API_METHODS.join(', ')}`);
@@ -133,11 +137,41 @@ export class ExplorerBackend implements ApiBackend {
       throw new ApiError('bad_request', (e as Error).message);
     }
     try {
-      return await (this.handlers[method] as (r: unknown, c: ApiClient) => Promise<unknown>)(req, client);
+      throwIfCancelled(signal);
+      const handler = this.handlers[method] as (r: unknown, c: ApiClient, s?: CancelSignal) => Promise<unknown>;
+      const res = await handler(req, client, signal);
+      // A write (branch) that ran is answered whatever happened meanwhile; a read's answer is dropped.
+      if (method !== 'branch') throwIfCancelled(signal);
+      return res;
     } catch (e) {
+      // Work stopped by the abort (the core throws the signal's reason) is a cancellation.
+      if (signal?.aborted && method !== 'branch') throw cancelledError();
       if (e instanceof ApiError) throw e;
       throw new ApiError('internal', `${method} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
+  }
+
+  /** The core's counted work over the sessions open now (WorkerBackend.stats; work-count tests). */
+  coreWork(): {
+    bytesRead: number;
+    linesParsed: number;
+    entriesMaterialised: number;
+    turnsProjected: number;
+    turnsReused: number;
+  } {
+    const w = { bytesRead: 0, linesParsed: 0, entriesMaterialised: 0, turnsProjected: 0, turnsReused: 0 };
+    for (const key of this.cache.keys()) {
+      const s = this.cache.peek(key);
+      if (!s) continue;
+      const l = s.ledger.stats;
+      const t = turnCacheOf(s.ledger).stats;
+      w.bytesRead += l.bytesRead;
+      w.linesParsed += l.linesParsed;
+      w.entriesMaterialised += l.entriesMaterialised;
+      w.turnsProjected += t.turnsProjected;
+      w.turnsReused += t.turnsReused;
+    }
+    return w;
   }
 
   /** The client went away: drop its subscriptions and let its sessions close. */
@@ -222,10 +256,12 @@ export class ExplorerBackend implements ApiBackend {
       const s = await this.session(req.key, client);
       return entrySlice(s, this.entryIndex(s, req.id), req.id, req);
     },
-    getLeafView: async (req, client) => leafView(await this.session(req.key, client), req),
-    getChainItems: async (req, client) => chainItems(await this.session(req.key, client), req),
-    getProjectedMessage: async (req, client) => projectedMessage(await this.session(req.key, client), req),
-    getProjectedMessages: async (req, client) => projectedMessages(await this.session(req.key, client), req),
+    getLeafView: async (req, client, signal) => leafView(await this.session(req.key, client), req, signal),
+    getChainItems: async (req, client, signal) => chainItems(await this.session(req.key, client), req, signal),
+    getProjectedMessage: async (req, client, signal) =>
+      projectedMessage(await this.session(req.key, client), req, signal),
+    getProjectedMessages: async (req, client, signal) =>
+      projectedMessages(await this.session(req.key, client), req, signal),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
     getLine: async ({ key, offset, maxBytes }, client) => {
       const s = await this.session(key, client);

@@ -1,19 +1,21 @@
+import type { CancelSignal } from '../core/cancel';
 import type { LeafRequest } from '../../shared/api';
 import { KNOWN_KINDS } from '../core/entry-types';
 import { kindCode, UNKNOWN_KIND } from '../core/ledger-index';
-import { projectLeaf, type LeafProjection } from '../core/projection';
+import { planLeaf, type LeafPlan } from '../core/leaf-plan';
 import { visibilityContext, type VisibilityContext } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
-import { ApiError } from './api-backend';
+import { ApiError, throwIfCancelled } from './api-backend';
 
 /**
- * A leaf's projection with everything a window of its chain needs, computed
+ * A leaf's projection plan with everything a window of its chain needs, computed
  * once per (session revision, leaf, plan, profile, overrides) and kept, so
- * paging through the chain never derives the projection again.
+ * paging through the chain or the projected pane never decides the plan again.
+ * Message bodies are not kept: a page shapes its own (`lp.messages`).
  */
 export interface LeafContext {
   leaf: number;
-  lp: LeafProjection;
+  lp: LeafPlan;
   vc: VisibilityContext;
   /** Computed on first use: kind counts, and chain positions per kind filter. */
   memo: { kindCounts?: Record<string, number>; filtered: Map<string, Int32Array> };
@@ -46,7 +48,7 @@ function cacheKey(leaf: number, req: LeafRequest): string {
 }
 
 /** The (cached) context of a leaf request. */
-export function leafContext(s: OpenSession, req: LeafRequest): LeafContext {
+export function leafContext(s: OpenSession, req: LeafRequest, signal?: CancelSignal): LeafContext {
   const leaf = leafIndex(s, req.leaf);
   let c = cache.get(s);
   if (!c || c.revision !== s.revision) {
@@ -60,12 +62,14 @@ export function leafContext(s: OpenSession, req: LeafRequest): LeafContext {
     c.entries.set(key, hit);
     return hit;
   }
-  const lp = projectLeaf(s.ledger, leaf, {
+  throwIfCancelled(signal);
+  const lp = planLeaf(s.ledger, leaf, {
     plan: req.plan,
     profile: req.profile,
     overrides: new Map(Object.entries(req.overrides)),
+    signal,
   });
-  const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.projection);
+  const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.summary, s.ledger.index.ids, lp.projectedAs);
   const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Map() } };
   c.entries.set(key, ctx);
   for (const k of c.entries.keys()) {

@@ -1,3 +1,4 @@
+import type { CancelSignal } from '../core/cancel';
 import {
   CHAIN_WINDOW,
   SCREEN_HEAD,
@@ -79,21 +80,19 @@ function sourcePositionsOf(
 
 /** Messages `start … end-1` of a leaf's projection, clipped for transport (indices of `clipped` are the projection's). */
 function messagePage(s: OpenSession, c: LeafContext, start: number, end: number): ProjectedMessagesPage {
-  const all = c.lp.projection.messages;
   const clipped: number[] = [];
-  const messages: ProjectedMessage[] = [];
-  for (let k = start; k < end; k++) {
-    const m = all[k];
+  const messages = c.lp.messages(start, end).map((m, k) => {
     const r = clipForTransport(m.content);
-    if (r.clipped) clipped.push(k);
-    messages.push(r.clipped ? { ...m, content: r.value as Json[] } : m);
-  }
+    if (!r.clipped) return m;
+    clipped.push(start + k);
+    return { ...m, content: r.value as Json[] };
+  });
   return { start, messages, clipped, sourcePositions: sourcePositionsOf(s, c, messages) };
 }
 
 /** The first screen of the projected pane: the first SCREEN_HEAD messages and the last SCREEN_TAIL, one page when they touch. */
 function firstScreen(s: OpenSession, c: LeafContext): ProjectedMessagesPage[] {
-  const n = c.lp.projection.messages.length;
+  const n = c.lp.messageCount;
   const headEnd = Math.min(n, SCREEN_HEAD);
   const tailStart = Math.max(headEnd, n - SCREEN_TAIL);
   if (tailStart <= headEnd) return [messagePage(s, c, 0, n)];
@@ -104,13 +103,13 @@ function firstScreen(s: OpenSession, c: LeafContext): ProjectedMessagesPage[] {
  * Both panes for one leaf: the last CHAIN_WINDOW chain items with their visibility, and the
  * projection — whole (clipped), or with `pagedMessages` only its first screen (see LeafView).
  */
-export function leafView(s: OpenSession, req: LeafViewRequest): LeafView {
-  const c = leafContext(s, req);
+export function leafView(s: OpenSession, req: LeafViewRequest, signal?: CancelSignal): LeafView {
+  const c = leafContext(s, req, signal);
   const ix = s.ledger.index;
-  const { chain, projection } = c.lp;
+  const { chain, summary: projection, messageCount } = c.lp;
   const chainStart = Math.max(0, chain.length - CHAIN_WINDOW);
   const paged = req.pagedMessages === true;
-  const whole = paged ? null : messagePage(s, c, 0, projection.messages.length);
+  const whole = paged ? null : messagePage(s, c, 0, messageCount);
   const messagePages = paged ? firstScreen(s, c) : [];
   const sourcePositions = whole
     ? whole.sourcePositions
@@ -127,23 +126,27 @@ export function leafView(s: OpenSession, req: LeafViewRequest): LeafView {
     turnOptions: turnOptions(s.ledger, c.lp.ctx, c.lp.turnIndex),
     projection: { ...projection, tools, messages: whole ? whole.messages : [] },
     clipped: whole ? whole.clipped : [],
-    messageCount: projection.messages.length,
+    messageCount,
     messagePages,
   };
 }
 
 /** A page of the leaf's projected messages (from the cached context). */
-export function projectedMessages(s: OpenSession, req: ProjectedMessagesRequest): ProjectedMessages {
-  const c = leafContext(s, req);
-  const total = c.lp.projection.messages.length;
+export function projectedMessages(
+  s: OpenSession,
+  req: ProjectedMessagesRequest,
+  signal?: CancelSignal,
+): ProjectedMessages {
+  const c = leafContext(s, req, signal);
+  const total = c.lp.messageCount;
   const start = Math.min(req.start, total);
   const end = Math.min(total, start + req.count);
   return { total, ...messagePage(s, c, start, end) };
 }
 
 /** A window of the leaf's chain (optionally only some kinds), from the cached context. */
-export function chainItems(s: OpenSession, req: ChainItemsRequest): ChainItems {
-  const c = leafContext(s, req);
+export function chainItems(s: OpenSession, req: ChainItemsRequest, signal?: CancelSignal): ChainItems {
+  const c = leafContext(s, req, signal);
   const chain = c.lp.chain;
   if (!req.kinds) {
     const start = Math.min(req.start, chain.length);
@@ -159,13 +162,17 @@ export function chainItems(s: OpenSession, req: ChainItemsRequest): ChainItems {
 }
 
 /** One projected message, its strings whole ("show all"); only values too deep to send become their JSON text. */
-export function projectedMessage(s: OpenSession, req: LeafRequest & { message: number }): ProjectedMessage {
-  const projection = leafContext(s, req).lp.projection;
-  const m = projection.messages[req.message];
+export function projectedMessage(
+  s: OpenSession,
+  req: LeafRequest & { message: number },
+  signal?: CancelSignal,
+): ProjectedMessage {
+  const lp = leafContext(s, req, signal).lp;
+  const m = lp.messages(req.message, req.message + 1)[0];
   if (!m) {
     throw new ApiError(
       'not_found',
-      `message ${req.message} is out of range: the projection has ${projection.messages.length} messages`,
+      `message ${req.message} is out of range: the projection has ${lp.messageCount} messages`,
     );
   }
   const r = clipForTransport(m.content, Infinity);

@@ -23,6 +23,16 @@ export type RefreshResult =
   | { kind: 'appended'; firstNew: number; newEntries: number; bytes: number }
   | { kind: 'reloaded'; reason: 'shrunk' | 'rewritten' };
 
+/** Counted work of one open ledger (work-count invariants: bytes and parses, never timings). */
+export interface LedgerStats {
+  /** Bytes read from the file for any purpose: indexing, payloads, append-only checks. */
+  bytesRead: number;
+  /** Physical lines the reader indexed (every read from byte 0 counts again). */
+  linesParsed: number;
+  /** Entries parsed and validated from their line (`entry()` cache misses). */
+  entriesMaterialised: number;
+}
+
 const CHUNK = 1 << 20; // one reused 1 MiB read buffer per read
 const YIELD_EVERY = 16 << 20; // let the event loop breathe every 16 MiB
 
@@ -36,6 +46,9 @@ export class Ledger {
   private feeder!: LineFeeder;
   private cache = new Map<number, LedgerEntry>();
   private readBuf: Buffer | null = null;
+  private materialised = 0;
+  /** Lines indexed by readers before the last reset (a reload starts a new reader). */
+  private linesBefore = 0;
   /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
   readonly appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[] = [];
 
@@ -94,7 +107,17 @@ export class Ledger {
     return this.feeder.fedOffset;
   }
 
+  /** What this ledger has read and parsed so far. */
+  get stats(): LedgerStats {
+    return {
+      bytesRead: this.source.bytesRead,
+      linesParsed: this.linesBefore + this.reader.lines,
+      entriesMaterialised: this.materialised,
+    };
+  }
+
   private reset(): void {
+    if (this.reader) this.linesBefore += this.reader.lines;
     this.index = new LedgerIndex();
     this.reader = new LineReader(this.index);
     this.feeder = new LineFeeder(this.reader, 0);
@@ -272,6 +295,7 @@ export class Ledger {
     }
     // The reader accepted this line: it parses to an object with the five common fields.
     e = typedEntry(JSON.parse(this.rawLine(i).toString('utf8')) as ValidLine);
+    this.materialised++;
     this.cache.set(i, e);
     if (this.cache.size > 4096) this.cache.delete(this.cache.keys().next().value as number);
     return e;

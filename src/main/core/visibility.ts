@@ -35,8 +35,8 @@ export interface EntryVisibility {
 export interface VisibilityContext {
   chain: readonly number[];
   resetPos: number;
-  /** Source entry id → indices of the projected messages naming it. */
-  byId: Map<string, number[]>;
+  /** Indices of the projected messages whose source_ids name the entry at chain position `pos`. */
+  projectedAs: (pos: number) => number[];
   /** Chain position of each turn's directive (ascending), and the turn ids. */
   turnStarts: Int32Array;
   turnIds: string[];
@@ -45,21 +45,30 @@ export interface VisibilityContext {
   fidelity: Map<string, string>;
 }
 
-/** Prepares visibility for `chain` (root first) under `projection`, given its reset and TurnIndex. */
+/**
+ * Prepares visibility for `chain` (root first) under `projection` (its `plan` is read; its
+ * messages only when `projectedAs` is not given), given its reset and TurnIndex.
+ */
 export function visibilityContext(
   chain: readonly number[],
   resetPos: number,
   turnIndex: TurnIndex,
   projection: Projection,
+  ids: readonly string[],
+  projectedAs?: (pos: number) => number[],
 ): VisibilityContext {
-  const byId = new Map<string, number[]>();
-  projection.messages.forEach((m, k) => {
-    for (const id of m.source_ids) {
-      const list = byId.get(id);
-      if (list) list.push(k);
-      else byId.set(id, [k]);
-    }
-  });
+  let lookup = projectedAs;
+  if (!lookup) {
+    const byId = new Map<string, number[]>();
+    projection.messages.forEach((m, k) => {
+      for (const id of m.source_ids) {
+        const list = byId.get(id);
+        if (list) list.push(k);
+        else byId.set(id, [k]);
+      }
+    });
+    lookup = (pos) => byId.get(ids[chain[pos]]) ?? [];
+  }
   // TurnIndex keeps `after` in order: the preamble first, then each turn's entries.
   let pos = resetPos + 1 + turnIndex.preamble.length;
   const turnStarts = new Int32Array(turnIndex.turns.length);
@@ -70,7 +79,7 @@ export function visibilityContext(
   return {
     chain,
     resetPos,
-    byId,
+    projectedAs: lookup,
     turnStarts,
     turnIds: turnIndex.turns.map((t) => t.id),
     turnsEnd: pos,
@@ -95,7 +104,7 @@ export function turnAt(vc: VisibilityContext, pos: number): string | null {
 /** Visibility of the entry at chain position `pos`: parses its payload only for the thinking check. */
 export function entryVisibility(ledger: Ledger, vc: VisibilityContext, pos: number): EntryVisibility {
   const i = vc.chain[pos];
-  const projectedAs = vc.byId.get(ledger.index.ids[i]) ?? [];
+  const projectedAs = vc.projectedAs(pos);
   const turnId = turnAt(vc, pos);
   if (projectedAs.length > 0) return { projectedAs, hidden: null, turnId };
   return { projectedAs, hidden: hiddenReason(ledger, i, pos < vc.resetPos, turnId, vc.fidelity), turnId };
@@ -105,7 +114,7 @@ export function entryVisibility(ledger: Ledger, vc: VisibilityContext, pos: numb
 export function chainVisibility(ledger: Ledger, chain: number[], projection: Projection): EntryVisibility[] {
   const ctx = scanChain(ledger, chain);
   const after = ctx.resetPos >= 0 ? chain.slice(ctx.resetPos + 1) : chain;
-  const vc = visibilityContext(chain, ctx.resetPos, buildTurnIndex(ledger.index, after), projection);
+  const vc = visibilityContext(chain, ctx.resetPos, buildTurnIndex(ledger.index, after), projection, ledger.index.ids);
   return chain.map((_, pos) => entryVisibility(ledger, vc, pos));
 }
 

@@ -6,7 +6,13 @@
  */
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { ApiErrorPayload, ApiEvent } from '../../shared/api';
-import { API_METHODS, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL, ipcChannel } from '../../shared/api-schemas';
+import {
+  API_METHODS,
+  IPC_CANCEL_CHANNEL,
+  IPC_EVENT_CHANNEL,
+  IPC_READY_CHANNEL,
+  ipcChannel,
+} from '../../shared/api-schemas';
 import { errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
 
 /** What every `vak:<method>` invoke resolves with. */
@@ -26,6 +32,8 @@ class IpcClient implements ApiClient {
   readonly id: string;
   private ready = false;
   private queue: ApiEvent[] = [];
+  /** Calls made with a call id (BridgeApi), running: `vak:cancel` aborts one. */
+  readonly running = new Map<number, AbortController>();
 
   constructor(
     readonly contents: WebContents,
@@ -55,6 +63,8 @@ class IpcClient implements ApiClient {
   reset(): void {
     this.ready = false;
     this.queue = [];
+    for (const c of this.running.values()) c.abort();
+    this.running.clear();
   }
 
   private send(event: ApiEvent): void {
@@ -62,6 +72,8 @@ class IpcClient implements ApiClient {
     if (this.isOwnUrl(this.contents.mainFrame.url)) this.contents.send(IPC_EVENT_CHANNEL, event);
   }
 }
+
+const isCallId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** Registers the API's IPC handlers in front of `backend`. */
 export function registerIpc(backend: ApiBackend, isOwnUrl: (url: string) => boolean): IpcAdapter {
@@ -77,19 +89,29 @@ export function registerIpc(backend: ApiBackend, isOwnUrl: (url: string) => bool
   };
 
   for (const method of API_METHODS) {
-    ipcMain.handle(ipcChannel(method), async (event, rawReq: unknown): Promise<IpcReply> => {
+    ipcMain.handle(ipcChannel(method), async (event, rawReq: unknown, rawCallId?: unknown): Promise<IpcReply> => {
       const client = trustedClient(event);
       if (!client)
         return { ok: false, error: { code: 'refused', message: 'IPC from a frame that is not the explorer' } };
+      // A call id (BridgeApi) makes the call cancellable; anything but a safe integer is ignored.
+      const callId = isCallId(rawCallId) && !client.running.has(rawCallId) ? rawCallId : null;
+      const controller = callId === null ? null : new AbortController();
+      if (callId !== null && controller) client.running.set(callId, controller);
       try {
-        return { ok: true, res: await backend.call(method, rawReq, client) };
+        return { ok: true, res: await backend.call(method, rawReq, client, controller?.signal) };
       } catch (e) {
         return { ok: false, error: errorPayload(e) };
+      } finally {
+        if (callId !== null && client.running.get(callId) === controller) client.running.delete(callId);
       }
     });
   }
   const onReady = (event: IpcMainEvent): void => trustedClient(event)?.markReady();
   ipcMain.on(IPC_READY_CHANNEL, onReady);
+  const onCancel = (event: IpcMainEvent, rawCallId: unknown): void => {
+    if (isCallId(rawCallId)) trustedClient(event)?.running.get(rawCallId)?.abort();
+  };
+  ipcMain.on(IPC_CANCEL_CHANNEL, onCancel);
 
   return {
     attach(contents) {
@@ -111,6 +133,7 @@ export function registerIpc(backend: ApiBackend, isOwnUrl: (url: string) => bool
     dispose() {
       for (const method of API_METHODS) ipcMain.removeHandler(ipcChannel(method));
       ipcMain.removeListener(IPC_READY_CHANNEL, onReady);
+      ipcMain.removeListener(IPC_CANCEL_CHANNEL, onCancel);
       clients.clear();
     },
   };

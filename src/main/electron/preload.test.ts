@@ -1,19 +1,25 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Api } from '../../shared/api';
-import { API_METHODS, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL, ipcChannel } from '../../shared/api-schemas';
+import type { BridgeApi } from '../../shared/api';
+import {
+  API_METHODS,
+  IPC_CANCEL_CHANNEL,
+  IPC_EVENT_CHANNEL,
+  IPC_READY_CHANNEL,
+  ipcChannel,
+} from '../../shared/api-schemas';
 import { contextBridge, ipcRenderer } from './testing/electron-fake';
 
 vi.mock('electron', async () => (await import('./testing/electron-fake')).electronFake);
 
 await import('../../preload/index');
 
-const [name, exposed] = contextBridge.exposeInMainWorld.mock.calls[0] as [string, Api & { ready(): void }];
+const [name, exposed] = contextBridge.exposeInMainWorld.mock.calls[0] as [string, BridgeApi];
 
 describe('preload bridge', () => {
-  it('exposes exactly the API methods, onEvent and ready as window.vak, once', () => {
+  it('exposes exactly the API methods, onEvent, cancel and ready as window.vak, once', () => {
     expect(contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
     expect(name).toBe('vak');
-    expect(Object.keys(exposed).sort()).toEqual([...API_METHODS, 'onEvent', 'ready'].sort());
+    expect(Object.keys(exposed).sort()).toEqual([...API_METHODS, 'onEvent', 'cancel', 'ready'].sort());
     for (const v of Object.values(exposed)) expect(typeof v).toBe('function');
   });
 
@@ -43,6 +49,15 @@ describe('preload bridge', () => {
     off();
     ipcRenderer.emit(IPC_EVENT_CHANNEL, fakeIpcEvent, event);
     expect(seen).toHaveLength(1);
+  });
+
+  it('passes a call id with the request, and cancels by that id on its own channel', async () => {
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, res: 1 });
+    const req = { key: 'k', leaf: null };
+    await (exposed.getLeafView as (r: unknown, id: number) => Promise<unknown>)(req, 42);
+    expect(ipcRenderer.invoke).toHaveBeenLastCalledWith(ipcChannel('getLeafView'), req, 42);
+    exposed.cancel(42);
+    expect(ipcRenderer.send).toHaveBeenCalledWith(IPC_CANCEL_CHANNEL, 42);
   });
 
   it('signals ready on the shared channel', () => {

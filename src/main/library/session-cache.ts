@@ -51,6 +51,11 @@ export class SessionCache {
     private readonly max = 4,
   ) {}
 
+  /** The open session, if it is open, without marking it used (counters, diagnostics). */
+  peek(key: SessionKey): OpenSession | undefined {
+    return this.open.get(key);
+  }
+
   /** The open session, if it is open (marks it recently used). */
   get(key: SessionKey): OpenSession | undefined {
     const s = this.open.get(key);

@@ -10,8 +10,8 @@
  */
 import type { RawData, WebSocket } from 'ws';
 import type { ApiEvent } from '../../shared/api';
-import { isApiMethod, wsClientFrame, type WsServerFrame } from '../../shared/api-schemas';
-import { errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
+import { isApiMethod, wsCancelFrame, wsClientFrame, type WsServerFrame } from '../../shared/api-schemas';
+import { cancelledError, errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
 
 /**
  * Requests one connection may have running at once: past this the socket is not read until one
@@ -56,6 +56,8 @@ export interface SocketStats {
   readPaused: boolean;
   /** Set once the socket was closed because its client did not read. */
   shed: boolean;
+  /** `{cancel: id}` frames that found their request waiting or running. */
+  cancelled: number;
 }
 
 /** Serves the API on an accepted socket until it closes. */
@@ -71,7 +73,10 @@ export function serveApiSocket(
     tooLarge: 0,
     readPaused: false,
     shed: false,
+    cancelled: 0,
   };
+  /** Requests handed to the backend, by frame id: a `{cancel: id}` frame aborts one. */
+  const running = new Map<number, AbortController>();
 
   /** Stops serving a client that does not read: nothing more is queued, the socket closes. */
   const shed = (): void => {
@@ -122,13 +127,34 @@ export function serveApiSocket(
       stats.readPaused = true;
       ws.pause();
     }
+    const controller = new AbortController();
+    running.set(id, controller);
     backend
-      .call(method, req, client)
+      .call(method, req, client, controller.signal)
       .then(
         (res) => send({ id, ok: true, res }),
         (e: unknown) => send({ id, ok: false, error: errorPayload(e) }),
       )
-      .finally(settle);
+      .finally(() => {
+        if (running.get(id) === controller) running.delete(id);
+        settle();
+      });
+  };
+
+  /** A superseded request: dropped from the backlog (answered `cancelled`), or its running call aborted. */
+  const cancel = (id: number): void => {
+    const k = backlog.findIndex((r) => r.id === id);
+    if (k >= 0) {
+      backlog.splice(k, 1);
+      stats.cancelled++;
+      send({ id, ok: false, error: cancelledError().toPayload() });
+      return;
+    }
+    const c = running.get(id);
+    if (c && !c.signal.aborted) {
+      stats.cancelled++;
+      c.abort();
+    }
   };
 
   const settle = (): void => {
@@ -145,6 +171,7 @@ export function serveApiSocket(
   ws.on('message', (data: RawData, isBinary: boolean) => {
     if (stats.shed) return;
     const parsed = parseFrame(data, isBinary);
+    if ('cancel' in parsed) return cancel(parsed.cancel);
     if ('error' in parsed) {
       send({ id: parsed.id, ok: false, error: { code: 'bad_request', message: parsed.error } });
       return;
@@ -162,7 +189,10 @@ export function serveApiSocket(
   });
   // ws reports protocol violations (oversized frame, bad UTF-8) here and then closes the socket.
   ws.on('error', () => {});
-  ws.on('close', () => backend.disconnect(client));
+  ws.on('close', () => {
+    for (const c of running.values()) c.abort(); // nobody is left to read the answers
+    backend.disconnect(client);
+  });
   return { client, stats };
 }
 
@@ -177,7 +207,7 @@ function serialize(frame: WsServerFrame): string | null {
 }
 
 type Request = { id: number; method: string; req: unknown };
-type ParsedFrame = Request | { id: number; error: string };
+type ParsedFrame = Request | { cancel: number } | { id: number; error: string };
 
 function parseFrame(data: RawData, isBinary: boolean): ParsedFrame {
   if (isBinary) return { id: UNKNOWN_ID, error: 'binary frames are not accepted; send JSON text' };
@@ -187,6 +217,8 @@ function parseFrame(data: RawData, isBinary: boolean): ParsedFrame {
   } catch {
     return { id: UNKNOWN_ID, error: 'frame is not JSON' };
   }
+  const c = wsCancelFrame.safeParse(json);
+  if (c.success) return { cancel: c.data.cancel };
   const r = wsClientFrame.safeParse(json);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(frame)'}: ${i.message}`).join('; ');

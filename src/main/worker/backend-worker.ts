@@ -7,11 +7,22 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
-import { toWorker, type FromWorker, type ToWorker, type WorkerStats } from './worker-protocol';
+import {
+  callCancelled,
+  toWorker,
+  type CoreWork,
+  type FromWorker,
+  type ToWorker,
+  type WorkerStats,
+} from './worker-protocol';
+
+const NO_WORK: CoreWork = { bytesRead: 0, linesParsed: 0, entriesMaterialised: 0, turnsProjected: 0, turnsReused: 0 };
 
 /** What WorkerBackend hands this thread as `workerData`. */
 export interface BackendWorkerData {
   options: ExplorerBackendOptions;
+  /** Shared with the main thread: ids of cancelled calls (see CANCEL_SLOTS). */
+  cancelTable: SharedArrayBuffer;
   /** Set by the dev bootstrap: the TypeScript entry it imported (unused here). */
   entry?: string;
 }
@@ -23,9 +34,16 @@ function requirePort(): MessagePort {
   return parentPort;
 }
 const port = requirePort();
+const data = workerData as BackendWorkerData;
+const cancelTable = new Int32Array(data.cancelTable);
 
 const post = (m: FromWorker): void => port.postMessage(m);
-const stats: WorkerStats = { callsRun: 0, callsDroppedUnrun: 0, callsAbortedRunning: 0 };
+const stats: Omit<WorkerStats, 'core'> = {
+  callsRun: 0,
+  callsDroppedUnrun: 0,
+  callsAbortedRunning: 0,
+  callsEndedCancelled: 0,
+};
 const clients = new Map<string, ApiClient>();
 const queue: Call[] = [];
 const running = new Map<number, AbortController>();
@@ -54,7 +72,9 @@ function answer(id: number, run: () => Promise<unknown>, signal: AbortSignal): v
       }
     },
     (e: unknown) => {
-      if (!signal.aborted) post({ type: 'result', id, ok: false, error: errorPayload(e) });
+      const error = errorPayload(e);
+      if (error.code === 'cancelled') stats.callsEndedCancelled++;
+      if (!signal.aborted) post({ type: 'result', id, ok: false, error });
     },
   );
 }
@@ -72,7 +92,10 @@ function pump(): void {
   stats.callsRun++;
   answer(
     next.id,
-    () => b.call(next.method, next.req, clientOf(next.clientId)).finally(() => running.delete(next.id)),
+    () =>
+      b
+        .call(next.method, next.req, clientOf(next.clientId), callCancelled(cancelTable, next.id, controller.signal))
+        .finally(() => running.delete(next.id)),
     controller.signal,
   );
   if (queue.length > 0) setImmediate(pump);
@@ -121,7 +144,7 @@ async function onMessage(raw: unknown): Promise<void> {
       return;
     }
     case 'stats':
-      post({ type: 'stats', stats: { ...stats } });
+      post({ type: 'stats', stats: { ...stats, core: backend ? backend.coreWork() : NO_WORK } });
       return;
     case 'close':
       await backend?.close();
@@ -133,7 +156,6 @@ async function onMessage(raw: unknown): Promise<void> {
 }
 
 port.on('message', (m: unknown) => void onMessage(m));
-const data = workerData as BackendWorkerData;
 ExplorerBackend.create(data.options).then(
   (b) => {
     backend = b;

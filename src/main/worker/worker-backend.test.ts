@@ -10,7 +10,7 @@ import { ApiError, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend } from '../api/explorer-backend';
 import { cwdHash } from '../core/fnv1a64';
 import { WorkerBackend } from './worker-backend';
-import { CANCELLED } from './worker-protocol';
+import { CANCELLED, type WorkerStats } from './worker-protocol';
 
 const tempDir = useTempDir('vak-worker-');
 const CWD = '/home/ana/projects/vak';
@@ -150,6 +150,46 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     expect(after.callsDroppedUnrun - before.callsDroppedUnrun).toBe(1);
     expect(after.callsRun - before.callsRun).toBe(1); // the projection only
   });
+
+  it('stops a running projection when its caller aborts: the worker shapes fewer turns than the chain has', async () => {
+    const { home, key } = homeWith(30_000, 16);
+    const w = await workerOn(home);
+    const c = recorder('c1');
+    const info = (await w.call('openSession', { key }, c)) as { entryCount: number };
+    expect(info.entryCount).toBeGreaterThanOrEqual(30_000);
+    // Nothing here can see inside the busy worker, so abort after a growing delay until one
+    // abort lands while the projection runs (each try at another bytes_per_token: no turn cached).
+    let stopped: { before: WorkerStats; after: WorkerStats } | null = null;
+    for (let attempt = 0; attempt < 8 && !stopped; attempt++) {
+      const req = {
+        ...leafReq(key),
+        plan: 'none' as const,
+        profile: { ...DEFAULT_PROFILE, bytes_per_token: 2 + attempt },
+      };
+      const before = await w.stats();
+      const ctl = new AbortController();
+      const call = w.call('getLeafView', req, c, ctl.signal);
+      setTimeout(() => ctl.abort(), 20 * 2 ** attempt);
+      const outcome = await call.then(
+        () => 'answered',
+        (e: { code?: string }) => e.code,
+      );
+      const after = await w.stats();
+      expect(['answered', 'cancelled']).toContain(outcome);
+      if (after.callsEndedCancelled > before.callsEndedCancelled) stopped = { before, after };
+    }
+    expect(stopped).not.toBeNull();
+    if (!stopped) return;
+    const { before, after } = stopped;
+    // The worker saw the shared flag between turns and stopped part way through the chain.
+    const full = (await w.call('getLeafView', { ...leafReq(key), plan: 'none' }, c)) as {
+      projection: { plan: unknown[] };
+    };
+    const turns = full.projection.plan.length;
+    expect(turns).toBeGreaterThan(500);
+    expect(after.callsDroppedUnrun).toBe(before.callsDroppedUnrun);
+    expect(after.core.turnsProjected - before.core.turnsProjected).toBeLessThan(turns);
+  }, 120_000);
 
   it('ends alone when it runs out of heap: the call fails, the host lives on, the next call works', async () => {
     const { home, key } = homeWith(20_000, 14);

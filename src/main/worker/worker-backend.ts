@@ -16,7 +16,7 @@ import type { ExplorerBackendOptions } from '../api/explorer-backend';
 import type { BackendWorkerData } from './backend-worker';
 import { ForwardedSubscriptions } from './forwarded-subscriptions';
 import { resolveWorkerEntry } from './worker-entry';
-import { CANCELLED, fromWorker, type FromWorker, type WorkerStats } from './worker-protocol';
+import { CANCEL_SLOTS, CANCELLED, fromWorker, type FromWorker, type WorkerStats } from './worker-protocol';
 
 export interface WorkerBackendOptions {
   /** The worker's entry (a built backend-worker.js); default: see resolveWorkerEntry. */
@@ -50,6 +50,8 @@ export class WorkerBackend implements ApiBackend {
   private readonly clients = new Map<string, ApiClient>();
   private readonly subs = new ForwardedSubscriptions();
   private readonly statsWaiters: ((s: WorkerStats) => void)[] = [];
+  /** Ids of cancelled calls, shared with the worker: a running projection sees them between turns. */
+  private readonly cancelTable = new Int32Array(new SharedArrayBuffer(4 * CANCEL_SLOTS));
   private nextId = 1;
   private closing = false;
   private closed: (() => void) | null = null;
@@ -164,6 +166,7 @@ export class WorkerBackend implements ApiBackend {
       const onAbort = (): void => {
         if (!this.pending.delete(id)) return;
         reject(new ApiError('cancelled', CANCELLED));
+        Atomics.store(this.cancelTable, id % CANCEL_SLOTS, id);
         this.worker.postMessage({ type: 'cancel', id });
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -185,7 +188,11 @@ export class WorkerBackend implements ApiBackend {
 
   private spawn(): { worker: Worker; ready: Promise<void> } {
     const entry = resolveWorkerEntry(this.w.entry);
-    const data: BackendWorkerData = { options: this.options, entry: entry.source };
+    const data: BackendWorkerData = {
+      options: this.options,
+      entry: entry.source,
+      cancelTable: this.cancelTable.buffer as SharedArrayBuffer,
+    };
     const worker = new Worker(entry.file, {
       workerData: data,
       resourceLimits: this.w.resourceLimits ?? DEFAULT_RESOURCE_LIMITS,

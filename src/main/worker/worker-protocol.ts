@@ -32,6 +32,19 @@ export interface WorkerStats {
   callsDroppedUnrun: number;
   /** Running calls whose signal was aborted. */
   callsAbortedRunning: number;
+  /** Calls that ended with code `cancelled` (the backend stopped their work). */
+  callsEndedCancelled: number;
+  /** The core's counted work over the sessions open now (see CoreWork). */
+  core: CoreWork;
+}
+
+/** Counted work of the ledger core, summed over open sessions (Ledger.stats, TurnCache.stats). */
+export interface CoreWork {
+  bytesRead: number;
+  linesParsed: number;
+  entriesMaterialised: number;
+  turnsProjected: number;
+  turnsReused: number;
 }
 
 /** Worker → main. */
@@ -64,7 +77,19 @@ export const fromWorker: z.ZodType<FromWorker> = z.union([
   z.object({ type: z.literal('push'), clientId: z.string(), event: z.custom<ApiEvent>((v) => isEvent(v)) }),
   z.object({
     type: z.literal('stats'),
-    stats: z.object({ callsRun: z.number(), callsDroppedUnrun: z.number(), callsAbortedRunning: z.number() }),
+    stats: z.object({
+      callsRun: z.number(),
+      callsDroppedUnrun: z.number(),
+      callsAbortedRunning: z.number(),
+      callsEndedCancelled: z.number(),
+      core: z.object({
+        bytesRead: z.number(),
+        linesParsed: z.number(),
+        entriesMaterialised: z.number(),
+        turnsProjected: z.number(),
+        turnsReused: z.number(),
+      }),
+    }),
   }),
   z.object({ type: z.literal('closed') }),
 ]) as z.ZodType<FromWorker>;
@@ -88,6 +113,23 @@ function isEvent(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
   return t === 'library' || t === 'session' || t === 'progress';
+}
+
+/**
+ * Slots of the shared cancel table: the main thread writes a cancelled call's id into slot
+ * `id % CANCEL_SLOTS` (Atomics), and the worker's running call sees it between turns without
+ * waiting for its event loop (a projection runs synchronously). A slot is reused only after
+ * CANCEL_SLOTS newer calls, far more than ever run at once.
+ */
+export const CANCEL_SLOTS = 4096;
+
+/** The worker's view of one call's cancellation: its AbortController, or its id in the shared table. */
+export function callCancelled(table: Int32Array, id: number, signal: AbortSignal): { readonly aborted: boolean } {
+  return {
+    get aborted(): boolean {
+      return signal.aborted || Atomics.load(table, id % CANCEL_SLOTS) === id;
+    },
+  };
 }
 
 /** The message of a call that was cancelled (superseded) before it answered. */

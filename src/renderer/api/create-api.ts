@@ -1,8 +1,9 @@
-import type { Api } from '../../shared/api';
+import type { Api, BridgeApi } from '../../shared/api';
+import { bridgeApi } from './bridge-client';
 import { createWsApi } from './ws-client';
 
-/** What the Electron preload exposes: the Api plus the "ready for pushed events" signal. */
-type PreloadApi = Api & { ready?: () => void };
+/** What the Electron preload exposes (BridgeApi: calls take a call id, `cancel` aborts one). */
+type PreloadApi = BridgeApi;
 
 declare global {
   interface Window {
@@ -21,7 +22,7 @@ export interface ApiHandle {
 export function createApi(win: Window = window): ApiHandle {
   const bridge = win.vak;
   if (bridge) {
-    return { api: bridge, ready: () => bridge.ready?.(), transport: 'ipc' };
+    return { api: bridgeApi(bridge), ready: () => bridge.ready(), transport: 'ipc' };
   }
   const proto = win.location.protocol === 'https:' ? 'wss:' : 'ws:';
   const api = createWsApi(`${proto}//${win.location.host}/api/ws`);

@@ -1,6 +1,7 @@
-import type { Api, ApiEvent, ApiMethod, ApiRequest, ApiResponse, Subscription } from '../../shared/api';
+import type { Api, ApiEvent, ApiMethod, ApiRequest, ApiResponse, CallOptions, Subscription } from '../../shared/api';
 import type { WsServerFrame } from '../../shared/api-schemas';
 import { API_METHOD_NAMES, ApiError } from './api-methods';
+import { cancelledCall } from './bridge-client';
 
 export interface WsClientOptions {
   /** Per-request timeout (ms). */
@@ -117,9 +118,37 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
     ws.onerror = () => undefined;
   };
 
-  function call<M extends ApiMethod>(method: M, req: ApiRequest<M>): Promise<ApiResponse<M>> {
+  /**
+   * Sends one request. Aborting `opts.signal` rejects it at once with `cancelled` and, if it
+   * was on the wire, sends `{cancel: id}` so the server stops its work (a superseded read).
+   */
+  function call<M extends ApiMethod>(method: M, req: ApiRequest<M>, opts?: CallOptions): Promise<ApiResponse<M>> {
     const id = nextId++;
+    const signal = opts?.signal;
+    if (signal?.aborted) return Promise.reject(cancelledCall(method));
     return new Promise<ApiResponse<M>>((resolve, reject) => {
+      if (signal) {
+        const onAbort = (): void => {
+          const p = pending.get(id);
+          if (!p) return;
+          pending.delete(id);
+          clearTimeout(p.timer);
+          if (p.sent && socket && open) socket.send(JSON.stringify({ cancel: id }));
+          reject(cancelledCall(method));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        const done = (): void => signal.removeEventListener('abort', onAbort);
+        const res0 = resolve;
+        const rej0 = reject;
+        resolve = (v) => {
+          done();
+          res0(v);
+        };
+        reject = (e) => {
+          done();
+          rej0(e);
+        };
+      }
       const timer = setTimeout(() => {
         const p = pending.get(id);
         pending.delete(id);
@@ -141,7 +170,7 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
   connect();
 
   const api = {} as Record<string, unknown>;
-  for (const m of API_METHOD_NAMES) api[m] = (req: never) => call(m, req);
+  for (const m of API_METHOD_NAMES) api[m] = (req: never, opts?: CallOptions) => call(m, req, opts);
   api.subscribe = async (req: Subscription) => {
     const r = await call('subscribe', req);
     const local = `local-${nextSub++}`;

@@ -1,0 +1,168 @@
+/**
+ * Issue 9's work-count invariants: what selecting, appending and paging cost, counted in
+ * turns shaped, entries parsed and bytes read (never timed, so a busy machine cannot flake them).
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, LeafView, ProjectedMessages } from '../../shared/api';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { generateSession } from '../../generator';
+import { useTempDir } from '../../test-support/temp-dir';
+import { chainToRoot } from '../core/chain';
+import { cwdHash } from '../core/fnv1a64';
+import type { Ledger } from '../core/ledger';
+import { turnCacheOf } from '../core/turn-cache';
+import { buildTurnIndex } from '../core/turn-index';
+import type { ApiClient } from './api-backend';
+import { ExplorerBackend } from './explorer-backend';
+
+const tempDir = useTempDir('vak-work-counts-');
+const CWD = '/home/ana/projects/counted';
+const open: ExplorerBackend[] = [];
+afterEach(async () => {
+  for (const b of open.splice(0)) await b.close();
+});
+
+const events: ApiEvent[] = [];
+const client: ApiClient = { id: 'counted', push: (e) => events.push(e) };
+
+/** A backend over a home with one all-Full (uncompacted) generated session with a few branches. */
+async function sessionOf(entries: number, seed: number): Promise<{ b: ExplorerBackend; key: string; path: string }> {
+  const home = tempDir();
+  const g = generateSession({ seed, entries, cwd: CWD, shape: 'uncompacted', branchChance: 0.02 });
+  const key = `agents/vak/sessions/${cwdHash(CWD)}/${g.sessionId}.jsonl`;
+  mkdirSync(join(home, key, '..'), { recursive: true });
+  appendFileSync(join(home, key), g.bytes);
+  const b = await ExplorerBackend.create({ home, isDemo: false, label: 'test', lockPollMs: 0, rescanMs: 100 });
+  open.push(b);
+  return { b, key, path: join(home, key) };
+}
+
+const view = (b: ExplorerBackend, key: string, leaf: string | null): Promise<LeafView> =>
+  b.call(
+    'getLeafView',
+    { key, leaf, plan: 'none', profile: DEFAULT_PROFILE, overrides: {}, pagedMessages: true },
+    client,
+  ) as Promise<LeafView>;
+
+function ledgerOf(b: ExplorerBackend, key: string): Ledger {
+  const s = b.cache.get(key);
+  if (!s) throw new Error(`${key} is not open`);
+  return s.ledger;
+}
+
+/** Closed turns of `leaf`'s chain as (first entry, last entry) keys: what the turn cache is keyed by. */
+function closedTurnKeys(l: Ledger, leaf: number): Set<string> {
+  const t = buildTurnIndex(l.index, chainToRoot(l.index, leaf));
+  return new Set(t.turns.filter((x) => !x.open).map((x) => `${x.entries[0]}:${x.entries[x.entries.length - 1]}`));
+}
+
+describe('work-count invariants (issue 9)', () => {
+  it('selecting the next entry of a long chain shapes at most the one turn that differs', async () => {
+    const { b, key } = await sessionOf(4000, 21);
+    const first = await view(b, key, null);
+    const l = ledgerOf(b, key);
+    const cache = turnCacheOf(l);
+    const chain = chainToRoot(l.index, l.index.activeLeaf);
+    const closedTotal = first.projection.plan.length;
+    expect(closedTotal).toBeGreaterThan(100);
+    // Walk 60 entries up the chain from its middle, one at a time (the `j` key).
+    const from = Math.floor(chain.length / 2);
+    let prevKeys = closedTurnKeys(l, chain[from]);
+    const seen = new Set([...closedTurnKeys(l, l.index.activeLeaf), ...prevKeys]);
+    await view(b, key, l.index.ids[chain[from]]);
+    for (let pos = from + 1; pos < from + 60; pos++) {
+      const before = { ...cache.stats };
+      const read = l.stats.entriesMaterialised;
+      const v = await view(b, key, l.index.ids[chain[pos]]);
+      const keys = closedTurnKeys(l, chain[pos]);
+      const differing = [...keys].filter((k) => !prevKeys.has(k)).length;
+      expect(differing).toBeLessThanOrEqual(1);
+      // A differing turn may have been shaped already (for the active leaf's chain): then it is reused too.
+      const fresh = [...keys].filter((k) => !seen.has(k)).length;
+      expect(cache.stats.turnsProjected - before.turnsProjected).toBe(fresh);
+      expect(cache.stats.turnsReused - before.turnsReused).toBe(keys.size - fresh);
+      for (const k of keys) seen.add(k);
+      // Payloads parsed: the newly shown chain entry and turn, never the chain again.
+      expect(l.stats.entriesMaterialised - read).toBeLessThan(40);
+      expect(v.messagePages.length).toBeGreaterThan(0);
+      prevKeys = keys;
+    }
+  });
+
+  it('a sibling leaf shapes only the turns it does not share', async () => {
+    const { b, key } = await sessionOf(4000, 22);
+    await view(b, key, null);
+    const l = ledgerOf(b, key);
+    const cache = turnCacheOf(l);
+    const leaves = l.index.leaves();
+    expect(leaves.length).toBeGreaterThan(3);
+    const seen = new Set<string>(closedTurnKeys(l, l.index.activeLeaf));
+    for (const leaf of leaves.slice(-6)) {
+      const before = cache.stats.turnsProjected;
+      await view(b, key, l.index.ids[leaf]);
+      const keys = closedTurnKeys(l, leaf);
+      const fresh = [...keys].filter((k) => !seen.has(k)).length;
+      expect(cache.stats.turnsProjected - before).toBe(fresh);
+      for (const k of keys) seen.add(k);
+    }
+  });
+
+  it('an append reads only the appended bytes and re-shapes no closed turn', async () => {
+    const { b, key, path } = await sessionOf(3000, 23);
+    await b.call('subscribe', { topic: 'session', key }, client);
+    const v0 = await view(b, key, null);
+    const l = ledgerOf(b, key);
+    const cache = turnCacheOf(l);
+    const ix = l.index;
+    const lastLine = ix.length[ix.count - 1] + 1;
+    const bytes0 = l.stats.bytesRead;
+    const lines0 = l.stats.linesParsed;
+    const line =
+      JSON.stringify({
+        id: 'appended-1',
+        parent_id: v0.leaf,
+        ts: '2026-12-01T00:00:00.000Z',
+        prev_hash: l.lastLineHash,
+        kind: 'message',
+        message: { role: 'user', content: [{ type: 'text', text: 'one more directive' }] },
+      }) + '\n';
+    appendFileSync(path, line);
+    const deadline = Date.now() + 5000;
+    while (!events.some((e) => e.type === 'session' && e.change === 'appended') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(events.some((e) => e.type === 'session' && e.change === 'appended')).toBe(true);
+    // The new line, plus the last line already read (the append-only check): nothing more.
+    const read = l.stats.bytesRead - bytes0;
+    expect(read).toBeGreaterThanOrEqual(Buffer.byteLength(line));
+    expect(read).toBeLessThanOrEqual(Buffer.byteLength(line) + lastLine);
+    expect(l.stats.linesParsed - lines0).toBe(1);
+    // The new active leaf: every closed turn of the old view comes from the cache; only the
+    // turn the new directive closed is shaped.
+    const before = { ...cache.stats };
+    const v1 = await view(b, key, null);
+    expect(v1.leaf).toBe('appended-1');
+    expect(cache.stats.turnsProjected - before.turnsProjected).toBeLessThanOrEqual(1);
+    expect(cache.stats.turnsReused - before.turnsReused).toBeGreaterThanOrEqual(v0.projection.plan.length);
+  });
+
+  it('a page of the projected pane shapes only the turns it shows', async () => {
+    const { b, key } = await sessionOf(4000, 24);
+    const v = await view(b, key, null);
+    const l = ledgerOf(b, key);
+    const parsed = l.stats.entriesMaterialised;
+    const mid = Math.floor(v.messageCount / 2);
+    const page = (await b.call(
+      'getProjectedMessages',
+      { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, overrides: {}, start: mid, count: 20 },
+      client,
+    )) as ProjectedMessages;
+    expect(page.messages).toHaveLength(20);
+    const turns = new Set(page.messages.map((m) => m.turn_id));
+    // At most the entries of the turns on the page (and their tool names' calls) are parsed.
+    expect(l.stats.entriesMaterialised - parsed).toBeLessThanOrEqual(turns.size * 60);
+    expect(l.stats.entriesMaterialised - parsed).toBeLessThan(l.index.count / 10);
+  });
+});

@@ -23,6 +23,7 @@ import { ApiError, cancelledError, throwIfCancelled, type ApiBackend, type ApiCl
 import { BranchIdempotency } from './branch-idempotency';
 import { entrySlice } from './entry-slice';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
+import { sessionDelta } from './session-delta';
 import { sessionInfo } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { Subscriptions } from './subscriptions';
@@ -327,7 +328,8 @@ export class ExplorerBackend implements ApiBackend {
       }
       if (change?.kind === 'appended') {
         const ids = open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
-        this.subs.pushSession(key, this.sessionEvent(open, 'appended', ids));
+        const e = this.sessionEvent(open, 'appended', ids);
+        this.subs.pushSession(key, e.type === 'session' ? { ...e, delta: sessionDelta(open, change.firstNew) } : e);
       } else if (change?.kind === 'reloaded') {
         const why =
           change.reason === 'shrunk'

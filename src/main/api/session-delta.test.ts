@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync, cpSync, chmodSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, SessionDelta, TreeRow, TreeRowsResult } from '../../shared/api';
+import { useTempDir } from '../../test-support/temp-dir';
+import { Ledger } from '../core/ledger';
+import type { ApiClient } from './api-backend';
+import { ExplorerBackend } from './explorer-backend';
+
+const FIXTURES = join(__dirname, '../../../../shared/fixtures');
+const BIG = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
+const tempDir = useTempDir('vak-delta-');
+const open: ExplorerBackend[] = [];
+afterEach(async () => {
+  for (const b of open.splice(0)) await b.close();
+});
+
+function makeWritable(p: string): void {
+  chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
+  if (statSync(p).isDirectory()) for (const n of readdirSync(p)) makeWritable(join(p, n));
+}
+
+async function allRows(b: ExplorerBackend, c: ApiClient, foldAudit: boolean): Promise<TreeRow[]> {
+  const out: TreeRow[] = [];
+  for (;;) {
+    const r = (await b.call(
+      'getTreeRows',
+      { key: BIG, start: out.length, count: 5000, foldAudit },
+      c,
+    )) as TreeRowsResult;
+    out.push(...r.rows);
+    if (out.length >= r.total || r.rows.length === 0) return out;
+  }
+}
+
+/** Appends message entries under the given parents, each hash-linked to the line before it. */
+function appendLines(path: string, entries: { id: string; parent: string; text: string }[]): void {
+  const l = Ledger.openSync(path);
+  let prev = l.lastLineHash;
+  l.close();
+  let text = '';
+  for (const e of entries) {
+    const line = JSON.stringify({
+      id: e.id,
+      parent_id: e.parent,
+      ts: '2026-12-01T00:00:00.000Z',
+      prev_hash: prev,
+      kind: 'message',
+      message: { role: 'user', content: [{ type: 'text', text: e.text }] },
+    });
+    // prev_hash links to the previous physical line (§2): sha256 of its bytes.
+    prev = createHash('sha256').update(line).digest('hex');
+    text += line + '\n';
+  }
+  appendFileSync(path, text);
+}
+
+describe('appended events carry a delta (issue 9)', () => {
+  it('patching the rows held before with the delta gives exactly the rows after, folded and not', async () => {
+    const home = join(tempDir(), 'home');
+    cpSync(join(FIXTURES, 'demo-home'), home, { recursive: true });
+    makeWritable(home);
+    const b = await ExplorerBackend.create({ home, isDemo: false, label: 'test', lockPollMs: 0, rescanMs: 100 });
+    open.push(b);
+    const events: ApiEvent[] = [];
+    const c: ApiClient = { id: 'delta', push: (e) => events.push(e) };
+    await b.call('subscribe', { topic: 'session', key: BIG }, c);
+    const before = { plain: await allRows(b, c, false), folded: await allRows(b, c, true) };
+    // A new branch from an early entry (its line passes through every row below it), then a reply.
+    const early = before.plain[3].id;
+    appendLines(join(home, BIG), [
+      { id: 'delta-1', parent: early, text: 'a new branch from early on' },
+      { id: 'delta-2', parent: 'delta-1', text: 'and a second entry under it' },
+    ]);
+    const deadline = Date.now() + 5000;
+    let delta: SessionDelta | undefined;
+    while (!delta && Date.now() < deadline) {
+      for (const e of events) if (e.type === 'session' && e.change === 'appended' && e.delta) delta = e.delta;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    if (!delta) throw new Error('no appended event with a delta');
+    expect(delta).toMatchObject({ firstNewIndex: before.plain.length, newEntries: 2, addedLeaves: ['delta-2'] });
+    expect(delta.endedLeaves).toEqual([]); // the early entry had children already
+    const after = { plain: await allRows(b, c, false), folded: await allRows(b, c, true) };
+    expect(delta.rowCount).toBe(after.plain.length);
+    expect(delta.foldedRowCount).toBe(after.folded.length);
+    for (const [mode, rows, start, range, fresh] of [
+      ['plain', before.plain, delta.firstNewIndex, delta.redraw, delta.rows],
+      ['folded', before.folded, delta.foldedFirstRow, delta.redrawFolded, delta.foldedRows],
+    ] as const) {
+      const now = mode === 'plain' ? after.plain : after.folded;
+      const patched = rows.slice(0, start).map((r, k) => (k >= range.start && k < range.end ? now[k] : r));
+      expect(fresh).not.toBeNull();
+      patched.push(...(fresh ?? []));
+      expect(patched).toEqual(now);
+      // The redraw range is what changed, not the whole tree above the new rows.
+      expect(range.start).toBeGreaterThanOrEqual(mode === 'plain' ? 3 : 0);
+    }
+  });
+});

@@ -1,0 +1,50 @@
+import { MAX_DELTA_ROWS, type SessionDelta } from '../../shared/api';
+import type { OpenSession } from '../library/session-cache';
+import { treeRows } from './tree-rows';
+
+/**
+ * What an append of entries `firstNew … count-1` changed in a session's tree, so a follower
+ * patches its caches instead of opening the session again (issue 9). The layout only places
+ * new entries, so old rows keep their lanes; what changes in them is drawn again from
+ * `redraw`: the parent of a new entry (its children and forks), every row a new line passes
+ * through on its way down from that parent, and the former active leaf.
+ */
+export function sessionDelta(s: OpenSession, firstNew: number): SessionDelta {
+  const ix = s.ledger.index;
+  const layout = s.layout;
+  const count = ix.count;
+  const newEntries = count - firstNew;
+  // Old parents of new entries, with how many new children each got.
+  const newChildren = new Map<number, number>();
+  for (let i = firstNew; i < count; i++) {
+    const p = ix.parent[i];
+    if (p >= 0 && p < firstNew) newChildren.set(p, (newChildren.get(p) ?? 0) + 1);
+  }
+  let redrawFrom = firstNew > 0 ? firstNew - 1 : 0; // the former active leaf
+  for (const p of newChildren.keys()) redrawFrom = Math.min(redrawFrom, p);
+  const endedLeaves: string[] = [];
+  for (const [p, n] of newChildren) if (ix.childCount[p] === n) endedLeaves.push(ix.ids[p]);
+  const addedLeaves: string[] = [];
+  for (let i = firstNew; i < count; i++) if (ix.childCount[i] === 0) addedLeaves.push(ix.ids[i]);
+
+  const rowCount = layout.rowCount(false);
+  const foldedRowCount = layout.rowCount(true);
+  const foldedFirstRow = firstNew < count ? layout.findRow(firstNew, true) : foldedRowCount;
+  const small = newEntries <= MAX_DELTA_ROWS;
+  const redrawFoldedFrom = firstNew > 0 ? layout.findRow(redrawFrom, true) : 0;
+  return {
+    firstNewIndex: firstNew,
+    newEntries,
+    rowCount,
+    foldedRowCount,
+    laneCount: layout.laneCount,
+    rows: small ? treeRows(s, firstNew, newEntries, false).rows : null,
+    foldedRows: small ? treeRows(s, foldedFirstRow, foldedRowCount - foldedFirstRow, true).rows : null,
+    foldedFirstRow,
+    redraw: { start: Math.min(redrawFrom, firstNew), end: firstNew },
+    redrawFolded: { start: Math.min(redrawFoldedFrom, foldedFirstRow), end: foldedFirstRow },
+    addedLeaves,
+    endedLeaves,
+    warningCount: s.ledger.warnings().length,
+  };
+}

@@ -16,7 +16,8 @@ export function CostPanel() {
   const api = useApi();
   const key = useAppStore((s) => s.sessionKey);
   const leaf = useAppStore((s) => s.leafView?.leaf ?? s.leaf);
-  const treeVersion = useAppStore((s) => s.treeVersion);
+  // Any live change, a reload or an append patched in from its delta, asks again.
+  const treeVersion = useAppStore((s) => s.treeVersion + s.appendVersion);
   const [cost, setCost] = useState<SessionCost | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [allTurns, setAllTurns] = useState(false);

@@ -119,6 +119,26 @@ export class PagedSource<T, M = undefined> {
     this.notify();
   }
 
+  /**
+   * A live change that says what changed (an append's delta): a new total, `items` put in place
+   * from `start`, and only the pages holding rows [stale.start, stale.end) fetched again. Pages
+   * elsewhere stay fresh: nothing on screen that did not change is asked for again.
+   */
+  patch(total: number, start: number, items: readonly T[], stale: { start: number; end: number }): void {
+    this.version++;
+    this.abortAll();
+    this.total = total;
+    if (stale.end > stale.start) {
+      for (let p = this.pageOf(stale.start); p <= this.pageOf(stale.end - 1); p++) {
+        const page = this.pages.peek(p);
+        if (page) page.stale = true;
+      }
+    }
+    // A page that was only partly there (the old end of the list) is filled or refetched by `fresh`.
+    this.seed(start, items);
+    this.notify();
+  }
+
   /** Drops every fetch under way (the view went away or was replaced); a later `ensure` fetches again. */
   cancel(): void {
     this.abortAll();

@@ -25,6 +25,8 @@ export function useLeafViewLoader(): void {
   const req = useLeafRequest();
   const hasInfo = useAppStore((s) => s.sessionInfo !== null);
   const treeVersion = useAppStore((s) => s.treeVersion);
+  // An append changes only the active leaf's view (other leaves' chains never change): that one is asked again.
+  const appendVersion = useAppStore((s) => (s.leaf === null ? s.appendVersion : 0));
   const paged = useAppStore((s) => !s.compare.open);
   useEffect(() => {
     if (!req || !hasInfo) return;
@@ -37,5 +39,5 @@ export function useLeafViewLoader(): void {
     );
     return () => abort.abort();
     // treeVersion: a live append can change the view (always when the leaf is the active one).
-  }, [api, req, hasInfo, treeVersion, paged]);
+  }, [api, req, hasInfo, treeVersion, appendVersion, paged]);
 }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import type { Api, ApiEvent } from '../../shared/api';
+import type { Api, ApiEvent, SessionDelta } from '../../shared/api';
 import { describeError } from '../api/api-methods';
-import { dropSessionSources } from '../data/session-sources';
+import { currentTreeSource, dropSessionSources } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry, rowNumberOf } from '../tree/tree-nav';
 import { subscribeUntilStopped } from './subscription';
@@ -13,6 +13,26 @@ export function useFollow(api: Api): void {
   useEffect(() => {
     if (follow && activeLeaf) void jumpToEntry(api, activeLeaf);
   }, [api, follow, activeLeaf]);
+}
+
+type SessionEvent = Extract<ApiEvent, { type: 'session' }>;
+
+/**
+ * Puts an append's rows in the open tree source: the new rows (or, past MAX_DELTA_ROWS, none:
+ * they are fetched when shown) and the rows a new lane line passes through fetched again.
+ */
+function patchTree(delta: SessionDelta): void {
+  const tree = currentTreeSource();
+  if (!tree) return;
+  const folded = tree.foldAudit;
+  const total = folded ? delta.foldedRowCount : delta.rowCount;
+  const first = folded ? delta.foldedFirstRow : delta.firstNewIndex;
+  const rows = folded ? delta.foldedRows : delta.rows;
+  const redraw = folded ? delta.redrawFolded : delta.redraw;
+  // Rows that did not come with the event are fetched again when shown (one range: the hull).
+  const stale = rows ? redraw : { start: Math.min(redraw.start, first), end: Math.max(redraw.end, total) };
+  tree.patch(total, first, rows ?? [], stale);
+  tree.meta = Math.max(1, delta.laneCount);
 }
 
 /** Opens the selected session, subscribes to it, and applies its live events (appends, reloads, progress). */
@@ -43,13 +63,33 @@ export function useSession(api: Api): void {
       }
     };
 
+    // An append that carries its delta is patched in: tree rows and counts from the event, no re-open.
+    const patch = async (e: SessionEvent, delta: SessionDelta) => {
+      patchTree(delta);
+      st().sessionAppended({
+        entryCount: e.entryCount,
+        activeLeaf: e.activeLeaf,
+        warningCount: delta.warningCount,
+        rowCount: delta.rowCount,
+        foldedRowCount: delta.foldedRowCount,
+        laneCount: delta.laneCount,
+        leaves: (st().sessionInfo?.leaves ?? 0) + delta.addedLeaves.length - delta.endedLeaves.length,
+      });
+      const pending = st().takePendingSelect(e.newIds);
+      if (pending) await jumpToEntry(api, pending);
+      else if (st().follow && e.activeLeaf) await jumpToEntry(api, e.activeLeaf);
+      // Otherwise the selection stays, and so does its row: appended rows never move earlier ones.
+    };
+
     const off = api.onEvent((e: ApiEvent) => {
       if (!live) return;
       if (e.type === 'progress' && e.key === key) {
         st().setProgress({ bytesRead: e.bytesRead, bytesTotal: e.bytesTotal });
       } else if (e.type === 'session' && e.key === key) {
+        const failed = (err: unknown) => live && st().sessionFailed(describeError(err));
         if (e.change === 'removed') st().sessionFailed('This session file was removed.');
-        else void refresh(e.newIds).catch((err: unknown) => live && st().sessionFailed(describeError(err)));
+        else if (e.change === 'appended' && e.delta && st().sessionInfo) void patch(e, e.delta).catch(failed);
+        else void refresh(e.newIds).catch(failed);
       }
     });
 

@@ -10,7 +10,8 @@ import { RawLineView } from './raw-line';
 export function WarningsPanel() {
   const api = useApi();
   const key = useAppStore((s) => s.sessionKey);
-  const treeVersion = useAppStore((s) => s.treeVersion);
+  // Any live change, a reload or an append patched in from its delta, asks again.
+  const treeVersion = useAppStore((s) => s.treeVersion + s.appendVersion);
   const [warnings, setWarnings] = useState<LedgerWarning[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState<ReadonlySet<number>>(new Set());

@@ -11,6 +11,7 @@ export const sessionInitial = () => ({
   selectedRow: null,
   foldAudit: false,
   treeVersion: 0,
+  appendVersion: 0,
   scrollToRow: null,
   follow: false,
   composerFor: null,
@@ -52,6 +53,10 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   },
   sessionOpened: (info) => set({ sessionInfo: info, sessionError: null, progress: null }),
   sessionChanged: (info) => set((s) => ({ sessionInfo: info, sessionError: null, treeVersion: s.treeVersion + 1 })),
+  sessionAppended: (patch) =>
+    set((s) =>
+      s.sessionInfo ? { sessionInfo: { ...s.sessionInfo, ...patch }, appendVersion: s.appendVersion + 1 } : {},
+    ),
   sessionFailed: (message) => set({ sessionError: message, progress: null }),
   setProgress: (p) => set({ progress: p && p.bytesRead < p.bytesTotal ? p : null }),
   placeCursor: (row, reveal = false) => set(reveal ? { selectedRow: row, scrollToRow: row } : { selectedRow: row }),

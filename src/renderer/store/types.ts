@@ -37,6 +37,12 @@ export interface LibrarySlice {
 }
 
 /** The open session and its tree: cursor, folding, live state, the branch composer. */
+/** What an `appended` event's delta changes in the open session's info. */
+export type SessionAppendPatch = Pick<
+  SessionInfo,
+  'entryCount' | 'activeLeaf' | 'warningCount' | 'rowCount' | 'foldedRowCount' | 'laneCount' | 'leaves'
+>;
+
 export interface SessionSlice {
   sessionKey: SessionKey | null;
   sessionInfo: SessionInfo | null;
@@ -45,8 +51,10 @@ export interface SessionSlice {
   /** Cursor row of the tree. */
   selectedRow: number | null;
   foldAudit: boolean;
-  /** Bumped when tree pages must be fetched again (live appends, reloads). */
+  /** Bumped when tree pages must be fetched again (reloads, appends without a delta). */
   treeVersion: number;
+  /** Bumped by each append patched in from its delta (the tree patched its own rows already). */
+  appendVersion: number;
   /** Row to bring into view (set by jumps; the tree clears it once scrolled). */
   scrollToRow: number | null;
   follow: boolean;
@@ -65,6 +73,8 @@ export interface SessionSlice {
   sessionOpened: (info: SessionInfo) => void;
   /** A live change re-read the session: new info, tree pages to fetch again. */
   sessionChanged: (info: SessionInfo) => void;
+  /** An append patched in from its event's delta: counts and the active leaf, no re-open. */
+  sessionAppended: (patch: SessionAppendPatch) => void;
   sessionFailed: (message: string) => void;
   setProgress: (p: { bytesRead: number; bytesTotal: number } | null) => void;
   /** Puts the cursor on a row (without selecting its entry), optionally scrolling it into view. */

@@ -32,9 +32,11 @@ export function SessionTree() {
     () => (open && key ? openTreeSource(api, key, foldAudit, total) : null),
     [api, key, foldAudit, open, total],
   );
+  // A reload (or an append without its delta) fetches every page again; a delta patched the rows itself.
   useEffect(() => {
-    if (tree && treeVersion > 0) tree.invalidate(total);
-  }, [tree, treeVersion, total]);
+    if (tree && treeVersion > 0) tree.invalidate(tree.foldAudit ? (info?.foldedRowCount ?? 0) : (info?.rowCount ?? 0));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new version invalidates, not new counts
+  }, [tree, treeVersion]);
 
   // Folding renumbers rows: put the cursor back on the selected entry.
   useEffect(() => {

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { join } from 'node:path';
 import { generateSession, realSizeUncompacted } from '../src/generator';
 import { cwdHash } from '../src/main/core/fnv1a64';
+import { sessionKey } from '../src/shared/session-key';
 import { ROOT } from '../src/test-support/serve-process';
 
 const DATA = join(ROOT, 'bench', '.data');
@@ -35,7 +36,7 @@ export function prepareReal100(log: (s: string) => void): Real100 {
   }
   log('  generating the 100 MB session (realSizeUncompacted) …');
   const g = generateSession(opts);
-  const key = `agents/vak/sessions/${cwdHash(opts.cwd)}/${g.sessionId}.jsonl`;
+  const key = sessionKey('vak', cwdHash(opts.cwd), g.sessionId);
   mkdirSync(join(HOME, key, '..'), { recursive: true });
   renameSync(partial, join(HOME, key));
   const made: Real100 = { options, home: HOME, key, entries: g.entries, bytes: statSync(join(HOME, key)).size };

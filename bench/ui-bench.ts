@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { generateSession } from '../src/generator';
 import { cwdHash } from '../src/main/core/fnv1a64';
+import { sessionKey } from '../src/shared/session-key';
 import { findChromiumHere } from '../src/test-support/find-chromium';
 import { CHROMIUM_ARGS, ROOT, startServe, type ServeProcess } from '../src/test-support/serve-process';
 import {
@@ -151,7 +152,7 @@ function prepareHome(log: Log): Prepared {
     const t0 = performance.now();
     const g = generateSession({ ...GENERATE, path: partial });
     mkdirSync(dir, { recursive: true });
-    const bigKey = `agents/vak/sessions/${cwdHash(CWD)}/${g.sessionId}.jsonl`;
+    const bigKey = sessionKey('vak', cwdHash(CWD), g.sessionId);
     renameSync(partial, join(HOME, bigKey));
     cached = {
       options: JSON.stringify(GENERATE),

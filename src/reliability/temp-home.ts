@@ -1,13 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cwdHash } from '../main/core/fnv1a64';
+import { sessionKey as keyOfSession } from '../shared/session-key';
 
 export const TEST_CWD = '/work/project';
 export const TEST_SESSION = '01a1f7f8-3000-7bce-9f84-000000000001';
 
 /** The session key of a ledger written by `writeSession`. */
 export function sessionKey(sessionId = TEST_SESSION, agent = 'vak'): string {
-  return `agents/${agent}/sessions/${cwdHash(TEST_CWD)}/${sessionId}.jsonl`;
+  return keyOfSession(agent, cwdHash(TEST_CWD), sessionId);
 }
 
 /** Writes ledger bytes where a home keeps them (LEDGER.md §1); returns the file's path. */

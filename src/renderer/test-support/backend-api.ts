@@ -20,13 +20,14 @@ import {
 } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ApiClient } from '../../main/api/api-backend';
 import { ExplorerBackend } from '../../main/api/explorer-backend';
 import { cwdHash } from '../../main/core/fnv1a64';
 import { tryLockExclusive, unlock } from '../../main/core/flock';
 import type { Api, ApiEvent, ApiMethod } from '../../shared/api';
 import { API_METHOD_NAMES } from '../../shared/api-methods';
+import { sessionKey } from '../../shared/session-key';
 import { ApiError } from '../api/api-methods';
 
 /** ../shared/fixtures, read in place and copied per test (never changed). */
@@ -158,14 +159,14 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
   if (opts.demoHome) cpSync(join(FIXTURES, 'demo-home'), home, { recursive: true });
   for (const name of opts.fixtures ?? []) {
     const src = join(FIXTURES, `${name}.jsonl`);
-    const key = `agents/vak/sessions/${cwdHash(headerCwd(src))}/${name}.jsonl`;
-    mkdirSync(join(home, 'agents/vak/sessions', cwdHash(headerCwd(src))), { recursive: true });
+    const key = sessionKey('vak', cwdHash(headerCwd(src)), name);
+    mkdirSync(dirname(join(home, key)), { recursive: true });
     cpSync(src, join(home, ...key.split('/')));
     keys.set(name, key);
   }
   for (const [name, w] of Object.entries(opts.written ?? {})) {
-    const key = `agents/vak/sessions/${cwdHash('/home/ana/projects/mdlite')}/${name}.jsonl`;
-    mkdirSync(join(home, 'agents/vak/sessions', cwdHash('/home/ana/projects/mdlite')), { recursive: true });
+    const key = sessionKey('vak', cwdHash('/home/ana/projects/mdlite'), name);
+    mkdirSync(dirname(join(home, key)), { recursive: true });
     appendFileSync(
       join(home, ...key.split('/')),
       w

@@ -68,6 +68,21 @@ export const viewActions: readonly Action[] = [
     enabled: (s) => s.compare.open,
   },
   {
+    id: 'compare.nextChange',
+    title: 'Text diff: next change (also F7)',
+    keys: ['n', 'F7'],
+    run: ({ state }) => state.stepDiff(1),
+    enabled: (s) => s.compare.open && s.compare.diff,
+  },
+  {
+    // Shift+F7 is caught by the diff view itself: a chord of Shift and a named key reads as the key alone.
+    id: 'compare.prevChange',
+    title: 'Text diff: previous change (also Shift+F7)',
+    keys: ['N'],
+    run: ({ state }) => state.stepDiff(-1),
+    enabled: (s) => s.compare.open && s.compare.diff,
+  },
+  {
     id: 'branch.compose',
     title: 'Branch from the selected entry',
     keys: ['b'],

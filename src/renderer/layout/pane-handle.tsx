@@ -20,9 +20,14 @@ export function PaneHandle({ pane, label, measure }: Props) {
   const setPaneWidth = useAppStore((s) => s.setPaneWidth);
   const start = useRef<{ x: number; w: number } | null>(null);
   const { min, max } = PANE_LIMITS[pane];
+  /** The width the pane shows, which a narrow window may hold below the width it was given. */
+  const shown = (): number => {
+    const w = measure()?.getBoundingClientRect().width;
+    return w ? Math.min(width, w) : width; // 0: not laid out (yet), the given width stands
+  };
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     e.preventDefault();
-    start.current = { x: e.clientX, w: measure()?.getBoundingClientRect().width ?? width };
+    start.current = { x: e.clientX, w: shown() };
     e.currentTarget.setPointerCapture?.(e.pointerId);
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
@@ -32,9 +37,9 @@ export function PaneHandle({ pane, label, measure }: Props) {
     const step = e.shiftKey ? 64 : 16;
     const next =
       e.key === 'ArrowLeft'
-        ? width - step
+        ? shown() - step
         : e.key === 'ArrowRight'
-          ? width + step
+          ? shown() + step
           : e.key === 'Home'
             ? min
             : e.key === 'End'

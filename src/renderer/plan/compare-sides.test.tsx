@@ -112,7 +112,7 @@ describe('compare: each side its own plan, profile and overrides', { timeout: 90
     type('window', '600');
     press('c');
     press('d');
-    const diff = await screen.findByLabelText('Text diff');
+    const diff = await screen.findByLabelText('Text diff', {}, { timeout: 10_000 });
     await waitFor(() => expect(diff.textContent).toMatch(/\d+ changes?/));
     const total = Number(/(\d+) changes?/.exec(diff.textContent ?? '')?.[1]);
     expect(total).toBeGreaterThan(0);
@@ -124,6 +124,12 @@ describe('compare: each side its own plan, profile and overrides', { timeout: 90
     act(() => {
       fireEvent.keyDown(document.body, { key: 'F7' });
     });
+    await waitFor(() => expect(diff.textContent).toContain(`change 1 of ${total}`));
+    act(() => {
+      fireEvent.keyDown(document.body, { key: 'F7', shiftKey: true });
+    });
+    await waitFor(() => expect(diff.textContent).toContain(`change ${total} of ${total}`));
+    fireEvent.click(within(diff).getByRole('button', { name: /next/ }));
     await waitFor(() => expect(diff.textContent).toContain(`change 1 of ${total}`));
     fireEvent.click(within(diff).getByRole('button', { name: /previous/ }));
     await waitFor(() => expect(diff.textContent).toContain(`change ${total} of ${total}`));

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Projection } from '../../shared/ledger-types';
+import { useAppStore } from '../store/app-store';
 import { diffLines } from '../util/heavy-work';
 import type { DiffOp } from '../util/line-diff';
 import { layoutDiff } from './diff-rows';
@@ -50,16 +51,24 @@ export function DiffView({ a, b }: { a: Projection; b: Projection }) {
   };
   const goRef = useRef(go);
   goRef.current = go;
+  // Steps asked for by the keys (n / N / F7, actions/view-actions.ts) or the palette.
+  const step = useAppStore((st) => st.diffStep);
+  const seen = useRef(step.seq);
   useEffect(() => {
+    if (step.seq === seen.current) return;
+    seen.current = step.seq;
+    goRef.current(step.dir);
+  }, [step]);
+  useEffect(() => {
+    // Shift+F7 reaches the app's key map as plain F7 (next): take it first, in the capture phase.
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || inField(e.target)) return;
-      if (e.key === 'n' || (e.key === 'F7' && !e.shiftKey)) goRef.current(1);
-      else if (e.key === 'N' || (e.key === 'F7' && e.shiftKey)) goRef.current(-1);
-      else return;
+      if (e.key !== 'F7' || !e.shiftKey || e.ctrlKey || e.metaKey || e.altKey || inField(e.target)) return;
       e.preventDefault();
+      e.stopPropagation();
+      useAppStore.getState().stepDiff(-1);
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
   }, []);
 
   if (!ops) return <p className="dim">diffing…</p>;

@@ -1,7 +1,6 @@
 import { useAppStore, type PanelName } from '../store/app-store';
-import { fmtInt } from '../util/format';
+import { PlanStrip } from './plan-strip';
 import { ProfileEditor } from './profile-editor';
-import { ownValue } from '../../shared/own-key';
 
 /** The bottom bar: plan and profile, the plan strip, and the panel buttons. */
 export function PlanBar() {
@@ -12,7 +11,6 @@ export function PlanBar() {
   const panels = useAppStore((s) => s.panels);
   const compareOpen = useAppStore((s) => s.compare.open);
   const follow = useAppStore((s) => s.follow);
-  const overrides = useAppStore((s) => s.overrides);
   const setPlan = useAppStore((s) => s.setPlan);
   const setProfile = useAppStore((s) => s.setProfile);
   const toggleFollow = useAppStore((s) => s.toggleFollow);
@@ -21,7 +19,6 @@ export function PlanBar() {
   const chartOpen = useAppStore((s) => s.chartOpen);
   const toggleChart = useAppStore((s) => s.toggleChart);
   const rows = view?.projection.plan ?? [];
-  const sum = rows.reduce((a, r) => a + r.tokens, 0) || 1;
   const panelButton = (p: PanelName, label: string) => (
     <button type="button" aria-pressed={panels[p]} onClick={() => togglePanel(p)}>
       {label}
@@ -37,19 +34,7 @@ export function PlanBar() {
         </select>
       </label>
       <ProfileEditor value={profile} onCommit={setProfile} />
-      <div className="plan-strip" role="group" aria-label="Plan strip: closed turns by fidelity">
-        {rows.map((r) => (
-          <button
-            key={r.turn_id}
-            type="button"
-            className={`strip-seg fid-${r.fidelity}${ownValue(overrides, r.turn_id) ? ' overridden' : ''}`}
-            style={{ flexGrow: Math.max(1, Math.round((r.tokens / sum) * 100)) }}
-            title={`turn ${r.turn_id} · ${r.fidelity} · ${fmtInt(r.tokens)} tok${ownValue(overrides, r.turn_id) ? ' (override)' : ''}`}
-            aria-label={`turn ${r.turn_id} ${r.fidelity}`}
-            onClick={() => togglePanel('plan', true)}
-          />
-        ))}
-      </div>
+      <PlanStrip plan={rows} />
       <button type="button" aria-pressed={compareOpen} onClick={() => toggleCompare()}>
         compare {compareOpen ? '▾' : '▸'}
       </button>

@@ -10,7 +10,7 @@ const lastLeafReq = (api: BackendApi): LeafRequest =>
 const projected = () => screen.getByRole('region', { name: 'Projected context' });
 
 // linear.jsonl: closed turns e0003 and e0010, each with a turn card (e0009, e0017); e0019 is open.
-describe('plan controls', () => {
+describe('plan controls', { timeout: 90_000 }, () => {
   it('plan and profile inputs reach the request; bad values are refused in place', async () => {
     const api = await renderSession('linear');
     fireEvent.change(screen.getByLabelText('Plan'), { target: { value: 'none' } });
@@ -68,7 +68,7 @@ describe('plan controls', () => {
     expect(screen.getByRole('region', { name: 'A · plan auto' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'B · plan none' })).toBeTruthy();
     press('d');
-    const diff = await screen.findByLabelText('Text diff');
+    const diff = await screen.findByLabelText('Text diff', {}, { timeout: 10_000 });
     await waitFor(() => expect(diff.querySelector('.diff-del')?.textContent).toMatch(/−[1-9]/));
     expect(diff.textContent).toContain('[turn card] Why does parses_empty_input fail');
   });

@@ -2,7 +2,8 @@ import type { StateCreator } from 'zustand';
 import { keyedCopy } from '../../shared/own-key';
 import type { AppState, CompareSlice, CompareState } from './types';
 
-export const compareInitial = (): { compare: CompareState } => ({
+export const compareInitial = (): { compare: CompareState; diffStep: { seq: number; dir: 1 | -1 } } => ({
+  diffStep: { seq: 0, dir: 1 },
   compare: {
     open: false,
     mode: 'plan',
@@ -36,5 +37,6 @@ export const createCompareSlice: StateCreator<AppState, [], [], CompareSlice> = 
     clearOverridesB: () => patch({ overridesB: {} }),
     setLeafB: (leafB) => patch({ leafB }),
     toggleDiff: (on) => set((s) => ({ compare: { ...s.compare, diff: on ?? !s.compare.diff } })),
+    stepDiff: (dir) => set((s) => ({ diffStep: { seq: s.diffStep.seq + 1, dir } })),
   };
 };

@@ -10,7 +10,7 @@ type Widths = Record<Column, number>;
 /** Narrowest and widest each column may be, and its width on first start (fits 1280 px). */
 export const PANE_LIMITS: Record<Column, { min: number; max: number; initial: number }> = {
   sidebar: { min: 180, max: 640, initial: 240 },
-  tree: { min: 260, max: 1400, initial: 380 },
+  tree: { min: 250, max: 1400, initial: 380 },
   history: { min: 240, max: 1400, initial: 330 },
 };
 

@@ -156,6 +156,10 @@ export interface CompareSlice {
   clearOverridesB: () => void;
   setLeafB: (leaf: string | null) => void;
   toggleDiff: (on?: boolean) => void;
+  /** The last request to step through the diff's changes (the diff view follows `seq`). */
+  diffStep: { seq: number; dir: 1 | -1 };
+  /** Next (1) or previous (-1) change of the text diff: keys n / N, F7 / Shift+F7, the palette. */
+  stepDiff: (dir: 1 | -1) => void;
 }
 
 /** Resizable panes beside the library (projected/compare takes the rest), in CSS pixels. */

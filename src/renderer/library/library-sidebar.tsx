@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { SearchButton } from '../search/search-button';
 import { useAppStore } from '../store/app-store';
 import { shortPath } from '../util/format';
 import { groupSessions } from './group-sessions';
@@ -38,6 +39,7 @@ export function LibrarySidebar() {
             {home?.label ?? '…'}
           </span>
         )}
+        <SearchButton />
       </header>
       <input
         id="library-filter"

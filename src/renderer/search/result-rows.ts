@@ -11,7 +11,7 @@ export type ResultRow =
   | { type: 'more' };
 
 /** Row heights in pixels: fixed, so the virtualizer needs no measuring. */
-export const ROW_PX: Record<ResultRow['type'], number> = { session: 46, hit: 62, more: 34 };
+export const ROW_PX: Record<ResultRow['type'], number> = { session: 46, hit: 56, more: 34 };
 
 export interface ResultRows {
   rows: ResultRow[];
@@ -31,4 +31,13 @@ export function resultRows(groups: readonly SearchSessionHits[], more: boolean):
   }
   if (more) rows.push({ type: 'more' });
   return { rows, hitRow };
+}
+
+/**
+ * Where in the entry a hit is, short enough for the row: a message's `message.content[k].`
+ * prefix is left out (`input.command`, `text`, `content`); the full path goes in a title.
+ */
+export function fieldLabel(field: string): string {
+  const m = /^message\.content\[\d+\]\.(.+)$/.exec(field);
+  return m ? m[1] : field;
 }

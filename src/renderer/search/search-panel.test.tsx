@@ -96,8 +96,10 @@ describe('search panel on the real backend (demo home)', () => {
     const rows = hitRows();
     expect(rows.length).toBe(2);
     expect(new Set(rows.map((r) => r.split(' · ')[0])).size).toBe(2);
-    expect(rows.find((r) => r.startsWith(TESTS_RUN))).toMatch(
-      / · message · message\.content\[0\]\.content · running 23 tests$/,
+    expect(rows.find((r) => r.startsWith(TESTS_RUN))).toMatch(/ · message · content · running 23 tests$/);
+    // The row names the field short, the full path in its title.
+    expect(panel().querySelector('.search-field')?.getAttribute('title')).toMatch(
+      /^message\.content\[0\]\.content · line \d+$/,
     );
     // The heading names the session by title, agent and directory.
     const heading = panel().querySelector<HTMLElement>(`.search-session[title="${TESTS_RUN}"]`);
@@ -211,9 +213,12 @@ describe('search panel on the real backend (demo home)', () => {
     });
     expect(screen.getByRole('navigation', { name: 'Library' })).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Search' })).toBeNull();
-    // The query is kept for the next time.
-    chord('F', { shift: true });
+    // The query is kept for the next time; the library's search button opens it too.
+    act(() => {
+      fireEvent.click(screen.getByRole('button', { name: /^Search every session \(Ctrl\+Shift\+F\)$/ }));
+    });
     expect((field() as HTMLInputElement).value).toBe('allowed by user');
+    expect(document.activeElement).toBe(field());
   });
 
   it('Ctrl+F searches within the open session only', async () => {

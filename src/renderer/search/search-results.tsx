@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { kindIcon, kindLabel } from '../tree/kind-icons';
 import { shortPath, timeOfDay } from '../util/format';
 import { MatchText } from './match-text';
-import { ROW_PX, type ResultRow } from './result-rows';
+import { fieldLabel, ROW_PX, type ResultRow } from './result-rows';
 
 interface Props {
   rows: ResultRow[];
@@ -90,7 +90,7 @@ export function SearchResults({ rows, active, reveal, canMore, onMore, onOpen }:
                   {kindIcon(hit.kind)} {kindLabel(hit.kind)}
                 </span>
                 <span className="search-field" title={`${hit.field} · line ${hit.line}`}>
-                  {hit.field}
+                  {fieldLabel(hit.field)}
                   {hit.moreFields > 0 && ` +${hit.moreFields}`}
                 </span>
                 <span className="search-ts" title={hit.ts}>

@@ -5,7 +5,7 @@ import { createWsApi } from './ws-client';
 
 class FakeSocket {
   static all: FakeSocket[] = [];
-  sent: { id: number; method: string; req: unknown }[] = [];
+  sent: { id: number; method: string; req: unknown; cancel?: number }[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((m: { data: string }) => void) | null = null;
   onclose: (() => void) | null = null;
@@ -43,6 +43,27 @@ describe('WebSocket Api client', () => {
     const br = api.branch({ key: 'k', parentId: 'p', text: 't', idempotencyKey: KEY });
     s.answer({ id: s.sent[1].id, ok: false, error: { code: 'locked', message: 'held' } });
     await expect(br).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('an aborted call rejects at once with cancelled; one on the wire is cancelled on the server too', async () => {
+    const api = make();
+    const early = new AbortController();
+    const queued = api.getHome({}, { signal: early.signal });
+    early.abort(); // before the socket opened: never sent
+    await expect(queued).rejects.toMatchObject({ code: 'cancelled' });
+    const s = FakeSocket.all[0];
+    s.onopen?.();
+    expect(s.sent).toHaveLength(0);
+    const ctl = new AbortController();
+    const sent = api.listSessions({}, { signal: ctl.signal });
+    expect(s.sent).toHaveLength(1);
+    ctl.abort();
+    await expect(sent).rejects.toMatchObject({ code: 'cancelled' });
+    expect(s.sent[1]).toEqual({ cancel: s.sent[0].id });
+    // A late answer to the cancelled id is ignored; an already aborted signal never sends.
+    s.answer({ id: s.sent[0].id, ok: true, res: [] });
+    await expect(api.getHome({}, { signal: ctl.signal })).rejects.toMatchObject({ code: 'cancelled' });
+    expect(s.sent).toHaveLength(2);
   });
 
   it('dispatches pushed events and times requests out', async () => {

@@ -67,10 +67,11 @@ async function payload(api: BackendApi, key: string, id: string, field: string):
   return json[field] as Record<string, Json>;
 }
 
-describe('entry views on the demo home', () => {
+// Each test renders the whole app over the 7-session demo home: give a shared, busy machine time.
+describe('entry views on the demo home', { timeout: 60_000 }, () => {
   it('header: a session card with the contract, system prompt and tools with their schema on demand', async () => {
     await openDemo();
-    const card = screen.getByRole('region', { name: 'Session' });
+    const card = screen.getByRole('region', { name: 'Session header' });
     expect(card.textContent).toContain('anthropic · claude-sonnet-4-5 · vak 0.9.3');
     expect(card.textContent).toContain('/home/ana/projects/vak');
     // The session spawned a reviewer run: linked from the card.
@@ -160,25 +161,28 @@ describe('entry views on the demo home', () => {
     expect(useAppStore.getState().pinned?.entries).toEqual([evidence[0]]);
   });
 
-  it('activity by type: approval, prefix-cache break, route fallback, capacity probe, drift', async () => {
+  /** Expands the first activity row of `type` and returns its lead line. */
+  const activityLead = async (type: string): Promise<string> => {
+    const rows = await onlyKind('activity');
+    const row = rows.find((r) => r.textContent?.includes(`${type}:`));
+    expect(row, type).toBeTruthy();
+    const view = await expand(row as HTMLElement);
+    return view.querySelector('.ev-lead')?.textContent ?? '';
+  };
+
+  it('activity by type on the active chain: approval and prefix-cache break, each explained', async () => {
     await openDemo();
-    const seen = async (type: string, label: RegExp) => {
-      const rows = await onlyKind('activity');
-      const row = rows.find((r) => r.textContent?.includes(`${type}:`));
-      expect(row, type).toBeTruthy();
-      const view = await expand(row as HTMLElement);
-      expect(view.querySelector('.ev-lead')?.textContent).toMatch(label);
-    };
-    await seen('approval', /^Approval — /);
-    await seen('prefix_cache_break', /^Prefix-cache break — /);
-    for (const [leaf, type, label] of [
-      [ROUTE_FALLBACK, 'route_fallback', /^Route fallback/],
-      [CAPACITY_PROBE, 'capacity_probe', /^Capacity probe/],
-      [DRIFT, 'drift', /^Drift/],
-    ] as const) {
-      await openDemo(leaf);
-      await seen(type, label);
-    }
+    expect(await activityLead('approval')).toMatch(/^Approval — A tool call needed permission/);
+    expect(await activityLead('prefix_cache_break')).toMatch(/^Prefix-cache break — The prompt prefix changed/);
+  });
+
+  it.each([
+    [ROUTE_FALLBACK, 'route_fallback', /^Route fallback — /],
+    [CAPACITY_PROBE, 'capacity_probe', /^Capacity probe — /],
+    [DRIFT, 'drift', /^Drift — /],
+  ] as const)('activity on another branch (leaf %s): %s', async (leaf, type, label) => {
+    await openDemo(leaf);
+    expect(await activityLead(type)).toMatch(label);
   });
 
   it('turn_capabilities_bound: core and deferred tools and declared domains', async () => {
@@ -210,7 +214,7 @@ describe('entry views on the demo home', () => {
     expect(view.textContent).toContain('Reviewer found one missing test');
     fireEvent.click(within(view).getByRole('button', { name: /open reviewer session/ }));
     await waitFor(() => expect(useAppStore.getState().sessionKey).toBe(REVIEWER));
-    const card = await screen.findByRole('region', { name: 'Session' }, { timeout: 10_000 });
+    const card = await screen.findByRole('region', { name: 'Session header' }, { timeout: 10_000 });
     await waitFor(() => expect(card.textContent).toContain('reviewer'));
     const back = await within(card).findByRole('button', { name: /at …fd936efd/ });
     fireEvent.click(back);

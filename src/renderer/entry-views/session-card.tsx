@@ -31,7 +31,7 @@ export function SessionCard() {
       ].filter((x): x is string => !!x)
     : [];
   return (
-    <section className="session-card" aria-label="Session">
+    <section className="session-card" aria-label="Session header">
       <div className="session-card-line">
         <button
           type="button"

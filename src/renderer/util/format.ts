@@ -18,8 +18,9 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
- * An RFC 3339 stamp as a list shows it, in local time: "09:41:07" today, "20 Nov 09:41:07"
- * on another day of this year, "2025-11-20 09:41" in another year. A stamp that does not
+ * An RFC 3339 stamp as a list shows it, in local time: "09:41:07" today, "20 Nov 09:41" on
+ * another day of this year, "2025-11-20 09:41" in another year (seconds only today, so a dated
+ * stamp stays short in a narrow row; `fullTime` gives the rest on hover). A stamp that does not
  * parse is shown as written.
  */
 export function timeOfDay(ts: string, now: number = Date.now()): string {
@@ -31,7 +32,7 @@ export function timeOfDay(ts: string, now: number = Date.now()): string {
   if (d.getFullYear() !== today.getFullYear())
     return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
   if (d.getMonth() !== today.getMonth() || d.getDate() !== today.getDate())
-    return `${d.getDate()} ${MONTHS[d.getMonth()]} ${hms}`;
+    return `${d.getDate()} ${MONTHS[d.getMonth()]} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
   return hms;
 }
 

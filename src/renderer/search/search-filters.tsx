@@ -33,7 +33,7 @@ export function SearchFilters() {
             ))}
           </select>
           <select aria-label="Working directory" value={f.cwd} onChange={(e) => set({ cwd: e.target.value })}>
-            <option value="">any directory</option>
+            <option value="">any cwd</option>
             {cwds.map((c) => (
               <option key={c} value={c} title={c}>
                 {shortPath(c)}

@@ -1,5 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../../shared/ledger-types';
 import { SessionWriter, type BackendApi } from '../test-support/backend-api';
@@ -249,5 +251,27 @@ describe('entry views of hostile or malformed entries', () => {
     expect(goal.textContent).toContain('<img src=x onerror="globalThis.__pwned=1">');
     expect(within(goal).getByText('<b>x</b>')).toBeTruthy();
     expect(history().querySelector('img, [onerror]')).toBeNull();
+  });
+});
+
+describe('session header warnings', () => {
+  it('says the file broke append-only and was reloaded, with the reason in its tooltip', async () => {
+    const w = new SessionWriter()
+      .header()
+      .message('u1', 'h', 'user', [{ type: 'text', text: 'One.' }])
+      .message('a1', 'u1', 'assistant', [{ type: 'text', text: 'Two.' }]);
+    const api = await renderOnBackend({ written: { shrinks: w }, hash: sessionHash('shrinks') });
+    const card = await screen.findByRole('region', { name: 'Session header' }, { timeout: 10_000 });
+    expect(within(card).queryByLabelText(/^reloaded/)).toBeNull();
+    // Another program cuts the file back to its first two lines: not append-only any more.
+    const file = join(api.home, api.keyOf('shrinks'));
+    writeFileSync(file, readFileSync(file, 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
+    const badge = await within(card).findByLabelText(
+      /^reloaded: the file broke append-only 1 time/,
+      {},
+      { timeout: 10_000 },
+    );
+    expect(badge.getAttribute('title')).toMatch(/^The file stopped being append-only while open \(it shrank at /);
+    expect(badge.querySelector('svg.icon-warn')).toBeTruthy();
   });
 });

@@ -62,7 +62,7 @@ export function PlanStrip({ plan }: { plan: readonly PlanRow[] }) {
           aria-label={
             seg.count === 1
               ? `turn ${plan[seg.first].turn_id} ${seg.fidelity}`
-              : `turns ${seg.first + 1} to ${seg.first + seg.count}, ${seg.fidelity}`
+              : `segment of turns ${seg.first + 1} to ${seg.first + seg.count}, ${seg.fidelity}`
           }
           onMouseMove={(e) => {
             const i = turnUnder(e, seg);

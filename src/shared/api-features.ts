@@ -126,7 +126,8 @@ export interface SearchFilters {
 export interface SearchRequest {
   /**
    * Chosen by the client, one per search. A new search from the same client cancels the
-   * previous one; continuing pages carry the same id and the `cursor` of the last page.
+   * previous one of the same `match` (an id lookup leaves a text search running);
+   * continuing pages carry the same id and the `cursor` of the last page.
    */
   searchId: string;
   query: string;

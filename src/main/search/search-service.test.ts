@@ -248,6 +248,16 @@ describe('search', () => {
     await expect(
       svc.search({ ...req('tokenizer', { searchId: 'new', limit: 5 }), cursor: b.cursor! }, 'other'),
     ).rejects.toThrow(/no search/);
+    // An id lookup (the palette's) runs beside the client's text search: only a search of its own kind replaces one.
+    const text = await svc.search(req('tokenizer', { searchId: 'text', limit: 5 }), 'c3');
+    const byId = await svc.search(req('e0', { searchId: 'id', limit: 5, match: 'id' }), 'c3');
+    expect(byId.cancelled).toBe(false);
+    const more = await svc.search(
+      { ...req('tokenizer', { searchId: 'text', limit: 5 }), cursor: text.cursor ?? '' },
+      'c3',
+    );
+    expect(more.cancelled).toBe(false);
+    expect(more.hits).toBe(5);
     // Another client's search runs beside it, untouched.
     const c = await svc.search(req('tokenizer', { searchId: 'x', limit: 5 }), 'c2');
     expect(c.cancelled).toBe(false);

@@ -1,8 +1,8 @@
 /**
  * Full-text search over the home's ledgers (issue 11 §2), as a streaming scan: no index
  * is kept (bench: `npm run bench -- search`). Each search belongs to one client; a new
- * search from that client cancels its previous one where the work happens (the scan
- * checks between chunks). Pages continue from a cursor the service keeps.
+ * search from that client cancels its previous one of the same kind (text or id) where the
+ * work happens (the scan checks between chunks). Pages continue from a cursor the service keeps.
  */
 import type { SearchPage, SearchRequest, SearchSessionHits } from '../../shared/api-features';
 import type { SessionKey, SessionSummary } from '../../shared/api';
@@ -64,7 +64,11 @@ export class SearchService {
       if (found.busy) throw new SearchError('bad_request', 'this search is still reading its previous page');
       s = found;
     } else {
-      for (const other of this.searches.values()) if (other.clientId === clientId) this.stop(other);
+      // A text search replaces the client's text search, an id lookup its id lookup: the
+      // palette's lookup by id leaves a search of the search panel running.
+      const match = req.match ?? 'text';
+      for (const other of this.searches.values())
+        if (other.clientId === clientId && other.query.match === match) this.stop(other);
       s = this.start(req, clientId);
     }
     return this.page(s, req.limit);

@@ -45,7 +45,15 @@ export function SearchStatus({
         </p>
       );
     case 'cancelled':
-      return <p className="search-status">stopped</p>;
+      // Stopped by the backend (a newer search of this window): the list so far stays.
+      return (
+        <p className="search-status">
+          stopped · {plural(snap.hits, 'hit')} so far{' '}
+          <button type="button" onClick={onRetry}>
+            search again
+          </button>
+        </p>
+      );
     case 'error':
       return (
         <p className="search-status error" role="alert">

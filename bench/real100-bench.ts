@@ -69,7 +69,7 @@ export async function runReal100Bench(log: Log): Promise<void> {
   );
   log(
     `  append → session event: median ${f(median(s.appendEventMs), 1)} ms, p95 ${f(p95(s.appendEventMs), 1)} ms; ` +
-      `→ visible as the renderer does it today (openSession + active leaf again): median ${f(median(s.appendVisibleMs))} ms (goal ≤ 50: ${goal(median(s.appendVisibleMs), 50)})`,
+      `→ visible (delta patch + the new active leaf's first screen): median ${f(median(s.appendVisibleMs))} ms (goal ≤ 50: ${goal(median(s.appendVisibleMs), 50)})`,
   );
   log(`  second open, same process (cached) → first rows: ${f(s.reopenSameProcessMs)} ms`);
   log(

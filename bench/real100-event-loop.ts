@@ -30,8 +30,8 @@ type BackendFactory = (opts: ExplorerBackendOptions) => Promise<ApiBackend>;
 async function measure(label: string, backend: ApiBackend, key: string): Promise<EventLoopFigures> {
   const client: ApiClient = { id: 'bench-eld', push: () => {} };
   let longestSerializeMs = 0;
-  const call: Call = async (method, req) => {
-    const res = await backend.call(method, req, client);
+  const call: Call = async (method, req, signal) => {
+    const res = await backend.call(method, req, client, signal);
     const t0 = performance.now();
     const text = JSON.stringify(res);
     longestSerializeMs = Math.max(longestSerializeMs, performance.now() - t0);

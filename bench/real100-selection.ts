@@ -1,9 +1,10 @@
 /**
  * What a user does first on a 100 MB session, as API calls (issue 9's table at the API level):
- * open → first tree rows, the active leaf's panes, a shallow / middle / deep leaf, and five
- * quick `j` presses (five consecutive chain entries requested at once, as the renderer does
- * today without cancelling; the figure is the 5th answer). Shared by the serve-mode and the
- * in-process (event-loop delay) parts, so both run the same script.
+ * open → first tree rows, the active leaf's panes (paged: the first screen of the projected
+ * pane), a shallow / middle / deep leaf, and five quick `j` presses (five consecutive chain
+ * entries, each request cancelling the one before, as a renderer that drops superseded
+ * selections does; the figure is the 5th answer). Shared by the serve-mode and the in-process
+ * (event-loop delay) parts, so both run the same script.
  */
 import type { ApiMethod, ApiRequest, ApiResponse, LeafRequest } from '../src/shared/api';
 import { DEFAULT_PROFILE } from '../src/shared/ledger-types';
@@ -12,6 +13,7 @@ import { DEFAULT_PROFILE } from '../src/shared/ledger-types';
 export type Call = <M extends ApiMethod>(
   method: M,
   req: ApiRequest<M>,
+  signal?: AbortSignal,
 ) => Promise<{ res: ApiResponse<M>; bytes: number }>;
 
 export interface LeafFigure {
@@ -58,8 +60,8 @@ async function timed<T>(f: () => Promise<T>): Promise<{ v: T; ms: number }> {
 async function leafFigure(call: Call, key: string, label: string, pos: number, id: string | null): Promise<LeafFigure> {
   const t0 = performance.now();
   try {
-    const r = await call('getLeafView', leafRequest(key, id));
-    const messages = r.res.projection.messages.length;
+    const r = await call('getLeafView', { ...leafRequest(key, id), pagedMessages: true });
+    const messages = r.res.messageCount;
     return { label, pos, ms: performance.now() - t0, bytes: r.bytes, messages, error: null };
   } catch (e) {
     return { label, pos, ms: performance.now() - t0, bytes: 0, messages: 0, error: (e as Error).message };
@@ -93,6 +95,16 @@ export async function selectionScript(call: Call, key: string): Promise<Selectio
     leaves.push(await leafFigure(call, key, label, pos, id));
   }
   const jIds = await idAt(Math.floor(chainLength * 0.9), 5);
-  const j = await timed(() => Promise.allSettled(jIds.map((id) => call('getLeafView', leafRequest(key, id)))));
+  // Each press supersedes the one before: its request is aborted (the backend drops or stops it).
+  const j = await timed(async () => {
+    let previous: AbortController | null = null;
+    const answers = jIds.map((id) => {
+      previous?.abort();
+      const ctl = new AbortController();
+      previous = ctl;
+      return call('getLeafView', { ...leafRequest(key, id), pagedMessages: true }, ctl.signal);
+    });
+    return Promise.allSettled(answers);
+  });
   return { openMs, firstRowsMs, entries: info.res.entryCount, chainLength, active, leaves, jFiveMs: j.ms };
 }

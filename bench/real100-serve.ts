@@ -21,7 +21,7 @@ export interface ServeFigures {
   reopenSameProcessMs: number;
   /** Appended by "another process" → the session event at the client. */
   appendEventMs: number[];
-  /** …→ and the renderer's answer to it today: openSession again + the active leaf's panes. */
+  /** …→ visible: the event's delta patches the tree (no request); the new active leaf's first screen is asked. */
   appendVisibleMs: number[];
   /** A new serve process opens the same file: open → first rows, and the active leaf's panes. */
   freshOpen: { firstRowsMs: number; activeLeafMs: number };
@@ -50,8 +50,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 const callOf =
   (c: WsApiClient): Call =>
-  (method, req) =>
-    c.call(method, req);
+  (method, req, signal) =>
+    c.call(method, req, signal);
 
 /** Appends valid, hash-linked user messages to `file` one at a time; each resolves with its id and write time. */
 function appender(file: string): () => { id: string; writtenAt: number } {
@@ -99,9 +99,9 @@ async function appendFigures(
       });
     });
     event.push(arrived - writtenAt);
-    // What the renderer does on that event today (live/use-session.ts): open again, then the panes.
-    await c.call('openSession', { key });
-    await c.call('getLeafView', leafRequest(key, null)).catch(() => undefined); // an error answer is drawn too
+    // With the delta, the tree is patched from the event itself; the panes of the new active leaf
+    // are one paged request (closed turns come from the backend's turn cache).
+    await c.call('getLeafView', { ...leafRequest(key, null), pagedMessages: true }).catch(() => undefined);
     visible.push(now() - writtenAt);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -139,7 +139,7 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
     await c3.call('getTreeRows', { key: data.key, start: 0, count: 256, foldAudit: false });
     const firstRowsMs = performance.now() - t1;
     const t2 = performance.now();
-    await c3.call('getLeafView', leafRequest(data.key, null)).catch(() => undefined);
+    await c3.call('getLeafView', { ...leafRequest(data.key, null), pagedMessages: true }).catch(() => undefined);
     const activeLeafMs = performance.now() - t2;
     c3.close();
     await stop(server.child);

@@ -59,12 +59,17 @@ export class WsApiClient {
     return new WsApiClient(ws);
   }
 
-  /** One request; resolves with the answer and the frame's size in bytes. */
-  call<M extends ApiMethod>(method: M, req: ApiRequest<M>): Promise<{ res: ApiResponse<M>; bytes: number }> {
+  /** One request; resolves with the answer and the frame's size in bytes. Aborting `signal` sends `{cancel: id}`. */
+  call<M extends ApiMethod>(
+    method: M,
+    req: ApiRequest<M>,
+    signal?: AbortSignal,
+  ): Promise<{ res: ApiResponse<M>; bytes: number }> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as Pending['resolve'], reject });
       this.ws.send(JSON.stringify({ id, method, req }));
+      signal?.addEventListener('abort', () => this.ws.send(JSON.stringify({ cancel: id })), { once: true });
     });
   }
 

@@ -3,7 +3,7 @@ import type { Api } from '../shared/api';
 import { ContextChart } from './context-chart/context-chart';
 import { KeysOverlay } from './keyboard/keys-overlay';
 import { useKeyboard } from './keyboard/use-keyboard';
-import { LeafPanes } from './leaf/leaf-panes';
+import { LeafPanes } from './leaf-panes';
 import { useLeafViewLoader } from './leaf/use-leaf-view';
 import { useLibrary } from './live/use-library';
 import { useFollow, useSession } from './live/use-session';

@@ -1,13 +1,13 @@
 import { useRef } from 'react';
-import { ExportMenu } from '../export/export-menu';
-import { PaneHandle } from '../layout/pane-handle';
-import { CompareView } from '../plan/compare-view';
-import { useAppStore } from '../store/app-store';
-import { shortId, timeOfDay } from '../util/format';
-import { HistoryPane } from './history-pane';
-import { LinkLines } from './link-lines';
-import { ProjectedPane } from './projected-pane';
-import { useLeafRequest } from './use-leaf-view';
+import { ExportMenu } from './export/export-menu';
+import { PaneHandle } from './layout/pane-handle';
+import { CompareView } from './plan/compare-view';
+import { useAppStore } from './store/app-store';
+import { shortId, timeOfDay } from './util/format';
+import { HistoryPane } from './leaf/history-pane';
+import { LinkLines } from './leaf/link-lines';
+import { ProjectedPane } from './leaf/projected-pane';
+import { useLeafRequest } from './leaf/use-leaf-view';
 
 /** The right region: History ∥ Projected context for the selected leaf, or the comparison. */
 export function LeafPanes() {

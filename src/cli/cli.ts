@@ -1,9 +1,10 @@
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
-import { project, type Projection } from '../main/core/projection';
+import { project } from '../main/core/projection';
 import { treeReport, verifyReport } from '../main/core/reports';
 import { DEFAULT_PROFILE } from '../main/core/tokens';
 import { stringifyJson } from '../shared/json-text';
+import { projectionJson } from '../shared/projection-json';
 import type { Json } from '../shared/ledger-types';
 import { numberOption, parseArgs, UsageError } from './args';
 import type { CliIo } from './cli-io';
@@ -101,19 +102,6 @@ function tree(argv: string[], io: CliIo): number {
   return 0;
 }
 
-/** The §9 JSON of a projection: exactly its fields, in its order. */
-export function projectionJson(p: Projection): object {
-  return {
-    leaf: p.leaf,
-    system: p.system,
-    tools: p.tools,
-    messages: p.messages,
-    plan: p.plan,
-    tokens: p.tokens,
-    over_budget: p.over_budget,
-  };
-}
-
 function projectCmd(argv: string[], io: CliIo): number {
   const args = parseArgs('project', argv, {
     leaf: 'string',
@@ -146,7 +134,7 @@ function projectCmd(argv: string[], io: CliIo): number {
     }
     const p = project(ledger, leaf, { plan, profile });
     // Ledger values may nest deeper than JSON.stringify can go: stringifyJson writes the same text at any depth.
-    if (args.flags.has('json')) io.out(stringifyJson(projectionJson(p) as Json) + '\n');
+    if (args.flags.has('json')) io.out(stringifyJson(projectionJson(p) as unknown as Json) + '\n');
     else {
       for (const m of p.messages) {
         io.out(

@@ -17,7 +17,7 @@ import { entryPreview } from '../main/core/entry-preview';
 import { Ledger } from '../main/core/ledger';
 import { project } from '../main/core/projection';
 import { treeReport, verifyReport } from '../main/core/reports';
-import { projectionJson } from '../cli/cli';
+import { projectionJson } from '../shared/projection-json';
 import { FIXTURES } from '../test-support/fixtures';
 import { useTempDir } from '../test-support/temp-dir';
 import { cliProcess } from './cli-run';

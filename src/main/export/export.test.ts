@@ -8,7 +8,8 @@ import { FIXTURES } from '../../test-support/fixtures';
 import { Ledger } from '../core/ledger';
 import { project } from '../core/projection';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
-import { projectionExport, projectionJson } from './projection-export';
+import { projectionJson } from '../../shared/projection-json';
+import { projectionExport } from './projection-export';
 import { MAX_ALL_ENTRIES, sessionHtml } from './session-html';
 
 const HOSTILE = '</script><img src=x onerror="globalThis.pwned=1"><!-- ``` \u2028 & "q"';

@@ -3,23 +3,11 @@
  * Markdown a person can read (each message a section, content in fences that no ledger
  * text can close).
  */
-import type { ProjectionExport, ProjectionJson } from '../../shared/api-features';
+import type { ProjectionExport } from '../../shared/api-features';
 import { stringifyJson } from '../../shared/json-text';
 import type { Json, Projection } from '../../shared/ledger-types';
+import { projectionJson } from '../../shared/projection-json';
 import { isObject } from '../core/entry-types';
-
-/** §9: the projection without `notes` (which is not part of the command line's JSON). */
-export function projectionJson(p: Projection): ProjectionJson {
-  return {
-    leaf: p.leaf,
-    system: p.system,
-    tools: p.tools,
-    messages: p.messages,
-    plan: p.plan,
-    tokens: p.tokens,
-    over_budget: p.over_budget,
-  };
-}
 
 /** A fence longer than any run of backticks in `text`, so the text cannot end it. */
 function fence(text: string, info = ''): string {

@@ -26,18 +26,17 @@ const NAMES = z.array(z.string().min(1).max(4096)).max(256);
 
 /** Request schemas of every feature method, keyed like `requestSchemas`. */
 export function featureRequestSchemas(p: SchemaParts) {
-  const overrides = p.overrides;
   const leaf = p.entryId.nullable();
+  /** A leaf projected under a plan: the fields the series and the projection export share. */
+  const plannedLeaf = {
+    key: p.sessionKey,
+    leaf,
+    plan: z.enum(['none', 'auto']),
+    profile: p.profile,
+    overrides: p.overrides.optional(),
+  };
   return {
-    getContextSeries: z
-      .object({
-        key: p.sessionKey,
-        leaf,
-        plan: z.enum(['none', 'auto']),
-        profile: p.profile,
-        overrides: overrides.optional(),
-      })
-      .strict(),
+    getContextSeries: z.object(plannedLeaf).strict(),
     search: z
       .object({
         searchId: SEARCH_ID,
@@ -64,15 +63,6 @@ export function featureRequestSchemas(p: SchemaParts) {
     getCost: z.object({ key: p.sessionKey, leaf: leaf.optional() }).strict(),
     getPriceTable: z.object({}).strict(),
     exportSessionHtml: z.object({ key: p.sessionKey, leaf: leaf.optional() }).strict(),
-    exportProjection: z
-      .object({
-        key: p.sessionKey,
-        leaf,
-        plan: z.enum(['none', 'auto']),
-        profile: p.profile,
-        overrides: overrides.optional(),
-        format: z.enum(['json', 'markdown']),
-      })
-      .strict(),
+    exportProjection: z.object({ ...plannedLeaf, format: z.enum(['json', 'markdown']) }).strict(),
   } satisfies { [M in FeatureMethod]: z.ZodType<FeatureRequest<M>> };
 }

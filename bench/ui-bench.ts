@@ -95,6 +95,9 @@ interface SessionFigures {
   scroll: ScrollResult | null;
   wheel: ScrollResult | null;
   clicks: ClickResult[];
+  /** The longest main-thread task while the rows were clicked (ms; null: no Long Tasks API), and how many passed 50 ms. */
+  longestTaskMs: number | null;
+  longTasks: number;
 }
 
 // ---------------------------------------------------------------- stats and printing
@@ -249,7 +252,7 @@ async function measureSession(
       const o = B.ws.find((e) => e.method === 'openSession');
       return { firstRowsAt: B.firstRowsAt, panesAt: B.panesAt, openSent: o ? o.sentAt : null,
         openAnswered: o ? o.answeredAt : null, firstProgressAt: B.firstProgressAt,
-        rows: document.querySelector('.tree-scroll') ? Math.round(document.querySelector('.tree-scroll').scrollHeight / ${ROW_HEIGHT}) : 0 };
+        rows: document.querySelector('.tree-scroll') ? Number(document.querySelector('.tree-scroll').dataset.rows) : 0 };
     })()`);
     const o = open as OpenResult;
     if (o.firstRowsAt === null) {
@@ -264,6 +267,7 @@ async function measureSession(
     );
     const wheel = (await page.evaluate(scrollScript(WHEEL_MS, 'middle', WHEEL_PX))) as ScrollResult;
 
+    const clicksFrom = (await page.evaluate('performance.now()')) as number;
     const clicks: ClickResult[] = [];
     const rowsToClick = Array.from({ length: CLICKS }, (_, k) => Math.floor(((k + 0.5) / CLICKS) * (o.rows - 1)));
     log(`  ${label}: clicking ${CLICKS} rows (${rowsToClick.join(', ')}) …`);
@@ -310,7 +314,11 @@ async function measureSession(
         if (clicks.filter((k) => k.error).length >= 2) break;
       }
     }
-    return { label, key, entries, bytes, open: o, scroll, wheel, clicks };
+    const tasks = (await page.evaluate(
+      `window.__vakBench.longTasks && window.__vakBench.longTasks.filter((t) => t.at >= ${clicksFrom}).map((t) => t.ms)`,
+    )) as number[] | null;
+    const longestTaskMs = tasks === null ? null : tasks.length ? Math.max(...tasks) : 0;
+    return { label, key, entries, bytes, open: o, scroll, wheel, clicks, longestTaskMs, longTasks: tasks?.length ?? 0 };
   } finally {
     await context.close();
   }
@@ -400,6 +408,15 @@ function report(big: SessionFigures, demo: SessionFigures, log: Log): void {
       );
   }
   log(`     target: median < ${TARGET.clickMs} ms → ${okMiss(bigClick, TARGET.clickMs)}`);
+
+  log('\n  4. the renderer never blocks: the longest main-thread task while selecting leaves (Long Tasks API)');
+  for (const s of [big, demo])
+    log(
+      `     ${s.label.padEnd(20)} ${s.longestTaskMs === null ? 'not measured (no Long Tasks API)' : `longest ${f(s.longestTaskMs)} ms · ${s.longTasks} task(s) over 50 ms`}`,
+    );
+  log(
+    `     target: no task over 50 ms → ${big.longestTaskMs === null ? 'MISS (not measured)' : big.longestTaskMs <= 50 ? 'ok' : 'MISS'}`,
+  );
 }
 
 // ---------------------------------------------------------------- entry

@@ -45,6 +45,15 @@ export const INIT_SCRIPT = `(() => {
     }
   }
   window.WebSocket = Tapped;
+  // Every main-thread task over 50 ms (Long Tasks API): the renderer must never block (issue 9).
+  B.longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) B.longTasks.push({ at: e.startTime, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) {
+    B.longTasks = null;
+  }
   // Both panes are drawn for a leaf when .leaf-panes names it (data-leaf-id), is not busy,
   // and both columns hold rows.
   B.panesFor = (id) => {
@@ -140,7 +149,12 @@ export const scrollScript = (ms: number, from: 'top' | 'middle', px: number | nu
 /** Brings tree row `row` into the middle of the view and waits until it is drawn; returns its entry id. */
 export const showRowScript = (row: number): string => `(async () => {
   const el = document.querySelector('.tree-scroll');
-  el.scrollTop = Math.max(0, ${row * ROW_HEIGHT} - el.clientHeight / 2);
+  // Past the browser's element height the tree scrolls scaled (data/scaled-rows.ts): its
+  // content is shorter than rows × height, and a scrolled pixel moves \`scale\` virtual ones.
+  const rows = Number(el.dataset.rows);
+  const view = el.clientHeight;
+  const scale = rows * ${ROW_HEIGHT} > el.scrollHeight ? (rows * ${ROW_HEIGHT} - view) / (el.scrollHeight - view) : 1;
+  el.scrollTop = Math.max(0, (${row * ROW_HEIGHT} - view / 2) / scale);
   const until = performance.now() + 30000;
   for (;;) {
     await new Promise((r) => requestAnimationFrame(r));

@@ -168,6 +168,8 @@ function TreeList({ tree }: { tree: TreeSource }) {
         role="listbox"
         aria-label="Entries"
         aria-activedescendant={selectedRow !== null ? `tree-row-${selectedRow}` : undefined}
+        // How many rows it holds (the content's height is not: it scrolls scaled past a browser's limit).
+        data-rows={rowCount}
       >
         <div style={{ height: rows.height, position: 'relative' }}>
           {indexes.map((i) => {

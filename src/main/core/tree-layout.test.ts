@@ -165,22 +165,15 @@ describe('TreeLayout', () => {
     }
   });
 
-  it('lays out 1,000,000 entries quickly (timing printed, not asserted)', () => {
+  it('lays out 1,000,000 entries and windows 60 rows deep inside them', () => {
     const n = 1_000_000;
     const ix = new LedgerIndex();
     for (let i = 0; i < n; i++) {
       const p = i === 0 ? NO_PARENT : i % 1000 === 0 ? i - 300 : i - 1;
       ix.add(`e${i}`, p, i % 7 === 3 || i % 7 === 4 ? KIND.receipt : KIND.message, 0, i + 1, i * 100, 99);
     }
-    const t0 = performance.now();
     const t = TreeLayout.build(ix);
-    const built = performance.now() - t0;
-    const t1 = performance.now();
     const rows = t.rows(700_000, 60, false);
-    const windowMs = performance.now() - t1;
-    console.log(
-      `tree layout: 1M entries in ${built.toFixed(0)} ms; a 60-row window at 700k in ${windowMs.toFixed(2)} ms`,
-    );
     expect(rows).toHaveLength(60);
     expect(t.rowCount(true)).toBeLessThan(n);
     expect(rows[0].index).toBe(700_000);

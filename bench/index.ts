@@ -3,6 +3,7 @@
 //   npm run bench -- core         only the ledger core (open / append / project)
 //   npm run bench -- cli          the built command: start-up vs node -e 0, verify 100 MB vs the baseline
 //   npm run bench -- real100      issue 9's 100 MB session (serve mode, event-loop delay)
+//   npm run bench -- chart        the context chart's draw, 10,000 turns in Chromium (issue 11)
 //   npm run bench -- series       context over time on a 10,000-turn chain (issue 11)
 //   npm run bench -- search       full-text search over ~1 GB of ledgers (issue 11)
 //   npm run bench -- --sizes 10,100   smaller ledgers (the default is 10,100,500)
@@ -28,6 +29,7 @@ if (want('core')) {
 for (const [part, file, fn] of [
   ['library', 'library-bench.ts', 'runLibraryBench'],
   ['ui', 'ui-bench.ts', 'runUiBench'],
+  ['chart', 'chart-bench.ts', 'runChartBench'],
   ['cli', 'cli-bench.ts', 'runCliBench'],
   ['series', 'series-bench.ts', 'runSeriesBench'],
   ['search', 'search-bench.ts', 'runSearchBench'],

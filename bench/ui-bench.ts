@@ -36,6 +36,7 @@ import {
   scrollScript,
   showRowScript,
 } from './ui-page-scripts';
+import { measureChartDraw } from './chart-bench';
 
 const DATA = join(ROOT, 'bench', '.data');
 const HOME = join(DATA, 'ui-home');
@@ -469,6 +470,8 @@ export async function runUiBench(log: Log): Promise<void> {
     log(
       `  Chromium ${browser.version()} (headless, software rendering) · serve mode at ${server.origin} · viewport 1500×900`,
     );
+    log("  chart (the context chart's draw, synthetic series):");
+    await measureChartDraw(browser, (l) => log(`  ${l}`));
     const demoBytes = statSync(join(prepared.home, DEMO_KEY)).size;
     const demoEntries = readFileSync(join(prepared.home, DEMO_KEY), 'utf8').split('\n').filter(Boolean).length;
     // The baseline first: it also warms the server and the browser the same way for both.

@@ -3,7 +3,17 @@
  * and one fill each: the cost is O(columns × parts), and columns never exceed the plot's
  * width in pixels, so 10,000 turns draw like 1,000 (bench: `ui chart`).
  */
-import { MK_DEGRADED, MK_OVER, MK_PACKET, MK_RESET, STACK, type ChartModel, type Columns } from './chart-model';
+import {
+  MK_DEGRADED,
+  MK_OVER,
+  MK_PACKET,
+  MK_RESET,
+  STACK,
+  yTop,
+  type ChartModel,
+  type ChartScale,
+  type Columns,
+} from './chart-model';
 
 /** Colours, read from the page's CSS variables (the fidelity colours used everywhere). */
 export interface ChartTheme {
@@ -33,6 +43,7 @@ export interface DrawState {
   hover: number;
   /** Keyboard focus column (-1: the chart is not focused). */
   focus: number;
+  scale: ChartScale;
 }
 
 /** Side B of a plan comparison: its totals drawn as an outline over the same columns. */
@@ -58,7 +69,7 @@ export function drawContextChart(
   ctx.clearRect(0, 0, width, height);
   const plotW = Math.max(1, width - PAD.left - PAD.right);
   const plotH = Math.max(1, height - PAD.top - PAD.bottom);
-  const yMax = b ? Math.max(m.yMax, b.model.yMax) : m.yMax;
+  const yMax = b ? Math.max(yTop(m, st.scale), yTop(b.model, st.scale)) : yTop(m, st.scale);
   const y = (v: number) => PAD.top + plotH - (v / yMax) * plotH;
   const x0 = PAD.left;
   const cw = cols.width;
@@ -78,15 +89,27 @@ export function drawContextChart(
   ctx.stroke();
   ctx.fillText('0', x0 - 4, PAD.top + plotH);
   const half = yMax / 2;
-  if (Math.abs(y(half) - y(m.window)) > 14) ctx.fillText(fmtAxis(half), x0 - 4, y(half));
+  if (m.window > yMax || Math.abs(y(half) - y(m.window)) > 14) ctx.fillText(fmtAxis(half), x0 - 4, y(half));
+  if (m.window > yMax || Math.abs(y(m.window) - PAD.top) > 14) ctx.fillText(fmtAxis(yMax), x0 - 4, PAD.top);
+  // The first and last turn under the plot.
+  if (cols.count > 0) {
+    ctx.textBaseline = 'alphabetic';
+    ctx.textAlign = 'left';
+    ctx.fillText('turn 1', x0, height - 2);
+    ctx.textAlign = 'right';
+    ctx.fillText(`turn ${m.n}`, x0 + plotW, height - 2);
+    ctx.textBaseline = 'middle';
+  }
 
   if (st.hover >= 0 && st.hover < cols.count) {
     ctx.fillStyle = theme.hover;
     ctx.fillRect(x0 + st.hover * cw, PAD.top, cw, plotH);
   }
 
-  // Stacked bars, one path per part.
+  // Stacked bars, one path per part, on whole pixels (fractional edges cost anti-aliasing).
   const base = new Float64Array(cols.count);
+  const left = new Float64Array(cols.count + 1);
+  for (let c = 0; c <= cols.count; c++) left[c] = Math.round(x0 + c * cw);
   for (let k = 0; k < STACK.length; k++) {
     const part = m.parts[k];
     ctx.beginPath();
@@ -94,10 +117,11 @@ export function drawContextChart(
     for (let c = 0; c < cols.count; c++) {
       const v = part[cols.rep[c]];
       if (v <= 0) continue;
-      const top = y(base[c] + v);
-      const bottom = y(base[c]);
+      const top = Math.round(y(base[c] + v));
+      const bottom = Math.round(y(base[c]));
       base[c] += v;
-      ctx.rect(x0 + c * cw, top, Math.max(1, cw - gap), bottom - top);
+      if (bottom <= top) continue;
+      ctx.rect(left[c], top, Math.max(1, left[c + 1] - left[c] - gap), bottom - top);
       any = true;
     }
     if (any) {
@@ -136,60 +160,81 @@ export function drawContextChart(
     ctx.fillStyle = color;
     ctx.fillText(label, x0 - 4, yy);
   };
-  hline(m.window, theme.window, [5, 4], fmtAxis(m.window));
-  if (m.budget !== m.window && Math.abs(y(m.budget) - y(m.window)) > 10) {
-    hline(m.budget, theme.budget, [2, 3], fmtAxis(m.budget));
-  } else if (m.budget !== m.window) {
-    hline(m.budget, theme.budget, [2, 3], '');
+  ctx.textAlign = 'right';
+  if (m.window <= yMax) hline(m.window, theme.window, [5, 4], fmtAxis(m.window));
+  if (m.budget > 0 && m.budget <= yMax && m.budget !== m.window) {
+    hline(m.budget, theme.budget, [2, 3], Math.abs(y(m.budget) - y(m.window)) > 10 ? fmtAxis(m.budget) : '');
+  }
+  if (m.window > yMax) {
+    // Off the scale: say where it is instead of squashing the bars under it.
+    ctx.fillStyle = theme.text;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'alphabetic';
+    ctx.fillText(`window ${fmtAxis(m.window)} is above this scale (y: window shows it)`, x0 + plotW / 2, height - 2);
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'right';
   }
 
-  // Markers along the top: over budget as a red tick, then packet / reset / degradation dots.
+  // Markers along the top: over budget as a red tick, then reset / packet / degradation
+  // triangles, one path per kind (a fill per marker would cost a fill per column).
+  const kinds = [
+    [MK_RESET, theme.reset],
+    [MK_PACKET, theme.packet],
+    [MK_DEGRADED, theme.degraded],
+  ] as const;
+  ctx.fillStyle = theme.over;
   for (let c = 0; c < cols.count; c++) {
-    const mk = cols.markers[c];
-    if (mk === 0) continue;
-    const cx = x0 + (c + 0.5) * cw;
-    if (mk & MK_OVER) {
-      ctx.fillStyle = theme.over;
-      ctx.fillRect(x0 + c * cw, PAD.top - 3, Math.max(1, cw - gap), 2);
-    }
-    let row = 0;
-    for (const [bit, color] of [
-      [MK_RESET, theme.reset],
-      [MK_PACKET, theme.packet],
-      [MK_DEGRADED, theme.degraded],
-    ] as const) {
+    if (cols.markers[c] & MK_OVER) ctx.fillRect(x0 + c * cw, PAD.top - 3, Math.max(1, cw - gap), 2);
+  }
+  for (let k = 0; k < kinds.length; k++) {
+    const [bit, color] = kinds[k];
+    ctx.beginPath();
+    let any = false;
+    for (let c = 0; c < cols.count; c++) {
+      const mk = cols.markers[c];
       if (!(mk & bit)) continue;
-      ctx.fillStyle = color;
+      // Row: how many of the kinds before this one the column also has.
+      let row = 0;
+      for (let j = 0; j < k; j++) if (mk & kinds[j][0]) row++;
+      const cx = x0 + (c + 0.5) * cw;
       const ty = PAD.top + 3 + row * 6;
-      ctx.beginPath();
       ctx.moveTo(cx - 3, ty + 3);
       ctx.lineTo(cx + 3, ty + 3);
       ctx.lineTo(cx, ty - 2);
       ctx.closePath();
+      any = true;
+    }
+    if (any) {
+      ctx.fillStyle = color;
       ctx.fill();
-      row++;
     }
   }
 
-  // Measured input tokens as dots.
+  // Measured input tokens as dots (squares when columns are too narrow for a round one to show).
+  const r = cw >= 6 ? 3 : 2;
+  const round = cw >= 3;
   ctx.beginPath();
   let dots = false;
-  const r = cw >= 6 ? 3 : 2;
   for (let c = 0; c < cols.count; c++) {
     const v = cols.measured[c];
     if (Number.isNaN(v)) continue;
     const cx = x0 + (c + 0.5) * cw;
-    const cy = y(v);
-    ctx.moveTo(cx + r, cy);
-    ctx.arc(cx, cy, r, 0, Math.PI * 2);
+    // Above the scale (measured far over the estimate): pinned to the top edge.
+    const cy = Math.max(PAD.top + r, y(v));
+    if (round) {
+      ctx.moveTo(cx + r, cy);
+      ctx.arc(cx, cy, r, 0, Math.PI * 2);
+    } else ctx.rect(cx - r, cy - r, 2 * r, 2 * r);
     dots = true;
   }
   if (dots) {
     ctx.fillStyle = theme.measured;
     ctx.fill();
-    ctx.strokeStyle = theme.measuredRing;
-    ctx.lineWidth = 1;
-    ctx.stroke();
+    if (round) {
+      ctx.strokeStyle = theme.measuredRing;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    }
   }
 
   // The selected leaf, and the keyboard focus.

@@ -12,6 +12,7 @@ import {
   MK_RESET,
   pointAtPos,
   STACK,
+  yTop,
 } from './chart-model';
 
 let api: BackendApi;
@@ -79,7 +80,10 @@ describe('chart model', () => {
           expect(!!(m.markers[i] & MK_PACKET)).toBe(p.markers.packets.length > 0);
           expect(!!(m.markers[i] & MK_DEGRADED)).toBe(p.markers.degraded.length > 0);
           expect(!!(m.markers[i] & MK_OVER)).toBe(p.markers.overBudget);
-          expect(m.yMax).toBeGreaterThanOrEqual(Math.max(p.total, p.measured?.tokens ?? 0, s.window));
+          expect(m.dataMax).toBeGreaterThanOrEqual(Math.max(p.total, p.measured?.tokens ?? 0));
+          expect(yTop(m, 'window')).toBeGreaterThanOrEqual(Math.max(m.dataMax, s.window));
+          expect(yTop(m, 'data')).toBeGreaterThanOrEqual(m.totalMax);
+          expect(m.totalMax).toBeGreaterThanOrEqual(p.total);
         });
         expect(m.budget).toBe(window - 500);
       }

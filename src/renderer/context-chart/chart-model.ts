@@ -36,8 +36,24 @@ export interface ChartModel {
   window: number;
   /** `window − reserve`: the line the plan keeps under. */
   budget: number;
-  /** Top of the y axis. */
-  yMax: number;
+  /** Largest total or measured figure of any point. */
+  dataMax: number;
+  /** Largest projected total of any point. */
+  totalMax: number;
+}
+
+/** How tall the y axis is: up to the window (the budget in sight), or up to the data (small contexts readable). */
+export type ChartScale = 'window' | 'data';
+
+/** The top of the y axis under a scale; the window line is drawn only when it is below it. */
+export function yTop(m: Pick<ChartModel, 'window' | 'budget' | 'dataMax' | 'totalMax'>, scale: ChartScale): number {
+  const top =
+    scale === 'window'
+      ? Math.max(m.window, m.dataMax)
+      : // The projected totals set the scale (measured figures above it are pinned to the top);
+        // the budget joins when it is near: the line says how close the context is.
+        Math.max(m.totalMax, m.budget > 0 && m.budget <= m.totalMax * 1.5 ? m.budget : 0);
+  return top > 0 ? top * 1.08 : 1;
 }
 
 /** Lays a series out for drawing. */
@@ -47,7 +63,8 @@ export function chartModel(series: Pick<ContextSeries, 'points' | 'window' | 're
   const total = new Float64Array(n);
   const measured = new Float64Array(n);
   const markers = new Uint8Array(n);
-  let top = series.window;
+  let top = 0;
+  let totalMax = 0;
   for (let i = 0; i < n; i++) {
     const p = series.points[i];
     for (let k = 0; k < STACK.length; k++) parts[k][i] = Math.max(0, p.parts[STACK[k]]);
@@ -55,6 +72,7 @@ export function chartModel(series: Pick<ContextSeries, 'points' | 'window' | 're
     measured[i] = p.measured ? p.measured.tokens : NaN;
     markers[i] = markerBits(p);
     top = Math.max(top, p.total, p.measured?.tokens ?? 0);
+    totalMax = Math.max(totalMax, p.total);
   }
   return {
     n,
@@ -64,7 +82,8 @@ export function chartModel(series: Pick<ContextSeries, 'points' | 'window' | 're
     markers,
     window: series.window,
     budget: series.window - series.reserve,
-    yMax: top > 0 ? top * 1.08 : 1,
+    dataMax: top,
+    totalMax,
   };
 }
 

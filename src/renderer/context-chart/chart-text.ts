@@ -52,8 +52,8 @@ export function fitLine(fit: BytesPerTokenFit, current: number): string | null {
   if (fit.bytesPerToken === null || fit.suggested === null) return null;
   const err = (e: number | null) => (e === null ? '–' : `${Math.round(e * 100)}%`);
   return (
-    `measured input fits ${fit.bytesPerToken.toFixed(2)} bytes/token over ${fit.points} call(s)` +
+    `measured input fits ${fit.bytesPerToken.toFixed(2)} bytes/token (${fit.points} call${fit.points === 1 ? '' : 's'}` +
     (fit.r2 !== null ? `, r² ${fit.r2.toFixed(2)}` : '') +
-    ` · error ${err(fit.meanRelErrorCurrent)} at ${current}, ${err(fit.meanRelErrorSuggested)} at ${fit.suggested}`
+    `; error ${err(fit.meanRelErrorCurrent)} at ${current}, ${err(fit.meanRelErrorSuggested)} at ${fit.suggested})`
   );
 }

@@ -74,7 +74,7 @@ describe('context over time', () => {
       act(() => useAppStore.getState().setProfile({ bytes_per_token: current + 3 }));
     }
     const apply = await screen.findByRole('button', { name: `apply ${s.fit.suggested} bytes/token` });
-    expect(screen.getByText(/measured input fits/).textContent).toContain(`over ${s.fit.points} call`);
+    expect(screen.getByText(/measured input fits/).textContent).toContain(`(${s.fit.points} call`);
     fireEvent.click(apply);
     expect(useAppStore.getState().profile.bytes_per_token).toBe(s.fit.suggested);
     await waitFor(() =>

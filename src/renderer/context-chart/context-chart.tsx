@@ -3,19 +3,26 @@ import { useApi } from '../api/api-context';
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
 import { columnAtX, drawContextChart, PAD, plotWidthOf } from './chart-draw';
-import { chartModel, columnOfPoint, columnsOf, pointAtPos, STACK } from './chart-model';
+import { chartModel, columnOfPoint, columnsOf, pointAtPos, STACK, type ChartScale } from './chart-model';
 import { fitLine, pointLines, turnLabel } from './chart-text';
 import { PART_LABEL, PART_VAR, readChartTheme } from './chart-theme';
 import { useContextSeries } from './use-context-series';
 import './context-chart.css';
 
-const HEIGHT = 116;
+const HEIGHT = 108;
 
 /** The context-over-time strip above the tree and the panes (toggle: g). */
 export function ContextChart() {
   const open = useAppStore((s) => s.chartOpen);
   const key = useAppStore((s) => s.sessionKey);
-  if (!open || !key) return null;
+  const toggle = useAppStore((s) => s.toggleChart);
+  if (!key) return null;
+  if (!open)
+    return (
+      <button type="button" className="chart-collapsed" onClick={() => toggle(true)} aria-expanded={false}>
+        ▸ Context over time <span className="dim">(g)</span>
+      </button>
+    );
   return <ChartStrip />;
 }
 
@@ -32,6 +39,7 @@ function ChartStrip() {
   const [width, setWidth] = useState(800);
   const [hover, setHover] = useState(-1);
   const [focusAt, setFocus] = useState(-1);
+  const [scaleChoice, setScale] = useState<ChartScale | null>(null);
 
   useLayoutEffect(() => {
     const el = wrap.current;
@@ -54,6 +62,8 @@ function ChartStrip() {
     const own = series.points.findIndex((p) => p.leaf === view.leaf);
     return own >= 0 ? own : pointAtPos(series.points, view.chainLength - 1);
   }, [series, view]);
+  // Unless chosen, a context far below its window is drawn to its own scale (else it is a flat line).
+  const scale: ChartScale = scaleChoice ?? (model && model.totalMax < model.window / 4 ? 'data' : 'window');
   const cursor = cols && cursorPoint >= 0 ? columnOfPoint(cols, cursorPoint) : -1;
   // A new series (fewer columns) keeps the keyboard focus inside it.
   const focus = cols ? Math.min(focusAt, cols.count - 1) : -1;
@@ -68,8 +78,8 @@ function ChartStrip() {
     if (!ctx) return; // no canvas (a test DOM): the data and words still show
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const b = modelB && colsB ? { model: modelB, cols: colsB } : null;
-    drawContextChart(ctx, width, HEIGHT, model, cols, readChartTheme(c), { cursor, hover, focus }, b);
-  }, [model, cols, modelB, colsB, width, cursor, hover, focus]);
+    drawContextChart(ctx, width, HEIGHT, model, cols, readChartTheme(c), { cursor, hover, focus, scale }, b);
+  }, [model, cols, modelB, colsB, width, cursor, hover, focus, scale]);
 
   const shown = focus >= 0 ? focus : hover;
   const shownPoint = cols && shown >= 0 && shown < cols.count ? cols.rep[shown] : -1;
@@ -107,26 +117,6 @@ function ChartStrip() {
           {n} turn end{n === 1 ? '' : 's'}
           {loading ? ' · updating…' : ''}
         </span>
-        <ul className="chart-legend" aria-label="Parts">
-          {STACK.map((k) => (
-            <li key={k}>
-              <i className="swatch" style={{ background: `var(${PART_VAR[k]})` }} />
-              {PART_LABEL[k]}
-            </li>
-          ))}
-          <li>
-            <i className="swatch dot" /> measured
-          </li>
-          <li>
-            <i className="swatch line" /> window · <i className="swatch line budget" /> budget
-          </li>
-          <li>▲ reset · packet · card</li>
-          {seriesB && (
-            <li>
-              <i className="swatch outline" /> plan B ({planB})
-            </li>
-          )}
-        </ul>
         {fit && (
           <span className="chart-fit" title="Least-squares fit of the bytes per token to the measured input tokens">
             {fit}
@@ -143,6 +133,14 @@ function ChartStrip() {
           </button>
         )}
         {error && <span className="error">{error}</span>}
+        <button
+          type="button"
+          className="chart-scale"
+          onClick={() => setScale(scale === 'data' ? 'window' : 'data')}
+          title="y axis: up to the window, or up to the largest context (and measured input)"
+        >
+          y: {scale === 'data' ? 'fit to data' : 'window'}
+        </button>
         <button
           type="button"
           className="chart-close"
@@ -182,6 +180,7 @@ function ChartStrip() {
           <div
             className="chart-tip"
             role="tooltip"
+            data-leaf={series?.points[shownPoint]?.leaf}
             style={{
               left: Math.min(Math.max(0, PAD.left + (shown + 0.5) * cols.width + 10), Math.max(0, width - 330)),
             }}
@@ -193,6 +192,26 @@ function ChartStrip() {
         )}
         {n === 0 && !loading && !error && <p className="chart-empty dim">No turns yet on this chain.</p>}
       </div>
+      <ul className="chart-legend" aria-label="Legend">
+        {STACK.map((k) => (
+          <li key={k}>
+            <i className="swatch" style={{ background: `var(${PART_VAR[k]})` }} />
+            {PART_LABEL[k]}
+          </li>
+        ))}
+        <li>
+          <i className="swatch dot" /> measured
+        </li>
+        <li>
+          <i className="swatch line" /> window · <i className="swatch line budget" /> budget
+        </li>
+        <li>▲ reset · packet · card</li>
+        {seriesB && (
+          <li>
+            <i className="swatch outline" /> plan B ({planB})
+          </li>
+        )}
+      </ul>
       <span className="sr-only" aria-live="polite">
         {focus >= 0 && shownPoint >= 0 ? turnLabel(shownPoint, n) : ''}
       </span>

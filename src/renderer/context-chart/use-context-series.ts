@@ -79,8 +79,7 @@ export function useContextSeries(open: boolean): SeriesState {
   const leaf = useChartLeaf(state.series);
   const withB = compare.open && compare.mode === 'plan';
   const { planB, overridesB } = compare;
-  // Side B shares A's profile (a profile of its own for B comes with the compare work).
-  const profileB = profile;
+  const profileB = compare.profileB ?? profile;
   // What the drawn series answers: loading while it differs from the one asked for.
   const sig = useMemo(
     () => JSON.stringify([key, leaf, plan, profile, overrides, withB && [planB, profileB, overridesB], version]),

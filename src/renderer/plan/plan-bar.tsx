@@ -16,8 +16,6 @@ export function PlanBar() {
   const toggleFollow = useAppStore((s) => s.toggleFollow);
   const togglePanel = useAppStore((s) => s.togglePanel);
   const toggleCompare = useAppStore((s) => s.toggleCompare);
-  const chartOpen = useAppStore((s) => s.chartOpen);
-  const toggleChart = useAppStore((s) => s.toggleChart);
   const rows = view?.projection.plan ?? [];
   const panelButton = (p: PanelName, label: string) => (
     <button type="button" aria-pressed={panels[p]} onClick={() => togglePanel(p)}>
@@ -43,9 +41,6 @@ export function PlanBar() {
       {panelButton('usage', 'usage')}
       {panelButton('cost', 'cost')}
       {panelButton('work', `work ${info?.work.length ?? ''}`.trim())}
-      <button type="button" aria-pressed={chartOpen} onClick={() => toggleChart()} title="Context over time (g)">
-        chart
-      </button>
       <button type="button" aria-pressed={follow} onClick={toggleFollow} title="Keep the newest leaf selected (f)">
         follow {follow ? '◉' : '○'}
       </button>

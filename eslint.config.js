@@ -74,11 +74,6 @@ const LAYERS = [
     testAllow: ['jsdom'],
   },
   {
-    layer: 'src/main/export',
-    why: 'session and projection exports (HTML, JSON), plain Node',
-    allow: ['node:*', 'src/main/export', 'src/main/core', 'src/shared'],
-  },
-  {
     layer: 'src/main/api',
     why: 'the API backend, plain Node',
     allow: [

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { ContextSeries } from '../../shared/api-features';
 import { useAppStore } from '../store/app-store';
-import { press, renderSession } from '../test-support/render-backend';
+import { press, renderSession, treeRow } from '../test-support/render-backend';
 import { PAD } from './chart-draw';
 
 const slider = () => screen.getByRole('slider', { name: /Context size per turn end/ });
@@ -51,6 +51,29 @@ describe('context over time', () => {
     // Selecting a point of the chart keeps the chart on its chain: same columns, cursor on the point.
     await waitFor(() => expect(slider().getAttribute('data-cursor')).toBe(String(k)));
     expect(slider().getAttribute('aria-valuemax')).toBe(String(s.points.length));
+  });
+
+  it('a leaf off the drawn chain redraws the chart through that leaf; the active leaf again, the active chain', async () => {
+    const api = await renderSession('branching');
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    const key = api.keyOf('branching');
+    const rows = await api.getTreeRows({ key, start: 0, count: 500, foldAudit: false });
+    const other = rows.rows.find((r) => r.isLeaf && !r.isActiveLeaf);
+    expect(other).toBeDefined();
+    fireEvent.click(treeRow(other!.id));
+    await waitFor(() =>
+      expect(seriesCalls(api).some((c) => (c.req as { leaf: string | null }).leaf === other!.id)).toBe(true),
+    );
+    const s = await lastSeries(api);
+    expect(s.leaf).toBe(other!.id);
+    await waitFor(() => expect(slider().getAttribute('data-cursor')).toBe(String(s.points.length - 1)));
+    // End selects the active leaf: the chart draws the active chain again.
+    press('End');
+    const active = useAppStore.getState().sessionInfo?.activeLeaf ?? null;
+    await waitFor(() =>
+      expect([null, active]).toContain((seriesCalls(api).at(-1)?.req as { leaf: string | null }).leaf),
+    );
+    await waitFor(async () => expect((await lastSeries(api)).leaf).toBe(active));
   });
 
   it('a click on a column selects that leaf', async () => {

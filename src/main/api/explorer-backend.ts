@@ -1,5 +1,6 @@
 import type { CancelSignal } from '../core/cancel';
 import { isUtf8 } from 'node:buffer';
+import { join } from 'node:path';
 import type {
   ApiEvent,
   ApiMethod,
@@ -16,6 +17,7 @@ import { BranchError } from '../core/branch-append';
 import type { ReadProgress } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
 import { HomeWatcher, type HomeChange } from '../library/home-watcher';
+import { IndexStore } from '../library/index-store';
 import { ensureDemoCopy } from '../library/resolve-home';
 import { SessionCache, type OpenSession } from '../library/session-cache';
 import { SessionLibrary } from '../library/session-library';
@@ -45,7 +47,8 @@ export interface ExplorerBackendOptions {
   cacheSize?: number;
   /**
    * The app's data folder (Electron `userData`, serve mode `$XDG_DATA_HOME/vak-explorer`):
-   * where the user's `prices.json` lives. Without it, the bundled prices are used.
+   * where the user's `prices.json` lives (without it, the bundled prices are used) and
+   * `index-cache/`, the kept indexes that make a reopen read only what was appended.
    */
   userDataDir?: string;
 }
@@ -103,7 +106,8 @@ export class ExplorerBackend implements ApiBackend {
     private readonly opts: ExplorerBackendOptions,
   ) {
     this.library = new SessionLibrary(info.home);
-    this.cache = new SessionCache(info.home, opts.cacheSize ?? 4);
+    const store = opts.userDataDir === undefined ? null : new IndexStore(join(opts.userDataDir, 'index-cache'));
+    this.cache = new SessionCache(info.home, opts.cacheSize ?? 4, store);
   }
 
   /** Builds a backend over a home: lists it once and starts watching. */
@@ -185,7 +189,7 @@ export class ExplorerBackend implements ApiBackend {
     this.closed = true;
     this.watcher?.close();
     if (this.lockTimer) clearInterval(this.lockTimer);
-    this.cache.closeAll();
+    await this.cache.close();
   }
 
   /** An open session, opening it when needed (progress goes to the asking client). */

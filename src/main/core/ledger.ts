@@ -3,6 +3,7 @@ import { FileSource, MemorySource, readRange, type ByteSource } from './byte-sou
 import type { LedgerEntry } from './entry-types';
 import { typedEntry, type ValidLine } from './entry-validate';
 import { LedgerIndex } from './ledger-index';
+import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-snapshot';
 import { LineFeeder } from './line-feeder';
 import { LineReader } from './line-reader';
 import { sortWarnings, type LedgerWarning } from './warnings';
@@ -49,6 +50,8 @@ export class Ledger {
   private materialised = 0;
   /** Lines indexed by readers before the last reset (a reload starts a new reader). */
   private linesBefore = 0;
+  /** Lines the current reader took from a kept index (restored, not parsed). */
+  private linesRestored = 0;
   /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
   readonly appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[] = [];
 
@@ -69,6 +72,41 @@ export class Ledger {
       throw e;
     }
     return l;
+  }
+
+  /**
+   * Continues from a kept reading of the file's start (issue 9 "Reopen is instant"): the
+   * snapshot's index and reader state are restored and only the bytes after it are read,
+   * as a refresh would. The caller checked the snapshot still matches the file
+   * (`snapshotMismatch`). Throws SnapshotInvalidError, leaving `source` open, when the
+   * snapshot does not hold together: the caller then reads the file whole.
+   */
+  static async resume(source: ByteSource, snap: LedgerSnapshot, opts: OpenOptions = {}): Promise<Ledger> {
+    const l = new Ledger(source);
+    l.index = restoreIndex(snap);
+    l.reader = new LineReader(l.index);
+    l.reader.lines = snap.lines;
+    l.reader.prevHash = snap.prevHash;
+    l.reader.lastLineOffset = snap.lastLineOffset;
+    l.reader.lastLineLength = snap.lastLineLength;
+    l.reader.warnings.push(...snap.warnings);
+    l.feeder = new LineFeeder(l.reader, snap.coveredBytes);
+    l.linesRestored = snap.lines;
+    try {
+      await l.readNew(opts.onProgress);
+    } catch (e) {
+      l.close();
+      throw e;
+    }
+    return l;
+  }
+
+  /**
+   * The reading so far, up to the last complete line, to keep (null before any complete
+   * line). It views the live index: encode it before anything else reads into this ledger.
+   */
+  snapshot(): LedgerSnapshot | null {
+    return captureSnapshot(this.reader, this.index);
   }
 
   /** Reads a ledger file synchronously (CLI, tests); a regular file only, as `open`. */
@@ -111,13 +149,14 @@ export class Ledger {
   get stats(): LedgerStats {
     return {
       bytesRead: this.source.bytesRead,
-      linesParsed: this.linesBefore + this.reader.lines,
+      linesParsed: this.linesBefore + this.reader.lines - this.linesRestored,
       entriesMaterialised: this.materialised,
     };
   }
 
   private reset(): void {
-    if (this.reader) this.linesBefore += this.reader.lines;
+    if (this.reader) this.linesBefore += this.reader.lines - this.linesRestored;
+    this.linesRestored = 0;
     this.index = new LedgerIndex();
     this.reader = new LineReader(this.index);
     this.feeder = new LineFeeder(this.reader, 0);

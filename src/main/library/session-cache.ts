@@ -7,6 +7,7 @@ import { Ledger, type ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { openSessionFile } from '../core/session-file';
 import { TreeLayout } from '../core/tree-layout';
+import type { IndexStore } from './index-store';
 
 /** One opened session: its ledger (index read once), its tree layout, and its file identity. */
 export interface OpenSession {
@@ -18,6 +19,8 @@ export interface OpenSession {
   revision: number;
   /** Inode at open: a file replaced by rename keeps our descriptor on the old one. */
   ino: number;
+  /** Device at open (with the inode, what a kept index is keyed by). */
+  dev: number;
   /** The file's real path when it was opened and checked (session-file.ts): the only path a branch writes to. */
   realPath: string;
   /** Entries placed in `layout` and announced to followers; the ledger may have read more (a branch catches up). */
@@ -45,10 +48,19 @@ export class SessionCache {
   private opening = new Map<SessionKey, Promise<OpenSession>>();
   private pins = new Map<SessionKey, number>();
   private queue = new Map<SessionKey, Promise<unknown>>();
+  /** Sessions whose index is to be kept once their open has answered (see `keepSoon`). */
+  private toKeep = new Map<OpenSession, NodeJS.Timeout>();
+  private keeping = new Set<Promise<unknown>>();
 
+  /**
+   * `store` keeps verified indexes in the user data folder so a reopen reads only what was
+   * appended (issue 9); a full open's index is written `keepDelayMs` after it answered.
+   */
   constructor(
     readonly home: string,
     private readonly max = 4,
+    private readonly store: IndexStore | null = null,
+    private readonly keepDelayMs = 1000,
   ) {}
 
   /** The open session, if it is open, without marking it used (counters, diagnostics). */
@@ -94,7 +106,7 @@ export class SessionCache {
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
     const path = sessionPath(this.home, key);
-    const { ledger, ino, realPath } = await openLedger(this.home, key, onProgress);
+    const { ledger, ino, dev, realPath, resumed } = await openLedger(this.home, key, onProgress, this.store);
     const layout = TreeLayout.build(ledger.index);
     const announced = ledger.index.count;
     const s: OpenSession = {
@@ -104,6 +116,7 @@ export class SessionCache {
       layout,
       revision: 0,
       ino,
+      dev,
       realPath,
       announced,
       layoutIndex: ledger.index,
@@ -111,7 +124,40 @@ export class SessionCache {
     };
     this.open.set(key, s);
     this.evict();
+    // A full read, or a resume that still read a lot: keep the reading for the next open.
+    if (this.store && (!resumed || ledger.stats.bytesRead >= this.store.minBytes)) this.keepSoon(s);
     return s;
+  }
+
+  /** Keeps a session's index a moment after its open answered (off the path of its first requests). */
+  private keepSoon(s: OpenSession): void {
+    const timer = setTimeout(() => {
+      this.toKeep.delete(s);
+      this.keepNow(s);
+    }, this.keepDelayMs);
+    timer.unref();
+    this.toKeep.set(s, timer);
+  }
+
+  private keepNow(s: OpenSession): void {
+    if (!this.store) return;
+    const p = this.store
+      .keep(s.ledger, { realPath: s.realPath, dev: s.dev, ino: s.ino })
+      .catch((e: unknown) =>
+        console.warn(`vak-explorer: could not keep the index of ${s.key}: ${(e as Error).message}`),
+      )
+      .finally(() => this.keeping.delete(p));
+    this.keeping.add(p);
+  }
+
+  /** Writes the indexes still to keep now and waits for every write (before the process ends; tests). */
+  async flushKept(): Promise<void> {
+    for (const [s, timer] of [...this.toKeep]) {
+      clearTimeout(timer);
+      this.toKeep.delete(s);
+      this.keepNow(s);
+    }
+    await Promise.all([...this.keeping]);
   }
 
   /**
@@ -218,7 +264,7 @@ export class SessionCache {
       // Replaced by another file (rename over it): our descriptor still reads the old one.
       // The new file is checked like any other (a FIFO or a foreign link is refused, and
       // the old reading stays).
-      const opened = await openLedger(this.home, key);
+      const { resumed: _, ...opened } = await openLedger(this.home, key, undefined, null);
       const ledger = opened.ledger;
       ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
       s.ledger.close();
@@ -251,6 +297,12 @@ export class SessionCache {
   closeAll(): void {
     for (const k of [...this.open.keys()]) this.drop(k);
   }
+
+  /** Keeps what is to keep, then closes every session (the backend's close). */
+  async close(): Promise<void> {
+    await this.flushKept();
+    this.closeAll();
+  }
 }
 
 /**
@@ -269,12 +321,16 @@ function settle(s: OpenSession): void {
   }
 }
 
-/** Opens a session's ledger under the home's rules (session-file.ts): a regular file, links only to its own ledger. */
+/**
+ * Opens a session's ledger under the home's rules (session-file.ts): a regular file, links
+ * only to its own ledger; from its kept index in `store` when one still matches the file.
+ */
 async function openLedger(
   home: string,
   key: SessionKey,
-  onProgress?: (p: ReadProgress) => void,
-): Promise<{ ledger: Ledger; ino: number; realPath: string }> {
+  onProgress: ((p: ReadProgress) => void) | undefined,
+  store: IndexStore | null,
+): Promise<{ ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean }> {
   const file = sessionFileOf(home, key);
   if (!file) throw Object.assign(new Error(`${key} is not a session key`), { code: 'ENOENT' });
   const opened = openSessionFile(file);
@@ -285,6 +341,8 @@ async function openLedger(
     closeSync(opened.fd);
     throw e;
   }
-  const ledger = await Ledger.open(source, { onProgress });
-  return { ledger, ino: opened.stat.ino, realPath: opened.realPath };
+  const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
+  const kept = store ? await store.resume(source, id, onProgress) : null;
+  const ledger = kept ?? (await Ledger.open(source, { onProgress }));
+  return { ledger, ino: id.ino, dev: id.dev, realPath: id.realPath, resumed: kept !== null };
 }

@@ -1,0 +1,211 @@
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateSession } from '../../generator';
+import { FIXTURES } from '../../test-support/fixtures';
+import { useTempDir } from '../../test-support/temp-dir';
+import { FileSource } from './byte-source';
+import { Ledger } from './ledger';
+import { snapshotMismatch, SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
+import { decodeSnapshot, encodeSnapshot } from './snapshot-codec';
+
+const tmp = useTempDir();
+const KEY = { realPath: '/x/s.jsonl', dev: 1, ino: 2 };
+
+/** Everything the reader reports about a file, as plain data to compare. */
+function readingOf(l: Ledger): unknown {
+  const ix = l.index;
+  const n = ix.count;
+  return {
+    warnings: l.warnings(),
+    count: n,
+    activeLeaf: ix.activeLeaf,
+    header: ix.header,
+    ids: ix.ids,
+    byId: [...ix.byId],
+    arrays: [
+      ix.parent,
+      ix.firstChild,
+      ix.lastChild,
+      ix.nextSibling,
+      ix.childCount,
+      ix.kind,
+      ix.flags,
+      ix.line,
+      ix.offset,
+      ix.length,
+    ].map((a) => [...a.subarray(0, n)]),
+    usage: [...ix.usage.subarray(0, n * 4)],
+    maps: [ix.orphanParent, ix.unknownKind, ix.routeKey, ix.packetRange].map((m) => [...m]),
+    leaves: ix.leaves(),
+    branchPoints: ix.branchPoints(),
+    lastLineHash: l.lastLineHash,
+    lastPhysicalLine: l.lastPhysicalLine(),
+    pending: l.hasPendingTail,
+    bytesRead: l.bytesRead,
+    linesRead: l.linesRead,
+  };
+}
+
+/** A snapshot through its file bytes, as a reopen gets it. */
+function kept(l: Ledger): LedgerSnapshot {
+  const snap = l.snapshot();
+  if (!snap) throw new Error('nothing to keep');
+  return decodeSnapshot(encodeSnapshot(snap, KEY)).snapshot;
+}
+
+/** Reads `prefix` of `bytes` into a file, keeps its snapshot, appends the rest, resumes. */
+async function resumedAfterAppend(bytes: Buffer, cut: number): Promise<{ resumed: Ledger; snap: LedgerSnapshot }> {
+  const file = join(tmp(), 's.jsonl');
+  writeFileSync(file, bytes.subarray(0, cut));
+  const first = Ledger.openSync(file);
+  const snap = kept(first);
+  first.close();
+  appendFileSync(file, bytes.subarray(cut));
+  const source = new FileSource(file);
+  expect(snapshotMismatch(source, snap)).toBeNull();
+  return { resumed: await Ledger.resume(source, snap), snap };
+}
+
+/** A generated session with every kind of damage the reader reports, and a torn tail. */
+function damagedSession(): Buffer {
+  const g = generateSession({ seed: 9, entries: 1500, cwd: '/home/ana/projects/vak', branchChance: 0.05 });
+  const lines = g.bytes.toString('utf8').split('\n');
+  lines.pop(); // the final ''
+  const dup = lines[100];
+  lines[200] = lines[200].replace('"prev_hash":"', '"prev_hash":"00'); // hash_mismatch
+  lines.splice(300, 0, '{"torn": tru'); // torn_line (and the next line's prev_hash breaks)
+  lines.splice(400, 0, dup); // duplicate_id
+  lines.splice(500, 0, '{"id":5}'); // invalid_entry
+  lines.splice(
+    600,
+    0,
+    lines[599].replace(/"parent_id":"[^"]*"/, '"parent_id":"nobody"').replace(/"id":"[^"]*"/, '"id":"orphan-1"'),
+  );
+  lines.splice(
+    700,
+    0,
+    lines[699].replace(/"kind":"[^"]*"/, '"kind":"future_kind"').replace(/"id":"[^"]*"/, '"id":"unknown-1"'),
+  );
+  return Buffer.from(lines.join('\n') + '\n{"id":"half', 'utf8');
+}
+
+describe('a kept index resumes exactly where a full read would be', () => {
+  it('on every fixture: snapshot, encode, decode, resume = the full read', async () => {
+    const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const f of files) {
+      const file = join(FIXTURES, f);
+      const full = Ledger.openSync(file);
+      const snap = full.snapshot();
+      if (snap === null) {
+        console.log(`${f}: no complete line, nothing to keep`);
+        continue;
+      }
+      const source = new FileSource(file);
+      const resumed = await Ledger.resume(source, decodeSnapshot(encodeSnapshot(snap, KEY)).snapshot);
+      expect(readingOf(resumed), f).toEqual(readingOf(full));
+      // A complete file: the only bytes read are the ones after the kept last line (none, or a torn tail).
+      expect(resumed.stats.bytesRead, f).toBe(full.bytesRead - snap.coveredBytes);
+      expect(resumed.stats.linesParsed, f).toBe(0);
+      full.close();
+      resumed.close();
+    }
+  });
+
+  it('on a damaged generated session, with appends after the kept part (cut anywhere, even mid-line)', async () => {
+    const bytes = damagedSession();
+    const file = join(tmp(), 'whole.jsonl');
+    writeFileSync(file, bytes);
+    const full = Ledger.openSync(file);
+    const codes = new Set(full.warnings().map((w) => w.code));
+    for (const c of [
+      'hash_mismatch',
+      'torn_line',
+      'duplicate_id',
+      'invalid_entry',
+      'orphan',
+      'unknown_kind',
+      'unterminated_tail',
+    ]) {
+      expect(codes, c).toContain(c);
+    }
+    for (const cut of [
+      bytes.indexOf('\n') + 50,
+      Math.floor(bytes.length / 3),
+      bytes.indexOf('{"torn"') + 3,
+      bytes.length - 5,
+      bytes.length,
+    ]) {
+      const { resumed, snap } = await resumedAfterAppend(bytes, cut);
+      expect(readingOf(resumed), `cut at ${cut}`).toEqual(readingOf(full));
+      // Work-count invariant: a reopen reads the kept last line (to check its hash), then only the bytes after it.
+      expect(resumed.stats.bytesRead, `cut at ${cut}`).toBe(snap.lastLineLength + 1 + bytes.length - snap.coveredBytes);
+      expect(resumed.stats.linesParsed).toBe(resumed.linesRead - snap.lines);
+      resumed.close();
+    }
+    full.close();
+  });
+
+  it('a refresh after a resume goes on as after a full read', async () => {
+    const bytes = damagedSession();
+    const cut = bytes.indexOf('\n', Math.floor(bytes.length / 2)) + 1;
+    const { resumed } = await resumedAfterAppend(bytes.subarray(0, cut + 20_000), cut);
+    appendFileSync(resumed.path, bytes.subarray(cut + 20_000));
+    await resumed.refresh();
+    const whole = join(tmp(), 'whole.jsonl');
+    writeFileSync(whole, bytes);
+    expect(readingOf(resumed)).toEqual(readingOf(Ledger.openSync(whole)));
+  });
+});
+
+describe('a kept index that no longer fits the file is not used', () => {
+  it('reports a truncated file and a rewritten last line', () => {
+    const bytes = damagedSession();
+    const file = join(tmp(), 's.jsonl');
+    writeFileSync(file, bytes);
+    const snap = kept(Ledger.openSync(file));
+    writeFileSync(file, bytes.subarray(0, snap.coveredBytes - 10));
+    expect(snapshotMismatch(new FileSource(file), snap)).toMatch(/shrank/);
+    const changed = Buffer.from(bytes);
+    changed[snap.lastLineOffset + 10] ^= 1;
+    writeFileSync(file, changed);
+    expect(snapshotMismatch(new FileSource(file), snap)).toMatch(/changed/);
+    const shifted = Buffer.concat([Buffer.from('\n'), bytes]);
+    writeFileSync(file, shifted);
+    expect(snapshotMismatch(new FileSource(file), snap)).not.toBeNull();
+  });
+
+  it('refuses a damaged or foreign kept index file', () => {
+    const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
+    const snap = l.snapshot();
+    if (!snap) throw new Error('fixture has lines');
+    const good = encodeSnapshot(snap, KEY);
+    expect(decodeSnapshot(good).key).toEqual(KEY);
+    const flipped = Buffer.from(good);
+    flipped[40] ^= 1;
+    expect(() => decodeSnapshot(flipped)).toThrow(SnapshotInvalidError);
+    expect(() => decodeSnapshot(good.subarray(0, good.length - 1))).toThrow(SnapshotInvalidError);
+    expect(() => decodeSnapshot(Buffer.from('not a kept index at all, just some bytes'))).toThrow(SnapshotInvalidError);
+    const other = Buffer.from(good);
+    other.writeUInt32LE(999, 4);
+    expect(() => decodeSnapshot(other)).toThrow(/format 999/);
+  });
+
+  it('refuses a checksummed snapshot whose links do not hold (never trusted)', async () => {
+    const file = join(FIXTURES, 'branching.jsonl');
+    const l = Ledger.openSync(file);
+    const snap = kept(l);
+    const bad: LedgerSnapshot = { ...snap, parent: Int32Array.from(snap.parent) };
+    bad.parent[1] = 7; // a parent later than its child
+    const source = new FileSource(file);
+    await expect(Ledger.resume(source, decodeSnapshot(encodeSnapshot(bad, KEY)).snapshot)).rejects.toThrow(
+      SnapshotInvalidError,
+    );
+    // The source stays open for the full read the caller falls back to.
+    expect(readingOf(await Ledger.open(source))).toEqual(readingOf(l));
+    const dupIds: LedgerSnapshot = { ...snap, ids: snap.ids.map((id, i) => (i === 2 ? snap.ids[1] : id)) };
+    await expect(Ledger.resume(new FileSource(file), dupIds)).rejects.toThrow(/ids/);
+    expect(readFileSync(file).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,143 @@
+import { hash } from 'node:crypto';
+import { SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
+import type { LedgerWarning } from './warnings';
+
+/**
+ * The bytes of a kept index (`*.vkix`): magic, format version, a JSON part (the file it
+ * belongs to, the reader's state, ids, warnings and the sparse maps), the typed arrays as
+ * raw little-endian bytes, and a sha256 of everything before it. A file that fails any of
+ * these is refused whole (SnapshotInvalidError); restoreIndex then checks its meaning.
+ */
+
+const MAGIC = Buffer.from('VKIX');
+/** Bump on any change of this layout or of what the reader records: older files are then ignored. */
+export const SNAPSHOT_FORMAT = 1;
+const SUM = 32;
+
+/** The file a snapshot was read from: it is used only for that very file. */
+export interface SnapshotKey {
+  realPath: string;
+  dev: number;
+  ino: number;
+}
+
+interface JsonPart extends SnapshotKey {
+  coveredBytes: number;
+  lines: number;
+  prevHash: string;
+  lastLineOffset: number;
+  lastLineLength: number;
+  count: number;
+  header: number;
+  ids: string[];
+  warnings: LedgerWarning[];
+  orphanParent: [number, string][];
+  unknownKind: [number, string][];
+  routeKey: [number, string][];
+  packetRange: [number, string, string][];
+}
+
+type Arrays = Pick<LedgerSnapshot, 'offset' | 'parent' | 'line' | 'length' | 'usage' | 'kind' | 'flags'>;
+const ARRAYS: { name: keyof Arrays; per: number; ctor: { new (n: number): Arrays[keyof Arrays] } }[] = [
+  { name: 'offset', per: 1, ctor: Float64Array },
+  { name: 'parent', per: 1, ctor: Int32Array },
+  { name: 'line', per: 1, ctor: Uint32Array },
+  { name: 'length', per: 1, ctor: Uint32Array },
+  { name: 'usage', per: 4, ctor: Uint32Array },
+  { name: 'kind', per: 1, ctor: Uint8Array },
+  { name: 'flags', per: 1, ctor: Uint8Array },
+];
+
+const bytesOf = (a: Arrays[keyof Arrays]): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** Encodes a snapshot of the file `key` (one synchronous pass: the snapshot views a live index). */
+export function encodeSnapshot(snap: LedgerSnapshot, key: SnapshotKey): Buffer {
+  const json: JsonPart = {
+    realPath: key.realPath,
+    dev: key.dev,
+    ino: key.ino,
+    coveredBytes: snap.coveredBytes,
+    lines: snap.lines,
+    prevHash: snap.prevHash,
+    lastLineOffset: snap.lastLineOffset,
+    lastLineLength: snap.lastLineLength,
+    count: snap.count,
+    header: snap.header,
+    ids: snap.ids.slice(0, snap.count),
+    warnings: snap.warnings,
+    orphanParent: snap.orphanParent,
+    unknownKind: snap.unknownKind,
+    routeKey: snap.routeKey,
+    packetRange: snap.packetRange,
+  };
+  const head = Buffer.alloc(12);
+  MAGIC.copy(head, 0);
+  const jsonBytes = Buffer.from(JSON.stringify(json), 'utf8');
+  head.writeUInt32LE(SNAPSHOT_FORMAT, 4);
+  head.writeUInt32LE(jsonBytes.length, 8);
+  const body = Buffer.concat([head, jsonBytes, ...ARRAYS.map((a) => bytesOf(snap[a.name]))]);
+  return Buffer.concat([body, hash('sha256', body, 'buffer')]);
+}
+
+/** Decodes a kept index; throws SnapshotInvalidError for anything but an intact file of this format. */
+export function decodeSnapshot(buf: Buffer): { key: SnapshotKey; snapshot: LedgerSnapshot } {
+  if (buf.length < 12 + SUM || !buf.subarray(0, 4).equals(MAGIC)) throw new SnapshotInvalidError('not a kept index');
+  const version = buf.readUInt32LE(4);
+  if (version !== SNAPSHOT_FORMAT) throw new SnapshotInvalidError(`format ${version}, not ${SNAPSHOT_FORMAT}`);
+  const body = buf.subarray(0, buf.length - SUM);
+  if (!hash('sha256', body, 'buffer').equals(buf.subarray(buf.length - SUM))) {
+    throw new SnapshotInvalidError('checksum');
+  }
+  const jsonLen = buf.readUInt32LE(8);
+  if (12 + jsonLen > body.length) throw new SnapshotInvalidError('length');
+  let j: JsonPart;
+  try {
+    j = JSON.parse(body.toString('utf8', 12, 12 + jsonLen)) as JsonPart;
+  } catch {
+    throw new SnapshotInvalidError('JSON part');
+  }
+  const ints = [j.dev, j.ino, j.coveredBytes, j.lines, j.lastLineOffset, j.lastLineLength, j.count, j.header];
+  if (!ints.every((v) => Number.isInteger(v)) || typeof j.realPath !== 'string' || typeof j.prevHash !== 'string') {
+    throw new SnapshotInvalidError('fields');
+  }
+  const lists = [j.ids, j.warnings, j.orphanParent, j.unknownKind, j.routeKey, j.packetRange];
+  if (
+    !lists.every((l) => Array.isArray(l)) ||
+    ![j.orphanParent, j.unknownKind, j.routeKey, j.packetRange].every((l) => l.every((x) => Array.isArray(x)))
+  ) {
+    throw new SnapshotInvalidError('lists');
+  }
+  if (!j.warnings.every((w) => typeof w === 'object' && w !== null && !Array.isArray(w))) {
+    throw new SnapshotInvalidError('warnings');
+  }
+  const n = j.count;
+  if (n < 0) throw new SnapshotInvalidError('count');
+  let at = 12 + jsonLen;
+  const arrays = {} as Record<keyof Arrays, Arrays[keyof Arrays]>;
+  for (const a of ARRAYS) {
+    const out = new a.ctor(n * a.per);
+    const len = out.byteLength;
+    if (at + len > body.length) throw new SnapshotInvalidError('arrays');
+    body.copy(bytesOf(out), 0, at, at + len);
+    arrays[a.name] = out;
+    at += len;
+  }
+  if (at !== body.length) throw new SnapshotInvalidError('trailing bytes');
+  const snapshot: LedgerSnapshot = {
+    coveredBytes: j.coveredBytes,
+    lines: j.lines,
+    prevHash: j.prevHash,
+    lastLineOffset: j.lastLineOffset,
+    lastLineLength: j.lastLineLength,
+    warnings: j.warnings,
+    count: n,
+    header: j.header,
+    ids: j.ids,
+    ...(arrays as Arrays),
+    orphanParent: j.orphanParent,
+    unknownKind: j.unknownKind,
+    routeKey: j.routeKey,
+    packetRange: j.packetRange,
+  };
+  return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot };
+}

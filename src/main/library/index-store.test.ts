@@ -1,0 +1,206 @@
+import { hash } from 'node:crypto';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { generateSession } from '../../generator';
+import type { Ledger } from '../core/ledger';
+import { useTempDir } from '../../test-support/temp-dir';
+import { IndexStore } from './index-store';
+import { SessionCache } from './session-cache';
+
+const tmp = useTempDir();
+const KEY = 'agents/vak/sessions/h/s.jsonl';
+const caches: SessionCache[] = [];
+afterEach(() => {
+  for (const c of caches.splice(0)) c.closeAll();
+  vi.restoreAllMocks();
+});
+
+/** A home with one ~1.5 MiB generated session, and a user data folder beside it. */
+function setup(): { home: string; file: string; store: string; bytes: Buffer } {
+  const root = tmp();
+  const home = join(root, 'home');
+  mkdirSync(join(home, 'agents/vak/sessions/h'), { recursive: true });
+  const g = generateSession({ seed: 3, bytes: 1_500_000, cwd: '/home/ana/projects/vak', branchChance: 0.05 });
+  const file = join(home, KEY);
+  writeFileSync(file, g.bytes);
+  return { home, file, store: join(root, 'data', 'index-cache'), bytes: g.bytes };
+}
+
+function cacheOf(home: string, store: string, opts: { maxTotalBytes?: number } = {}): SessionCache {
+  const c = new SessionCache(home, 4, new IndexStore(store, opts), 0);
+  caches.push(c);
+  return c;
+}
+
+/** What the explorer shows of a ledger: warnings (order included), active leaf, counts, the tree. */
+function reading(l: Ledger): unknown {
+  const ix = l.index;
+  return {
+    warnings: l.warnings(),
+    activeLeaf: ix.ids[ix.activeLeaf],
+    count: ix.count,
+    lines: l.linesRead,
+    leaves: ix.leaves(),
+    branchPoints: ix.branchPoints(),
+    parents: [...ix.parent.subarray(0, ix.count)],
+    children: Array.from({ length: ix.count }, (_, i) => ix.childCount[i]),
+    last: l.lastPhysicalLine(),
+  };
+}
+
+/** A full read of the file now, without any kept index. */
+async function fullReading(home: string): Promise<unknown> {
+  const c = new SessionCache(home, 4);
+  caches.push(c);
+  return reading((await c.acquire(KEY)).ledger);
+}
+
+/** A valid line appended to the file, child of `last` (by default the file's last line); its length. */
+function appendLine(file: string, id: string, last = lastLineOf(file)): number {
+  const line =
+    JSON.stringify({
+      id,
+      parent_id: (JSON.parse(last) as { id: string }).id,
+      ts: '2026-12-01T00:00:00.000Z',
+      prev_hash: hash('sha256', last, 'hex'),
+      kind: 'message',
+      message: { role: 'user', content: [{ type: 'text', text: 'appended' }] },
+    }) + '\n';
+  appendFileSync(file, line);
+  return Buffer.byteLength(line);
+}
+
+function lastLineOf(file: string): string {
+  const text = readFileSync(file, 'utf8');
+  return text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
+}
+
+async function openAndKeep(home: string, store: string): Promise<Ledger> {
+  const c = cacheOf(home, store);
+  const s = await c.acquire(KEY);
+  await c.flushKept();
+  return s.ledger;
+}
+
+describe('kept indexes: a reopen reads only what was appended (issue 9)', () => {
+  it('keeps a verified index in the user data folder, never beside the ledger', async () => {
+    const { home, store } = setup();
+    await openAndKeep(home, store);
+    expect(readdirSync(store).filter((f) => f.endsWith('.vkix'))).toHaveLength(1);
+    expect(readdirSync(join(home, 'agents/vak/sessions/h'))).toEqual(['s.jsonl']);
+  });
+
+  it('a reopen reads the kept last line and the appended bytes only, and shows what a full read shows', async () => {
+    const { home, file, store } = setup();
+    const first = await openAndKeep(home, store);
+    expect(first.stats.bytesRead).toBe(statSync(file).size);
+    const lastLine = first.index.length[first.index.activeLeaf] + 1;
+
+    const same = (await cacheOf(home, store).acquire(KEY)).ledger;
+    expect(same.stats.bytesRead).toBe(lastLine);
+    expect(same.stats.linesParsed).toBe(0);
+    expect(reading(same)).toEqual(await fullReading(home));
+
+    const appended = appendLine(file, 'after-1') + appendLine(file, 'after-2');
+    const warn = vi.spyOn(console, 'warn');
+    const later = (await cacheOf(home, store).acquire(KEY)).ledger;
+    expect(later.stats.bytesRead).toBe(lastLine + appended);
+    expect(later.stats.linesParsed).toBe(2);
+    expect(reading(later)).toEqual(await fullReading(home));
+    expect(later.index.ids[later.index.activeLeaf]).toBe('after-2');
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('a file with a torn tail and damage appended since reads the same as a full read', async () => {
+    const { home, file, store } = setup();
+    await openAndKeep(home, store);
+    const last = lastLineOf(file);
+    appendFileSync(file, '{"not json\n');
+    appendLine(file, 'after-torn', last);
+    appendFileSync(file, '{"id":"half');
+    const l = (await cacheOf(home, store).acquire(KEY)).ledger;
+    const full = await fullReading(home);
+    expect(reading(l)).toEqual(full);
+    expect(l.warnings().map((w) => w.code)).toEqual(
+      expect.arrayContaining(['torn_line', 'hash_mismatch', 'unterminated_tail']),
+    );
+  });
+
+  it.each([
+    ['truncated', (file: string, bytes: Buffer) => truncateSync(file, bytes.length - 10), /shrank/],
+    [
+      'last line rewritten in place',
+      (file: string, bytes: Buffer) => {
+        const b = Buffer.from(bytes);
+        b[b.length - 20] = b[b.length - 20] === 0x41 ? 0x42 : 0x41;
+        writeFileSync(file, b);
+      },
+      /last line kept has changed/,
+    ],
+    [
+      'replaced by another file (rename)',
+      (file: string, bytes: Buffer) => {
+        writeFileSync(file + '.new', bytes);
+        renameSync(file + '.new', file);
+      },
+      /replaced/,
+    ],
+  ])('a file %s is read whole again, with the reason logged', async (_name, change, reason) => {
+    const { home, file, store, bytes } = setup();
+    await openAndKeep(home, store);
+    change(file, bytes);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = (await cacheOf(home, store).acquire(KEY)).ledger;
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toMatch(reason);
+    expect(l.stats.bytesRead).toBeGreaterThanOrEqual(statSync(file).size);
+    expect(reading(l)).toEqual(await fullReading(home));
+  });
+
+  it('a damaged or foreign kept index file is ignored (and removed), never trusted', async () => {
+    const { home, file, store } = setup();
+    await openAndKeep(home, store);
+    const kept = join(store, readdirSync(store)[0]);
+    const b = readFileSync(kept);
+    b[b.length >> 1] ^= 0xff;
+    writeFileSync(kept, b);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = (await cacheOf(home, store).acquire(KEY)).ledger;
+    expect(String(warn.mock.calls[0][0])).toMatch(/checksum/);
+    expect(l.stats.bytesRead).toBe(statSync(file).size);
+    expect(existsSync(kept)).toBe(false);
+    expect(reading(l)).toEqual(await fullReading(home));
+  });
+
+  it('keeps nothing for small files, and bounds the folder (least recently used removed)', async () => {
+    const { home, file, store } = setup();
+    const small = join(home, 'agents/vak/sessions/h/small.jsonl');
+    writeFileSync(small, readFileSync(file).subarray(0, 200_000));
+    const c = cacheOf(home, store);
+    await c.acquire('agents/vak/sessions/h/small.jsonl');
+    await c.flushKept();
+    expect(existsSync(store)).toBe(false);
+    await openAndKeep(home, store);
+    const one = statSync(join(store, readdirSync(store)[0])).size;
+    // Room for one: keeping a second session's index removes the older one.
+    writeFileSync(join(home, 'agents/vak/sessions/h/t.jsonl'), readFileSync(file));
+    const bounded = cacheOf(home, store, { maxTotalBytes: one + 100 });
+    await bounded.acquire('agents/vak/sessions/h/t.jsonl');
+    await bounded.flushKept();
+    expect(readdirSync(store)).toHaveLength(1);
+    expect(readdirSync(store)[0]).toBe(
+      new IndexStore(store).fileFor(join(home, 'agents/vak/sessions/h/t.jsonl')).split('/').pop(),
+    );
+  });
+});

@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileSource } from '../core/byte-source';
+import { Ledger, type ReadProgress } from '../core/ledger';
+import { snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
+import { decodeSnapshot, encodeSnapshot, type SnapshotKey } from '../core/snapshot-codec';
+
+export interface IndexStoreOptions {
+  /** Sessions smaller than this open in a blink: nothing is kept for them (default 1 MiB). */
+  minBytes?: number;
+  /** Total size of the folder; the least recently used kept indexes are removed past it (default 512 MiB). */
+  maxTotalBytes?: number;
+}
+
+const EXT = '.vkix';
+/** A temp file older than this was left by a process that died while writing: removed when pruning. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** One line on stderr: why a kept index was not used (issue 9: "with the reason logged"). */
+function notUsed(realPath: string, reason: string): void {
+  console.warn(`vak-explorer: kept index of ${realPath} not used (${reason}); reading the file whole`);
+}
+
+/**
+ * Verified indexes of sessions, kept in the app's user data folder (never beside a ledger),
+ * one file per ledger named by the sha256 of its real path, so that a reopen reads only
+ * what was appended since (issue 9 "Reopen is instant"). A kept index is used only for the
+ * very file it was read from: same device and inode, at least as long, and the bytes of its
+ * last line still hashing to the same value; a damaged, foreign or outdated one is ignored.
+ */
+export class IndexStore {
+  readonly minBytes: number;
+  readonly maxTotalBytes: number;
+
+  constructor(
+    readonly dir: string,
+    opts: IndexStoreOptions = {},
+  ) {
+    this.minBytes = opts.minBytes ?? 1 << 20;
+    this.maxTotalBytes = opts.maxTotalBytes ?? 512 << 20;
+  }
+
+  /** Where the kept index of the ledger at `realPath` lives. */
+  fileFor(realPath: string): string {
+    return join(this.dir, createHash('sha256').update(realPath).digest('hex') + EXT);
+  }
+
+  /**
+   * The ledger read from its kept index plus the bytes appended since, or null (nothing
+   * read but the kept last line) when there is no usable kept index: the caller reads whole.
+   */
+  async resume(source: FileSource, key: SnapshotKey, onProgress?: (p: ReadProgress) => void): Promise<Ledger | null> {
+    const file = this.fileFor(key.realPath);
+    let bytes: Buffer;
+    try {
+      if ((await stat(file)).size > this.maxTotalBytes) return null;
+      bytes = await readFile(file);
+    } catch {
+      return null; // none kept (or unreadable): a first open
+    }
+    let decoded: ReturnType<typeof decodeSnapshot>;
+    try {
+      decoded = decodeSnapshot(bytes);
+    } catch (e) {
+      notUsed(key.realPath, (e as Error).message);
+      await unlink(file).catch(() => undefined);
+      return null;
+    }
+    const { key: kept, snapshot } = decoded;
+    let reason: string | null;
+    if (kept.realPath !== key.realPath) reason = `it belongs to ${kept.realPath}`;
+    else if (kept.dev !== key.dev || kept.ino !== key.ino) reason = 'the file was replaced (device or inode changed)';
+    else reason = snapshotMismatch(source, snapshot);
+    if (reason !== null) {
+      notUsed(key.realPath, reason);
+      return null;
+    }
+    try {
+      const ledger = await Ledger.resume(source, snapshot, { onProgress });
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined); // recently used: pruned last
+      return ledger;
+    } catch (e) {
+      if (!(e instanceof SnapshotInvalidError)) throw e;
+      notUsed(key.realPath, e.message);
+      await unlink(file).catch(() => undefined);
+      return null;
+    }
+  }
+
+  /**
+   * Keeps `ledger`'s reading of the file `key` (when it is big enough to be worth it):
+   * encoded at once, written to a temp file and renamed over the old one (a reader never
+   * sees half a file), then the folder is pruned to its size bound.
+   */
+  async keep(ledger: Ledger, key: SnapshotKey): Promise<boolean> {
+    if (ledger.bytesRead < this.minBytes) return false;
+    const snap = ledger.snapshot();
+    if (snap === null) return false;
+    const bytes = encodeSnapshot(snap, key); // synchronously: the snapshot views the live index
+    if (bytes.length > this.maxTotalBytes) return false;
+    const file = this.fileFor(key.realPath);
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      await writeFile(temp, bytes, { mode: 0o600 });
+      await rename(temp, file);
+    } catch (e) {
+      await unlink(temp).catch(() => undefined);
+      throw e;
+    }
+    await this.prune(file);
+    return true;
+  }
+
+  /** Removes the least recently used kept indexes past the size bound (never `keepFile`), and stale temp files. */
+  private async prune(keepFile: string): Promise<void> {
+    const names = await readdir(this.dir);
+    const files: { path: string; size: number; mtimeMs: number }[] = [];
+    const now = Date.now();
+    for (const name of names) {
+      const path = join(this.dir, name);
+      const st = await stat(path).catch(() => null);
+      if (!st?.isFile()) continue;
+      if (name.endsWith('.tmp')) {
+        if (now - st.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => undefined);
+      } else if (name.endsWith(EXT)) files.push({ path, size: st.size, mtimeMs: st.mtimeMs });
+    }
+    let total = files.reduce((sum, f) => sum + f.size, 0);
+    files.sort((a, b) => a.mtimeMs - b.mtimeMs);
+    for (const f of files) {
+      if (total <= this.maxTotalBytes) break;
+      if (f.path === keepFile) continue;
+      await unlink(f.path).catch(() => undefined);
+      total -= f.size;
+    }
+  }
+}

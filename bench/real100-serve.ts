@@ -3,10 +3,10 @@
  * driven over its WebSocket like the renderer drives it (the UI's own drawing is `bench -- ui`).
  */
 import { hash } from 'node:crypto';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { freshOpen, stopServe as stop, type FreshOpen } from './real100-reopen';
 import { startApiServe } from './serve-child';
 import type { Real100 } from './real100-data';
 import { leafRequest, selectionScript, type Call, type SelectionFigures } from './real100-selection';
@@ -23,8 +23,12 @@ export interface ServeFigures {
   appendEventMs: number[];
   /** …→ visible: the event's delta patches the tree (no request); the new active leaf's first screen is asked. */
   appendVisibleMs: number[];
-  /** A new serve process opens the same file: open → first rows, and the active leaf's panes. */
-  freshOpen: { firstRowsMs: number; activeLeafMs: number };
+  /**
+   * A new serve process opens the same file (sharing the first one's user data folder, so
+   * it starts from the kept index and reads only what the appends added): open → first
+   * rows, and the active leaf's panes.
+   */
+  freshOpen: FreshOpen;
 }
 
 const APPENDS = 10;
@@ -37,15 +41,6 @@ function procMB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | nul
   } catch {
     return null;
   }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 const callOf =
@@ -113,8 +108,10 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
   const root = mkdtempSync(join(tmpdir(), 'vak-real100-'));
   const home = join(root, 'home');
   cpSync(data.home, home, { recursive: true });
+  const dataDir = join(root, 'data');
+  mkdirSync(dataDir);
   try {
-    let server = await startApiServe(home);
+    const server = await startApiServe(home, { dataDir });
     const c = await WsApiClient.connect(server.url);
     log('  serve mode: opening and selecting leaves …');
     const selection = await selectionScript(callOf(c), data.key);
@@ -132,17 +129,7 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
     await stop(server.child);
 
     log('  serve mode: a fresh process opens the same file …');
-    server = await startApiServe(home);
-    const c3 = await WsApiClient.connect(server.url);
-    const t1 = performance.now();
-    await c3.call('openSession', { key: data.key });
-    await c3.call('getTreeRows', { key: data.key, start: 0, count: 256, foldAudit: false });
-    const firstRowsMs = performance.now() - t1;
-    const t2 = performance.now();
-    await c3.call('getLeafView', { ...leafRequest(data.key, null), pagedMessages: true }).catch(() => undefined);
-    const activeLeafMs = performance.now() - t2;
-    c3.close();
-    await stop(server.child);
+    const fresh = await freshOpen(home, data.key, { dataDir });
     return {
       selection,
       rssAfterOpenMB,
@@ -150,7 +137,7 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
       reopenSameProcessMs,
       appendEventMs: app.event,
       appendVisibleMs: app.visible,
-      freshOpen: { firstRowsMs, activeLeafMs },
+      freshOpen: fresh,
     };
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -14,12 +14,31 @@ import { ROOT, startServe, type ServeProcess } from '../src/test-support/serve-p
 
 const BUILT = join(ROOT, 'out', 'renderer', 'index.html');
 
+export interface ApiServeOptions {
+  timeoutMs?: number;
+  /** The child's user data folder (`XDG_DATA_HOME`): the kept indexes of one bench run, never the user's. */
+  dataDir?: string;
+  /** Run `src/cli` through tsx even when the renderer is built (the built CLI may be older than the source). */
+  fromSource?: boolean;
+}
+
 /** `vak-explorer serve` on `home`: the real CLI when the renderer is built, else this file's child. */
-export async function startApiServe(home: string, timeoutMs = 60_000): Promise<ServeProcess> {
-  if (existsSync(BUILT)) return startServe(home, timeoutMs);
+export async function startApiServe(home: string, opts: ApiServeOptions = {}): Promise<ServeProcess> {
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const env = opts.dataDir === undefined ? process.env : { ...process.env, XDG_DATA_HOME: opts.dataDir };
+  if (existsSync(BUILT) && !opts.fromSource) {
+    // startServe spawns with this process's environment, synchronously: set it around the call.
+    const saved = process.env['XDG_DATA_HOME'];
+    if (opts.dataDir !== undefined) process.env['XDG_DATA_HOME'] = opts.dataDir;
+    const started = startServe(home, timeoutMs);
+    if (saved === undefined) delete process.env['XDG_DATA_HOME'];
+    else process.env['XDG_DATA_HOME'] = saved;
+    return started;
+  }
   const child = spawn(process.execPath, ['bin/run-ts.mjs', 'bench/serve-child.ts', home], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += String(d)));

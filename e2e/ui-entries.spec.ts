@@ -3,6 +3,24 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { BIG, expect, ROOT, screenshot, sessionHash, SMALL, test } from './ui-fixture';
 
+/**
+ * The browser globals the page.evaluate callbacks below use. They run in the page; this file is
+ * type-checked with the Node libraries only (tsconfig.node.json), so they are declared here, in this module alone.
+ */
+interface PageElement {
+  parentElement: PageElement | null;
+  textContent: string | null;
+  offsetParent?: unknown;
+  contains(other: unknown): boolean;
+}
+declare const document: {
+  body: PageElement;
+  elementFromPoint(x: number, y: number): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare function getComputedStyle(el: unknown): { color: string; backgroundColor: string; lineHeight: string };
+declare const localStorage: { setItem(key: string, value: string): void };
+
 const REVIEWER = 'agents/reviewer/sessions/70929a3c84065db2/01a1f82c-5b45-725c-805f-4b4c88f15899.jsonl';
 const CHILD_RUN = '01a1f82c-8453-7a28-b69c-f604fd936efd';
 
@@ -222,7 +240,7 @@ for (const scheme of ['light', 'dark'] as const) {
         });
         return 0.2126 * r + 0.7152 * g + 0.0722 * b;
       };
-      const background = (el: Element | null): number[] => {
+      const background = (el: PageElement | null): number[] => {
         for (let e = el; e; e = e.parentElement) {
           const c = rgb(getComputedStyle(e).backgroundColor);
           if (c) return c;
@@ -249,7 +267,7 @@ for (const scheme of ['light', 'dark'] as const) {
       const out: { sel: string; ratio: number; fg: string; text: string }[] = [];
       for (const sel of selectors)
         for (const el of [...document.querySelectorAll(sel)].slice(0, 40)) {
-          if (!(el as HTMLElement).offsetParent || !el.textContent?.trim()) continue;
+          if (!el.offsetParent || !el.textContent?.trim()) continue;
           const fg = rgb(getComputedStyle(el).color);
           if (!fg) continue;
           const a = lum(fg);

@@ -88,6 +88,16 @@ export function lightEntries(ids: string[]): void {
   for (const id of ids) for (const m of src?.find((c) => c.id === id)?.item.projectedAs ?? []) messages.add(m);
   s.setHover(null);
   s.pin({ entries: ids, messages: [...messages], fromMessage: true });
+  // The History pane scrolls a pinned entry into view by its estimated row; once drawn, make sure
+  // it is really on screen (rows above it may have grown, like the expanded view this link is in).
+  // Two frames: after the pane's own scroll to the row's estimate has run.
+  const reveal = () => {
+    const row = [...document.querySelectorAll<HTMLElement>('.history-pane .history-item')].find(
+      (el) => el.dataset.entryId === ids[0],
+    );
+    if (row && typeof row.scrollIntoView === 'function') row.scrollIntoView({ block: 'nearest' });
+  };
+  requestAnimationFrame(() => requestAnimationFrame(reveal));
 }
 
 /** A link to another entry of this session: a click lights it and scrolls to it. */

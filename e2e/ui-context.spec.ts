@@ -150,6 +150,10 @@ test('export: the session as HTML opens offline at a #leaf= link; the projection
   expect(await tree.count()).toBeGreaterThan(100);
   await expect(offline.locator('#history .item').first()).toBeVisible();
   await expect(offline.locator('#projection')).toContainText('Projected context');
+  // The leaf that was selected when exporting opens with its projected context, message by message.
+  await offline.goto(`${url}#leaf=${encodeURIComponent(leaf ?? '')}`);
+  await expect(offline.locator('#tree a.selected')).toHaveAttribute('data-id', leaf ?? '');
+  expect(await offline.locator('#projection .item').count()).toBe(projected.messages.length);
   // A deep link opens that leaf: pick an entry early in the tree.
   const early = await tree.nth(20).getAttribute('data-id');
   await offline.goto(`${url}#leaf=${encodeURIComponent(early ?? '')}`);

@@ -30,6 +30,7 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
   const hiddenKinds = useAppStore((s) => s.hiddenKinds);
   const link = useAppStore((s) => s.hover ?? s.pinned);
   const toggleKind = useAppStore((s) => s.toggleKind);
+  const showAllKinds = useAppStore((s) => s.showAllKinds);
   const api = useApi();
   // A new view or filter is a new source (and a new list, keyed by it: it starts at the leaf end again).
   const source = useMemo(() => chainSource(api, request, view, hiddenKinds), [api, request, view, hiddenKinds]);
@@ -41,6 +42,7 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
     };
   }, [source]);
   const kinds = Object.entries(view.kindCounts);
+  const allHidden = kinds.length > 0 && kinds.every(([k]) => hiddenKinds.includes(k));
 
   return (
     <section className="history-pane" aria-label="History">
@@ -61,6 +63,15 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
           </button>
         ))}
       </div>
+      {allHidden && (
+        // Never an empty History without saying why.
+        <p className="kinds-all-hidden" role="status">
+          All kinds hidden.{' '}
+          <button type="button" className="link-button" onClick={showAllKinds}>
+            Show all
+          </button>
+        </p>
+      )}
       <HistoryList key={source.id} source={source} view={view} sessionKey={sessionKey} />
       {link?.reason && (
         <p className="link-reason" role="status">

@@ -24,6 +24,8 @@ export const leafResetForSession = () => ({
   leafViewRequest: null,
   leafError: null,
   overrides: {},
+  // The last session's filter could hide every kind this one has (History empty, no chip lit).
+  hiddenKinds: [],
   hover: null,
   pinned: null,
 });
@@ -62,8 +64,10 @@ export const createLeafSlice: StateCreator<AppState, [], [], LeafSlice> = (set) 
     set((s) => ({
       hiddenKinds: s.hiddenKinds.includes(kind) ? s.hiddenKinds.filter((k) => k !== kind) : [...s.hiddenKinds, kind],
     })),
-  setHover: (link) => set({ hover: link }),
-  pin: (link) => set({ pinned: link }),
-  togglePin: (link) => set((s) => ({ pinned: samePin(s.pinned, link) ? null : link })),
+  showAllKinds: () => set({ hiddenKinds: [] }),
+  // A pin wins over hover until it is unpinned: while pinned, hovering lights nothing else.
+  setHover: (link) => set((s) => (s.pinned ? {} : { hover: link })),
+  pin: (link) => set({ pinned: link, hover: null }),
+  togglePin: (link) => set((s) => ({ pinned: samePin(s.pinned, link) ? null : link, hover: null })),
   clearLinks: () => set({ hover: null, pinned: null }),
 });

@@ -121,6 +121,9 @@ export interface LeafSlice {
   setOverride: (turnId: string, o: TurnOverride | null) => void;
   clearOverrides: () => void;
   toggleKind: (kind: string) => void;
+  /** Every kind shown in History again. */
+  showAllKinds: () => void;
+  /** Ignored while something is pinned (the pin wins until unpinned). */
   setHover: (link: LinkHighlight | null) => void;
   pin: (link: LinkHighlight) => void;
   /** Pins `link`, or unpins when the same single entry/message is pinned already. */

@@ -15,6 +15,7 @@ const LEDGER_VOCABULARY = [
   'src/shared/own-key',
   'src/shared/session-key',
   'src/shared/format-bytes',
+  'src/shared/lru',
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { CancelSignal } from '../core/cancel';
 import type { LeafRequest } from '../../shared/api';
+import { Lru } from '../../shared/lru';
 import { KNOWN_KINDS } from '../core/entry-types';
 import { kindCode, UNKNOWN_KIND } from '../core/ledger-index';
 import { planLeaf, type LeafPlan } from '../core/leaf-plan';
@@ -18,14 +19,14 @@ export interface LeafContext {
   lp: LeafPlan;
   vc: VisibilityContext;
   /** Computed on first use: kind counts, and chain positions per kind filter. */
-  memo: { kindCounts?: Record<string, number>; filtered: Map<string, Int32Array> };
+  memo: { kindCounts?: Record<string, number>; filtered: Lru<string, Int32Array> };
 }
 
 /** Contexts kept per session: side A and B of a comparison, and a previous leaf to come back to. */
 const KEEP = 4;
 /** Kind filters kept per context (each an Int32Array of up to the chain's length). */
 const KEEP_FILTERS = 8;
-const cache = new WeakMap<OpenSession, { revision: number; entries: Map<string, LeafContext> }>();
+const cache = new WeakMap<OpenSession, { revision: number; entries: Lru<string, LeafContext> }>();
 
 /** The leaf's index: the request's id, or the active leaf when null. */
 export function leafIndex(s: OpenSession, leaf: string | null): number {
@@ -52,16 +53,12 @@ export function leafContext(s: OpenSession, req: LeafRequest, signal?: CancelSig
   const leaf = leafIndex(s, req.leaf);
   let c = cache.get(s);
   if (!c || c.revision !== s.revision) {
-    c = { revision: s.revision, entries: new Map() };
+    c = { revision: s.revision, entries: new Lru(KEEP) };
     cache.set(s, c);
   }
   const key = cacheKey(leaf, req);
   const hit = c.entries.get(key);
-  if (hit) {
-    c.entries.delete(key);
-    c.entries.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   throwIfCancelled(signal);
   const lp = planLeaf(s.ledger, leaf, {
     plan: req.plan,
@@ -70,12 +67,8 @@ export function leafContext(s: OpenSession, req: LeafRequest, signal?: CancelSig
     signal,
   });
   const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.summary, s.ledger.index.ids, lp.projectedAs);
-  const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Map() } };
+  const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Lru(KEEP_FILTERS) } };
   c.entries.set(key, ctx);
-  for (const k of c.entries.keys()) {
-    if (c.entries.size <= KEEP) break;
-    c.entries.delete(k);
-  }
   return ctx;
 }
 
@@ -131,7 +124,6 @@ export function filteredPositions(s: OpenSession, c: LeafContext, kinds: readonl
     if (k === UNKNOWN_KIND ? names.has(ix.kindName(i)) : allowed[k] === 1) out[n++] = pos;
   }
   const positions = out.slice(0, n);
-  if (c.memo.filtered.size >= KEEP_FILTERS) c.memo.filtered.clear();
   c.memo.filtered.set(key, positions);
   return positions;
 }

@@ -7,6 +7,7 @@ import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-sna
 import { LineFeeder } from './line-feeder';
 import { LineReader } from './line-reader';
 import { sortWarnings, type LedgerWarning } from './warnings';
+import { Lru } from '../../shared/lru';
 
 export interface ReadProgress {
   bytesRead: number;
@@ -45,7 +46,8 @@ export class Ledger {
   index!: LedgerIndex;
   private reader!: LineReader;
   private feeder!: LineFeeder;
-  private cache = new Map<number, LedgerEntry>();
+  /** Parsed entries, the most recently asked for (payloads stay on disk otherwise). */
+  private cache = new Lru<number, LedgerEntry>(4096);
   private readBuf: Buffer | null = null;
   private materialised = 0;
   /** Lines indexed by readers before the last reset (a reload starts a new reader). */
@@ -327,16 +329,11 @@ export class Ledger {
    */
   entry(i: number): LedgerEntry {
     let e = this.cache.get(i);
-    if (e) {
-      this.cache.delete(i);
-      this.cache.set(i, e);
-      return e;
-    }
+    if (e) return e;
     // The reader accepted this line: it parses to an object with the five common fields.
     e = typedEntry(JSON.parse(this.rawLine(i).toString('utf8')) as ValidLine);
     this.materialised++;
     this.cache.set(i, e);
-    if (this.cache.size > 4096) this.cache.delete(this.cache.keys().next().value as number);
     return e;
   }
 

@@ -1,5 +1,6 @@
 import { closeSync, realpathSync, statSync } from 'node:fs';
 import type { SessionKey } from '../../shared/api';
+import { KeyedQueue } from '../../shared/keyed-queue';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
 import { FileSource } from '../core/byte-source';
 import { sessionFileOf, sessionPath } from '../core/home';
@@ -47,7 +48,8 @@ export class SessionCache {
   private open = new Map<SessionKey, OpenSession>();
   private opening = new Map<SessionKey, Promise<OpenSession>>();
   private pins = new Map<SessionKey, number>();
-  private queue = new Map<SessionKey, Promise<unknown>>();
+  /** Refreshes and branches of one session run in turn. */
+  private readonly queue = new KeyedQueue<SessionKey>();
   /** Sessions whose index is to be kept once their open has answered (see `keepSoon`). */
   private toKeep = new Map<OpenSession, NodeJS.Timeout>();
   private keeping = new Set<Promise<unknown>>();
@@ -176,7 +178,7 @@ export class SessionCache {
         settle(s); // views stay consistent with what `fn` read; the next refresh announces it
       }
     };
-    return this.serialize(key, run).finally(() => this.unpin(key));
+    return this.queue.run(key, run).finally(() => this.unpin(key));
   }
 
   /**
@@ -235,19 +237,7 @@ export class SessionCache {
 
   /** Reads what changed in an open session's file (serialized per session); null when not open. */
   refresh(key: SessionKey): Promise<SessionChange | null> {
-    return this.serialize(key, () => this.refreshNow(key));
-  }
-
-  /** Runs `fn` after everything queued for `key`. */
-  private serialize<T>(key: SessionKey, fn: () => Promise<T>): Promise<T> {
-    const prev = this.queue.get(key) ?? Promise.resolve();
-    const next = prev.then(fn);
-    const tail = next.catch(() => undefined);
-    this.queue.set(key, tail);
-    void tail.then(() => {
-      if (this.queue.get(key) === tail) this.queue.delete(key);
-    });
-    return next;
+    return this.queue.run(key, () => this.refreshNow(key));
   }
 
   private async refreshNow(key: SessionKey): Promise<SessionChange | null> {

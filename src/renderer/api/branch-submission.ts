@@ -5,7 +5,7 @@
  * submission that was answered is forgotten (writing the same text twice on purpose works).
  */
 
-import { Lru } from '../data/lru';
+import { Lru } from '../../shared/lru';
 import { draftKey } from '../store/session-slice';
 
 /** Drafts whose key is remembered; beyond this the oldest is forgotten (it would get a new key). */

@@ -1,5 +1,5 @@
 import { describeError } from '../api/api-methods';
-import { Lru } from './lru';
+import { Lru } from '../../shared/lru';
 
 /** One fetched page as the server answers it: rows from `start`, the total it counts now, and extras. */
 export interface PageAnswer<T, M> {

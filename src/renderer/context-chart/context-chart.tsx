@@ -4,7 +4,7 @@ import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
 import { columnAtX, drawContextChart, PAD, plotWidthOf } from './chart-draw';
 import { chartModel, columnOfPoint, columnsOf, pointAtPos, STACK, type ChartScale } from './chart-model';
-import { fitLine, pointLines, turnLabel } from './chart-text';
+import { fitLine, isPoorFit, pointLines, turnLabel, usefulSuggestion } from './chart-text';
 import { PART_LABEL, PART_VAR, readChartTheme } from './chart-theme';
 import { useContextSeries } from './use-context-series';
 import './context-chart.css';
@@ -106,7 +106,7 @@ function ChartStrip() {
     }
   };
   const fit = series ? fitLine(series.fit, profile.bytes_per_token) : null;
-  const suggested = series?.fit.suggested ?? null;
+  const suggested = series ? usefulSuggestion(series.fit, profile.bytes_per_token) : null;
   const n = series?.points.length ?? 0;
 
   return (
@@ -122,12 +122,16 @@ function ChartStrip() {
             {fit}
           </span>
         )}
-        {suggested !== null && suggested !== profile.bytes_per_token && (
+        {suggested !== null && (
           <button
             type="button"
-            className="apply-fit"
+            className={series && isPoorFit(series.fit) ? 'apply-fit poor' : 'apply-fit'}
             onClick={() => setProfile({ bytes_per_token: suggested })}
-            title="Set the profile's bytes per token to the best fit"
+            title={
+              series && isPoorFit(series.fit)
+                ? "Set the profile's bytes per token to the best fit — a poor one: the measured inputs do not follow the estimate"
+                : "Set the profile's bytes per token to the best fit"
+            }
           >
             apply {suggested} bytes/token
           </button>

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { hash } from 'node:crypto';
 import {
   appendFileSync,
@@ -181,6 +182,16 @@ describe('kept indexes: a reopen reads only what was appended (issue 9)', () => 
     expect(l.stats.bytesRead).toBe(statSync(file).size);
     expect(existsSync(kept)).toBe(false);
     expect(reading(l)).toEqual(await fullReading(home));
+  });
+
+  it('a FIFO where the kept index would be is not opened (no hang): the file is read whole', async () => {
+    const { home, file, store } = setup();
+    mkdirSync(store, { recursive: true });
+    execFileSync('mkfifo', [new IndexStore(store).fileFor(file)]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const l = (await cacheOf(home, store).acquire(KEY)).ledger;
+    expect(l.stats.bytesRead).toBe(statSync(file).size);
+    expect(String(warn.mock.calls[0][0])).toMatch(/not a regular file/);
   });
 
   it('keeps nothing for small files, and bounds the folder (least recently used removed)', async () => {

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { closeSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileSource } from '../core/byte-source';
 import { Ledger, type ReadProgress } from '../core/ledger';
 import { snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
+import { isNotRegular, openRegularFile } from '../core/safe-open';
 import { decodeSnapshot, encodeSnapshot, type SnapshotKey } from '../core/snapshot-codec';
 
 export interface IndexStoreOptions {
@@ -54,9 +56,16 @@ export class IndexStore {
     const file = this.fileFor(key.realPath);
     let bytes: Buffer;
     try {
-      if ((await stat(file)).size > this.maxTotalBytes) return null;
-      bytes = await readFile(file);
-    } catch {
+      // Never blocks: a FIFO put where a kept index belongs is refused, not opened for reading.
+      const { fd, stat: st } = openRegularFile(file);
+      try {
+        if (st.size > this.maxTotalBytes) return null;
+        bytes = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      if (isNotRegular(e)) notUsed(key.realPath, `${file} is not a regular file`);
       return null; // none kept (or unreadable): a first open
     }
     let decoded: ReturnType<typeof decodeSnapshot>;

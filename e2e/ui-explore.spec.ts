@@ -61,9 +61,12 @@ test('open a session, walk the tree with the keyboard, see both panes and hover 
   }
   await screenshot(page, 'hover-link');
 
-  // Expand an entry to its raw JSON line.
-  await history.locator('.history-item').nth(1).getByTitle('Show the raw JSON line').click();
+  // Expand an entry to its readable view; its raw JSON line is one click away.
+  const second = history.locator('.history-item').nth(1);
+  await second.getByTitle('Show the entry').click();
   await expect(history.locator('.raw-entry')).toContainText('line 2 · offset');
+  await second.getByRole('button', { name: 'raw JSON' }).click();
+  await expect(second.locator('pre.json')).toContainText('"id"');
 
   // Panels: warnings, usage (active chain vs all branches), work.
   await page.locator('.tree-scroll').focus();

@@ -4,6 +4,7 @@ import { describeError, errorParts } from '../api/api-methods';
 import { submissionAnswered, submissionKey } from '../api/branch-submission';
 import { useAppStore } from '../store/app-store';
 import { draftKey } from '../store/session-slice';
+import { jumpToEntry } from './tree-nav';
 
 interface Props {
   parentId: string;
@@ -46,6 +47,9 @@ export function BranchComposer({ parentId, top }: Props) {
       submissionAnswered(key, parentId);
       // The live session event refreshes the tree; the new entry is selected now so the panes follow.
       branched(parentId, r.id);
+      // The live event may have come before this reply (and found nothing pending): the backend
+      // knows the new row already, so put the cursor on it now; a later event only repeats this.
+      await jumpToEntry(api, r.id);
     } catch (e) {
       setError(refusalText(e));
     } finally {

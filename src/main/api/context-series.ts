@@ -29,6 +29,7 @@ import { stringifyJson } from '../../shared/json-text';
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD, messageTokens, tokensOf } from '../core/tokens';
 import { buildTurnIndex } from '../core/turn-index';
 import { fitBytesPerToken, type FitSample } from './series-fit';
+import { Lru } from '../../shared/lru';
 import {
   FID_CARD,
   FID_FULL,
@@ -126,19 +127,17 @@ interface ChainScan {
  * Scans kept per ledger, keyed by (entries read, leaf, bytes per token): a chart redrawn for
  * another window, plan or override set costs the points only, not the parse of every turn.
  */
-const scans = new WeakMap<Ledger, Map<string, ChainScan>>();
+const scans = new WeakMap<Ledger, Lru<string, ChainScan>>();
 const KEEP_SCANS = 4;
 
 /** Builds the series for `leaf` (an entry index) under the request's plan and profile. */
 export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesRequest): ContextSeries {
   let kept = scans.get(ledger);
-  if (!kept) scans.set(ledger, (kept = new Map()));
+  if (!kept) scans.set(ledger, (kept = new Lru(KEEP_SCANS)));
   const key = `${ledger.index.count}:${leaf}:${req.profile.bytes_per_token}`;
-  const b = new SeriesBuilder(ledger, leaf, req, kept.get(key) ?? null);
+  const b = new SeriesBuilder(ledger, leaf, req, kept.peek(key) ?? null);
   const series = b.build();
-  kept.delete(key);
   kept.set(key, b.scanned());
-  for (const k of kept.keys()) if (kept.size > KEEP_SCANS) kept.delete(k);
   return series;
 }
 

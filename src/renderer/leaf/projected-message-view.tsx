@@ -49,30 +49,33 @@ export const ProjectedMessageView = memo(function ProjectedMessageView(p: Props)
         )}
         <span className="msg-sources" title={`source entries: ${msg.source_ids.join(', ')}`}>
           ←{' '}
-          {msg.source_ids.map((id, k) => {
-            const open = p.onOpenSource;
-            const sep = k > 0 ? ', ' : '';
-            if (!open)
-              return (
-                <span key={id}>
-                  {sep}
-                  {shortId(id)}
-                </span>
-              );
-            return (
-              <span key={id}>
-                {sep}
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => open(p.index, id)}
-                  title={`Show ${id} in the History`}
-                >
-                  {shortId(id)}
-                </button>
-              </span>
-            );
-          })}
+          {msg.source_ids.slice(0, 1).map((id) =>
+            p.onOpenSource ? (
+              <button
+                key={id}
+                type="button"
+                className="link-button"
+                onClick={() => p.onOpenSource?.(p.index, id)}
+                title={`Show ${id} in the History`}
+              >
+                {shortId(id)}
+              </button>
+            ) : (
+              <span key={id}>{shortId(id)}</span>
+            ),
+          )}
+          {/* More sources (a tail, a merged card): the pin lights them all in the History and the tree. */}
+          {msg.source_ids.length > 1 && (
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => p.onPin(p.index)}
+              title={`Light all ${msg.source_ids.length} source entries`}
+            >
+              {' '}
+              +{msg.source_ids.length - 1}
+            </button>
+          )}
         </span>
         <span className="msg-tokens">{fmtInt(msg.tokens)} tok</span>
         <CopyButton label="copy" name={`copy the text of message ${p.index}`} text={() => p.onCopyText(p.index)} />

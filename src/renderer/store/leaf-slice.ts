@@ -30,12 +30,15 @@ export const leafResetForSession = () => ({
   pinned: null,
 });
 
-/** The same single entry or message is pinned already (a second click unpins). */
+/**
+ * The same link is pinned already (a second click unpins): same side, same entries and
+ * messages. A message's own pin and a link to one of its sources are different links.
+ */
 const samePin = (cur: LinkHighlight | null, next: LinkHighlight): boolean =>
   !!cur &&
-  (next.fromMessage
-    ? cur.messages.length === 1 && cur.messages[0] === next.messages[0]
-    : cur.entries.length === 1 && cur.entries[0] === next.entries[0]);
+  !!cur.fromMessage === !!next.fromMessage &&
+  cur.messages.join(',') === next.messages.join(',') &&
+  cur.entries.join('\n') === next.entries.join('\n');
 
 /** The selected leaf, its plan, the History filter and the hover/pin links. */
 export const createLeafSlice: StateCreator<AppState, [], [], LeafSlice> = (set) => ({

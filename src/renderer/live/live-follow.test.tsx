@@ -74,3 +74,38 @@ describe('live session', () => {
     expect(nav.textContent).toContain('List the TODO comments');
   });
 });
+
+describe('appends are deltas (issue 9)', () => {
+  it('an append is patched in from its event: no openSession, the selection kept, follow moves to the new leaf', async () => {
+    const w = liveSession();
+    const api = await renderOnBackend({ written: { live: w }, hash: sessionHash('live') });
+    await waitFor(() => expect(treeRow('a2')).toBeTruthy(), { timeout: 10_000 });
+    fireEvent.click(treeRow('a1'));
+    await waitCursor('a1');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'History' }).textContent).toContain('Looking.'));
+    const opens = () => api.calls.filter((c) => c.method === 'openSession').length;
+    const before = { opens: opens(), calls: api.calls.length };
+    api.appendLines(api.keyOf('live'), answer(w, 'x1', 'a2').take());
+    await screen.findByText('appended x1', { selector: '.tree-row .row-text' }, { timeout: 10_000 });
+    const event = api.events.find((e) => e.type === 'session' && e.change === 'appended');
+    expect(event?.type === 'session' && event.delta?.rows?.map((r) => r.id)).toEqual(['x1']);
+    // Patched, not re-opened; the selected leaf (not the active one) asked for nothing again.
+    expect(opens()).toBe(before.opens);
+    const after = api.calls.slice(before.calls).map((c) => c.method);
+    expect(after).not.toContain('getLeafView');
+    expect(after).not.toContain('openSession');
+    expect(document.querySelector('.tree-row.cursor')?.getAttribute('data-entry-id')).toBe('a1');
+    // The counts come from the delta: the tree's head says 5 entries, 1 leaf.
+    expect(document.querySelector('.tree .pane-head')?.textContent).toMatch(/^5 entries .* 1 leaves/);
+    // Follow on: the next append selects its new leaf, still without a re-open.
+    press('f');
+    await waitCursor('x1');
+    api.appendLines(api.keyOf('live'), answer(w, 'x2', 'x1').take());
+    await waitCursor('x2');
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Projected context' }).textContent).toContain('appended x2'),
+    );
+    expect(treeRow('x2').textContent).toContain('◀ active');
+    expect(opens()).toBe(before.opens);
+  });
+});

@@ -33,7 +33,8 @@ test('open a session, walk the tree with the keyboard, see both panes and hover 
   await expect(cursor).toHaveAttribute('data-entry-id', active.parent_id!);
   await page.keyboard.press('l');
   await expect(cursor).toHaveAttribute('data-entry-id', active.id);
-  expect(decodeURIComponent(page.url())).toContain(`leaf=${active.id}`);
+  // The selection (and the URL) follows the cursor once the keys rest.
+  await expect.poll(() => decodeURIComponent(page.url())).toContain(`leaf=${active.id}`);
   await screenshot(page, 'tree');
 
   // Select a leaf in the middle: the chain and the projected context follow it.

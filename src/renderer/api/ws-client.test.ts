@@ -156,4 +156,26 @@ describe('WebSocket Api client', () => {
     expect(((await write) as ApiError).code).toBe('unknown_outcome');
     expect(((await read) as ApiError).code).toBe('timeout');
   });
+
+  it('a read that reports progress on its session is not timed out; one that goes quiet is', async () => {
+    vi.useFakeTimers();
+    const api = make(500);
+    const s = FakeSocket.all[0];
+    s.onopen?.();
+    const big = 'agents/vak/sessions/00/big.jsonl';
+    const open = api.openSession({ key: big }).catch((e: unknown) => e);
+    const other = api.openSession({ key: 'agents/vak/sessions/00/other.jsonl' }).catch((e: unknown) => e);
+    const progress = (bytesRead: number) =>
+      s.answer({ event: { type: 'progress', key: big, bytesRead, bytesTotal: 10_000 } });
+    for (let i = 1; i <= 5; i++) {
+      vi.advanceTimersByTime(400); // 2 s in all, four times the timeout
+      progress(i * 1000);
+    }
+    expect(((await other) as ApiError).code).toBe('timeout'); // its session reported nothing
+    s.answer({ id: s.sent[0].id, ok: true, res: { key: big } });
+    await expect(open).resolves.toEqual({ key: big });
+    const quiet = api.openSession({ key: big }).catch((e: unknown) => e);
+    vi.advanceTimersByTime(600);
+    expect(((await quiet) as ApiError).code).toBe('timeout');
+  });
 });

@@ -17,8 +17,18 @@ interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   timer: ReturnType<typeof setTimeout>;
+  /** Starts the timeout again (the server showed it is still working on this request). */
+  rearm: () => void;
+  /** The session the request reads, when it names one: its `progress` events keep it alive. */
+  key: string | null;
   frame: string;
   sent: boolean;
+}
+
+/** The session a request names, if any (`{key: …}`). */
+function keyOf(req: unknown): string | null {
+  const k = typeof req === 'object' && req !== null ? (req as { key?: unknown }).key : undefined;
+  return typeof k === 'string' ? k : null;
 }
 
 /**
@@ -88,7 +98,11 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
         return;
       }
       if ('event' in frame) {
-        for (const l of [...listeners]) l(frame.event as ApiEvent);
+        const event = frame.event as ApiEvent;
+        // A first read of a big session can outlast any fixed timeout; while it reports progress
+        // it is alive, so the requests waiting on that session start their timeout again.
+        if (event.type === 'progress') for (const p of pending.values()) if (p.key === event.key) p.rearm();
+        for (const l of [...listeners]) l(event);
         return;
       }
       const p = pending.get(frame.id);
@@ -149,20 +163,26 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
           rej0(e);
         };
       }
-      const timer = setTimeout(() => {
+      const onTimeout = (): void => {
         const p = pending.get(id);
         pending.delete(id);
         const waited = `${method} got no answer within ${Math.round(timeoutMs / 1000)} s`;
         reject(p?.sent && method in WRITES ? unknownOutcome(method, waited) : new ApiError('timeout', waited));
-      }, timeoutMs);
-      pending.set(id, {
+      };
+      const entry: Pending = {
         method,
         resolve: resolve as (v: unknown) => void,
         reject,
-        timer,
+        timer: setTimeout(onTimeout, timeoutMs),
+        rearm: () => {
+          clearTimeout(entry.timer);
+          entry.timer = setTimeout(onTimeout, timeoutMs);
+        },
+        key: keyOf(req),
         frame: JSON.stringify({ id, method, req }),
         sent: false,
-      });
+      };
+      pending.set(id, entry);
       flush();
     });
   }

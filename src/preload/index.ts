@@ -8,7 +8,7 @@
  * against api-schemas.ts.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { ApiErrorPayload, ApiEvent, ApiMethod, ApiRequest, ApiResponse, BridgeApi } from '../shared/api';
+import type { ApiErrorPayload, ApiEvent, ApiMethod, ApiReply, ApiRequest, ApiResponse, BridgeApi } from '../shared/api';
 import {
   API_METHOD_NAMES,
   IPC_CANCEL_CHANNEL,
@@ -16,8 +16,6 @@ import {
   IPC_READY_CHANNEL,
   ipcChannel,
 } from '../shared/api-methods';
-
-type IpcReply = { ok: true; res: unknown } | { ok: false; error: ApiErrorPayload };
 
 /**
  * Invokes one method. A failure rejects with the plain `ApiErrorPayload`
@@ -27,7 +25,7 @@ type IpcReply = { ok: true; res: unknown } | { ok: false; error: ApiErrorPayload
 async function invoke<M extends ApiMethod>(method: M, req: ApiRequest<M>, callId?: number): Promise<ApiResponse<M>> {
   const reply = (await (callId === undefined
     ? ipcRenderer.invoke(ipcChannel(method), req)
-    : ipcRenderer.invoke(ipcChannel(method), req, callId))) as IpcReply;
+    : ipcRenderer.invoke(ipcChannel(method), req, callId))) as ApiReply;
   if (reply.ok) return reply.res as ApiResponse<M>;
   throw { code: reply.error.code, message: reply.error.message } satisfies ApiErrorPayload;
 }

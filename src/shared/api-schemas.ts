@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 import { featureRequestSchemas } from './api-features-schemas';
-import { MAX_CHAIN_ITEMS, MAX_PROJECTED_PAGE, MAX_SLICE_BYTES, type ApiMethod, type ApiRequest } from './api';
+import {
+  MAX_CHAIN_ITEMS,
+  MAX_PROJECTED_PAGE,
+  MAX_SLICE_BYTES,
+  type ApiMethod,
+  type ApiReply,
+  type ApiRequest,
+} from './api';
 import { parseSessionKey, SESSION_KEY_PATTERN } from './session-key';
 
 const sessionKey = z
@@ -137,9 +144,6 @@ export const wsClientFrame = z.object({
 });
 /** Client → server: abort request `cancel` (its id); it is answered with code `cancelled` if still running. */
 export const wsCancelFrame = z.object({ cancel: z.number().int().min(0) }).strict();
-export type WsServerFrame =
-  | { id: number; ok: true; res: unknown }
-  | { id: number; ok: false; error: { code: string; message: string } }
-  | { event: unknown };
+export type WsServerFrame = (ApiReply & { id: number }) | { event: unknown };
 
 export { ipcChannel, IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL } from './api-methods';

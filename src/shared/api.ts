@@ -478,3 +478,6 @@ export interface ApiErrorPayload {
   code: 'bad_request' | 'not_found' | 'locked' | 'refused' | 'internal' | 'too_large' | 'cancelled' | 'unknown_outcome';
   message: string;
 }
+
+/** One request's answer, the same on both transports (IPC invoke result; a WebSocket frame adds its `id`). */
+export type ApiReply = { ok: true; res: unknown } | { ok: false; error: ApiErrorPayload };

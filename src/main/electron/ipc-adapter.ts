@@ -5,7 +5,7 @@
  * Only the main frame of a window we attached, showing our own page, is heard.
  */
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import type { ApiErrorPayload, ApiEvent } from '../../shared/api';
+import type { ApiEvent, ApiReply } from '../../shared/api';
 import {
   API_METHODS,
   IPC_CANCEL_CHANNEL,
@@ -15,8 +15,8 @@ import {
 } from '../../shared/api-schemas';
 import { errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
 
-/** What every `vak:<method>` invoke resolves with. */
-export type IpcReply = { ok: true; res: unknown } | { ok: false; error: ApiErrorPayload };
+/** What every `vak:<method>` invoke resolves with: the contract's one reply type. */
+export type IpcReply = ApiReply;
 
 /** Events held for a renderer that has not said ready; the oldest go first beyond this. */
 export const MAX_QUEUED_EVENTS = 10_000;

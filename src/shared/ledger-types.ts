@@ -10,6 +10,24 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
  * Kinds that make the session's story; every other kind (known or not) is an audit
  * entry: drawn hollow in the tree, foldable in runs, never a message of its own.
  */
+/** The entry kinds of LEDGER.md §3 (anything else is an unknown kind). */
+export const KNOWN_KINDS = [
+  'header',
+  'message',
+  'compaction',
+  'receipt',
+  'goal',
+  'goal_update',
+  'activity',
+  'work',
+  'intent',
+  'child_run',
+  'turn_capabilities_bound',
+  'presentation',
+  'turn_card',
+] as const;
+export type KnownKind = (typeof KNOWN_KINDS)[number];
+
 export const STORY_KINDS: readonly string[] = ['header', 'message', 'compaction'];
 
 /** An audit kind by name (the core decides the same by kind code in tree-layout.ts). */

@@ -14,22 +14,8 @@ export type { Json };
 /** A JSON object as parsed from a line (own keys only; `__proto__` is an ordinary key). */
 export type JsonObject = { [key: string]: Json };
 
-export const KNOWN_KINDS = [
-  'header',
-  'message',
-  'compaction',
-  'receipt',
-  'goal',
-  'goal_update',
-  'activity',
-  'work',
-  'intent',
-  'child_run',
-  'turn_capabilities_bound',
-  'presentation',
-  'turn_card',
-] as const;
-export type KnownKind = (typeof KNOWN_KINDS)[number];
+import { KNOWN_KINDS, type KnownKind } from '../../shared/ledger-types';
+export { KNOWN_KINDS, type KnownKind };
 
 export type Role = 'user' | 'assistant' | 'tool';
 

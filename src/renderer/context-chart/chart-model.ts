@@ -3,20 +3,10 @@
  * redraw (hover, cursor, resize) is loops over numbers, never over the series' objects.
  * Pure: no DOM (the draw function and the bench use it as is).
  */
-import type { ContextParts, ContextPoint, ContextSeries } from '../../shared/api-features';
+import { CONTEXT_PARTS, type ContextParts, type ContextPoint, type ContextSeries } from '../../shared/api-features';
 
 /** Parts bottom to top: the fixed ones first, then the history, then the open turn and the tail. */
-export const STACK: readonly (keyof ContextParts)[] = [
-  'system',
-  'tools',
-  'reset',
-  'preamble',
-  'full',
-  'card',
-  'packet',
-  'open',
-  'tail',
-];
+export const STACK: readonly (keyof ContextParts)[] = CONTEXT_PARTS;
 
 /** Marker bits of a point (several may be set). */
 export const MK_PACKET = 1;

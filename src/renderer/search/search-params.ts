@@ -5,26 +5,12 @@
  */
 import type { SessionKey } from '../../shared/api';
 import type { SearchFilters } from '../../shared/api-features';
-import { STORY_KINDS } from '../../shared/ledger-types';
+import { KNOWN_KINDS, STORY_KINDS } from '../../shared/ledger-types';
 import type { SearchUiFilters } from '../store/types';
 import type { SearchParams } from './search-run';
 
 /** §3's entry kinds, as the kind filter offers them. */
-export const ENTRY_KINDS: readonly string[] = [
-  'message',
-  'header',
-  'compaction',
-  'receipt',
-  'goal',
-  'goal_update',
-  'activity',
-  'work',
-  'intent',
-  'child_run',
-  'turn_capabilities_bound',
-  'presentation',
-  'turn_card',
-];
+export const ENTRY_KINDS: readonly string[] = KNOWN_KINDS;
 
 /** The kind filter's `audit` choice: every known kind outside the story. */
 export const AUDIT_KINDS: readonly string[] = ENTRY_KINDS.filter((k) => !STORY_KINDS.includes(k));

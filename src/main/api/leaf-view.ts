@@ -79,9 +79,15 @@ function sourcePositionsOf(
 }
 
 /** Messages `start … end-1` of a leaf's projection, clipped for transport (indices of `clipped` are the projection's). */
-function messagePage(s: OpenSession, c: LeafContext, start: number, end: number): ProjectedMessagesPage {
+function messagePage(
+  s: OpenSession,
+  c: LeafContext,
+  start: number,
+  end: number,
+  signal?: CancelSignal,
+): ProjectedMessagesPage {
   const clipped: number[] = [];
-  const messages = c.lp.messages(start, end).map((m, k) => {
+  const messages = c.lp.messages(start, end, signal).map((m, k) => {
     const r = clipForTransport(m.content);
     if (!r.clipped) return m;
     clipped.push(start + k);
@@ -91,12 +97,12 @@ function messagePage(s: OpenSession, c: LeafContext, start: number, end: number)
 }
 
 /** The first screen of the projected pane: the first SCREEN_HEAD messages and the last SCREEN_TAIL, one page when they touch. */
-function firstScreen(s: OpenSession, c: LeafContext): ProjectedMessagesPage[] {
+function firstScreen(s: OpenSession, c: LeafContext, signal?: CancelSignal): ProjectedMessagesPage[] {
   const n = c.lp.messageCount;
   const headEnd = Math.min(n, SCREEN_HEAD);
   const tailStart = Math.max(headEnd, n - SCREEN_TAIL);
-  if (tailStart <= headEnd) return [messagePage(s, c, 0, n)];
-  return [messagePage(s, c, 0, headEnd), messagePage(s, c, tailStart, n)];
+  if (tailStart <= headEnd) return [messagePage(s, c, 0, n, signal)];
+  return [messagePage(s, c, 0, headEnd, signal), messagePage(s, c, tailStart, n, signal)];
 }
 
 /**
@@ -109,8 +115,8 @@ export function leafView(s: OpenSession, req: LeafViewRequest, signal?: CancelSi
   const { chain, summary: projection, messageCount } = c.lp;
   const chainStart = Math.max(0, chain.length - CHAIN_WINDOW);
   const paged = req.pagedMessages === true;
-  const whole = paged ? null : messagePage(s, c, 0, messageCount);
-  const messagePages = paged ? firstScreen(s, c) : [];
+  const whole = paged ? null : messagePage(s, c, 0, messageCount, signal);
+  const messagePages = paged ? firstScreen(s, c, signal) : [];
   const sourcePositions = whole
     ? whole.sourcePositions
     : nullProtoRecord(new Map(messagePages.flatMap((p) => Object.entries(p.sourcePositions))));
@@ -141,7 +147,7 @@ export function projectedMessages(
   const total = c.lp.messageCount;
   const start = Math.min(req.start, total);
   const end = Math.min(total, start + req.count);
-  return { total, ...messagePage(s, c, start, end) };
+  return { total, ...messagePage(s, c, start, end, signal) };
 }
 
 /** A window of the leaf's chain (optionally only some kinds), from the cached context. */
@@ -168,7 +174,7 @@ export function projectedMessage(
   signal?: CancelSignal,
 ): ProjectedMessage {
   const lp = leafContext(s, req, signal).lp;
-  const m = lp.messages(req.message, req.message + 1)[0];
+  const m = lp.messages(req.message, req.message + 1, signal)[0];
   if (!m) {
     throw new ApiError(
       'not_found',

@@ -129,7 +129,8 @@ describe('work-count invariants (issue 9)', () => {
         message: { role: 'user', content: [{ type: 'text', text: 'one more directive' }] },
       }) + '\n';
     appendFileSync(path, line);
-    const deadline = Date.now() + 5000;
+    // A wait, not a timing claim: the watcher may be slow on a loaded machine (the test times out at 30 s).
+    const deadline = Date.now() + 20_000;
     while (!events.some((e) => e.type === 'session' && e.change === 'appended') && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10));
     }

@@ -54,8 +54,12 @@ export interface LeafPlan {
   /** Chain position of the first entry after the newest reset (0 without one). */
   base: number;
   turnIndex: TurnIndex;
-  /** Messages `start … end-1`, shaped now (Full turns read back from the ledger). */
-  messages(start: number, end: number): ProjectedMessage[];
+  /**
+   * Messages `start … end-1`, shaped now (Full turns read back from the ledger). `signal` is the
+   * asking request's: a plan is cached and serves later requests, so it never keeps the signal of
+   * the request that built it (a cancelled first asker must not cancel the next one).
+   */
+  messages(start: number, end: number, signal?: CancelSignal): ProjectedMessage[];
   /** Indices of the messages whose `source_ids` name the entry at chain position `pos`, ascending. */
   projectedAs(pos: number): number[];
 }
@@ -177,7 +181,7 @@ export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions): LeafP
     }
   };
 
-  const messages = (start: number, end: number): ProjectedMessage[] => {
+  const messages = (start: number, end: number, signal?: CancelSignal): ProjectedMessage[] => {
     const from = Math.max(0, start);
     const to = Math.min(messageCount, end);
     const out: ProjectedMessage[] = [];
@@ -186,7 +190,7 @@ export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions): LeafP
     if (to > head.length && from < tailStart) {
       let k = segmentAt(segStart, closed.length, Math.max(from, head.length));
       for (; k < closed.length && segStart[k] < to; k++) {
-        if (k % CHECK_EVERY === 0) checkCancelled(opts.signal);
+        if (k % CHECK_EVERY === 0) checkCancelled(signal);
         if (segStart[k + 1] <= from) continue;
         const msgs = segmentMessages(k);
         for (let j = 0; j < msgs.length; j++) {

@@ -41,6 +41,6 @@ export function project(ledger: Ledger, leaf: number, opts: ProjectOptions): Pro
 /** `project`, keeping the chain, its context and its TurnIndex for the caller: the plan with every message shaped. */
 export function projectLeaf(ledger: Ledger, leaf: number, opts: ProjectOptions): LeafProjection {
   const p = planLeaf(ledger, leaf, opts);
-  const projection: Projection = { ...p.summary, messages: p.messages(0, p.messageCount) };
+  const projection: Projection = { ...p.summary, messages: p.messages(0, p.messageCount, opts.signal) };
   return { projection, chain: p.chain, ctx: p.ctx, base: p.base, turnIndex: p.turnIndex };
 }

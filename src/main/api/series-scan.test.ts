@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { generateSession } from '../../generator';
+import { chainToRoot } from '../core/chain';
+import { Ledger } from '../core/ledger';
+import { F_RESET } from '../core/ledger-index';
+import { segmentAt, turnAt } from './series-lookup';
+import { scanSeriesChain } from './series-scan';
+
+const ledger = Ledger.fromBytes(generateSession({ seed: 7, entries: 1500, cwd: '/w', branchChance: 0 }).bytes);
+
+describe('series chain scan', () => {
+  const chain = chainToRoot(ledger.index, ledger.index.activeLeaf);
+  const scan = scanSeriesChain(ledger, chain, 4);
+
+  it('cuts the chain at every reset, and each segment into its preamble and contiguous turns', () => {
+    const resets = chain.map((i, pos) => (ledger.index.flags[i] & F_RESET ? pos : -1)).filter((pos) => pos >= 0);
+    expect(resets.length).toBeGreaterThan(0);
+    expect(scan.segments.map((s) => s.resetPos)).toEqual([-1, ...resets]);
+    scan.segments.forEach((s, k) => {
+      expect(s.start).toBe(s.resetPos + 1);
+      expect(s.end).toBe(k + 1 < scan.segments.length ? scan.segments[k + 1].resetPos - 1 : chain.length - 1);
+      let pos = s.turns.length > 0 ? s.turns[0].firstPos : s.end + 1;
+      for (const m of s.preamble) expect(m.pos).toBeLessThan(pos);
+      s.turns.forEach((t, j) => {
+        expect(t.firstPos).toBe(pos);
+        expect(t.lastPos - t.firstPos + 1).toBe(t.entries.length);
+        expect(s.byId.get(t.id)).toBe(j);
+        expect(s.costs.prefixFull[j + 1]).toBe(s.costs.prefixFull[j] + s.costs.full[j]);
+        pos = t.lastPos + 1;
+      });
+      if (s.turns.length > 0) expect(pos).toBe(s.end + 1);
+    });
+  });
+
+  it('finds the segment and turn of every chain position', () => {
+    for (let p = 0; p < chain.length; p++) {
+      const seg = segmentAt(scan, p);
+      expect(seg.resetPos <= p && p <= seg.end).toBe(true);
+      const j = turnAt(seg, p);
+      if (j >= 0) expect(seg.turns[j].firstPos <= p && p <= seg.turns[j].lastPos).toBe(true);
+      else expect(seg.turns.length === 0 || p < seg.turns[0].firstPos).toBe(true);
+    }
+  });
+
+  it('keeps packets sorted by first turn, within their segment', () => {
+    expect(scan.segments.some((s) => s.packets.length > 0)).toBe(true);
+    for (const s of scan.segments) {
+      for (const pk of s.packets) expect(0 <= pk.first && pk.first <= pk.last && pk.last < s.turns.length).toBe(true);
+      for (let k = 1; k < s.packets.length; k++) expect(s.packets[k - 1].first).toBeLessThanOrEqual(s.packets[k].first);
+    }
+  });
+});

@@ -8,14 +8,17 @@
  */
 import type {
   CapacityProfile,
+  Fidelity,
   Json,
   LedgerWarning,
+  PlanRow,
   ProjectedMessage,
   Projection,
   TurnOverride,
   UsageTotals,
   WorkItem,
 } from './ledger-types';
+import type { StripSegment } from './plan-strip';
 import type { FeatureApiMethods } from './api-features';
 
 /** A session's path relative to the home: `agents/<agent>/sessions/<cwd-hash>/<session-id>.jsonl`. */
@@ -112,6 +115,18 @@ export interface SessionInfo {
   childRuns: ChildRunLink[];
   /** Times the file broke append-only while open (shrank or rewritten) and was reloaded. */
   appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[];
+  /**
+   * Non-null while a big session's first open is still reading: every figure above is of the
+   * bytes read so far, and the rest arrives as 'appended' session events (with `reading` on
+   * each, null on the last). Search, cost, export and a branch wait for the whole file.
+   */
+  reading: ReadingProgress | null;
+}
+
+/** How far the first read of a session has come (bytes of the file as it was measured then). */
+export interface ReadingProgress {
+  bytesRead: number;
+  bytesTotal: number;
 }
 
 export type EntryRole = 'user' | 'assistant' | 'tool';
@@ -229,6 +244,8 @@ export interface ChainItem {
   turnId: string | null;
   /** Indices into the projection's messages that name this entry in `source_ids`. */
   projectedAs: number[];
+  /** The fidelity of each of those messages (same order), whether or not its page was fetched. */
+  projectedFidelity: Fidelity[];
   /** Why the entry reaches the model as no message; set only when `projectedAs` is empty. */
   hidden: HiddenReason | null;
 }
@@ -250,15 +267,52 @@ export interface PacketOption {
   last_turn_id: string;
 }
 
-/** What a closed turn could be instead of Full: its turn card, or one of the packets covering it. */
-export interface TurnOption {
-  turn_id: string;
+/**
+ * One closed turn of a leaf's plan: its §6 plan row, and what it could be forced to instead —
+ * its turn card, or one of the packets covering it (what the turns panel offers).
+ */
+export interface PlanTurn extends PlanRow {
+  /** Position in the plan (0 = the oldest closed turn after the newest reset). */
+  index: number;
   /** The directive's text as one line, clipped (entry-preview.ts): what the turns panel names the turn by. */
   directive: string;
   hasCard: boolean;
   /** Usable packets (§6) whose range holds the turn, in chain order. */
   packets: PacketOption[];
 }
+
+/** Most plan turns one `getPlanTurns` answer carries. */
+export const MAX_PLAN_TURNS = 1000;
+
+/**
+ * Turns of a leaf's plan: a window `start … start + count - 1` (count ≤ MAX_PLAN_TURNS), or the
+ * turns named by `ids` (at most MAX_PLAN_TURNS; ids that are no closed turn of the plan are left out).
+ */
+export type PlanTurnsRequest = LeafRequest & ({ start: number; count: number } | { ids: string[] });
+
+/** `getPlanTurns`' answer: the turns asked for, in plan order, and how many closed turns the plan has. */
+export interface PlanTurns {
+  total: number;
+  turns: PlanTurn[];
+}
+
+/**
+ * The plan at a glance, the same size whatever the number of turns: its closed turns counted
+ * and drawn as the strip. The turns themselves come from `getPlanTurns` (a window, or by id).
+ */
+export interface PlanOutline {
+  /** Closed turns of the plan (after the newest reset). */
+  turns: number;
+  /** Closed turns at each fidelity. */
+  full: number;
+  card: number;
+  packet: number;
+  /** The plan strip: consecutive turns merged into at most STRIP_SEGMENTS segments, overrides marked. */
+  strip: StripSegment[];
+}
+
+/** A leaf view's projection: the §9 shape without its per-turn `plan` (see LeafView.plan). */
+export type LeafProjection = Omit<Projection, 'plan'>;
 
 /** Most chain items a view or a page carries; `getChainItems` pages through the rest. */
 export const CHAIN_WINDOW = 200;
@@ -278,14 +332,17 @@ export interface LeafView {
   kindCounts: Record<string, number>;
   /** Chain position of every entry named in a projected message's `source_ids`. */
   sourcePositions: Record<string, number>;
-  /** Every closed turn of the projection (after the newest reset), in chain order. */
-  turnOptions: TurnOption[];
   /**
-   * The projection: plan, token totals, notes, system and tools. With `pagedMessages` in the
-   * request its `messages` is empty and the first screen comes in `messagePages`; without it,
-   * every message (the old reply, too large for a 100 MB session's active leaf: prefer paging).
+   * The plan counted and as a strip (bounded: issue 9, an answer follows the screen, not the
+   * number of turns); its rows and what each turn could be forced to come from `getPlanTurns`.
    */
-  projection: Projection;
+  plan: PlanOutline;
+  /**
+   * The projection: token totals, notes, system and tools (its per-turn plan is `plan` above). With
+   * `pagedMessages` in the request its `messages` is empty and the first screen comes in `messagePages`;
+   * without it, every message (the old reply, too large for a 100 MB session's active leaf: prefer paging).
+   */
+  projection: LeafProjection;
   /** Indices of projected messages whose content was clipped for transport (of `projection.messages`). */
   clipped: number[];
   /** Messages of the whole projection, whatever this reply carries of them. */
@@ -412,6 +469,11 @@ export type ApiEvent =
       reason?: string;
       /** For 'appended': what changed, to patch caches with (absent on other changes). */
       delta?: SessionDelta;
+      /**
+       * Present while, or when, a first open reads in steps: how far it has come, and null on
+       * the step that read to the end (the session's figures are then whole: ask openSession).
+       */
+      reading?: ReadingProgress | null;
     }
   | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number };
 
@@ -428,6 +490,8 @@ export interface ApiMethods extends FeatureApiMethods {
   getProjectedMessage(req: LeafRequest & { message: number }): ProjectedMessage;
   /** A page of the projected pane (the first screen came with `getLeafView`). */
   getProjectedMessages(req: ProjectedMessagesRequest): ProjectedMessages;
+  /** Rows of a leaf's plan with their override options: a window (turns panel, strip tooltip) or by id (tree). */
+  getPlanTurns(req: PlanTurnsRequest): PlanTurns;
   getWarnings(req: { key: SessionKey }): LedgerWarning[];
   getLine(req: { key: SessionKey; offset: number; maxBytes?: number }): RawLine;
   branch(req: BranchRequest): BranchResult;

@@ -12,6 +12,7 @@ import type {
   SessionKey,
   SessionSummary,
 } from '../../shared/api';
+import { MAX_DELTA_ROWS } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
 import type { ReadProgress } from '../core/ledger';
@@ -25,8 +26,9 @@ import { ApiError, cancelledError, throwIfCancelled, type ApiBackend, type ApiCl
 import { BranchIdempotency } from './branch-idempotency';
 import { entrySlice } from './entry-slice';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
+import { planTurns } from './plan-turns';
 import { sessionDelta } from './session-delta';
-import { sessionInfo } from './session-info';
+import { readingProgress, sessionInfo } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { Subscriptions } from './subscriptions';
 import { treeRows } from './tree-rows';
@@ -51,6 +53,11 @@ export interface ExplorerBackendOptions {
    * `index-cache/`, the kept indexes that make a reopen read only what was appended.
    */
   userDataDir?: string;
+  /**
+   * A session bigger than this answers its first open after these bytes, and reads the rest in
+   * steps of as many, announced like appends (default FIRST_READ_BYTES; Infinity reads whole).
+   */
+  firstReadBytes?: number;
 }
 
 type Handlers = {
@@ -58,6 +65,12 @@ type Handlers = {
 };
 
 const DEFAULT_LINE_BYTES = 64 * 1024;
+/**
+ * What a first open reads before it answers, and each later step (issue 9: first rows within
+ * ~300 ms of opening a 100 MB session). About 50 ms of reading on this machine: requests for the
+ * rows on screen answer between steps.
+ */
+export const FIRST_READ_BYTES = 8 << 20;
 /** Files smaller than this open in a blink: no progress events for them. */
 const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
 
@@ -114,6 +127,14 @@ export class ExplorerBackend implements ApiBackend {
   static async create(opts: ExplorerBackendOptions): Promise<ExplorerBackend> {
     const home = opts.isDemo && opts.demoCopyDir ? ensureDemoCopy(opts.home, opts.demoCopyDir) : opts.home;
     const b = new ExplorerBackend({ home, isDemo: opts.isDemo, label: opts.label }, opts);
+    const step = opts.firstReadBytes ?? FIRST_READ_BYTES;
+    if (Number.isFinite(step)) {
+      b.cache.readInSteps({
+        firstBytes: step,
+        stepBytes: step,
+        onStep: (key) => void b.onHomeChange({ type: 'changed', key }).catch(logFailure),
+      });
+    }
     await b.library.list();
     if (opts.watch !== false) {
       b.watcher = new HomeWatcher(home, (c) => void b.onHomeChange(c).catch(logFailure), {
@@ -194,14 +215,21 @@ export class ExplorerBackend implements ApiBackend {
 
   /** An open session, opening it when needed (progress goes to the asking client). */
   /** With `pinned`, the session is pinned as it opens (the caller unpins): see SessionCache.acquirePinned. */
-  private async session(key: SessionKey, client?: ApiClient, pinned = false): Promise<OpenSession> {
+  /** With `whole`, a session still read in steps is read to its end first (search, cost, export). */
+  private async session(
+    key: SessionKey,
+    client?: ApiClient,
+    how: 'pinned' | 'whole' | 'any' = 'any',
+  ): Promise<OpenSession> {
     const onProgress = (p: ReadProgress): void => {
       if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
         client?.push({ type: 'progress', key, bytesRead: p.bytesRead, bytesTotal: p.bytesTotal });
       }
     };
     try {
-      return await (pinned ? this.cache.acquirePinned(key, onProgress) : this.cache.acquire(key, onProgress));
+      if (how === 'pinned') return await this.cache.acquirePinned(key, onProgress);
+      if (how === 'whole') return await this.cache.acquireWhole(key, onProgress);
+      return await this.cache.acquire(key, onProgress);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new ApiError('not_found', `no session ${key} in this home`);
@@ -209,6 +237,17 @@ export class ExplorerBackend implements ApiBackend {
       if (code === 'ENOTREG' || code === 'ENOTSESSION') throw new ApiError('refused', (e as Error).message);
       throw new ApiError('internal', `cannot read ${key}: ${(e as Error).message}`);
     }
+  }
+
+  /**
+   * An open session that holds entry `id` — or, for null, its active leaf — as the file has it:
+   * while a first open still reads in steps, an entry not read yet and the active leaf wait for
+   * the whole file. Answers about a leaf are never about part of its chain (issue 9).
+   */
+  private async sessionHolding(key: SessionKey, client: ApiClient, id: string | null): Promise<OpenSession> {
+    const s = await this.session(key, client);
+    if (!s.reading || (id !== null && s.ledger.indexOf(id) !== undefined)) return s;
+    return this.session(key, client, 'whole');
   }
 
   private entryIndex(s: OpenSession, id: string): number {
@@ -220,12 +259,14 @@ export class ExplorerBackend implements ApiBackend {
   /** The library row of an open session, with the exact figures its ledger knows. */
   private summaryOf(s: OpenSession): SessionSummary {
     const ix = s.ledger.index;
-    this.library.setExact(s.key, {
-      entries: ix.count,
-      branches: ix.branchPoints().length,
-      warnings: s.ledger.warnings().length,
-      sizeBytes: s.ledger.bytesRead,
-    });
+    // While a first open reads in steps, the library row keeps its figures from the listing.
+    if (!s.reading)
+      this.library.setExact(s.key, {
+        entries: ix.count,
+        branches: ix.branchPoints().length,
+        warnings: s.ledger.warnings().length,
+        sizeBytes: s.ledger.bytesRead,
+      });
     const summary = this.library.get(s.key) ?? this.library.refresh(s.key);
     if (!summary) throw new ApiError('not_found', `no session ${s.key} in this home`);
     return summary;
@@ -237,7 +278,7 @@ export class ExplorerBackend implements ApiBackend {
     this.featureApi ??= new FeatureApi({
       home: this.info.home,
       userDataDir: this.opts.userDataDir ?? null,
-      session: (key, client) => this.session(key, client),
+      session: (key, client) => this.session(key, client, 'whole'),
       summaries: () => this.library.all(),
     });
     return this.featureApi;
@@ -254,19 +295,23 @@ export class ExplorerBackend implements ApiBackend {
     getTreeRows: async ({ key, start, count, foldAudit }, client) =>
       treeRows(await this.session(key, client), start, count, foldAudit),
     findRow: async ({ key, id, foldAudit }, client) => {
-      const s = await this.session(key, client);
+      const s = await this.sessionHolding(key, client, id);
       return { row: s.layout.findRow(this.entryIndex(s, id), foldAudit) };
     },
     getEntry: async (req, client) => {
-      const s = await this.session(req.key, client);
+      const s = await this.sessionHolding(req.key, client, req.id);
       return entrySlice(s, this.entryIndex(s, req.id), req.id, req);
     },
-    getLeafView: async (req, client, signal) => leafView(await this.session(req.key, client), req, signal),
-    getChainItems: async (req, client, signal) => chainItems(await this.session(req.key, client), req, signal),
+    getLeafView: async (req, client, signal) =>
+      leafView(await this.sessionHolding(req.key, client, req.leaf), req, signal),
+    getChainItems: async (req, client, signal) =>
+      chainItems(await this.sessionHolding(req.key, client, req.leaf), req, signal),
     getProjectedMessage: async (req, client, signal) =>
-      projectedMessage(await this.session(req.key, client), req, signal),
+      projectedMessage(await this.sessionHolding(req.key, client, req.leaf), req, signal),
     getProjectedMessages: async (req, client, signal) =>
-      projectedMessages(await this.session(req.key, client), req, signal),
+      projectedMessages(await this.sessionHolding(req.key, client, req.leaf), req, signal),
+    getPlanTurns: async (req, client, signal) =>
+      planTurns(await this.sessionHolding(req.key, client, req.leaf), req, signal),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
     getLine: async ({ key, offset, maxBytes }, client) => {
       const s = await this.session(key, client);
@@ -287,7 +332,7 @@ export class ExplorerBackend implements ApiBackend {
     branch: async (req) => this.writes.run(req, () => this.appendBranchOnce(req)),
     subscribe: async (sub, client) => {
       if (sub.topic === 'session') {
-        await this.session(sub.key, client, true);
+        await this.session(sub.key, client, 'pinned');
       }
       return { subscription: this.subs.add(client, sub) };
     },
@@ -333,7 +378,10 @@ export class ExplorerBackend implements ApiBackend {
       if (change?.kind === 'appended') {
         const ids = open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
         const e = this.sessionEvent(open, 'appended', ids);
-        this.subs.pushSession(key, e.type === 'session' ? { ...e, delta: sessionDelta(open, change.firstNew) } : e);
+        if (e.type === 'session') {
+          const delta = sessionDelta(open, change.firstNew, change.step ? 0 : MAX_DELTA_ROWS);
+          this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
+        }
       } else if (change?.kind === 'reloaded') {
         const why =
           change.reason === 'shrunk'

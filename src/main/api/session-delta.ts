@@ -7,9 +7,11 @@ import { treeRows } from './tree-rows';
  * patches its caches instead of opening the session again (issue 9). The layout only places
  * new entries, so old rows keep their lanes; what changes in them is drawn again from
  * `redraw`: the parent of a new entry (its children and forks), every row a new line passes
- * through on its way down from that parent, and the former active leaf.
+ * through on its way down from that parent, and the former active leaf. Past `maxRows` new
+ * entries it carries counts only (a step of a first read carries none: its rows are read when
+ * shown, not to be announced).
  */
-export function sessionDelta(s: OpenSession, firstNew: number): SessionDelta {
+export function sessionDelta(s: OpenSession, firstNew: number, maxRows = MAX_DELTA_ROWS): SessionDelta {
   const ix = s.ledger.index;
   const layout = s.layout;
   const count = ix.count;
@@ -30,7 +32,7 @@ export function sessionDelta(s: OpenSession, firstNew: number): SessionDelta {
   const rowCount = layout.rowCount(false);
   const foldedRowCount = layout.rowCount(true);
   const foldedFirstRow = firstNew < count ? layout.findRow(firstNew, true) : foldedRowCount;
-  const small = newEntries <= MAX_DELTA_ROWS;
+  const small = newEntries <= maxRows;
   const redrawFoldedFrom = firstNew > 0 ? layout.findRow(redrawFrom, true) : 0;
   return {
     firstNewIndex: firstNew,

@@ -1,4 +1,4 @@
-import type { ChildRunLink, HeaderInfo, SessionInfo, SessionSummary } from '../../shared/api';
+import type { ChildRunLink, HeaderInfo, ReadingProgress, SessionInfo, SessionSummary } from '../../shared/api';
 import type { WorkItem } from '../../shared/ledger-types';
 import { chainToRoot } from '../core/chain';
 import { KIND } from '../core/ledger-index';
@@ -75,5 +75,12 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     work: foldWork(ledger, activeChain).map(sendableWork),
     childRuns: childRuns(s, library),
     appendOnlyBreaks: [...ledger.appendOnlyBreaks],
+    reading: readingProgress(s),
   };
+}
+
+/** How far a session read in steps has come; null once it has read to the end. */
+export function readingProgress(s: OpenSession): ReadingProgress | null {
+  if (!s.reading) return null;
+  return { bytesRead: s.ledger.bytesRead, bytesTotal: Math.max(s.ledger.bytesRead, s.ledger.source.size()) };
 }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { FileSource, MemorySource, readRange, type ByteSource } from './byte-source';
+import { EntryCache } from './entry-cache';
 import type { LedgerEntry } from './entry-types';
 import { typedEntry, type ValidLine } from './entry-validate';
 import { LedgerIndex } from './ledger-index';
@@ -7,7 +8,6 @@ import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-sna
 import { LineFeeder } from './line-feeder';
 import { LineReader } from './line-reader';
 import { sortWarnings, type LedgerWarning } from './warnings';
-import { Lru } from '../../shared/lru';
 
 export interface ReadProgress {
   bytesRead: number;
@@ -17,6 +17,12 @@ export interface ReadProgress {
 export interface OpenOptions {
   /** Called every few MiB while a large file is read. */
   onProgress?: (p: ReadProgress) => void;
+  /**
+   * Read at most this many bytes now (default: to the end). A read that stops short leaves
+   * `moreToRead` true and the rest to later `refresh` calls: a first open shows its first
+   * rows while the rest is still being read (issue 9).
+   */
+  maxBytes?: number;
 }
 
 /** What a refresh found. `reloaded` means append-only was broken and the file was read again. */
@@ -46,14 +52,16 @@ export class Ledger {
   index!: LedgerIndex;
   private reader!: LineReader;
   private feeder!: LineFeeder;
-  /** Parsed entries, the most recently asked for (payloads stay on disk otherwise). */
-  private cache = new Lru<number, LedgerEntry>(4096);
+  /** Parsed entries, the most recently asked for, bounded by their lines' bytes (payloads stay on disk otherwise). */
+  private readonly cache = new EntryCache<LedgerEntry>();
   private readBuf: Buffer | null = null;
   private materialised = 0;
   /** Lines indexed by readers before the last reset (a reload starts a new reader). */
   private linesBefore = 0;
   /** Lines the current reader took from a kept index (restored, not parsed). */
   private linesRestored = 0;
+  /** The last read stopped at its `maxBytes` before the file's end: bytes pending now are no torn tail. */
+  private stoppedShort = false;
   /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
   readonly appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[] = [];
 
@@ -68,7 +76,7 @@ export class Ledger {
   static async open(path: string | FileSource, opts: OpenOptions = {}): Promise<Ledger> {
     const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path);
     try {
-      await l.readNew(opts.onProgress);
+      await l.readNew(opts);
     } catch (e) {
       l.close();
       throw e;
@@ -95,7 +103,7 @@ export class Ledger {
     l.feeder = new LineFeeder(l.reader, snap.coveredBytes);
     l.linesRestored = snap.lines;
     try {
-      await l.readNew(opts.onProgress);
+      await l.readNew(opts);
     } catch (e) {
       l.close();
       throw e;
@@ -156,6 +164,11 @@ export class Ledger {
     };
   }
 
+  /** Parsed entries held now, and the bytes of their lines (bounded: see EntryCache). */
+  get cachedEntries(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cache.bytes };
+  }
+
   private reset(): void {
     if (this.reader) this.linesBefore += this.reader.lines - this.linesRestored;
     this.linesRestored = 0;
@@ -180,12 +193,13 @@ export class Ledger {
     }
   }
 
-  private async readNew(onProgress?: (p: ReadProgress) => void): Promise<void> {
+  private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}): Promise<void> {
     const size = this.source.size();
+    const end = Math.min(size, this.feeder.fedOffset + maxBytes);
     const buf = this.buffer();
     let sinceYield = 0;
-    while (this.feeder.fedOffset < size) {
-      const n = this.source.readInto(buf, this.feeder.fedOffset, Math.min(CHUNK, size - this.feeder.fedOffset));
+    while (this.feeder.fedOffset < end) {
+      const n = this.source.readInto(buf, this.feeder.fedOffset, Math.min(CHUNK, end - this.feeder.fedOffset));
       if (n === 0) break;
       this.feeder.push(buf.subarray(0, n));
       sinceYield += n;
@@ -195,7 +209,13 @@ export class Ledger {
         await new Promise((r) => setImmediate(r));
       }
     }
+    this.stoppedShort = this.feeder.fedOffset < size;
     onProgress?.({ bytesRead: this.feeder.fedOffset, bytesTotal: size });
+  }
+
+  /** The last read stopped at its `maxBytes` before the end of the file as it was then. */
+  get moreToRead(): boolean {
+    return this.stoppedShort;
   }
 
   /**
@@ -208,13 +228,16 @@ export class Ledger {
     if (broken) {
       this.appendOnlyBreaks.push({ at: new Date().toISOString(), reason: broken });
       this.reset();
-      await this.readNew(opts.onProgress);
+      await this.readNew(opts);
       return { kind: 'reloaded', reason: broken };
     }
-    if (size === this.feeder.fedOffset) return { kind: 'unchanged' };
+    if (size === this.feeder.fedOffset) {
+      this.stoppedShort = false;
+      return { kind: 'unchanged' };
+    }
     const before = this.index.count;
     const from = this.feeder.fedOffset;
-    await this.readNew(opts.onProgress);
+    await this.readNew(opts);
     return {
       kind: 'appended',
       firstNew: before,
@@ -242,6 +265,7 @@ export class Ledger {
       return null;
     }
     this.readNewSync();
+    this.stoppedShort = false;
     return this.feeder.fedOffset - from;
   }
 
@@ -269,11 +293,11 @@ export class Ledger {
   /** Every warning of §8 for the file as read now, in file order. */
   warnings(): LedgerWarning[] {
     const out = [...this.reader.warnings];
-    if (this.reader.lines === 0) {
+    if (this.reader.lines === 0 && !this.stoppedShort) {
       out.push({ code: 'missing_header', line: 1, offset: 0, message: 'the file has no complete line 1' });
     }
     const pending = this.feeder.pendingLength;
-    if (pending > 0) {
+    if (pending > 0 && !this.stoppedShort) {
       out.push({
         code: 'unterminated_tail',
         line: this.reader.lines + 1,
@@ -301,7 +325,7 @@ export class Ledger {
 
   /** True when the file does not end in `\n` (a torn tail or a write in progress). */
   get hasPendingTail(): boolean {
-    return this.feeder.pendingLength > 0;
+    return this.feeder.pendingLength > 0 && !this.stoppedShort;
   }
 
   /** The exact bytes of an entry's line, without `\n`. */
@@ -333,7 +357,7 @@ export class Ledger {
     // The reader accepted this line: it parses to an object with the five common fields.
     e = typedEntry(JSON.parse(this.rawLine(i).toString('utf8')) as ValidLine);
     this.materialised++;
-    this.cache.set(i, e);
+    this.cache.set(i, e, this.index.length[i]);
     return e;
   }
 

@@ -3,10 +3,10 @@ import { closeSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileSource } from '../core/byte-source';
-import { Ledger, type ReadProgress } from '../core/ledger';
+import { Ledger, type OpenOptions } from '../core/ledger';
 import { snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
 import { isNotRegular, openRegularFile } from '../core/safe-open';
-import { decodeSnapshot, encodeSnapshot, type SnapshotKey } from '../core/snapshot-codec';
+import { decodeSnapshot, encodeSnapshotParts, type SnapshotKey } from '../core/snapshot-codec';
 
 export interface IndexStoreOptions {
   /** Sessions smaller than this open in a blink: nothing is kept for them (default 1 MiB). */
@@ -52,7 +52,7 @@ export class IndexStore {
    * The ledger read from its kept index plus the bytes appended since, or null (nothing
    * read but the kept last line) when there is no usable kept index: the caller reads whole.
    */
-  async resume(source: FileSource, key: SnapshotKey, onProgress?: (p: ReadProgress) => void): Promise<Ledger | null> {
+  async resume(source: FileSource, key: SnapshotKey, opts: OpenOptions = {}): Promise<Ledger | null> {
     const file = this.fileFor(key.realPath);
     let bytes: Buffer;
     try {
@@ -86,7 +86,7 @@ export class IndexStore {
       return null;
     }
     try {
-      const ledger = await Ledger.resume(source, snapshot, { onProgress });
+      const ledger = await Ledger.resume(source, snapshot, opts);
       const now = new Date();
       await utimes(file, now, now).catch(() => undefined); // recently used: pruned last
       return ledger;
@@ -107,13 +107,14 @@ export class IndexStore {
     if (ledger.bytesRead < this.minBytes) return false;
     const snap = ledger.snapshot();
     if (snap === null) return false;
-    const bytes = encodeSnapshot(snap, key); // synchronously: the snapshot views the live index
-    if (bytes.length > this.maxTotalBytes) return false;
+    // Synchronously: the snapshot views the live index. Written in parts, never joined in memory.
+    const { parts, byteLength } = encodeSnapshotParts(snap, key);
+    if (byteLength > this.maxTotalBytes) return false;
     const file = this.fileFor(key.realPath);
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     try {
-      await writeFile(temp, bytes, { mode: 0o600 });
+      await writeFile(temp, parts, { mode: 0o600 });
       await rename(temp, file);
     } catch (e) {
       await unlink(temp).catch(() => undefined);

@@ -4,7 +4,7 @@ import { KeyedQueue } from '../../shared/keyed-queue';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
 import { FileSource } from '../core/byte-source';
 import { sessionFileOf, sessionPath } from '../core/home';
-import { Ledger, type ReadProgress } from '../core/ledger';
+import { Ledger, type OpenOptions, type ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { openSessionFile } from '../core/session-file';
 import { TreeLayout } from '../core/tree-layout';
@@ -30,12 +30,38 @@ export interface OpenSession {
   layoutIndex: LedgerIndex;
   /** The ledger was read again (a branch caught up on a rewritten file) and followers were not told yet. */
   reloadUnannounced: boolean;
+  /**
+   * A first open answered before the end of the file (see `readInSteps`): the rest is read in
+   * steps, each announced like an append. False once the ledger has read to the end.
+   */
+  reading: boolean;
+  /** Followers were told the session is read in steps, and not yet that it has read to the end. */
+  stepsUnannounced: boolean;
+}
+
+/**
+ * How a big session is opened (issue 9, "show first rows while a first open is still reading"):
+ * the open answers after `firstBytes`, then `stepBytes` more are read per step, in turn with
+ * the session's other refreshes; `onStep(key)` runs each step (the backend refreshes the
+ * session and tells its followers, as for an append).
+ */
+export interface ReadInSteps {
+  firstBytes: number;
+  stepBytes: number;
+  onStep: (key: SessionKey) => void;
 }
 
 /** What a refresh of an open session found. */
 export type SessionChange =
   | { kind: 'unchanged' }
-  | { kind: 'appended'; firstNew: number; newEntries: number; bytes: number }
+  | {
+      kind: 'appended';
+      firstNew: number;
+      newEntries: number;
+      bytes: number;
+      /** A step of a first open read in steps: more to come, or the one that read to the end. */
+      step?: 'more' | 'last';
+    }
   | { kind: 'reloaded'; reason: 'shrunk' | 'rewritten' | 'replaced' }
   | { kind: 'removed' };
 
@@ -53,6 +79,7 @@ export class SessionCache {
   /** Sessions whose index is to be kept once their open has answered (see `keepSoon`). */
   private toKeep = new Map<OpenSession, NodeJS.Timeout>();
   private keeping = new Set<Promise<unknown>>();
+  private steps: ReadInSteps | null = null;
 
   /**
    * `store` keeps verified indexes in the user data folder so a reopen reads only what was
@@ -64,6 +91,11 @@ export class SessionCache {
     private readonly store: IndexStore | null = null,
     private readonly keepDelayMs = 1000,
   ) {}
+
+  /** From now on, sessions bigger than `steps.firstBytes` open in steps (default: read whole before answering). */
+  readInSteps(steps: ReadInSteps): void {
+    this.steps = steps;
+  }
 
   /** The open session, if it is open, without marking it used (counters, diagnostics). */
   peek(key: SessionKey): OpenSession | undefined {
@@ -108,7 +140,10 @@ export class SessionCache {
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
     const path = sessionPath(this.home, key);
-    const { ledger, ino, dev, realPath, resumed } = await openLedger(this.home, key, onProgress, this.store);
+    const { ledger, ino, dev, realPath, resumed } = await openLedger(this.home, key, this.store, {
+      onProgress,
+      maxBytes: this.steps?.firstBytes,
+    });
     const layout = TreeLayout.build(ledger.index);
     const announced = ledger.index.count;
     const s: OpenSession = {
@@ -123,12 +158,54 @@ export class SessionCache {
       announced,
       layoutIndex: ledger.index,
       reloadUnannounced: false,
+      reading: ledger.moreToRead,
+      stepsUnannounced: ledger.moreToRead,
     };
     this.open.set(key, s);
     this.evict();
+    if (s.reading) this.nextStep(key);
     // A full read, or a resume that still read a lot: keep the reading for the next open.
-    if (this.store && (!resumed || ledger.stats.bytesRead >= this.store.minBytes)) this.keepSoon(s);
+    else if (this.store && (!resumed || ledger.stats.bytesRead >= this.store.minBytes)) this.keepSoon(s);
     return s;
+  }
+
+  /** Asks for the next step of a session read in steps (after what is queued: requests answer in between). */
+  private nextStep(key: SessionKey): void {
+    const steps = this.steps;
+    if (steps) setImmediate(() => steps.onStep(key));
+  }
+
+  /**
+   * A session read to its end (was `reading`). Its layout is built again whole: placed step by
+   * step, lanes can differ from a whole read's (appends never move drawn rows), and a session
+   * must look the same however it was read. Followers read their rows again (the last step).
+   * Then its index is kept, now that it is whole.
+   */
+  private readToEnd(s: OpenSession): void {
+    s.reading = false;
+    s.layout = TreeLayout.build(s.ledger.index);
+    s.layoutIndex = s.ledger.index;
+    s.revision++;
+    if (this.store) this.keepSoon(s);
+  }
+
+  /**
+   * Opens (or returns) a session read to its end: what needs the whole file (a branch's
+   * parent, search, cost, export) never sees a session still being read in steps. The rest is
+   * read at once, in turn with the refreshes; the next step announces it to followers.
+   */
+  async acquireWhole(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
+    const s = await this.acquire(key, onProgress);
+    if (s.reading) await this.queue.run(key, () => this.finishReading(s, onProgress));
+    return s;
+  }
+
+  /** Reads the rest of a session that is being read in steps (in its queue). */
+  private async finishReading(s: OpenSession, onProgress?: (p: ReadProgress) => void): Promise<void> {
+    if (!s.reading) return;
+    await s.ledger.refresh({ onProgress });
+    settle(s);
+    this.readToEnd(s);
   }
 
   /** Keeps a session's index a moment after its open answered (off the path of its first requests). */
@@ -190,6 +267,7 @@ export class SessionCache {
     await this.acquirePinned(key);
     try {
       return await this.withSession(key, async (s) => {
+        await this.finishReading(s); // a branch links to the file's real last line
         let now: string;
         try {
           now = realpathSync(s.path);
@@ -254,18 +332,24 @@ export class SessionCache {
       // Replaced by another file (rename over it): our descriptor still reads the old one.
       // The new file is checked like any other (a FIFO or a foreign link is refused, and
       // the old reading stays).
-      const { resumed: _, ...opened } = await openLedger(this.home, key, undefined, null);
+      const { resumed: _, ...opened } = await openLedger(this.home, key, null, {});
       const ledger = opened.ledger;
       ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
       s.ledger.close();
       const layout = TreeLayout.build(ledger.index);
       Object.assign(s, { ...opened, layout, revision: s.revision + 1, announced: ledger.index.count });
+      s.reading = s.stepsUnannounced = false;
       s.reloadUnannounced = false;
       s.layoutIndex = ledger.index;
       return { kind: 'reloaded', reason: 'replaced' };
     }
-    const r = await s.ledger.refresh();
+    const stepping = s.reading && this.steps !== null;
+    const r = await s.ledger.refresh(stepping ? { maxBytes: this.steps?.stepBytes } : {});
     settle(s);
+    if (s.reading) {
+      if (s.ledger.moreToRead && stepping) this.nextStep(key);
+      else this.readToEnd(s);
+    }
     if (r.kind === 'reloaded' || s.reloadUnannounced) {
       s.reloadUnannounced = false;
       s.announced = s.ledger.index.count;
@@ -273,10 +357,16 @@ export class SessionCache {
     }
     // Announce from what followers know, which includes entries a branch read since.
     const count = s.ledger.index.count;
-    if (count === s.announced) return { kind: 'unchanged' };
+    const bytes = r.kind === 'appended' ? r.bytes : 0;
     const firstNew = s.announced;
     s.announced = count;
-    return { kind: 'appended', firstNew, newEntries: count - firstNew, bytes: r.kind === 'appended' ? r.bytes : 0 };
+    if (s.stepsUnannounced) {
+      // Every step is told, even one that found no entry: the last one ends the reading.
+      if (!s.reading) s.stepsUnannounced = false;
+      return { kind: 'appended', firstNew, newEntries: count - firstNew, bytes, step: s.reading ? 'more' : 'last' };
+    }
+    if (count === firstNew) return { kind: 'unchanged' };
+    return { kind: 'appended', firstNew, newEntries: count - firstNew, bytes };
   }
 
   /** Keys of open sessions. */
@@ -318,8 +408,8 @@ function settle(s: OpenSession): void {
 async function openLedger(
   home: string,
   key: SessionKey,
-  onProgress: ((p: ReadProgress) => void) | undefined,
   store: IndexStore | null,
+  opts: OpenOptions,
 ): Promise<{ ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean }> {
   const file = sessionFileOf(home, key);
   if (!file) throw Object.assign(new Error(`${key} is not a session key`), { code: 'ENOENT' });
@@ -332,7 +422,7 @@ async function openLedger(
     throw e;
   }
   const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
-  const kept = store ? await store.resume(source, id, onProgress) : null;
-  const ledger = kept ?? (await Ledger.open(source, { onProgress }));
+  const kept = store ? await store.resume(source, id, opts) : null;
+  const ledger = kept ?? (await Ledger.open(source, opts));
   return { ledger, ino: id.ino, dev: id.dev, realPath: id.realPath, resumed: kept !== null };
 }

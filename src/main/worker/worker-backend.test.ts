@@ -43,8 +43,15 @@ const leafReq = (key: string, leaf: string | null = null): LeafRequest => ({
   overrides: {},
 });
 
-async function workerOn(home: string, extra: Parameters<typeof WorkerBackend.create>[1] = {}): Promise<WorkerBackend> {
-  const b = await WorkerBackend.create({ home, isDemo: false, label: 'test', lockPollMs: 0, rescanMs: 200 }, extra);
+async function workerOn(
+  home: string,
+  extra: Parameters<typeof WorkerBackend.create>[1] = {},
+  firstReadBytes?: number,
+): Promise<WorkerBackend> {
+  const b = await WorkerBackend.create(
+    { home, isDemo: false, label: 'test', lockPollMs: 0, rescanMs: 200, ...(firstReadBytes ? { firstReadBytes } : {}) },
+    extra,
+  );
   open.push(b);
   return b;
 }
@@ -118,7 +125,7 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
 
   it('fails a call pending when the worker is killed, restarts it, and resumes subscriptions', async () => {
     const { home, key } = homeWith(8000, 12);
-    const w = await workerOn(home);
+    const w = await workerOn(home, {}, Infinity); // read whole before answering: the count is the file's
     const c = recorder('c1');
     await w.call('subscribe', { topic: 'library' }, c);
     const pending = w.call('openSession', { key }, c);
@@ -153,7 +160,7 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
 
   it('stops a running projection when its caller aborts: the worker shapes fewer turns than the chain has', async () => {
     const { home, key } = homeWith(30_000, 16);
-    const w = await workerOn(home);
+    const w = await workerOn(home, {}, Infinity); // read whole before answering: the count is the file's
     const c = recorder('c1');
     const info = (await w.call('openSession', { key }, c)) as { entryCount: number };
     expect(info.entryCount).toBeGreaterThanOrEqual(30_000);
@@ -182,10 +189,8 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     if (!stopped) return;
     const { before, after } = stopped;
     // The worker saw the shared flag between turns and stopped part way through the chain.
-    const full = (await w.call('getLeafView', { ...leafReq(key), plan: 'none' }, c)) as {
-      projection: { plan: unknown[] };
-    };
-    const turns = full.projection.plan.length;
+    const full = (await w.call('getLeafView', { ...leafReq(key), plan: 'none' }, c)) as { plan: { turns: number } };
+    const turns = full.plan.turns;
     expect(turns).toBeGreaterThan(500);
     expect(after.callsDroppedUnrun).toBe(before.callsDroppedUnrun);
     expect(after.core.turnsProjected - before.core.turnsProjected).toBeLessThan(turns);

@@ -75,6 +75,9 @@ export function useContextSeries(open: boolean): SeriesState {
   const overrides = useAppStore((s) => s.overrides);
   const compare = useAppStore((s) => s.compare);
   const [version, setVersion] = useState(0);
+  // A session still read in steps (SessionInfo.reading) has no whole chain to draw yet: the
+  // series is asked once it is read (asking earlier would read the rest at once, issue 9).
+  const ready = useAppStore((s) => s.sessionInfo !== null && s.sessionInfo.reading === null);
   const [state, setState] = useState<Loaded>({ sig: '', series: null, seriesB: null, error: null });
   const leaf = useChartLeaf(state.series);
   const withB = compare.open && compare.mode === 'plan';
@@ -102,7 +105,7 @@ export function useContextSeries(open: boolean): SeriesState {
   }, [api, key, open]);
 
   useEffect(() => {
-    if (!key || !open) return;
+    if (!key || !open || !ready) return;
     let live = true;
     const req: Omit<LeafRequest, 'overrides'> & { overrides: LeafRequest['overrides'] } = {
       key,
@@ -122,7 +125,7 @@ export function useContextSeries(open: boolean): SeriesState {
     return () => {
       live = false;
     };
-  }, [api, key, open, leaf, plan, profile, overrides, withB, planB, profileB, overridesB, version, sig]);
+  }, [api, key, open, ready, leaf, plan, profile, overrides, withB, planB, profileB, overridesB, version, sig]);
 
   // Another session: nothing of the previous one is drawn.
   const [shownKey, setShownKey] = useState(key);

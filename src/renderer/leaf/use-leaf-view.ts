@@ -26,7 +26,8 @@ export function useLeafViewLoader(): void {
   const hasInfo = useAppStore((s) => s.sessionInfo !== null);
   const treeVersion = useAppStore((s) => s.treeVersion);
   // An append changes only the active leaf's view (other leaves' chains never change): that one is asked again.
-  const appendVersion = useAppStore((s) => (s.leaf === null ? s.appendVersion : 0));
+  // The active leaf follows appends; not the steps of a first read (its end brings a new treeVersion).
+  const appendVersion = useAppStore((s) => (s.leaf === null && !s.sessionInfo?.reading ? s.appendVersion : 0));
   const paged = useAppStore((s) => !s.compare.open);
   useEffect(() => {
     if (!req || !hasInfo) return;

@@ -65,6 +65,57 @@ describe('live session', () => {
     expect(screen.queryByLabelText('Reading the session')).toBeNull();
   });
 
+  it('shows a big session’s first rows while it is read in steps, then the whole session at its active leaf', async () => {
+    // 60 messages of ~1 KB, read in steps of 8 KB (issue 9: first rows while a first open reads).
+    const w = new SessionWriter().header().message('m0', 'h', 'user', [{ type: 'text', text: 'Start.' }]);
+    for (let i = 1; i < 60; i++) {
+      const role = i % 2 ? 'assistant' : 'user';
+      w.message(`m${i}`, `m${i - 1}`, role, [{ type: 'text', text: `step ${i} ` + 'x'.repeat(1000) }]);
+    }
+    // The active leaf's panes need the whole file (asking for them reads the rest at once): held
+    // back until the steps are seen, so that the steps are what the tree follows meanwhile.
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const headTexts: string[] = [];
+    const seen = new MutationObserver(() => {
+      const t = document.querySelector('[aria-label="Session tree"] .pane-head')?.textContent;
+      if (t && headTexts.at(-1) !== t) headTexts.push(t);
+    });
+    seen.observe(document.body, { subtree: true, childList: true, characterData: true });
+    const api = await renderOnBackend({
+      written: { big: w },
+      hash: sessionHash('big'),
+      firstReadBytes: 8192,
+      before: (a) => {
+        const getLeafView = a.getLeafView.bind(a);
+        a.getLeafView = async (...args) => {
+          await held;
+          return getLeafView(...args);
+        };
+      },
+    });
+    const steps = () => api.events.filter((e) => e.type === 'session' && e.reading !== undefined);
+    await waitFor(() => expect(steps().at(-1)).toMatchObject({ reading: null, activeLeaf: 'm59' }), {
+      timeout: 15_000,
+    });
+    release();
+    await waitCursor('m59', 15_000);
+    seen.disconnect();
+    // Every step came as an event with its progress; the tree showed part of the session first.
+    expect(steps().length).toBeGreaterThan(3);
+    expect(
+      steps()
+        .slice(0, -1)
+        .every((e) => e.type === 'session' && e.reading && e.reading.bytesRead < e.reading.bytesTotal),
+    ).toBe(true);
+    expect(headTexts.some((t) => /reading \d+ % of/.test(t) && !t.startsWith('61 entries'))).toBe(true);
+    const header = screen.getByRole('region', { name: 'Session tree' }).querySelector('.pane-head');
+    await waitFor(() => expect(header?.textContent).toContain('61 entries'));
+    expect(screen.queryByLabelText('Reading the session')).toBeNull();
+    // The panes are the real active leaf's: its chain is whole.
+    await waitFor(() => expect(screen.getByRole('region', { name: 'History' }).textContent).toContain('step 59'));
+  });
+
   it('applies library events: a removed session leaves the list', async () => {
     const api = await renderOnBackend({ fixtures: ['branching', 'linear'] });
     const nav = screen.getByRole('navigation', { name: 'Library' });

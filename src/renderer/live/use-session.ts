@@ -66,6 +66,7 @@ export function useSession(api: Api): void {
     // An append that carries its delta is patched in: tree rows and counts from the event, no re-open.
     const patch = async (e: SessionEvent, delta: SessionDelta) => {
       patchTree(delta);
+      if (e.reading !== undefined) st().setProgress(e.reading);
       st().sessionAppended({
         entryCount: e.entryCount,
         activeLeaf: e.activeLeaf,
@@ -75,6 +76,17 @@ export function useSession(api: Api): void {
         laneCount: delta.laneCount,
         leaves: (st().sessionInfo?.leaves ?? 0) + delta.addedLeaves.length - delta.endedLeaves.length,
       });
+      if (e.reading === null) {
+        // A first open read in steps has read to the end: its figures (usage, work, links) are
+        // whole now, and the active leaf is the file's; the cursor goes there unless one was chosen.
+        const chosen = st().leaf;
+        await refresh(e.newIds);
+        if (!chosen && live && !st().follow && e.activeLeaf) {
+          const r = await rowNumberOf(api, e.activeLeaf).catch(() => undefined);
+          if (r !== undefined && live && !st().leaf) st().placeCursor(r, true);
+        }
+        return;
+      }
       const pending = st().takePendingSelect(e.newIds);
       if (pending) await jumpToEntry(api, pending);
       else if (st().follow && e.activeLeaf) await jumpToEntry(api, e.activeLeaf);

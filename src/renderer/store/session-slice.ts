@@ -51,7 +51,8 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
     get().selectSession(key);
     get().selectLeaf(entryId);
   },
-  sessionOpened: (info) => set({ sessionInfo: info, sessionError: null, progress: null }),
+  // A session still read in steps shows how far it has come (SessionInfo.reading).
+  sessionOpened: (info) => set({ sessionInfo: info, sessionError: null, progress: info.reading }),
   sessionChanged: (info) => set((s) => ({ sessionInfo: info, sessionError: null, treeVersion: s.treeVersion + 1 })),
   sessionAppended: (patch) =>
     set((s) =>

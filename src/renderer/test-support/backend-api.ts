@@ -117,6 +117,8 @@ export interface BackendApiOptions {
   locked?: string[];
   /** The app's data folder (its `prices.json`); none by default (bundled prices only). */
   userDataDir?: string;
+  /** Sessions past this many bytes open in steps of as many (ExplorerBackendOptions.firstReadBytes). */
+  firstReadBytes?: number;
 }
 
 const makeWritable = (p: string): void => {
@@ -184,6 +186,7 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     label: opts.label ?? 'test home',
     lockPollMs: 0,
     ...(opts.userDataDir ? { userDataDir: opts.userDataDir } : {}),
+    ...(opts.firstReadBytes ? { firstReadBytes: opts.firstReadBytes } : {}),
   });
 
   const listeners = new Set<(e: ApiEvent) => void>();

@@ -85,8 +85,8 @@ export const treeRow = (id: string): HTMLElement => {
 export const cursorId = (): string | null =>
   document.querySelector('.tree-row.cursor')?.getAttribute('data-entry-id') ?? null;
 
-export async function waitCursor(id: string): Promise<void> {
-  await waitFor(() => expect(cursorId()).toBe(id), { timeout: 5000 });
+export async function waitCursor(id: string, timeout = 5000): Promise<void> {
+  await waitFor(() => expect(cursorId()).toBe(id), { timeout });
 }
 
 export { screen };

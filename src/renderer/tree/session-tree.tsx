@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import type { TreeRow } from '../../shared/api';
-import type { Fidelity } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
+import { mayStartTurn, turnFidelitiesFor } from '../data/plan-sources';
 import { useScaledRows } from '../data/scaled-rows';
 import { currentChainSource, openTreeSource, type TreeSource } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
@@ -97,7 +97,13 @@ export function SessionTree() {
           <input type="checkbox" checked={foldAudit} onChange={(e) => toggleFoldAudit(e.target.checked)} /> fold audit
           runs
         </label>
-        {progress && <progress value={progress.bytesRead} max={progress.bytesTotal} aria-label="Reading the session" />}
+        {progress && (
+          <span className="reading" title="The first rows are shown while the rest of the file is read">
+            <progress value={progress.bytesRead} max={progress.bytesTotal} aria-label="Reading the session" />
+            reading {Math.floor((100 * progress.bytesRead) / Math.max(1, progress.bytesTotal))} % of{' '}
+            {formatBytes(progress.bytesTotal)}…
+          </span>
+        )}
       </header>
       {/* Keyed by the source: another session or folding starts a list of its own (no scroll offset carried over). */}
       <TreeList key={tree.id} tree={tree} />
@@ -107,8 +113,10 @@ export function SessionTree() {
 
 /** The scrolled rows of one tree source (scaled past the browser's element height: useScaledRows). */
 function TreeList({ tree }: { tree: TreeSource }) {
+  const api = useApi();
   const selectedRow = useAppStore((s) => s.selectedRow);
   const leafView = useAppStore((s) => s.leafView);
+  const leafViewRequest = useAppStore((s) => s.leafViewRequest);
   const hover = useAppStore((s) => s.hover);
   const pinned = useAppStore((s) => s.pinned);
   const composerFor = useAppStore((s) => s.composerFor);
@@ -142,11 +150,27 @@ function TreeList({ tree }: { tree: TreeSource }) {
 
   const link = hover ?? pinned;
   const linked = useMemo(() => new Set(link?.entries ?? []), [link]);
-  // A turn's fidelity from the plan (the projected messages themselves are paged).
+  // A turn's fidelity in the selected leaf's plan, asked for the rows on screen only (plan rows are paged).
   const turnFid = useMemo(
-    () => new Map<string, Fidelity>((leafView?.projection.plan ?? []).map((r) => [r.turn_id, r.fidelity])),
-    [leafView],
+    () => (leafView && leafViewRequest ? turnFidelitiesFor(api, leafViewRequest, leafView) : null),
+    [api, leafView, leafViewRequest],
   );
+  useEffect(() => {
+    if (!turnFid) return;
+    const unsubscribe = turnFid.subscribe(rerender);
+    return () => {
+      unsubscribe();
+      turnFid.cancel();
+    };
+  }, [turnFid]);
+  useEffect(() => {
+    const ids: string[] = [];
+    for (let i = first; i <= last; i++) {
+      const row = tree.get(i);
+      if (row && mayStartTurn(row)) ids.push(row.id);
+    }
+    turnFid?.want(ids);
+  });
   const selectedLeafId = leafView?.leaf ?? null;
 
   const onHover = (row: TreeRow | null) => {
@@ -190,7 +214,7 @@ function TreeList({ tree }: { tree: TreeSource }) {
                 cursor={row.row === selectedRow}
                 selectedLeaf={row.id === selectedLeafId}
                 linked={linked.has(row.id)}
-                turnFidelity={turnFid.get(row.id) ?? null}
+                turnFidelity={turnFid?.get(row.id) ?? null}
                 onSelect={selectRowEntry}
                 onHover={onHover}
                 onToggleFold={toggleFoldAudit}

@@ -1,0 +1,189 @@
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, SessionInfo, TreeRowsResult } from '../../shared/api';
+import { generateSession } from '../../generator';
+import { FIXTURES } from '../../test-support/fixtures';
+import { useTempDir } from '../../test-support/temp-dir';
+import type { ApiClient } from './api-backend';
+import { ExplorerBackend } from './explorer-backend';
+
+/**
+ * Issue 9, "show first rows while a first open is still reading": a session bigger than
+ * `firstReadBytes` answers its open early and reads the rest in steps, each announced like an
+ * append. What it shows once read to the end is exactly what a whole read shows — on every
+ * fixture (damaged, torn, missing header) and with steps that split lines anywhere.
+ */
+
+const tmp = useTempDir('vak-steps-');
+const KEY = 'agents/vak/sessions/h/s.jsonl';
+const backends: ExplorerBackend[] = [];
+afterEach(async () => {
+  for (const b of backends.splice(0)) await b.close();
+});
+
+class Client implements ApiClient {
+  events: ApiEvent[] = [];
+  constructor(readonly id: string) {}
+  push(e: ApiEvent): void {
+    this.events.push(e);
+  }
+  async until(pred: (e: ApiEvent) => boolean, ms = 10_000): Promise<ApiEvent> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const e = this.events.find(pred);
+      if (e) return e;
+      if (Date.now() > end) throw new Error(`no such event in ${ms} ms: ${JSON.stringify(this.events.slice(-3))}`);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+}
+
+/** A home holding `bytes` as its one session. */
+function homeWith(bytes: Buffer): { home: string; file: string } {
+  const home = join(tmp(), 'home');
+  mkdirSync(join(home, 'agents/vak/sessions/h'), { recursive: true });
+  const file = join(home, KEY);
+  writeFileSync(file, bytes);
+  return { home, file };
+}
+
+async function backendOn(home: string, firstReadBytes: number): Promise<ExplorerBackend> {
+  const b = await ExplorerBackend.create({
+    home,
+    isDemo: false,
+    label: 't',
+    lockPollMs: 0,
+    watch: false,
+    firstReadBytes,
+  });
+  backends.push(b);
+  return b;
+}
+
+/** Every tree row, page by page. */
+async function allRows(b: ExplorerBackend, c: ApiClient, foldAudit: boolean): Promise<TreeRowsResult[]> {
+  const pages: TreeRowsResult[] = [];
+  for (let start = 0; ; start += 5000) {
+    const p = (await b.call('getTreeRows', { key: KEY, start, count: 5000, foldAudit }, c)) as TreeRowsResult;
+    pages.push(p);
+    if (start + 5000 >= p.total) return pages;
+  }
+}
+
+/** What the UI shows of a session: its figures (the library row aside), every tree row, the warnings. */
+async function shown(b: ExplorerBackend, c: ApiClient): Promise<unknown> {
+  const { summary: _summary, ...info } = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+  const rows = await allRows(b, c, false);
+  const folded = await allRows(b, c, true);
+  return { info, rows, folded, warnings: await b.call('getWarnings', { key: KEY }, c) };
+}
+
+/** Opens in steps of `step` bytes, follows every step's event, and returns what is shown at the end. */
+async function readInSteps(
+  home: string,
+  step: number,
+): Promise<{ first: SessionInfo; events: ApiEvent[]; end: unknown }> {
+  const b = await backendOn(home, step);
+  const c = new Client('steps');
+  await b.call('subscribe', { topic: 'session', key: KEY }, c);
+  const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+  if (first.reading) await c.until((e) => e.type === 'session' && e.reading === null);
+  return { first, events: c.events, end: await shown(b, c) };
+}
+
+const fixtureFiles = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
+
+describe('a first open read in steps (issue 9)', () => {
+  it.each(fixtureFiles)('%s: ends showing exactly what a whole read shows', async (name) => {
+    const bytes = readFileSync(join(FIXTURES, name));
+    const { home } = homeWith(bytes);
+    const whole = await shown(await backendOn(home, Infinity), new Client('whole'));
+    // 97 bytes: steps end inside lines, inside UTF-8 sequences, before and after the header.
+    const r = await readInSteps(home, 97);
+    expect(r.first.reading).toEqual({ bytesRead: 97, bytesTotal: bytes.length });
+    expect(r.end).toEqual(whole);
+    // Every step was told, in order, and only the last says the reading ended.
+    const steps = r.events.filter((e) => e.type === 'session' && e.reading !== undefined);
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.slice(0, -1).every((e) => e.type === 'session' && e.reading !== null)).toBe(true);
+    const seen = steps.flatMap((e) => (e.type === 'session' ? e.newIds : []));
+    expect(new Set(seen).size).toBe(seen.length); // no entry announced twice
+  });
+
+  it('a big session answers after its first bytes, shows their rows, and reads each line once', async () => {
+    const g = generateSession({ seed: 5, bytes: 1_200_000, cwd: '/home/ana/projects/vak', branchChance: 0.05 });
+    const { home, file } = homeWith(g.bytes);
+    // The bytes a whole read reads for the same requests: the file, and the payloads of what is shown.
+    const wb = await backendOn(home, Infinity);
+    await wb.call('openSession', { key: KEY }, new Client('whole'));
+    await wb.call('getTreeRows', { key: KEY, start: 0, count: 50, foldAudit: false }, new Client('whole'));
+    const wholeBytes = wb.cache.peek(KEY)?.ledger.stats.bytesRead ?? 0;
+    const whole = await shown(wb, new Client('whole'));
+    const b = await backendOn(home, 256 << 10);
+    const c = new Client('steps');
+    await b.call('subscribe', { topic: 'session', key: KEY }, c);
+    const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+    expect(first.reading?.bytesRead).toBe(256 << 10);
+    expect(first.entryCount).toBeGreaterThan(0);
+    expect(first.entryCount).toBeLessThan(g.entries);
+    expect(first.warningCount).toBe(0); // a step that ends inside a line is no torn tail
+    const rows = (await b.call(
+      'getTreeRows',
+      { key: KEY, start: 0, count: 50, foldAudit: false },
+      c,
+    )) as TreeRowsResult;
+    expect(rows.rows.length).toBe(Math.min(50, first.rowCount));
+    await c.until((e) => e.type === 'session' && e.reading === null);
+    // Each line parsed once; besides the first rows' payloads (50 rows), a step re-reads only
+    // the last complete line (the append-only check).
+    const stats = b.cache.peek(KEY)?.ledger.stats;
+    const lines = g.bytes.toString('utf8').split('\n');
+    expect(stats?.linesParsed).toBe(lines.length - 1);
+    const steps = c.events.filter((e) => e.type === 'session' && e.reading !== undefined).length;
+    const longest = Math.max(...lines.map((l) => Buffer.byteLength(l) + 1));
+    expect(stats?.bytesRead).toBeGreaterThanOrEqual(statSync(file).size);
+    expect(stats?.bytesRead).toBeLessThanOrEqual(wholeBytes + steps * longest);
+    expect(await shown(b, c)).toEqual(whole);
+  });
+
+  it('search-like reads (cost, export) and a branch wait for the whole file', async () => {
+    const g = generateSession({ seed: 6, bytes: 600_000, cwd: '/home/ana/projects/vak' });
+    const { home } = homeWith(g.bytes);
+    const b = await backendOn(home, 64 << 10);
+    const c = new Client('c');
+    const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+    expect(first.reading).not.toBeNull();
+    const cost = (await b.call('getCost', { key: KEY, leaf: null }, c)) as { leaf: string };
+    const whole = await backendOn(home, Infinity);
+    const wholeCost = await whole.call('getCost', { key: KEY, leaf: null }, new Client('w'));
+    expect(cost).toEqual(wholeCost);
+    expect(b.cache.peek(KEY)?.reading).toBe(false);
+  });
+
+  it('a branch on a session still read in steps links to the file’s real last line', async () => {
+    const g = generateSession({ seed: 7, bytes: 400_000, cwd: '/home/ana/projects/vak' });
+    const { home } = homeWith(g.bytes);
+    const b = await backendOn(home, 32 << 10);
+    const c = new Client('c');
+    const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+    expect(first.reading).not.toBeNull();
+    const parent = first.activeLeaf ?? '';
+    await b.call(
+      'branch',
+      {
+        key: KEY,
+        parentId: parent,
+        text: 'from the first rows',
+        idempotencyKey: '0190a6a4-1d2c-7c3e-9f00-000000000001',
+      },
+      c,
+    );
+    const check = await backendOn(home, Infinity);
+    const after = (await check.call('openSession', { key: KEY }, new Client('w'))) as SessionInfo;
+    expect(after.entryCount).toBe(g.entries + 1);
+    expect(after.warningCount).toBe(0); // the new line's prev_hash is the hash of the file's last line
+  });
+});

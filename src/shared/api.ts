@@ -454,6 +454,12 @@ export interface SessionDelta {
   addedLeaves: string[];
   endedLeaves: string[];
   warningCount: number;
+  /** Entries that became branch points (a second child arrived): SessionInfo.branchPoints grows by this. */
+  branchPointsAdded: number;
+  /** SessionInfo.usage now (the active chain is the new active leaf's). */
+  usage: { activeChain: UsageTotals; allBranches: UsageTotals };
+  /** SessionInfo.work now, or null when it cannot have changed (no work entry came, the active chain only grew). */
+  work: WorkItem[] | null;
 }
 
 export type ApiEvent =

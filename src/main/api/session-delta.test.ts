@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, chmodSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, SessionDelta, TreeRow, TreeRowsResult } from '../../shared/api';
+import type { ApiEvent, SessionDelta, SessionInfo, TreeRow, TreeRowsResult } from '../../shared/api';
 import { useTempDir } from '../../test-support/temp-dir';
 import { Ledger } from '../core/ledger';
 import type { ApiClient } from './api-backend';
@@ -34,8 +34,11 @@ async function allRows(b: ExplorerBackend, c: ApiClient, foldAudit: boolean): Pr
   }
 }
 
-/** Appends message entries under the given parents, each hash-linked to the line before it. */
-function appendLines(path: string, entries: { id: string; parent: string; text: string }[]): void {
+/** Appends entries under the given parents (messages unless `body` says otherwise), each hash-linked to the line before it. */
+function appendLines(
+  path: string,
+  entries: { id: string; parent: string; text: string; body?: Record<string, unknown> }[],
+): void {
   const l = Ledger.openSync(path);
   let prev = l.lastLineHash;
   l.close();
@@ -46,8 +49,7 @@ function appendLines(path: string, entries: { id: string; parent: string; text: 
       parent_id: e.parent,
       ts: '2026-12-01T00:00:00.000Z',
       prev_hash: prev,
-      kind: 'message',
-      message: { role: 'user', content: [{ type: 'text', text: e.text }] },
+      ...(e.body ?? { kind: 'message', message: { role: 'user', content: [{ type: 'text', text: e.text }] } }),
     });
     // prev_hash links to the previous physical line (§2): sha256 of its bytes.
     prev = createHash('sha256').update(line).digest('hex');
@@ -97,5 +99,70 @@ describe('appended events carry a delta (issue 9)', () => {
       // The redraw range is what changed, not the whole tree above the new rows.
       expect(range.start).toBeGreaterThanOrEqual(mode === 'plain' ? 3 : 0);
     }
+  });
+
+  it('carries the counts it changes: branch points, usage and work equal a fresh open’s (work only when it can change)', async () => {
+    const home = join(tempDir(), 'home');
+    cpSync(join(FIXTURES, 'demo-home'), home, { recursive: true });
+    makeWritable(home);
+    const b = await ExplorerBackend.create({ home, isDemo: false, label: 'test', lockPollMs: 0, rescanMs: 100 });
+    open.push(b);
+    const events: ApiEvent[] = [];
+    const c: ApiClient = { id: 'counts', push: (e) => events.push(e) };
+    await b.call('subscribe', { topic: 'session', key: BIG }, c);
+    const info0 = (await b.call('openSession', { key: BIG }, c)) as SessionInfo;
+    const rows = await allRows(b, c, false);
+    const nextDelta = async (id: string): Promise<SessionDelta> => {
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline) {
+        for (const e of events) if (e.type === 'session' && e.newIds.includes(id) && e.delta) return e.delta;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`no delta for ${id}`);
+    };
+    const fresh = async (): Promise<SessionInfo> => {
+      const other = await ExplorerBackend.create({ home, isDemo: false, label: 't', lockPollMs: 0, watch: false });
+      open.push(other);
+      return (await other.call('openSession', { key: BIG }, { id: 'f', push: () => undefined })) as SessionInfo;
+    };
+    // 1. An assistant message with usage extending the active chain: no work can change.
+    const leaf = info0.activeLeaf ?? '';
+    appendLines(join(home, BIG), [
+      {
+        id: 'counts-1',
+        parent: leaf,
+        text: '',
+        body: {
+          kind: 'message',
+          message: { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+          meta: { usage: { input_tokens: 1000, output_tokens: 50, cache_read_tokens: 7, cache_write_tokens: 3 } },
+        },
+      },
+    ]);
+    const d1 = await nextDelta('counts-1');
+    let now = await fresh();
+    expect(d1.usage).toEqual(now.usage);
+    expect(d1.usage.activeChain.input_tokens).toBeGreaterThan(info0.usage.activeChain.input_tokens);
+    expect(d1.work).toBeNull();
+    expect(info0.branchPoints + d1.branchPointsAdded).toBe(now.branchPoints);
+    // 2. A fork from an entry with one child (a new branch point) whose new leaf is active, and a work event.
+    const single = rows.find((r) => r.children === 1 && r.index > 5);
+    if (!single) throw new Error('no entry with one child');
+    appendLines(join(home, BIG), [
+      { id: 'counts-2', parent: single.id, text: 'try it another way' },
+      {
+        id: 'counts-3',
+        parent: 'counts-2',
+        text: '',
+        body: { kind: 'work', work: { work_id: 'w-delta', event: 'started', state: { step: 1 } } },
+      },
+    ]);
+    const d2 = await nextDelta('counts-3');
+    now = await fresh();
+    expect(d2.branchPointsAdded).toBe(1);
+    expect(info0.branchPoints + d1.branchPointsAdded + d2.branchPointsAdded).toBe(now.branchPoints);
+    expect(d2.usage).toEqual(now.usage);
+    expect(d2.work).toEqual(now.work);
+    expect(d2.work?.some((w) => w.work_id === 'w-delta')).toBe(true);
   });
 });

@@ -1,5 +1,9 @@
 import { MAX_DELTA_ROWS, type SessionDelta } from '../../shared/api';
 import type { OpenSession } from '../library/session-cache';
+import { chainToRoot } from '../core/chain';
+import { KIND } from '../core/ledger-index';
+import { usageTotals } from '../core/usage';
+import { activeWork } from './session-info';
 import { treeRows } from './tree-rows';
 
 /**
@@ -48,5 +52,37 @@ export function sessionDelta(s: OpenSession, firstNew: number, maxRows = MAX_DEL
     addedLeaves,
     endedLeaves,
     warningCount: s.ledger.warnings().length,
+    ...changedCounts(s, firstNew, newChildren),
+  };
+}
+
+/**
+ * The session's figures an append changes besides its rows: branch points (counted from the
+ * parents that got children), the usage totals, and the work items — folded again only when a
+ * work entry came or the active chain is no longer the former one extended.
+ */
+function changedCounts(
+  s: OpenSession,
+  firstNew: number,
+  newChildren: ReadonlyMap<number, number>,
+): Pick<SessionDelta, 'branchPointsAdded' | 'usage' | 'work'> {
+  const ix = s.ledger.index;
+  const count = ix.count;
+  let branchPointsAdded = 0;
+  for (const [p, n] of newChildren) if (ix.childCount[p] > 1 && ix.childCount[p] - n <= 1) branchPointsAdded++;
+  let workCame = false;
+  for (let i = firstNew; i < count; i++) {
+    if (ix.childCount[i] > 1) branchPointsAdded++;
+    if (ix.kind[i] === KIND.work) workCame = true;
+  }
+  const activeChain = count > 0 ? chainToRoot(ix, ix.activeLeaf) : [];
+  // The former active leaf (the newest entry before these) is on the new active chain unless the append forked.
+  let i = count > 0 ? ix.activeLeaf : -1;
+  while (i >= firstNew) i = ix.parent[i];
+  const extended = firstNew === 0 || i === firstNew - 1;
+  return {
+    branchPointsAdded,
+    usage: { activeChain: usageTotals(s.ledger, activeChain), allBranches: usageTotals(s.ledger, 'all') },
+    work: workCame || !extended ? activeWork(s.ledger, activeChain) : null,
   };
 }

@@ -1,6 +1,7 @@
 import type { ChildRunLink, HeaderInfo, ReadingProgress, SessionInfo, SessionSummary } from '../../shared/api';
 import type { WorkItem } from '../../shared/ledger-types';
 import { chainToRoot } from '../core/chain';
+import type { Ledger } from '../core/ledger';
 import { KIND } from '../core/ledger-index';
 import { usageTotals } from '../core/usage';
 import { foldWork } from '../core/work-fold';
@@ -52,6 +53,11 @@ function sendableWork(w: WorkItem): WorkItem {
   return state.clipped || detail.clipped ? { ...w, state: state.value, detail: detail.value } : w;
 }
 
+/** The work items of the active chain, ready to cross a process boundary. */
+export function activeWork(ledger: Ledger, activeChain: readonly number[]): WorkItem[] {
+  return foldWork(ledger, activeChain).map(sendableWork);
+}
+
 /** An opened session's figures for the UI. */
 export function sessionInfo(s: OpenSession, summary: SessionSummary, library: SessionLibrary): SessionInfo {
   const { ledger, layout } = s;
@@ -72,7 +78,7 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     foldedRowCount: layout.rowCount(true),
     laneCount: layout.laneCount,
     usage: { activeChain: usageTotals(ledger, activeChain), allBranches: usageTotals(ledger, 'all') },
-    work: foldWork(ledger, activeChain).map(sendableWork),
+    work: activeWork(ledger, activeChain),
     childRuns: childRuns(s, library),
     appendOnlyBreaks: [...ledger.appendOnlyBreaks],
     reading: readingProgress(s),

@@ -75,6 +75,9 @@ export function useSession(api: Api): void {
         foldedRowCount: delta.foldedRowCount,
         laneCount: delta.laneCount,
         leaves: (st().sessionInfo?.leaves ?? 0) + delta.addedLeaves.length - delta.endedLeaves.length,
+        branchPoints: (st().sessionInfo?.branchPoints ?? 0) + delta.branchPointsAdded,
+        usage: delta.usage,
+        ...(delta.work ? { work: delta.work } : {}),
       });
       if (e.reading === null) {
         // A first open read in steps has read to the end: its figures (usage, work, links) are

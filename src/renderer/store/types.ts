@@ -40,8 +40,17 @@ export interface LibrarySlice {
 /** What an `appended` event's delta changes in the open session's info. */
 export type SessionAppendPatch = Pick<
   SessionInfo,
-  'entryCount' | 'activeLeaf' | 'warningCount' | 'rowCount' | 'foldedRowCount' | 'laneCount' | 'leaves'
->;
+  | 'entryCount'
+  | 'activeLeaf'
+  | 'warningCount'
+  | 'rowCount'
+  | 'foldedRowCount'
+  | 'laneCount'
+  | 'leaves'
+  | 'branchPoints'
+  | 'usage'
+> &
+  Partial<Pick<SessionInfo, 'work'>>;
 
 export interface SessionSlice {
   sessionKey: SessionKey | null;

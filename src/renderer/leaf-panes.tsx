@@ -14,6 +14,7 @@ export function LeafPanes() {
   const view = useAppStore((s) => s.leafView);
   const error = useAppStore((s) => s.leafError);
   const loading = useAppStore((s) => s.leafLoading);
+  const reading = useAppStore((s) => s.sessionInfo?.reading != null);
   const compareOpen = useAppStore((s) => s.compare.open);
   const viewReq = useAppStore((s) => s.leafViewRequest);
   const columns = useRef<HTMLDivElement>(null);
@@ -24,8 +25,13 @@ export function LeafPanes() {
         History and projected context appear here. Press ? for the keys.
       </section>
     );
-  if (!view)
-    return <section className="leaf-panes empty-pane">{error ?? (loading ? 'Loading the leaf…' : '')}</section>;
+  if (!view) {
+    // The active leaf of a session still read in steps is the file's last entry: it waits for the read.
+    const waiting = reading && req.leaf === null ? 'Reading the session: the active leaf comes when it is read…' : null;
+    return (
+      <section className="leaf-panes empty-pane">{error ?? (loading ? (waiting ?? 'Loading the leaf…') : '')}</section>
+    );
+  }
   const leafItem = view.chain.at(-1);
   return (
     // data-leaf-id + aria-busy say which leaf both panes show and whether a newer one is loading

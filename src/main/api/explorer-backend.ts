@@ -12,7 +12,6 @@ import type {
   SessionKey,
   SessionSummary,
 } from '../../shared/api';
-import { MAX_DELTA_ROWS } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
 import type { ReadProgress } from '../core/ledger';
@@ -376,10 +375,13 @@ export class ExplorerBackend implements ApiBackend {
         this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], `cannot read: ${(e as Error).message}`));
       }
       if (change?.kind === 'appended') {
-        const ids = open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
+        // A step of a first read names no ids (thousands of them, and no one waits for one).
+        const ids = change.step
+          ? []
+          : open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
         const e = this.sessionEvent(open, 'appended', ids);
         if (e.type === 'session') {
-          const delta = sessionDelta(open, change.firstNew, change.step ? 0 : MAX_DELTA_ROWS);
+          const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
           this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
         }
       } else if (change?.kind === 'reloaded') {

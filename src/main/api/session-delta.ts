@@ -11,11 +11,12 @@ import { treeRows } from './tree-rows';
  * patches its caches instead of opening the session again (issue 9). The layout only places
  * new entries, so old rows keep their lanes; what changes in them is drawn again from
  * `redraw`: the parent of a new entry (its children and forks), every row a new line passes
- * through on its way down from that parent, and the former active leaf. Past `maxRows` new
- * entries it carries counts only (a step of a first read carries none: its rows are read when
- * shown, not to be announced).
+ * through on its way down from that parent, and the former active leaf. Past MAX_DELTA_ROWS new
+ * entries it carries counts only; a `step` of a first read carries no rows and no work (its rows
+ * are read when shown, and its end brings the whole figures).
  */
-export function sessionDelta(s: OpenSession, firstNew: number, maxRows = MAX_DELTA_ROWS): SessionDelta {
+export function sessionDelta(s: OpenSession, firstNew: number, step = false): SessionDelta {
+  const maxRows = step ? 0 : MAX_DELTA_ROWS;
   const ix = s.ledger.index;
   const layout = s.layout;
   const count = ix.count;
@@ -52,7 +53,7 @@ export function sessionDelta(s: OpenSession, firstNew: number, maxRows = MAX_DEL
     addedLeaves,
     endedLeaves,
     warningCount: s.ledger.warnings().length,
-    ...changedCounts(s, firstNew, newChildren),
+    ...changedCounts(s, firstNew, newChildren, step),
   };
 }
 
@@ -65,6 +66,7 @@ function changedCounts(
   s: OpenSession,
   firstNew: number,
   newChildren: ReadonlyMap<number, number>,
+  step: boolean,
 ): Pick<SessionDelta, 'branchPointsAdded' | 'usage' | 'work'> {
   const ix = s.ledger.index;
   const count = ix.count;
@@ -83,6 +85,7 @@ function changedCounts(
   return {
     branchPointsAdded,
     usage: { activeChain: usageTotals(s.ledger, activeChain), allBranches: usageTotals(s.ledger, 'all') },
-    work: workCame || !extended ? activeWork(s.ledger, activeChain) : null,
+    // A step of a first read leaves the work to the whole session's figures at its end.
+    work: !step && (workCame || !extended) ? activeWork(s.ledger, activeChain) : null,
   };
 }

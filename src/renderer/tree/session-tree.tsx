@@ -89,7 +89,7 @@ export function SessionTree() {
 
   return (
     <section className="tree" aria-label="Session tree">
-      <header className="pane-head">
+      <header className="pane-head tree-head">
         <span>
           {info.entryCount.toLocaleString('en-US')} entries · {info.branchPoints} branch points · {info.leaves} leaves
         </span>

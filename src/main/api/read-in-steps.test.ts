@@ -188,4 +188,39 @@ describe('a first open read in steps (issue 9)', () => {
     expect(after.entryCount).toBe(g.entries + 1);
     expect(after.warningCount).toBe(0); // the new line's prev_hash is the hash of the file's last line
   });
+
+  it('a session read in steps is kept whole: the next open (a new process) reads only what was appended', async () => {
+    const g = generateSession({ seed: 8, bytes: 2_000_000, cwd: '/home/ana/projects/vak' });
+    const { home } = homeWith(g.bytes);
+    const userDataDir = join(tmp(), 'data');
+    const first = await ExplorerBackend.create({
+      home,
+      isDemo: false,
+      label: 't',
+      lockPollMs: 0,
+      watch: false,
+      firstReadBytes: 256 << 10,
+      userDataDir,
+    });
+    const c = new Client('c');
+    await first.call('subscribe', { topic: 'session', key: KEY }, c);
+    expect(((await first.call('openSession', { key: KEY }, c)) as SessionInfo).reading).not.toBeNull();
+    await c.until((e) => e.type === 'session' && e.reading === null);
+    await first.close(); // writes the kept index
+    const again = await ExplorerBackend.create({
+      home,
+      isDemo: false,
+      label: 't',
+      lockPollMs: 0,
+      watch: false,
+      firstReadBytes: 256 << 10,
+      userDataDir,
+    });
+    backends.push(again);
+    const info = (await again.call('openSession', { key: KEY }, new Client('d'))) as SessionInfo;
+    expect(info.reading).toBeNull();
+    expect(info.entryCount).toBe(g.entries);
+    // The kept last line is read to check it, nothing else of the file.
+    expect(again.cache.peek(KEY)?.ledger.stats.bytesRead).toBeLessThan(64 << 10);
+  });
 });

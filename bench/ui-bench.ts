@@ -4,7 +4,8 @@
  * in the same run, on the 308-entry demo session:
  *   1. navigation to the session → first tree rows drawn (and when the server answered openSession);
  *   2. frame times while the tree is scrolled top → bottom (requestAnimationFrame timestamps in the page);
- *   3. click on a tree row → History and Projected context drawn for that leaf (median over ~10 rows).
+ *   3. click on a tree row → History and Projected context drawn for that leaf (median over ~10 rows);
+ *   5. the History and Projected lists at 2,000,000 rows (ui-pane-scale.ts; alone: `-- ui --panes`).
  * `npm run bench -- ui --build` rebuilds the renderer first (otherwise only when out/ is missing).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
@@ -37,6 +38,7 @@ import {
   showRowScript,
 } from './ui-page-scripts';
 import { measureChartDraw } from './chart-bench';
+import { measurePaneScale } from './ui-pane-scale';
 
 const DATA = join(ROOT, 'bench', '.data');
 const HOME = join(DATA, 'ui-home');
@@ -445,6 +447,14 @@ function ensureBuild(log: Log): boolean {
   return true;
 }
 
+/** `--panes`: only section 5, on a home holding the demo session alone (no 1M session to generate or open). */
+function prepareDemoHome(): string {
+  const home = join(DATA, 'ui-panes-home');
+  mkdirSync(join(home, DEMO_KEY, '..'), { recursive: true });
+  copyFileSync(join(DEMO_HOME, DEMO_KEY), join(home, DEMO_KEY));
+  return home;
+}
+
 export async function runUiBench(log: Log): Promise<void> {
   const browserLookup = findChromiumHere();
   if (!browserLookup.found) {
@@ -452,12 +462,14 @@ export async function runUiBench(log: Log): Promise<void> {
     return;
   }
   if (!ensureBuild(log)) return;
+  if (process.argv.includes('--panes')) return runPanesOnly(browserLookup.path, log);
   const prepared = prepareHome(log);
   const load = (): string => loadavg()[0].toFixed(2);
   const loadBefore = loadavg()[0];
   const { chromium } = await import('@playwright/test');
   let server: Server | null = null;
   let browser: Browser | null = null;
+  let printPanes: ((log: Log) => void) | null = null;
   try {
     server = await startServe(prepared.home, 60_000);
     browser = await chromium.launch({
@@ -476,6 +488,8 @@ export async function runUiBench(log: Log): Promise<void> {
     const demoEntries = readFileSync(join(prepared.home, DEMO_KEY), 'utf8').split('\n').filter(Boolean).length;
     // The baseline first: it also warms the server and the browser the same way for both.
     const demo = await measureSession(browser, server, 'demo session', DEMO_KEY, demoEntries, demoBytes, log);
+    // Section 5 needs the demo session only: measured before the 1M session (printed whatever becomes of it).
+    printPanes = await measurePaneScale(browser, server.url, DEMO_KEY, log);
     const big = await measureSession(
       browser,
       server,
@@ -486,14 +500,35 @@ export async function runUiBench(log: Log): Promise<void> {
       log,
     );
     report(big, demo, log);
+    printPanes(log);
+    printPanes = null;
     const rss = peakRssMB(server.child.pid);
     log(`\n  serve process peak RSS: ${f(rss)} MB · load average at the end ${load()}`);
   } catch (e) {
     log(`  (ui bench failed: ${(e as Error).message})`);
     if (server?.stderr()) log(`  serve stderr:\n${server.stderr().trim()}`);
+    printPanes?.(log);
     process.exitCode = 1;
   } finally {
     await browser?.close().catch(() => undefined);
     if (server) await stopServe(server.child);
+  }
+}
+
+async function runPanesOnly(executablePath: string, log: Log): Promise<void> {
+  const { chromium } = await import('@playwright/test');
+  const server = await startServe(prepareDemoHome(), 60_000);
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  try {
+    log(
+      `  load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores · Chromium ${browser.version()} (headless)`,
+    );
+    (await measurePaneScale(browser, server.url, DEMO_KEY, log))(log);
+  } catch (e) {
+    log(`  (ui bench failed: ${(e as Error).message})`);
+    process.exitCode = 1;
+  } finally {
+    await browser.close().catch(() => undefined);
+    await stopServe(server.child);
   }
 }

@@ -79,13 +79,49 @@ export const INIT_SCRIPT = `(() => {
 })();`;
 
 /**
- * Scrolls .tree-scroll from `from` px over `px` px (null: to the bottom) in `ms`, one
- * scrollTop step per animation frame. Per frame: the interval between rAF timestamps, and
- * the frame's main-thread work: from its scroll event (where the virtualizer renders the new
+ * Page code (a statement) defining `driveFrames(el, ms, step, blank)`: calls step(f), f from 0 to
+ * 1, once per animation frame for `ms` (step moves the list: a scrollTop, a wheel event) and
+ * resolves { frames, work, blankFrames }. Per frame: the interval between rAF timestamps, and the
+ * frame's main-thread work: from its scroll event on `el` (where a virtualizer renders the new
  * rows with React; a capture listener on the scroller runs first) or, without one, its rAF
  * callback, to a message posted from the rAF callback, which runs once the frame's style,
- * layout and paint are done. (Measured from the rAF timestamp instead, it would also count
- * the wait between vsync and the main thread starting the frame.)
+ * layout and paint are done. (Measured from the rAF timestamp instead, it would also count the
+ * wait between vsync and the main thread starting the frame.) `blank()` is asked once a frame
+ * for what the frame paints: the DOM of the step one frame ago.
+ */
+const DRIVE_FRAMES_JS = `const driveFrames = (el, ms, step, blank) => new Promise((resolve) => {
+    const frames = [], work = [];
+    let blankFrames = 0, start = null, prev = null, scrolledAt = null;
+    const onScroll = () => { if (scrolledAt === null) scrolledAt = performance.now(); };
+    el.addEventListener('scroll', onScroll, { capture: true, passive: true });
+    const measureWork = (t) => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => work.push(performance.now() - t);
+      ch.port2.postMessage(0);
+    };
+    const tick = (t) => {
+      if (start === null) start = t;
+      if (prev !== null) frames.push(t - prev);
+      prev = t;
+      measureWork(scrolledAt ?? performance.now());
+      scrolledAt = null;
+      if (frames.length > 0 && blank()) blankFrames++;
+      const f = Math.min(1, (t - start) / ms);
+      step(f);
+      if (f < 1) { requestAnimationFrame(tick); return; }
+      requestAnimationFrame((t2) => {
+        frames.push(t2 - prev);
+        if (blank()) blankFrames++;
+        el.removeEventListener('scroll', onScroll, { capture: true });
+        resolve({ frames, work, blankFrames });
+      });
+    };
+    requestAnimationFrame(tick);
+  });`;
+
+/**
+ * Scrolls .tree-scroll from `from` px over `px` px (null: to the bottom) in `ms`, one
+ * scrollTop step per animation frame (driveFrames: interval and work per frame).
  */
 export const scrollScript = (ms: number, from: 'top' | 'middle', px: number | null): string => `(async () => {
   const el = document.querySelector('.tree-scroll');
@@ -105,45 +141,20 @@ export const scrollScript = (ms: number, from: 'top' | 'middle', px: number | nu
   for (const until = performance.now() + 10000; blankIn(a) && performance.now() < until; )
     await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  return await new Promise((resolve) => {
-    const frames = [], work = [];
-    let blankFrames = 0, start = null, prev = null, shown = a, scrolledAt = null;
-    const onScroll = () => { if (scrolledAt === null) scrolledAt = performance.now(); };
-    el.addEventListener('scroll', onScroll, { capture: true, passive: true });
-    const measureWork = (t) => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => work.push(performance.now() - t);
-      ch.port2.postMessage(0);
-    };
-    const step = (t) => {
-      if (start === null) start = t;
-      if (prev !== null) frames.push(t - prev);
-      prev = t;
-      measureWork(scrolledAt ?? performance.now());
-      scrolledAt = null;
-      // What this frame paints is the DOM for the position set one frame ago.
-      if (frames.length > 0 && blankIn(shown)) blankFrames++;
-      const f = Math.min(1, (t - start) / ${ms});
-      shown = Math.round(a + f * (b - a));
-      el.scrollTop = shown;
-      if (f < 1) { requestAnimationFrame(step); return; }
-      requestAnimationFrame((t2) => {
-        frames.push(t2 - prev);
-        if (blankIn(shown)) blankFrames++;
-        el.removeEventListener('scroll', onScroll, { capture: true });
-        const endAt = performance.now();
-        const settle = () => {
-          const filled = !blankIn(shown);
-          if (filled || performance.now() - endAt > 10000)
-            resolve({ frames, work, blankFrames, fromPx: a, toPx: el.scrollTop, reachedEnd: el.scrollTop >= b - 2,
-              filledAfter: filled ? performance.now() - endAt : null });
-          else requestAnimationFrame(settle);
-        };
-        settle();
-      });
-    };
-    requestAnimationFrame(step);
-  });
+  ${DRIVE_FRAMES_JS}
+  let shown = a;
+  const r = await driveFrames(el, ${ms}, (f) => {
+    shown = Math.round(a + f * (b - a));
+    el.scrollTop = shown;
+  }, () => blankIn(shown));
+  const endAt = performance.now();
+  for (;;) {
+    const filled = !blankIn(shown);
+    if (filled || performance.now() - endAt > 10000)
+      return Object.assign(r, { fromPx: a, toPx: el.scrollTop, reachedEnd: el.scrollTop >= b - 2,
+        filledAfter: filled ? performance.now() - endAt : null });
+    await new Promise((res) => requestAnimationFrame(res));
+  }
 })()`;
 
 /** Brings tree row `row` into the middle of the view and waits until it is drawn; returns its entry id. */
@@ -188,4 +199,251 @@ export const armClickScript = (id: string): string => `(() => {
     };
     requestAnimationFrame(poll);
   }, { capture: true, once: true });
+})()`;
+
+/**
+ * Installed after INIT_SCRIPT, for the History and Projected lists at `rows` rows (issue 9:
+ * past Chromium's element height). A real ledger of 2M entries is ~1 GB; instead the page's
+ * API WebSocket is tapped: the answer to `getLeafView` (the real one, from the real server, for
+ * the demo session's leaf) has its chain and its projection swapped for `rows` synthetic
+ * entries and messages (entry c<p> at chain position p went to message #p; messages of 1–7
+ * lines, so their heights vary), and the pages the panes then ask for (`getChainItems`,
+ * `getProjectedMessages`) are answered in the page after `latencyMs` instead of being sent. The
+ * list components, their paging, linking and scrolling are the app's own, in Chromium.
+ */
+export const synthRowsScript = (rows: number, latencyMs: number): string => `(() => {
+  const N = ${rows};
+  const S = (window.__vakSynth = { rows: N, pages: 0 });
+  const Base = window.WebSocket;
+  const views = new Set();
+  const local = new Set();
+  let tpl = null, msgTpl = null;
+  const itemOf = (p) => Object.assign({}, tpl, {
+    pos: p, id: 'c' + p, index: p, line: p + 1, kind: 'message', role: p % 2 ? 'assistant' : 'user',
+    text: 'synthetic entry ' + p.toLocaleString('en-US'), projectedAs: [p], hidden: null, control: false,
+  }, tpl.projectedFidelity ? { projectedFidelity: ['full'] } : {});
+  const messageOf = (p) => Object.assign({}, msgTpl, {
+    role: p % 2 ? 'assistant' : 'user', fidelity: 'full', tokens: 10 + (p % 7) * 12, source_ids: ['c' + p],
+    content: [{ type: 'text', text: 'message ' + p.toLocaleString('en-US') + Array.from({ length: p % 7 }, (_, k) => '\\nline ' + (k + 2)).join('') }],
+  });
+  const page = (start, count) => {
+    const messages = [];
+    for (let p = start; p < Math.min(N, start + count); p++) messages.push(messageOf(p));
+    const sourcePositions = {};
+    messages.forEach((_, k) => (sourcePositions['c' + (start + k)] = start + k));
+    return { start, messages, clipped: [], sourcePositions };
+  };
+  const synthView = (v) => {
+    tpl = v.chain.find((c) => c.projectedAs.length === 1) || v.chain[v.chain.length - 1];
+    const pages = v.messagePages && v.messagePages.length ? v.messagePages : [{ messages: v.projection.messages }];
+    msgTpl = pages[0].messages[0];
+    const head = page(0, 30), tail = page(N - 10, 10);
+    const chain = [];
+    for (let p = N - 200; p < N; p++) chain.push(itemOf(p));
+    return Object.assign({}, v, {
+      chainLength: N, chainStart: N - 200, chain, kindCounts: { message: N }, messageCount: N,
+      messagePages: [head, tail], sourcePositions: Object.assign({}, head.sourcePositions, tail.sourcePositions),
+    });
+  };
+  class Synth extends Base {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener('message', (m) => {
+        if (m.__synth || typeof m.data !== 'string') return;
+        const r = /^\\{"id":(\\d+),"ok":true/.exec(m.data.slice(0, 40));
+        if (!r || !views.delete(Number(r[1]))) return;
+        m.stopImmediatePropagation();
+        const frame = JSON.parse(m.data);
+        frame.res = synthView(frame.res);
+        this.answer(frame);
+      });
+    }
+    answer(frame) {
+      const ev = new MessageEvent('message', { data: JSON.stringify(frame) });
+      ev.__synth = true;
+      this.dispatchEvent(ev);
+    }
+    send(data) {
+      if (typeof data === 'string') {
+        const r = /^\\{"id":(\\d+),"method":"(\\w+)"/.exec(data.slice(0, 64));
+        if (r && r[2] === 'getLeafView') views.add(Number(r[1]));
+        if (r && tpl && (r[2] === 'getChainItems' || r[2] === 'getProjectedMessages')) {
+          const f = JSON.parse(data);
+          const start = f.req.start, count = Math.max(0, Math.min(f.req.count, N - start));
+          const res = r[2] === 'getChainItems'
+            ? { chainLength: N, total: N, start, items: Array.from({ length: count }, (_, k) => itemOf(start + k)) }
+            : Object.assign(page(start, count), { total: N });
+          local.add(f.id);
+          S.pages++;
+          setTimeout(() => local.delete(f.id) && this.answer({ id: f.id, ok: true, res }), ${latencyMs});
+          return;
+        }
+        const c = /^\\{"cancel":(\\d+)\\}/.exec(data);
+        if (c && local.has(Number(c[1]))) return void local.delete(Number(c[1]));
+      }
+      return super.send(data);
+    }
+  }
+  window.WebSocket = Synth;
+})();`;
+
+/**
+ * Measures one pane's list (`History` or `Projected context`) at its synthetic length, all in
+ * the page: where it opened, reaching its first, middle and last row with the scrollbar (one
+ * scrollTop step per frame, top → bottom in `thumbMs`), a mouse wheel of `wheelPx` px in
+ * `wheelMs` from the middle (a WheelEvent per frame: what the list takes from a wheel), the End
+ * and Home keys. Per frame: the interval between rAF timestamps and the frame's main-thread work
+ * (as scrollScript), and whether a row still being fetched ("…") showed in the viewport.
+ */
+export const paneScaleScript = (
+  pane: string,
+  thumbMs: number,
+  wheelMs: number,
+  wheelPx: number,
+): string => `(async () => {
+  const N = window.__vakSynth.rows;
+  const sec = document.querySelector('section[aria-label=${JSON.stringify(pane)}]');
+  const el = sec.querySelector('.pane-scroll');
+  const isHistory = ${JSON.stringify(pane)} === 'History';
+  const rowSel = (i) => isHistory ? '.history-item[data-entry-id="c' + i + '"]' : '.projected-msg[data-message-index="' + i + '"]';
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const view = () => el.getBoundingClientRect();
+  const inView = (i) => {
+    const r = sec.querySelector(rowSel(i));
+    if (!r) return false;
+    const b = r.getBoundingClientRect(), v = view();
+    return b.bottom > v.top + 1 && b.top < v.bottom - 1;
+  };
+  const blank = () => {
+    const v = view();
+    for (const p of sec.querySelectorAll('.history-placeholder, .projected-placeholder')) {
+      const b = p.getBoundingClientRect();
+      if (b.bottom > v.top && b.top < v.bottom) return true;
+    }
+    return false;
+  };
+  const settle = async (ok) => {
+    for (const until = performance.now() + 10000; performance.now() < until; ) {
+      await frame();
+      if (ok() && !blank()) return true;
+    }
+    return ok();
+  };
+  // Rows in the viewport, loaded or still "…" (a scaled list's rows all carry data-index).
+  const visibleRows = () => {
+    const v = view(), seen = [];
+    for (const r of el.querySelectorAll('[data-index]')) {
+      const b = r.getBoundingClientRect();
+      if (b.bottom > v.top && b.top < v.bottom) seen.push(Number(r.dataset.index));
+    }
+    return seen;
+  };
+  const out = { rows: N, contentPx: el.scrollHeight, scaled: el.hasAttribute('data-scaled'), openedAtEnd: inView(N - 1) };
+  ${DRIVE_FRAMES_JS}
+  const drive = (ms, step) => driveFrames(el, ms, step, blank);
+  // The scrollbar, top → bottom: the first row, then the last.
+  el.scrollTop = 0;
+  out.reachedFirst = await settle(() => inView(0));
+  const max = el.scrollHeight - el.clientHeight;
+  out.thumb = await drive(${thumbMs}, (f) => (el.scrollTop = Math.round(f * max)));
+  out.reachedLast = await settle(() => inView(N - 1));
+  el.scrollTop = Math.round(max / 2);
+  const mid = Math.round(N / 2);
+  out.reachedMiddle = await settle(() => visibleRows().some((i) => Math.abs(i - mid) < 50));
+  out.middleRows = visibleRows();
+  // A wheel from the middle: every row passes (no row skipped), at wheelPx / wheelMs.
+  const before = visibleRows();
+  let sent = 0;
+  const seen = new Set(before);
+  // A scaled list takes the wheel itself; below the limit a wheel scrolls the box natively
+  // (an untrusted WheelEvent does not): there, the same pixels as scrollTop steps.
+  const scaled = el.hasAttribute('data-scaled');
+  const wheel = await drive(${wheelMs}, (f) => {
+    // Notches of at most 100 px (a mouse wheel's), as many as the time asks for in this frame.
+    for (const to = Math.round(f * ${wheelPx}); sent < to; ) {
+      const d = Math.min(100, to - sent);
+      if (scaled) el.dispatchEvent(new WheelEvent('wheel', { deltaY: d, bubbles: true, cancelable: true }));
+      else el.scrollTop += d;
+      sent += d;
+      for (const i of visibleRows()) seen.add(i);
+    }
+  });
+  await settle(() => true);
+  for (const i of visibleRows()) seen.add(i);
+  const after = visibleRows();
+  const lo = Math.min(...before), hi = Math.max(...after);
+  let skipped = 0;
+  for (let i = lo; i <= hi; i++) if (!seen.has(i)) skipped++;
+  out.wheel = Object.assign(wheel, { px: ${wheelPx}, fromRow: lo, toRow: hi, skipped });
+  // Keys on the list (focus on a control in it, as after a click): End, then Home. Only a scaled
+  // list takes them itself (an untrusted key scrolls nothing natively).
+  if (out.scaled) {
+    const control = () => sec.querySelector(isHistory ? '.history-item .history-id' : '.projected-msg .msg-pin') || el;
+    control().focus({ preventScroll: true });
+    control().dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true, cancelable: true }));
+    out.endKey = await settle(() => inView(N - 1));
+    control().dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', bubbles: true, cancelable: true }));
+    out.homeKey = await settle(() => inView(0));
+    document.activeElement && document.activeElement.blur();
+  }
+  return out;
+})()`;
+
+/**
+ * Linking across the synthetic lists: the History scrolled by its scrollbar to about `row`, a
+ * click on the "→ #p" link of the entry in the middle of its view brings message #p into the
+ * projected pane (fetched there); then the projected pane scrolled to about `back`, a click on
+ * the source of the message in the middle of its view brings that entry into the History.
+ * Times from the click to the partner row drawn, lit, in view.
+ */
+export const paneLinkScript = (row: number, back: number): string => `(async () => {
+  const hist = document.querySelector('section[aria-label="History"]');
+  const proj = document.querySelector('section[aria-label="Projected context"]');
+  const hs = hist.querySelector('.pane-scroll'), ps = proj.querySelector('.pane-scroll');
+  const N = window.__vakSynth.rows;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const inView = (sec, sel) => {
+    const r = sec.querySelector(sel);
+    if (!r) return false;
+    const b = r.getBoundingClientRect(), v = sec.querySelector('.pane-scroll').getBoundingClientRect();
+    return b.bottom > v.top + 1 && b.top < v.bottom - 1;
+  };
+  const until = async (ok) => {
+    for (const end = performance.now() + 10000; performance.now() < end; ) { await frame(); if (ok()) return true; }
+    return false;
+  };
+  // The loaded row nearest the middle of a pane's view that has a link button.
+  const middle = (sec, rowSel, linkSel) => {
+    const v = sec.querySelector('.pane-scroll').getBoundingClientRect(), y = (v.top + v.bottom) / 2;
+    let best = null, d = Infinity;
+    for (const r of sec.querySelectorAll(rowSel)) {
+      const b = r.getBoundingClientRect();
+      if (b.bottom < v.top || b.top > v.bottom || !r.querySelector(linkSel)) continue;
+      const dy = Math.abs((b.top + b.bottom) / 2 - y);
+      if (dy < d) { d = dy; best = r; }
+    }
+    return best;
+  };
+  const out = {};
+  hs.scrollTop = Math.round((${row} / N) * (hs.scrollHeight - hs.clientHeight));
+  await until(() => !!middle(hist, '.history-item', '.projected-as button') && !hist.querySelector('.history-placeholder'));
+  const entry = middle(hist, '.history-item', '.projected-as button');
+  if (!entry) return { error: 'no History entry drawn near ${row}' };
+  const p = Number(entry.dataset.entryId.slice(1));
+  out.row = p;
+  let t0 = performance.now();
+  entry.querySelector('.projected-as button').click();
+  out.toMessage = await until(() => inView(proj, '.projected-msg.linked[data-message-index="' + p + '"]'));
+  out.toMessageMs = performance.now() - t0;
+  ps.scrollTop = Math.round((${back} / N) * (ps.scrollHeight - ps.clientHeight));
+  await until(() => !!middle(proj, '.projected-msg', '.msg-sources .link-button') && !proj.querySelector('.projected-placeholder'));
+  const msg = middle(proj, '.projected-msg', '.msg-sources .link-button');
+  if (!msg) return Object.assign(out, { error: 'no message drawn near #${back}' });
+  const q = Number(msg.dataset.messageIndex);
+  out.back = q;
+  t0 = performance.now();
+  msg.querySelector('.msg-sources .link-button').click();
+  out.toEntry = await until(() => inView(hist, '.history-item.linked[data-entry-id="c' + q + '"]'));
+  out.toEntryMs = performance.now() - t0;
+  return out;
 })()`;

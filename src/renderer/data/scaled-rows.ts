@@ -7,6 +7,22 @@ import { useCallback, useLayoutEffect, useState, type RefObject } from 'react';
  */
 export const MAX_SCROLL_PX = 8_000_000;
 
+/** Rows of about `estimate` px each make a list taller than a browser lays out: it scrolls scaled. */
+export const needsScaling = (count: number, estimate: number, max = MAX_SCROLL_PX): boolean => count * estimate > max;
+
+/**
+ * The scaled mapping every long list shares (the tree's fixed rows, the History's and the
+ * projected pane's measured ones): a real scroll position in [0, `span`] (content height −
+ * viewport) is the fractional row at the viewport's top in [0, `rowsOver`] (the rows less the
+ * ones the last screen shows), linearly — so the first row shows at 0 and the last at `span`.
+ */
+export const rowAtScroll = (top: number, span: number, rowsOver: number): number =>
+  span > 0 ? (Math.max(0, Math.min(top, span)) / span) * rowsOver : 0;
+
+/** The inverse of rowAtScroll: the real scroll position that puts fractional row `row` at the top. */
+export const scrollAtRow = (row: number, span: number, rowsOver: number): number =>
+  rowsOver > 0 ? (Math.max(0, Math.min(row, rowsOver)) / rowsOver) * span : 0;
+
 /** Where the rows of a list sit for one scroll position (pure: the hook below feeds it). */
 export interface ScaledLayout {
   /** Height of the scroll content (px), at most MAX_SCROLL_PX. */
@@ -36,9 +52,10 @@ export function scaledLayout(
 ): ScaledLayout {
   const total = count * rowHeight;
   const height = Math.min(total, max);
-  const scale = total > max && height > viewport ? (total - viewport) / (height - viewport) : 1;
+  const scaled = total > max && height > viewport;
+  const scale = scaled ? (total - viewport) / (height - viewport) : 1;
   const top = Math.max(0, Math.min(scrollTop, Math.max(0, height - viewport)));
-  const virtual = top * scale;
+  const virtual = scaled ? rowAtScroll(top, height - viewport, count - viewport / rowHeight) * rowHeight : top;
   const shift = virtual - top;
   const first = Math.max(0, Math.floor(virtual / rowHeight) - overscan);
   const last = Math.min(count - 1, Math.ceil((virtual + viewport) / rowHeight) + overscan);
@@ -55,8 +72,9 @@ export function scrollTopFor(
   scrollTop: number,
   max = MAX_SCROLL_PX,
 ): number | null {
-  const { scale, height } = scaledLayout(count, rowHeight, viewport, scrollTop, 0, max);
-  const virtual = scrollTop * scale;
+  const { scale, height, topOf } = scaledLayout(count, rowHeight, viewport, scrollTop, 0, max);
+  // The virtual offset at the top: row 0's distance above the scroll position, as the layout draws it.
+  const virtual = scrollTop - topOf(0);
   const rowTop = i * rowHeight;
   let target: number;
   if (align === 'auto') {
@@ -65,7 +83,9 @@ export function scrollTopFor(
   } else if (align === 'start') target = rowTop;
   else if (align === 'end') target = rowTop + rowHeight - viewport;
   else target = rowTop + rowHeight / 2 - viewport / 2;
-  return Math.max(0, Math.min(Math.max(0, height - viewport), target / scale));
+  return scale === 1
+    ? Math.max(0, Math.min(Math.max(0, height - viewport), target))
+    : scrollAtRow(target / rowHeight, height - viewport, count - viewport / rowHeight);
 }
 
 export interface ScaledRows extends ScaledLayout {

@@ -1,4 +1,3 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { ChainItem, LeafRequest, LeafView } from '../../shared/api';
 import { useApi } from '../api/api-context';
@@ -14,6 +13,7 @@ import { jumpToEntry } from '../tree/tree-nav';
 import { HistoryItem } from './history-item';
 import { SessionCard } from '../entry-views/session-card';
 import { ownValue } from '../../shared/own-key';
+import { PaneRowsBox, usePaneRows } from './pane-rows';
 
 /** Estimated height of a history row (rows are measured once drawn). */
 const ROW_ESTIMATE = 28;
@@ -90,6 +90,8 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
   const togglePin = useAppStore((s) => s.togglePin);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const windowRef = useRef<HTMLDivElement>(null);
   useEffect(() => source.subscribe(rerender), [source]);
   const onSelectLeaf = useCallback((id: string) => void jumpToEntry(api, id), [api]);
   const link = hover ?? pinned;
@@ -102,16 +104,20 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
       return { index: i, label: `#${i}${f ? ` ${f}` : ''}` };
     });
 
-  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
-  const virt = useVirtualizer({
-    count: source.total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE,
-    overscan: 12,
-    // Start at the leaf end: what a user looks at first, and the window the view came with.
-    initialOffset: () => source.total * ROW_ESTIMATE,
-  });
-  const rows = virt.getVirtualItems();
+  // Scaled past the browser's element height (pane-rows.tsx): any chain length.
+  const list = usePaneRows(
+    {
+      count: source.total,
+      getScrollElement: () => scrollRef.current,
+      estimateSize: () => ROW_ESTIMATE,
+      overscan: 12,
+      // Start at the leaf end: what a user looks at first, and the window the view came with.
+      initialOffset: () => source.total * ROW_ESTIMATE,
+    },
+    boxRef,
+    windowRef,
+  );
+  const { items: rows, inView, scrollToIndex } = list;
   // -1 before the first layout (no rows yet): nothing to fetch, the view's own window is on screen.
   const first = rows[0]?.index ?? -1;
   const last = rows.at(-1)?.index ?? -1;
@@ -129,11 +135,9 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
       currentProjectedSource()?.positions.get(target) ??
       source.find((c) => c.id === target)?.item.pos;
     const row = pos === undefined ? undefined : chainRowOf(source, pos);
-    if (row === undefined) return;
-    const range = virt.range;
-    if (range && row >= range.startIndex && row <= range.endIndex) return;
-    virt.scrollToIndex(row, { align: 'center' });
-  }, [target, view, source, virt]);
+    if (row === undefined || inView(row)) return;
+    scrollToIndex(row, 'center');
+  }, [target, view, source, inView, scrollToIndex]);
 
   const onHover = useCallback(
     (c: ChainItem | null) => setHover(c ? { entries: [c.id], messages: c.projectedAs, reason: c.hidden } : null),
@@ -149,19 +153,18 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
   );
 
   return (
-    <div className="pane-scroll" ref={scrollRef}>
-      <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
+    <div className="pane-scroll" ref={scrollRef} {...list.scrollProps}>
+      <PaneRowsBox rows={list} boxRef={boxRef} windowRef={windowRef}>
         {rows.map((it) => {
           const c = source.get(it.index);
-          const style = { position: 'absolute', top: it.start, left: 0, right: 0 } as const;
           if (!c)
             return (
-              <div key={it.key} className="history-placeholder" style={{ ...style, height: ROW_ESTIMATE }}>
+              <div key={it.key} className="history-placeholder" {...list.placeholder(it)}>
                 …
               </div>
             );
           return (
-            <div key={it.key} data-index={it.index} ref={virt.measureElement} style={style}>
+            <div key={it.key} {...list.row(it)}>
               <HistoryItem
                 sessionKey={sessionKey}
                 item={c}
@@ -175,7 +178,7 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
             </div>
           );
         })}
-      </div>
+      </PaneRowsBox>
       {source.error && <p className="error">{source.error}</p>}
     </div>
   );

@@ -1,4 +1,3 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { LeafRequest, LeafView } from '../../shared/api';
 import type { ProjectedMessage } from '../../shared/ledger-types';
@@ -9,6 +8,7 @@ import { CopyButton } from '../export/copy-button';
 import { messageText } from '../export/exports';
 import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
+import { PaneRowsBox, usePaneRows } from './pane-rows';
 import { ProjectedMessageView } from './projected-message-view';
 import { TotalsBar } from './totals-bar';
 
@@ -74,6 +74,7 @@ function MessageList({ source, view, request, linkable }: ListProps) {
   useEffect(() => source.subscribe(rerender), [source]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
+  const windowRef = useRef<HTMLDivElement>(null);
   // The system prompt, tools and notes sit above the list in the same scroll box.
   const [margin, setMargin] = useState(0);
   useLayoutEffect(() => setMargin(listRef.current?.offsetTop ?? 0), []);
@@ -91,18 +92,22 @@ function MessageList({ source, view, request, linkable }: ListProps) {
     },
     [source],
   );
-  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
-  const virt = useVirtualizer({
-    count: source.total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => MESSAGE_ESTIMATE,
-    overscan: 6,
-    getItemKey: messageKey,
-    scrollMargin: margin,
-    // Open at the leaf end, like the History pane: the newest messages at the bottom in view.
-    initialOffset: () => margin + source.total * MESSAGE_ESTIMATE,
-  });
-  const rows = virt.getVirtualItems();
+  // Scaled past the browser's element height (pane-rows.tsx): any number of messages.
+  const list = usePaneRows(
+    {
+      count: source.total,
+      getScrollElement: () => scrollRef.current,
+      estimateSize: () => MESSAGE_ESTIMATE,
+      overscan: 6,
+      getItemKey: messageKey,
+      scrollMargin: margin,
+      // Open at the leaf end, like the History pane: the newest messages at the bottom in view.
+      initialOffset: () => margin + source.total * MESSAGE_ESTIMATE,
+    },
+    listRef,
+    windowRef,
+  );
+  const { items: rows, inView, scrollToIndex } = list;
   const first = rows[0]?.index ?? -1;
   const last = rows.at(-1)?.index ?? -1;
   useEffect(() => {
@@ -114,11 +119,9 @@ function MessageList({ source, view, request, linkable }: ListProps) {
   const target =
     pinned && !pinned.fromMessage ? pinned.messages[0] : hover?.fromMessage ? undefined : hover?.messages[0];
   useEffect(() => {
-    if (target === undefined || target >= source.total) return;
-    const range = virt.range;
-    if (range && target >= range.startIndex && target <= range.endIndex) return;
-    virt.scrollToIndex(target, { align: 'center' });
-  }, [target, source, virt]);
+    if (target === undefined || target >= source.total || inView(target)) return;
+    scrollToIndex(target, 'center');
+  }, [target, source, inView, scrollToIndex]);
 
   const messageAt = useCallback((i: number) => source.get(i)?.msg, [source]);
   const onHover = useCallback(
@@ -159,7 +162,7 @@ function MessageList({ source, view, request, linkable }: ListProps) {
   );
 
   return (
-    <div className="pane-scroll" ref={scrollRef}>
+    <div className="pane-scroll" ref={scrollRef} {...list.scrollProps}>
       <details className="system-prompt">
         <summary>system prompt · {fmtInt(p.tokens.system)} tok</summary>
         <pre className="plain">{p.system}</pre>
@@ -178,23 +181,22 @@ function MessageList({ source, view, request, linkable }: ListProps) {
         </ul>
       )}
       {(error ?? source.error) && <p className="error">{error ?? source.error}</p>}
-      <div ref={listRef} style={{ height: virt.getTotalSize(), position: 'relative' }}>
+      <PaneRowsBox rows={list} boxRef={listRef} windowRef={windowRef}>
         {rows.map((it) => {
           const m = source.get(it.index);
-          const style = { position: 'absolute', top: it.start - margin, left: 0, right: 0 } as const;
           if (!m)
             return (
               <div
                 key={it.key}
                 className="projected-placeholder"
-                style={{ ...style, height: MESSAGE_ESTIMATE }}
+                {...list.placeholder(it)}
                 data-message-index={it.index}
               >
                 #{it.index} …
               </div>
             );
           return (
-            <div key={it.key} data-index={it.index} ref={virt.measureElement} style={style}>
+            <div key={it.key} {...list.row(it)}>
               <ProjectedMessageView
                 index={it.index}
                 msg={full[it.index] ?? m.msg}
@@ -210,7 +212,7 @@ function MessageList({ source, view, request, linkable }: ListProps) {
             </div>
           );
         })}
-      </div>
+      </PaneRowsBox>
     </div>
   );
 }

@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+import { act, cleanup, render } from '@testing-library/react';
+import { useRef } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SCROLL_PX } from '../data/scaled-rows';
+import { stubLayout } from '../test-support/render-backend';
+import { stubScrolling } from '../test-support/scroll-stub';
+import { PaneRowsBox, usePaneRows } from './pane-rows';
+
+/** A list as the panes draw one: rows of `estimate` px, opening at the end. */
+function List({ count, estimate }: { count: number; estimate: number }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const windowRef = useRef<HTMLDivElement>(null);
+  const list = usePaneRows(
+    {
+      count,
+      getScrollElement: () => scrollRef.current,
+      estimateSize: () => estimate,
+      overscan: 4,
+      initialOffset: () => count * estimate,
+    },
+    boxRef,
+    windowRef,
+  );
+  return (
+    <div className="scroller" ref={scrollRef} {...list.scrollProps}>
+      <PaneRowsBox rows={list} boxRef={boxRef} windowRef={windowRef}>
+        {list.items.map((it) => (
+          <div key={it.key} className="row" {...list.row(it)}>
+            row {it.index}
+          </div>
+        ))}
+      </PaneRowsBox>
+    </div>
+  );
+}
+
+const rows = () => [...document.querySelectorAll<HTMLElement>('.row')].map((r) => Number(r.dataset.index));
+const box = () => document.querySelector<HTMLElement>('.scroller > div')!;
+
+describe('a pane list on either side of the limit', () => {
+  let unstub: () => void;
+  beforeAll(() => {
+    stubLayout();
+    unstub = stubScrolling(28);
+  });
+  afterAll(() => unstub());
+  afterEach(cleanup);
+
+  it('is virtualized below MAX_SCROLL_PX and scaled above it, opening at the end either way', () => {
+    const { rerender } = render(<List count={1000} estimate={28} />);
+    expect(document.querySelector('.scroller')!.hasAttribute('data-scaled')).toBe(false);
+    expect(box().style.height).toBe(`${1000 * 28}px`);
+    expect(rows()).toContain(999);
+    // A live append takes it past the limit: the same list goes on scaled, at the end.
+    const n = Math.ceil(MAX_SCROLL_PX / 28) + 10;
+    act(() => rerender(<List count={n} estimate={28} />));
+    expect(document.querySelector('.scroller')!.hasAttribute('data-scaled')).toBe(true);
+    expect(box().style.height).toBe(`${MAX_SCROLL_PX}px`);
+    expect(rows()).toContain(n - 1);
+    expect(rows().length).toBeLessThan(60);
+  });
+});

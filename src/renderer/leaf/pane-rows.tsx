@@ -1,0 +1,133 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, type CSSProperties, type Key, type ReactNode, type RefObject } from 'react';
+import { type Align, useScaledList } from '../data/scaled-list';
+import { needsScaling } from '../data/scaled-rows';
+
+type VirtualizerOptions = Parameters<typeof useVirtualizer<HTMLDivElement, Element>>[0];
+
+/** One drawn row of a pane's list. */
+export interface PaneRow {
+  index: number;
+  key: Key;
+  /** Where @tanstack/react-virtual put it (scroll content px); 0 in a scaled list (rows in flow). */
+  start: number;
+}
+
+interface RowProps {
+  'data-index'?: number;
+  ref?: (el: Element | null) => void;
+  style?: CSSProperties;
+}
+
+/** The History's and the projected pane's rows: virtualized as before, or scaled past the element height. */
+export interface PaneRows {
+  scaled: boolean;
+  items: PaneRow[];
+  /** Is row `i` on screen now? */
+  inView: (i: number) => boolean;
+  scrollToIndex: (i: number, align: Align) => void;
+  /** A loaded row: measured once drawn. */
+  row: (it: PaneRow) => RowProps;
+  /** A row still being fetched: the estimated height. */
+  placeholder: (it: PaneRow) => RowProps;
+  /** The scroll box's props: a scaled list's is positioned (its box is measured from it) and says it is scaled. */
+  scrollProps: { style?: CSSProperties; 'data-scaled'?: boolean };
+  boxStyle: CSSProperties;
+}
+
+/**
+ * A scaled list's scroll box: positioned (its box's offsetTop is the content above the list) and
+ * without the browser's scroll anchoring (the list anchors its rows itself: the browser's would
+ * move the scroll position when the list moves its window).
+ */
+const SCALED_SCROLL = { style: { position: 'relative', overflowAnchor: 'none' }, 'data-scaled': true } as const;
+/** The window of a scaled list: rows in flow, placed by scaled-list.ts (`top`). */
+const WINDOW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
+
+/**
+ * A pane's list rows. Up to MAX_SCROLL_PX of estimated rows: @tanstack/react-virtual with
+ * `options`, exactly as the panes had it. Past it (a chain of ~285k entries, a projection of
+ * ~83k messages; Chromium stops laying out at ~33.5M px): a scaled list (data/scaled-list.ts)
+ * opening at the end, as `initialOffset` does below the limit. Drawn by PaneRowsBox with the same
+ * refs: `boxRef` the rows' box (sized by the list), `windowRef` a scaled list's window in it.
+ */
+export function usePaneRows(
+  options: VirtualizerOptions,
+  boxRef: RefObject<HTMLDivElement | null>,
+  windowRef: RefObject<HTMLDivElement | null>,
+): PaneRows {
+  const estimate = options.estimateSize(0);
+  const scaled = needsScaling(options.count, estimate);
+  const margin = options.scrollMargin ?? 0;
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
+  const virt = useVirtualizer({ ...options, enabled: !scaled });
+  const list = useScaledList({
+    enabled: scaled,
+    count: options.count,
+    estimate,
+    overscanPx: (options.overscan ?? 1) * estimate,
+    getScrollElement: options.getScrollElement,
+    boxRef,
+    windowRef,
+  });
+  // Both stay the same functions from render to render (effects that scroll depend on them).
+  const { inView: scaledInView, scrollToIndex: scaledScrollTo } = list;
+  const inView = useCallback(
+    (i: number) => {
+      if (scaled) return scaledInView(i);
+      const r = virt.range;
+      return !!r && i >= r.startIndex && i <= r.endIndex;
+    },
+    [scaled, scaledInView, virt],
+  );
+  const scrollToIndex = useCallback(
+    (i: number, align: Align) => (scaled ? scaledScrollTo(i, align) : virt.scrollToIndex(i, { align })),
+    [scaled, scaledScrollTo, virt],
+  );
+  if (scaled) {
+    const items: PaneRow[] = [];
+    for (let i = list.first; i <= list.last; i++) items.push({ index: i, key: i, start: 0 });
+    return {
+      scaled,
+      items,
+      inView,
+      scrollToIndex,
+      row: (it) => ({ 'data-index': it.index }),
+      placeholder: (it) => ({ 'data-index': it.index, style: { height: estimate } }),
+      scrollProps: SCALED_SCROLL,
+      boxStyle: { height: list.height, position: 'relative', overflow: 'clip' },
+    };
+  }
+  const at = (it: PaneRow): CSSProperties => ({ position: 'absolute', top: it.start - margin, left: 0, right: 0 });
+  return {
+    scaled,
+    items: virt.getVirtualItems(),
+    inView,
+    scrollToIndex,
+    row: (it) => ({ 'data-index': it.index, ref: virt.measureElement, style: at(it) }),
+    placeholder: (it) => ({ style: { ...at(it), height: estimate } }),
+    scrollProps: {},
+    boxStyle: { height: virt.getTotalSize(), position: 'relative' },
+  };
+}
+
+/** The rows' box: sized by the list; a scaled list's rows sit in its window. */
+export function PaneRowsBox(props: {
+  rows: PaneRows;
+  boxRef: RefObject<HTMLDivElement | null>;
+  windowRef: RefObject<HTMLDivElement | null>;
+  children: ReactNode;
+}): ReactNode {
+  const { rows, boxRef, windowRef } = props;
+  return (
+    <div ref={boxRef} style={rows.boxStyle}>
+      {rows.scaled ? (
+        <div ref={windowRef} style={WINDOW_STYLE}>
+          {props.children}
+        </div>
+      ) : (
+        props.children
+      )}
+    </div>
+  );
+}

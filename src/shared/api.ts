@@ -450,9 +450,11 @@ export interface SessionDelta {
   /** Existing rows `[start, end)` to fetch again (a new line passes through them, a leaf became a parent). */
   redraw: { start: number; end: number };
   redrawFolded: { start: number; end: number };
-  /** Leaves that are new, and former leaves that got a child (ids). */
+  /** Leaves that are new, and former leaves that got a child (ids; none on a step of a first read). */
   addedLeaves: string[];
   endedLeaves: string[];
+  /** Leaves of the session now (SessionInfo.leaves). */
+  leafCount: number;
   warningCount: number;
   /** Entries that became branch points (a second child arrived): SessionInfo.branchPoints grows by this. */
   branchPointsAdded: number;

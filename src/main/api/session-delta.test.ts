@@ -144,6 +144,7 @@ describe('appended events carry a delta (issue 9)', () => {
     expect(d1.usage).toEqual(now.usage);
     expect(d1.usage.activeChain.input_tokens).toBeGreaterThan(info0.usage.activeChain.input_tokens);
     expect(d1.work).toBeNull();
+    expect(d1.leafCount).toBe(now.leaves);
     expect(info0.branchPoints + d1.branchPointsAdded).toBe(now.branchPoints);
     // 2. A fork from an entry with one child (a new branch point) whose new leaf is active, and a work event.
     const single = rows.find((r) => r.children === 1 && r.index > 5);
@@ -163,6 +164,7 @@ describe('appended events carry a delta (issue 9)', () => {
     expect(info0.branchPoints + d1.branchPointsAdded + d2.branchPointsAdded).toBe(now.branchPoints);
     expect(d2.usage).toEqual(now.usage);
     expect(d2.work).toEqual(now.work);
+    expect(d2.leafCount).toBe(now.leaves);
     expect(d2.work?.some((w) => w.work_id === 'w-delta')).toBe(true);
   });
 });

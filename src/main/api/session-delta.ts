@@ -6,6 +6,9 @@ import { usageTotals } from '../core/usage';
 import { activeWork } from './session-info';
 import { treeRows } from './tree-rows';
 
+/** The leaf count after the last delta of an index (its entry count then): the next one adds to it. */
+const leavesKnown = new WeakMap<object, { count: number; leaves: number }>();
+
 /**
  * What an append of entries `firstNew … count-1` changed in a session's tree, so a follower
  * patches its caches instead of opening the session again (issue 9). The layout only places
@@ -29,10 +32,25 @@ export function sessionDelta(s: OpenSession, firstNew: number, step = false): Se
   }
   let redrawFrom = firstNew > 0 ? firstNew - 1 : 0; // the former active leaf
   for (const p of newChildren.keys()) redrawFrom = Math.min(redrawFrom, p);
+  // Leaves counted, named only for an append (a step of a first read may bring thousands).
   const endedLeaves: string[] = [];
-  for (const [p, n] of newChildren) if (ix.childCount[p] === n) endedLeaves.push(ix.ids[p]);
+  let ended = 0;
+  for (const [p, n] of newChildren) {
+    if (ix.childCount[p] !== n) continue;
+    ended++;
+    if (!step) endedLeaves.push(ix.ids[p]);
+  }
   const addedLeaves: string[] = [];
-  for (let i = firstNew; i < count; i++) if (ix.childCount[i] === 0) addedLeaves.push(ix.ids[i]);
+  let added = 0;
+  for (let i = firstNew; i < count; i++) {
+    if (ix.childCount[i] !== 0) continue;
+    added++;
+    if (!step) addedLeaves.push(ix.ids[i]);
+  }
+  const before = leavesKnown.get(s.ledger.index);
+  const leafCount =
+    before !== undefined && before.count === firstNew ? before.leaves + added - ended : ix.leaves().length;
+  leavesKnown.set(s.ledger.index, { count, leaves: leafCount });
 
   const rowCount = layout.rowCount(false);
   const foldedRowCount = layout.rowCount(true);
@@ -52,6 +70,7 @@ export function sessionDelta(s: OpenSession, firstNew: number, step = false): Se
     redrawFolded: { start: Math.min(redrawFoldedFrom, foldedFirstRow), end: foldedFirstRow },
     addedLeaves,
     endedLeaves,
+    leafCount,
     warningCount: s.ledger.warnings().length,
     ...changedCounts(s, firstNew, newChildren, step),
   };

@@ -74,7 +74,7 @@ export function useSession(api: Api): void {
         rowCount: delta.rowCount,
         foldedRowCount: delta.foldedRowCount,
         laneCount: delta.laneCount,
-        leaves: (st().sessionInfo?.leaves ?? 0) + delta.addedLeaves.length - delta.endedLeaves.length,
+        leaves: delta.leafCount,
         branchPoints: (st().sessionInfo?.branchPoints ?? 0) + delta.branchPointsAdded,
         usage: delta.usage,
         ...(delta.work ? { work: delta.work } : {}),

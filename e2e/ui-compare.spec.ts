@@ -52,7 +52,8 @@ test.describe('compare two budgets', () => {
       // Override a turn on side B only.
       await sideB.getByRole('button', { name: /^B overrides/ }).click();
       const bRows = page.getByRole('table', { name: 'B Plan rows' });
-      const firstTurn = await bRows.locator('tbody tr').first().getAttribute('data-turn');
+      // B's plan rows are read by page once B's view is in: wait for the first one.
+      const firstTurn = await bRows.locator('tbody tr[data-turn]').first().getAttribute('data-turn');
       await label(page, `B Override turn ${firstTurn}`).selectOption('full');
       await expect(labels).toContainText('overrides: 1 turn');
       await expect(table(page).locator(`tr[data-turn="${firstTurn}"] td:nth-child(4) .fid-badge`)).toHaveText('full');
@@ -102,7 +103,8 @@ test.describe('compare two budgets', () => {
     await expect(table(page)).toBeVisible();
     await page.getByLabel('Plan B').selectOption('auto');
     await page.getByRole('button', { name: /^B overrides/ }).click();
-    const rows = page.getByRole('table', { name: 'B Plan rows' }).locator('tbody tr');
+    const rows = page.getByRole('table', { name: 'B Plan rows' }).locator('tbody tr[data-turn]');
+    await expect(rows.first()).toBeVisible();
     const turns = await rows.evaluateAll((trs) => trs.slice(0, 3).map((tr) => tr.getAttribute('data-turn') ?? ''));
     for (const t of turns) {
       const sel = label(page, `B Override turn ${t}`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChainItems, LeafView, SessionInfo, TreeRowsResult } from '../shared/api';
+import type { ChainItems, LeafView, PlanTurns, SessionInfo, TreeRowsResult } from '../shared/api';
 import { DEFAULT_PROFILE, type ProjectedMessage, type TreeReport, type VerifyReport } from '../shared/ledger-types';
 import type { ApiClient } from '../main/api/api-backend';
 import { ExplorerBackend } from '../main/api/explorer-backend';
@@ -121,8 +121,17 @@ describe('ids, kinds and names like built-in properties', () => {
     const none = await call<ChainItems>('getChainItems', { ...req, start: 0, count: 50, kinds: ['valueOf'] });
     expect(none.total).toBe(0);
     // A turn whose id is `__proto__` can be forced to its card.
-    const forced = await call<LeafView>('getLeafView', { ...req, overrides: { ['__proto__']: { fidelity: 'card' } } });
-    expect(forced.projection.plan.map((r) => [r.turn_id, r.fidelity])).toEqual([
+    const forcedReq = { ...req, overrides: { ['__proto__']: { fidelity: 'card' } } };
+    const forced = await call<LeafView>('getLeafView', forcedReq);
+    expect(forced.plan.strip.map((g) => [g.firstTurnId, g.fidelity, g.overridden])).toEqual([
+      ['__proto__', 'card', true],
+      ['hasOwnProperty', 'full', false],
+    ]);
+    const turns = await call<PlanTurns>('getPlanTurns', {
+      ...forcedReq,
+      ids: ['hasOwnProperty', '__proto__', 'constructor'],
+    });
+    expect(turns.turns.map((r) => [r.turn_id, r.fidelity])).toEqual([
       ['__proto__', 'card'],
       ['hasOwnProperty', 'full'],
     ]);

@@ -3,7 +3,15 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChainItems, EntryDetail, LeafView, SessionInfo, TreeRowsResult } from '../shared/api';
+import {
+  MAX_PLAN_TURNS,
+  type ChainItems,
+  type EntryDetail,
+  type LeafView,
+  type PlanTurns,
+  type SessionInfo,
+  type TreeRowsResult,
+} from '../shared/api';
 import {
   DEFAULT_PROFILE,
   type LedgerWarning,
@@ -103,7 +111,12 @@ async function checkApi(home: string, core: ReturnType<typeof coreReading>): Pro
     sendable(view);
     const want = core.projections.get(`${core.verify.active_leaf}:auto`) as Projection;
     expect(view.projection.tokens).toEqual(want.tokens);
-    expect(view.projection.plan).toEqual(want.plan);
+    const rows = (await backend.call('getPlanTurns', { ...req, start: 0, count: MAX_PLAN_TURNS }, client)) as PlanTurns;
+    expect(rows.total).toBe(want.plan.length);
+    expect(view.plan.turns).toBe(want.plan.length);
+    expect(
+      rows.turns.map(({ turn_id, fidelity, packet_id, tokens }) => ({ turn_id, fidelity, packet_id, tokens })),
+    ).toEqual(want.plan.slice(0, MAX_PLAN_TURNS));
     expect(view.projection.messages.map((m) => [m.fidelity, m.source_ids, m.tokens])).toEqual(
       want.messages.map((m) => [m.fidelity, m.source_ids, m.tokens]),
     );

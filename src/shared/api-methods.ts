@@ -16,6 +16,7 @@ const METHOD_SET: Record<ApiMethod, true> = {
   getChainItems: true,
   getProjectedMessage: true,
   getProjectedMessages: true,
+  getPlanTurns: true,
   getWarnings: true,
   getLine: true,
   branch: true,

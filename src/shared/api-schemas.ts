@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { featureRequestSchemas } from './api-features-schemas';
 import {
   MAX_CHAIN_ITEMS,
+  MAX_PLAN_TURNS,
   MAX_PROJECTED_PAGE,
   MAX_SLICE_BYTES,
   type ApiMethod,
@@ -96,6 +97,10 @@ export const requestSchemas = {
   getProjectedMessages: leafRequest
     .extend({ start: count, count: z.number().int().min(0).max(MAX_PROJECTED_PAGE) })
     .strict(),
+  getPlanTurns: z.union([
+    leafRequest.extend({ start: count, count: z.number().int().min(0).max(MAX_PLAN_TURNS) }).strict(),
+    leafRequest.extend({ ids: z.array(entryId).max(MAX_PLAN_TURNS) }).strict(),
+  ]),
   getWarnings: z.object({ key: sessionKey }).strict(),
   getLine: z
     .object({

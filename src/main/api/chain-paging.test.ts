@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from './api-backend';
-import type { ChainItem, ChainItems, LeafView } from '../../shared/api';
+import type { ChainItem, ChainItems, LeafView, PlanTurns, PlanTurnsRequest } from '../../shared/api';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { chainToRoot } from '../core/chain';
@@ -39,7 +39,8 @@ function fullChain(path: string, plan: 'auto' | 'none'): ChainItem[] {
     const ix = l.index;
     const leaf = ix.activeLeaf;
     const chain = chainToRoot(ix, leaf);
-    const vis = chainVisibility(l, chain, project(l, leaf, { plan, profile: DEFAULT_PROFILE }));
+    const whole = project(l, leaf, { plan, profile: DEFAULT_PROFILE });
+    const vis = chainVisibility(l, chain, whole);
     return chain.map((i, pos) => {
       const e = l.entry(i);
       const p = entryPreview(e);
@@ -55,6 +56,7 @@ function fullChain(path: string, plan: 'auto' | 'none'): ChainItem[] {
         text: p.text,
         turnId: vis[pos].turnId,
         projectedAs: vis[pos].projectedAs,
+        projectedFidelity: vis[pos].projectedAs.map((m) => whole.messages[m].fidelity),
         hidden: vis[pos].hidden,
       };
     });
@@ -152,13 +154,17 @@ describe('chain paging on a 20,000-entry generated session', () => {
   });
 });
 
-describe('turn options', () => {
+describe('plan turns', () => {
+  const turns = async (r: PlanTurnsRequest): Promise<PlanTurns> =>
+    (await backend.call('getPlanTurns', r, client)) as PlanTurns;
+
   it('say which closed turns have a card and which usable packets cover each', async () => {
     const v = (await backend.call('getLeafView', req(PACKETS_KEY), client)) as LeafView;
+    const all = await turns({ ...req(PACKETS_KEY), start: 0, count: 100 });
     const p21 = { packet_id: 'e0021', first_turn_id: 'e0007', last_turn_id: 'e0016' };
     const p27 = { packet_id: 'e0027', first_turn_id: 'e0002', last_turn_id: 'e0012' };
     // e0033 names its turns in the wrong order and e0037 covers the open turn e0034: never offered.
-    expect(v.turnOptions.map(({ directive: _, ...t }) => t)).toEqual([
+    expect(all.turns.map((t) => ({ turn_id: t.turn_id, hasCard: t.hasCard, packets: t.packets }))).toEqual([
       { turn_id: 'e0002', hasCard: true, packets: [p27] },
       { turn_id: 'e0007', hasCard: true, packets: [p21, p27] },
       { turn_id: 'e0012', hasCard: false, packets: [p21, p27] },
@@ -166,11 +172,38 @@ describe('turn options', () => {
       { turn_id: 'e0022', hasCard: true, packets: [] },
       { turn_id: 'e0028', hasCard: true, packets: [] },
     ]);
-    expect(v.turnOptions.map((t) => t.turn_id)).toEqual(v.projection.plan.map((r) => r.turn_id));
+    // The rows are the §6 plan's, in its order; the view counts them.
+    const s = await backend.cache.acquire(PACKETS_KEY);
+    const plan = leafContext(s, req(PACKETS_KEY)).lp.summary.plan;
+    expect(
+      all.turns.map(({ turn_id, fidelity, packet_id, tokens }) => ({ turn_id, fidelity, packet_id, tokens })),
+    ).toEqual(plan);
+    expect(all.turns.map((t) => t.index)).toEqual(plan.map((_, k) => k));
+    expect(all.total).toBe(plan.length);
+    expect(v.plan.turns).toBe(plan.length);
+    expect(v.plan.full + v.plan.card + v.plan.packet).toBe(plan.length);
+    expect(v.plan.strip.reduce((n, g) => n + g.count, 0)).toBe(plan.length);
     // Each turn names its directive by the text its chain row shows.
-    for (const t of v.turnOptions) {
+    for (const t of all.turns) {
       expect(t.directive).not.toBe('');
       expect(t.directive).toBe(v.chain.find((c) => c.id === t.turn_id)?.text);
     }
+  });
+
+  it('come by window and by id; ids that are no closed turn are left out', async () => {
+    const all = await turns({ ...req(PACKETS_KEY), start: 0, count: 100 });
+    const page = await turns({ ...req(PACKETS_KEY), start: 2, count: 2 });
+    expect(page.turns).toEqual(all.turns.slice(2, 4));
+    expect((await turns({ ...req(PACKETS_KEY), start: 99, count: 5 })).turns).toEqual([]);
+    // e0034 is the open turn, e0001 no turn at all; answered in plan order, once each.
+    const byId = await turns({ ...req(PACKETS_KEY), ids: ['e0022', 'e0034', 'e0002', 'e0001', 'e0022'] });
+    expect(byId.turns.map((t) => t.turn_id)).toEqual(['e0002', 'e0022']);
+    expect(byId.turns[1]).toEqual(all.turns[4]);
+    await expect(
+      backend.call('getPlanTurns', { ...req(PACKETS_KEY), start: 0, count: 1001 }, client),
+    ).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(
+      backend.call('getPlanTurns', { ...req(PACKETS_KEY), start: 0, count: 1, ids: ['e0002'] }, client),
+    ).rejects.toMatchObject({ code: 'bad_request' });
   });
 });

@@ -1,16 +1,18 @@
 import type { CancelSignal } from '../core/cancel';
-import type { LeafRequest } from '../../shared/api';
+import type { LeafRequest, PlanOutline } from '../../shared/api';
 import { Lru } from '../../shared/lru';
 import { KNOWN_KINDS } from '../core/entry-types';
 import { kindCode, UNKNOWN_KIND } from '../core/ledger-index';
-import { planLeaf, type LeafPlan } from '../core/leaf-plan';
+import { MAX_EXTEND, planLeaf, type ChainFacts, type LeafPlan } from '../core/leaf-plan';
+import type { LedgerIndex } from '../core/ledger-index';
 import { visibilityContext, type VisibilityContext } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { ApiError, throwIfCancelled } from './api-backend';
+import type { PlanFacts } from './plan-turns';
 
 /**
  * A leaf's projection plan with everything a window of its chain needs, computed
- * once per (session revision, leaf, plan, profile, overrides) and kept, so
+ * once per (ledger index, leaf, plan, profile, overrides) and kept, so
  * paging through the chain or the projected pane never decides the plan again.
  * Message bodies are not kept: a page shapes its own (`lp.messages`).
  */
@@ -18,15 +20,25 @@ export interface LeafContext {
   leaf: number;
   lp: LeafPlan;
   vc: VisibilityContext;
-  /** Computed on first use: kind counts, and chain positions per kind filter. */
-  memo: { kindCounts?: Record<string, number>; filtered: Lru<string, Int32Array> };
+  /** Computed on first use: kind counts, chain positions per kind filter, the plan's outline and turn lookups. */
+  memo: {
+    kindCounts?: Record<string, number>;
+    filtered: Lru<string, Int32Array>;
+    outline?: PlanOutline;
+    plan?: PlanFacts;
+  };
 }
 
 /** Contexts kept per session: side A and B of a comparison, and a previous leaf to come back to. */
 const KEEP = 4;
 /** Kind filters kept per context (each an Int32Array of up to the chain's length). */
 const KEEP_FILTERS = 8;
-const cache = new WeakMap<OpenSession, { revision: number; entries: Lru<string, LeafContext> }>();
+/**
+ * Kept per ledger index: an append grows the index and changes no chain that was there, so a
+ * context stays right (and the new active leaf starts from the one above it); a reload makes a
+ * new index, and so starts over.
+ */
+const cache = new WeakMap<OpenSession, { index: LedgerIndex; entries: Lru<string, LeafContext> }>();
 
 /** The leaf's index: the request's id, or the active leaf when null. */
 export function leafIndex(s: OpenSession, leaf: string | null): number {
@@ -52,24 +64,44 @@ function cacheKey(leaf: number, req: LeafRequest): string {
 export function leafContext(s: OpenSession, req: LeafRequest, signal?: CancelSignal): LeafContext {
   const leaf = leafIndex(s, req.leaf);
   let c = cache.get(s);
-  if (!c || c.revision !== s.revision) {
-    c = { revision: s.revision, entries: new Lru(KEEP) };
+  if (!c || c.index !== s.ledger.index) {
+    c = { index: s.ledger.index, entries: new Lru(KEEP) };
     cache.set(s, c);
   }
   const key = cacheKey(leaf, req);
   const hit = c.entries.get(key);
   if (hit) return hit;
   throwIfCancelled(signal);
-  const lp = planLeaf(s.ledger, leaf, {
-    plan: req.plan,
-    profile: req.profile,
-    overrides: new Map(Object.entries(req.overrides)),
-    signal,
-  });
+  const lp = planLeaf(
+    s.ledger,
+    leaf,
+    { plan: req.plan, profile: req.profile, overrides: new Map(Object.entries(req.overrides)), signal },
+    factsAbove(s, c.entries, leaf, req.profile.bytes_per_token),
+  );
   const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.summary, s.ledger.index.ids, lp.projectedAs);
   const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Lru(KEEP_FILTERS) } };
   c.entries.set(key, ctx);
   return ctx;
+}
+
+/**
+ * The chain facts of a kept context whose leaf stands at most MAX_EXTEND entries above `leaf`
+ * (the active leaf before an append, the entry before the next one): the new plan indexes only
+ * the entries below it. Any plan options will do: chain facts depend on bytes_per_token alone.
+ */
+function factsAbove(s: OpenSession, kept: Lru<string, LeafContext>, leaf: number, bpt: number): ChainFacts | undefined {
+  const above: ChainFacts[] = [];
+  for (const [, c] of kept.entries()) {
+    const f = c.lp.chainFacts;
+    if (f.bpt === bpt && f.leaf < leaf) above.push(f);
+  }
+  if (above.length === 0) return undefined;
+  const parent = s.ledger.index.parent;
+  for (let i = parent[leaf], n = 1; i >= 0 && n <= MAX_EXTEND; i = parent[i], n++) {
+    const f = above.find((x) => x.leaf === i);
+    if (f) return f;
+  }
+  return undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '../../shared/api';
 import type { Json, ProjectedMessage } from '../../shared/ledger-types';
 import { entryPreview } from '../core/entry-preview';
-import { turnOptions } from './turn-options';
+import { planOutline } from './plan-turns';
 import { entryVisibility } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { ApiError } from './api-backend';
@@ -50,6 +50,7 @@ function chainItem(s: OpenSession, c: LeafContext, pos: number): ChainItem {
     text: p.text,
     turnId: v.turnId,
     projectedAs: v.projectedAs,
+    projectedFidelity: v.projectedAs.map((m) => c.lp.fidelityOf(m)),
     hidden: v.hidden,
   };
 }
@@ -108,11 +109,14 @@ function firstScreen(s: OpenSession, c: LeafContext, signal?: CancelSignal): Pro
 /**
  * Both panes for one leaf: the last CHAIN_WINDOW chain items with their visibility, and the
  * projection — whole (clipped), or with `pagedMessages` only its first screen (see LeafView).
+ * The plan comes as its outline (counts and strip), never row by row: the answer's size follows
+ * the screen, not the number of turns (rows: `getPlanTurns`).
  */
 export function leafView(s: OpenSession, req: LeafViewRequest, signal?: CancelSignal): LeafView {
   const c = leafContext(s, req, signal);
   const ix = s.ledger.index;
-  const { chain, summary: projection, messageCount } = c.lp;
+  const { chain, summary, messageCount } = c.lp;
+  const { plan: _rows, ...projection } = summary;
   const chainStart = Math.max(0, chain.length - CHAIN_WINDOW);
   const paged = req.pagedMessages === true;
   const whole = paged ? null : messagePage(s, c, 0, messageCount, signal);
@@ -129,7 +133,7 @@ export function leafView(s: OpenSession, req: LeafViewRequest, signal?: CancelSi
     chain: itemsAt(s, c, chainStart, chain.length),
     kindCounts: kindCounts(s, c),
     sourcePositions,
-    turnOptions: turnOptions(s.ledger, c.lp.ctx, c.lp.turnIndex),
+    plan: planOutline(c, req.overrides),
     projection: { ...projection, tools, messages: whole ? whole.messages : [] },
     clipped: whole ? whole.clipped : [],
     messageCount,

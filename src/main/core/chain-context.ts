@@ -32,8 +32,7 @@ export interface ChainContext {
 }
 
 export function scanChain(ledger: Ledger, chain: number[]): ChainContext {
-  const index = ledger.index;
-  const ctx: ChainContext = {
+  const empty: ChainContext = {
     chain,
     resetPos: -1,
     resetSummary: '',
@@ -43,25 +42,53 @@ export function scanChain(ledger: Ledger, chain: number[]): ChainContext {
     cards: new Map(),
     packets: [],
   };
-  for (let pos = 0; pos < chain.length; pos++) {
+  return extendChainContext(ledger, empty, chain, 0);
+}
+
+/**
+ * The context of `chain` from the context of its first `from` entries (a leaf above it): only the
+ * entries after them are looked at. What they do not change is shared with `prev` (the same Map and
+ * array objects, so a caller can tell by identity that no presentation, card or packet came).
+ */
+export function extendChainContext(ledger: Ledger, prev: ChainContext, chain: number[], from: number): ChainContext {
+  const index = ledger.index;
+  const ctx: ChainContext = { ...prev, chain };
+  // Copied on the first change: `prev`'s own stay as they are.
+  let ownPresentations = false;
+  let ownCards = false;
+  let ownPackets = false;
+  for (let pos = from; pos < chain.length; pos++) {
     const i = chain[pos];
     const k = index.kind[i];
     if (k === KIND.compaction) {
       if (index.flags[i] & F_RESET) ctx.resetPos = pos;
       const range = index.packetRange.get(i);
-      if (range) ctx.packets.push({ entry: i, id: index.ids[i], firstTurnId: range[0], lastTurnId: range[1] });
+      if (range) {
+        if (!ownPackets) ctx.packets = [...ctx.packets];
+        ownPackets = true;
+        ctx.packets.push({ entry: i, id: index.ids[i], firstTurnId: range[0], lastTurnId: range[1] });
+      }
     } else if (k === KIND.intent) {
       ctx.intent = i;
     } else if (k === KIND.presentation || k === KIND.turn_card) {
       const key = index.routeKey.get(i);
-      if (key !== undefined) (k === KIND.presentation ? ctx.presentations : ctx.cards).set(key, i);
+      if (key === undefined) continue;
+      if (k === KIND.presentation) {
+        if (!ownPresentations) ctx.presentations = new Map(ctx.presentations);
+        ownPresentations = true;
+        ctx.presentations.set(key, i);
+      } else {
+        if (!ownCards) ctx.cards = new Map(ctx.cards);
+        ownCards = true;
+        ctx.cards.set(key, i);
+      }
     }
   }
-  if (ctx.resetPos >= 0) {
+  if (ctx.resetPos >= 0 && ctx.resetPos !== prev.resetPos) {
     const reset = ledger.entry(chain[ctx.resetPos]);
     ctx.resetSummary = reset.kind === 'compaction' && reset.reset ? reset.reset.summary : '';
   }
-  if (ctx.intent >= 0) {
+  if (ctx.intent >= 0 && ctx.intent !== prev.intent) {
     const intent = ledger.entry(ctx.intent);
     ctx.intentText = intent.kind === 'intent' ? intent.modelVisible : null;
   }

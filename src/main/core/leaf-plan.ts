@@ -2,13 +2,15 @@
  * §5/§6 for one leaf, incrementally: the plan is decided on numbers (each closed turn's Full
  * cost from the TurnCache, card and packet costs), and message bodies are shaped only for
  * the range asked (`messages(start, end)`). Neighbouring leaves share every closed turn, so
- * a new leaf shapes only its open turn, its tail and the turns it does not share.
+ * a new leaf shapes only its open turn, its tail and the turns it does not share; a leaf just
+ * below a planned one (an append, the next entry) also indexes only the entries after it
+ * (`ChainFacts`), so its cost follows what changed, not the chain's length.
  */
-import type { PlanRow, ProjectedMessage, Projection } from '../../shared/ledger-types';
+import type { Fidelity, PlanRow, ProjectedMessage, Projection } from '../../shared/ledger-types';
 import { stringifyJson } from '../../shared/json-text';
 import { checkCancelled, type CancelSignal } from './cancel';
 import { chainToRoot } from './chain';
-import { scanChain, type ChainContext, type PacketRef } from './chain-context';
+import { extendChainContext, scanChain, type ChainContext, type PacketRef } from './chain-context';
 import type { Ledger } from './ledger';
 import {
   cardMessage,
@@ -62,24 +64,135 @@ export interface LeafPlan {
   messages(start: number, end: number, signal?: CancelSignal): ProjectedMessage[];
   /** Indices of the messages whose `source_ids` name the entry at chain position `pos`, ascending. */
   projectedAs(pos: number): number[];
+  /** The fidelity of message `m` (0 ≤ m < messageCount), without shaping it. */
+  fidelityOf(m: number): Fidelity;
+  /** What the chain gave the plan: a leaf below this one can start from it (planLeaf's `from`). */
+  chainFacts: ChainFacts;
+}
+
+/**
+ * What a leaf's chain gives its plan, whatever the plan's options but bytes_per_token: its
+ * context, turns, and each closed turn's Full facts. Kept with the plan, so that a leaf below
+ * it indexes only the entries after it (never a reference to the plan it came from).
+ */
+export interface ChainFacts {
+  leaf: number;
+  bpt: number;
+  chain: number[];
+  ctx: ChainContext;
+  /** Chain position of the first entry after the newest reset (0 without one). */
+  base: number;
+  turnIndex: TurnIndex;
+  /** Chain position of the last turn's directive, or -1 without turns. */
+  lastTurnPos: number;
+  /** The closed turns in order, with their directive's chain position, and their Full facts. */
+  closed: { turn: Turn; firstPos: number }[];
+  facts: FullTurnFacts[];
 }
 
 /** How often (in turns) long loops look at the abort signal. */
 const CHECK_EVERY = 64;
+/** Most entries a leaf may stand below a planned leaf for its plan to start from that one's chain facts. */
+export const MAX_EXTEND = 256;
 
-/** The plan of `leaf`'s projection; bodies are shaped only when `messages()` asks. */
-export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions): LeafPlan {
+/** Closed turns and their facts from turn `fromTurn` on (at chain position `pos`), added to `f`. */
+function addTurns(ledger: Ledger, f: ChainFacts, fromTurn: number, pos: number, signal?: CancelSignal): ChainFacts {
+  const cache = turnCacheOf(ledger);
+  const turns = f.turnIndex.turns;
+  for (let k = fromTurn; k < turns.length; k++) {
+    const t = turns[k];
+    f.lastTurnPos = pos;
+    if (!t.open) {
+      if (f.closed.length % CHECK_EVERY === 0) checkCancelled(signal);
+      f.closed.push({ turn: t, firstPos: pos });
+      f.facts.push(cache.fullFacts(ledger, f.ctx, t, pos, f.bpt));
+    }
+    pos += t.entries.length;
+  }
+  return f;
+}
+
+/** The chain facts of `leaf`, read from its whole chain. */
+function freshChainFacts(ledger: Ledger, leaf: number, bpt: number, signal?: CancelSignal): ChainFacts {
+  const index = ledger.index;
+  const chain = chainToRoot(index, leaf);
+  const ctx = scanChain(ledger, chain);
+  const base = ctx.resetPos + 1;
+  const turnIndex = buildTurnIndex(index, ctx.resetPos >= 0 ? chain.slice(base) : chain);
+  const f: ChainFacts = { leaf, bpt, chain, ctx, base, turnIndex, lastTurnPos: -1, closed: [], facts: [] };
+  return addTurns(ledger, f, 0, base + turnIndex.preamble.length, signal);
+}
+
+/**
+ * The chain facts of `leaf` from those of `prev`, a leaf at most MAX_EXTEND entries above it:
+ * every turn of `prev` but its last is kept as it is (a turn's entries end at the next directive);
+ * the last one and the entries after `prev` are indexed again. Null when `prev` is no such leaf, or
+ * when the new entries hold a reset (the turns start over).
+ */
+function extendedChainFacts(
+  ledger: Ledger,
+  prev: ChainFacts,
+  leaf: number,
+  bpt: number,
+  signal?: CancelSignal,
+): ChainFacts | null {
+  const turns = prev.turnIndex.turns;
+  if (prev.bpt !== bpt || turns.length === 0) return null;
+  const index = ledger.index;
+  const path: number[] = [];
+  // A parent stands before its children in the file: past `prev.leaf`, it is no ancestor.
+  for (let i = leaf; i !== prev.leaf; i = index.parent[i]) {
+    if (i < prev.leaf || path.length >= MAX_EXTEND) return null;
+    path.push(i);
+  }
+  if (path.length === 0) return null;
+  const chain = prev.chain.concat(path.reverse());
+  const ctx = extendChainContext(ledger, prev.ctx, chain, prev.chain.length);
+  if (ctx.resetPos !== prev.ctx.resetPos) return null;
+  const last = turns[turns.length - 1];
+  const again = buildTurnIndex(index, chain.slice(prev.lastTurnPos));
+  const keep = prev.closed.length - (last.open ? 0 : 1);
+  const closed = prev.closed.slice(0, keep);
+  let facts: FullTurnFacts[];
+  const cache = turnCacheOf(ledger);
+  if (ctx.presentations === prev.ctx.presentations) {
+    // No new presentation: no card call of a kept turn acks otherwise, so its facts stand.
+    facts = prev.facts.slice(0, keep);
+    cache.countReused(keep);
+  } else {
+    facts = closed.map((c, k) => {
+      if (k % CHECK_EVERY === 0) checkCancelled(signal);
+      return cache.fullFacts(ledger, ctx, c.turn, c.firstPos, bpt);
+    });
+  }
+  const f: ChainFacts = {
+    leaf,
+    bpt,
+    chain,
+    ctx,
+    base: prev.base,
+    turnIndex: { preamble: prev.turnIndex.preamble, turns: turns.slice(0, -1).concat(again.turns) },
+    lastTurnPos: prev.lastTurnPos,
+    closed,
+    facts,
+  };
+  return addTurns(ledger, f, turns.length - 1, prev.lastTurnPos, signal);
+}
+
+/**
+ * The plan of `leaf`'s projection; bodies are shaped only when `messages()` asks. With `from` (the
+ * chain facts of a planned leaf above it), the chain is indexed only below that leaf.
+ */
+export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions, from?: ChainFacts): LeafPlan {
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const bpt = profile.bytes_per_token;
   const index = ledger.index;
   const cache = turnCacheOf(ledger);
-  const chain = chainToRoot(index, leaf);
-  const ctx = scanChain(ledger, chain);
+  const chainFacts =
+    (from && extendedChainFacts(ledger, from, leaf, bpt, opts.signal)) ??
+    freshChainFacts(ledger, leaf, bpt, opts.signal);
+  const { chain, ctx, base, turnIndex, closed, facts } = chainFacts;
   const { system, tools } = headerContext(ledger);
-
-  const base = ctx.resetPos + 1;
-  const after = ctx.resetPos >= 0 ? chain.slice(base) : chain;
-  const turnIndex = buildTurnIndex(index, after);
 
   const head: ProjectedMessage[] = [];
   if (ctx.resetPos >= 0) {
@@ -89,14 +202,8 @@ export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions): LeafP
   }
   head.push(...verbatimMessages(ledger, turnIndex.preamble, 'preamble', null, bpt));
 
-  const closed: { turn: Turn; firstPos: number }[] = [];
-  let openTurn: Turn | undefined;
-  let pos = base + turnIndex.preamble.length;
-  for (const t of turnIndex.turns) {
-    if (t.open) openTurn = t;
-    else closed.push({ turn: t, firstPos: pos });
-    pos += t.entries.length;
-  }
+  const lastTurn = turnIndex.turns.at(-1);
+  const openTurn = lastTurn?.open ? lastTurn : undefined;
   const tail: ProjectedMessage[] = [];
   if (openTurn) tail.push(...verbatimMessages(ledger, openTurn.entries, 'open', openTurn.id, bpt));
   tail.push(tailMessage(ledger, ctx, leaf, bpt));
@@ -106,17 +213,13 @@ export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions): LeafP
   const toolsTokens = cache.memo(`tools:${index.header}:${bpt}`, () => tokensOf(stringifyJson(tools), bpt));
   const available = profile.window - profile.reserve - systemTokens - toolsTokens - fixedCost;
 
-  const facts: FullTurnFacts[] = [];
-  const planTurns: PlanTurn<number>[] = closed.map(({ turn, firstPos }, k) => {
-    if (k % CHECK_EVERY === 0) checkCancelled(opts.signal);
-    const f = cache.fullFacts(ledger, ctx, turn, firstPos, bpt);
-    facts.push(f);
-    const c = ctx.cards.get(turn.id);
+  const planTurns: PlanTurn<number>[] = closed.map(({ turn }, k) => {
+    const c = ctx.cards.size === 0 ? undefined : ctx.cards.get(turn.id);
     const card =
       c === undefined
         ? null
         : { tokens: cache.memo(`card:${c}:${bpt}`, () => cardMessage(ledger, c, turn.id, bpt).tokens), value: c };
-    return { id: turn.id, fullTokens: f.tokens, card };
+    return { id: turn.id, fullTokens: facts[k].tokens, card };
   });
   const closedTurns = closed.map((c) => c.turn);
   const planPackets: PlanPacket<PacketRef>[] = usablePackets(ctx, closedTurns).map(({ ref, first, last }) => {
@@ -216,7 +319,8 @@ export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions): LeafP
     else if (s.kind === 'packet') name(s.ref.id, segStart[k]);
   });
   tail.forEach((m, k) => m.source_ids.forEach((id) => name(id, tailStart + k)));
-  const closedPos = Int32Array.from(closed, (c) => c.firstPos);
+  const closedPos = new Int32Array(closed.length);
+  for (let k = 0; k < closed.length; k++) closedPos[k] = closed[k].firstPos;
 
   const projectedAs = (p: number): number[] => {
     const i = chain[p];
@@ -228,6 +332,13 @@ export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions): LeafP
     if (rank < 0) return extra;
     const m = segStart[k] + rank;
     return extra.length === 0 ? [m] : [...extra, m].sort((a, b) => a - b);
+  };
+
+  const fidelityOf = (m: number): Fidelity => {
+    if (m < head.length) return head[m].fidelity;
+    if (m >= tailStart) return tail[m - tailStart].fidelity;
+    const s = segments[segmentAt(segStart, closed.length, m)];
+    return s.kind === 'behind' ? 'packet' : s.kind;
   };
 
   const summary: Projection = {
@@ -246,7 +357,7 @@ export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions): LeafP
     over_budget: Math.max(0, result.need - available),
     notes: result.notes,
   };
-  return { summary, messageCount, chain, ctx, base, turnIndex, messages, projectedAs };
+  return { summary, messageCount, chain, ctx, base, turnIndex, messages, projectedAs, fidelityOf, chainFacts };
 }
 
 /** The last k in 0…n-1 with starts[k] ≤ x (-1 when none). */

@@ -98,6 +98,8 @@ export function usablePackets(
   ctx: ChainContext,
   closed: readonly Turn[],
 ): { ref: PacketRef; first: number; last: number }[] {
+  // Most chains hold no packet: no map over their (thousands of) closed turns then.
+  if (ctx.packets.length === 0) return [];
   const pos = new Map(closed.map((t, k) => [t.id, k]));
   return ctx.packets.flatMap((ref) => {
     const first = pos.get(ref.firstTurnId);

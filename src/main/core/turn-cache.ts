@@ -6,8 +6,11 @@
  * Keyed by the turn's first and last entry (the path between them is fixed by parent links,
  * so that is the turn's whole entry list) and bytes_per_token. A Full shape also depends on
  * the chain's card calls (§5.3 acks: the newest presentation in the chain wins, which can
- * be after the turn); the presentations a shape looked up are kept with it and checked on
- * reuse. Tool names (§5) come from the chain before the turn, fixed by the directive.
+ * be after the turn); the presentations a shape looked up are checked on reuse: the few that
+ * acked are kept with it, the card calls that had no presentation in an index by tool_use_id,
+ * so a leaf checks its chain's presentations (hundreds) rather than every tool call of every
+ * turn (tens of thousands in a 100 MB session). Tool names (§5) come from the chain before the
+ * turn, fixed by the directive.
  * An append keeps the cache (the index only grows); a reload makes a new index, and so a
  * new cache.
  */
@@ -27,15 +30,22 @@ export interface TurnCacheStats {
 
 /** A closed turn at Full as numbers: its cost, and the entry behind each of its messages. */
 export interface FullTurnFacts {
+  /** The turn's last entry and the bytes_per_token it was shaped at (with its first entry: the key). */
+  last: number;
+  bpt: number;
   tokens: number;
   /** Entry index behind message k of the turn at Full (ascending: chain order is file order). */
   sources: Int32Array;
-  /** tool_use_id → the presentation entry its ack came from (-1: none), as looked up when shaped. */
+  /**
+   * tool_use_id → the presentation entry its ack came from, for the card calls that had one when
+   * shaped (usually none). The calls that had none are in the cache's `unacked` index.
+   */
   acks: ReadonlyMap<string, number>;
 }
 
 /** Most turns kept per index before the cache starts over (a bound, not a tuning knob). */
 const MAX_TURNS = 500_000;
+const NO_ACKS: ReadonlyMap<string, number> = new Map();
 
 /** Presentations as a Map that notes every lookup, so a shape knows which card calls it depended on. */
 class RecordingLookups extends Map<string, number> {
@@ -55,7 +65,21 @@ class RecordingLookups extends Map<string, number> {
 
 export class TurnCache {
   readonly stats: TurnCacheStats = { turnsProjected: 0, turnsReused: 0 };
-  private readonly full = new Map<string, FullTurnFacts>();
+  /**
+   * Facts by the turn's first entry (a number: thousands of lookups per leaf build no key
+   * strings), each a short list of variants: another last entry (a branch inside the turn),
+   * another bytes_per_token, or other acks (branches that present its card calls differently).
+   */
+  private readonly full = new Map<number, FullTurnFacts[]>();
+  private fullCount = 0;
+  /**
+   * tool_use_id → the facts shaped while no presentation named it. A chain that holds a
+   * presentation for it shapes those turns differently: checked per chain from its presentations
+   * (a few hundred), not per tool call of every turn (tens of thousands).
+   */
+  private readonly unacked = new Map<string, FullTurnFacts | FullTurnFacts[]>();
+  /** The facts the presentations of the chain context asked last make stale (a leaf asks for all its turns in a row). */
+  private stale: { ctx: ChainContext; facts: Set<FullTurnFacts> } | null = null;
   /** Small per-index facts that cost a parse each (card and packet tokens, header tokens). */
   private readonly small = new Map<string, number>();
 
@@ -63,11 +87,14 @@ export class TurnCache {
   fullFacts(ledger: Ledger, ctx: ChainContext, turn: Turn, firstPos: number, bpt: number): FullTurnFacts {
     const first = turn.entries[0];
     const last = turn.entries[turn.entries.length - 1];
-    const key = `${first}:${last}:${bpt}`;
-    const have = this.full.get(key);
-    if (have && acksHold(have.acks, ctx)) {
-      this.stats.turnsReused++;
-      return have;
+    let variants = this.full.get(first);
+    if (variants) {
+      for (const f of variants) {
+        if (f.last === last && f.bpt === bpt && this.acksHold(f, ctx)) {
+          this.stats.turnsReused++;
+          return f;
+        }
+      }
     }
     this.stats.turnsProjected++;
     const seen = new Map<string, number>();
@@ -79,10 +106,31 @@ export class TurnCache {
       tokens += m.tokens;
       sources[k] = ledger.index.byId.get(m.source_ids[0]) ?? -1;
     });
-    const facts: FullTurnFacts = { tokens, sources, acks: seen };
-    if (this.full.size >= MAX_TURNS) this.full.clear();
-    this.full.set(key, facts);
+    let acks: Map<string, number> | null = null;
+    for (const [id, entry] of seen) if (entry >= 0) (acks ??= new Map()).set(id, entry);
+    const facts: FullTurnFacts = { last, bpt, tokens, sources, acks: acks ?? NO_ACKS };
+    if (this.fullCount >= MAX_TURNS) {
+      this.full.clear();
+      this.unacked.clear();
+      this.fullCount = 0;
+      variants = undefined;
+    }
+    for (const [id, entry] of seen) {
+      if (entry >= 0) continue;
+      const list = this.unacked.get(id);
+      if (list === undefined) this.unacked.set(id, facts);
+      else if (Array.isArray(list)) list.push(facts);
+      else this.unacked.set(id, [list, facts]);
+    }
+    if (!variants) this.full.set(first, (variants = []));
+    variants.push(facts);
+    this.fullCount++;
     return facts;
+  }
+
+  /** Counts `n` closed turns whose facts a leaf took from the leaf above it (reused without a lookup). */
+  countReused(n: number): void {
+    this.stats.turnsReused += n;
   }
 
   /** A number computed once per key (card, packet and header token costs). */
@@ -94,11 +142,31 @@ export class TurnCache {
     this.small.set(key, v);
     return v;
   }
-}
 
-function acksHold(acks: ReadonlyMap<string, number>, ctx: ChainContext): boolean {
-  for (const [id, entry] of acks) if ((ctx.presentations.get(id) ?? -1) !== entry) return false;
-  return true;
+  /** The card calls a Full shape looked up still ack as they did in `ctx`'s chain. */
+  private acksHold(f: FullTurnFacts, ctx: ChainContext): boolean {
+    if (this.staleOf(ctx).has(f)) return false;
+    if (f.acks.size === 0) return true;
+    for (const [id, entry] of f.acks) if ((ctx.presentations.get(id) ?? -1) !== entry) return false;
+    return true;
+  }
+
+  /**
+   * The facts shaped without an ack that `ctx`'s presentations would give one (once per chain
+   * context in a row). Facts shaped meanwhile under `ctx` looked its presentations up: never stale in it.
+   */
+  private staleOf(ctx: ChainContext): Set<FullTurnFacts> {
+    if (this.stale?.ctx === ctx) return this.stale.facts;
+    const facts = new Set<FullTurnFacts>();
+    for (const id of ctx.presentations.keys()) {
+      const list = this.unacked.get(id);
+      if (list === undefined) continue;
+      if (Array.isArray(list)) for (const f of list) facts.add(f);
+      else facts.add(list);
+    }
+    this.stale = { ctx, facts };
+    return facts;
+  }
 }
 
 const caches = new WeakMap<LedgerIndex, TurnCache>();

@@ -96,11 +96,10 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
   const onSelectLeaf = useCallback((id: string) => void jumpToEntry(api, id), [api]);
   const link = hover ?? pinned;
   const lit = useMemo(() => new Set(link?.entries ?? []), [link]);
-  // A message's fidelity: from its page when it is loaded, else from the plan row of its turn.
-  const planFidelity = useMemo(() => new Map(view.projection.plan.map((r) => [r.turn_id, r.fidelity])), [view]);
+  // A message's fidelity comes with the chain item (its page of the projected pane may not be loaded).
   const projectedOf = (c: ChainItem) =>
-    c.projectedAs.map((i) => {
-      const f = currentProjectedSource()?.get(i)?.msg.fidelity ?? (c.turnId ? planFidelity.get(c.turnId) : undefined);
+    c.projectedAs.map((i, k) => {
+      const f = c.projectedFidelity[k];
       return { index: i, label: `#${i}${f ? ` ${f}` : ''}` };
     });
 

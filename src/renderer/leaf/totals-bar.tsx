@@ -1,8 +1,9 @@
-import type { CapacityProfile, Projection } from '../../shared/ledger-types';
+import type { LeafProjection } from '../../shared/api';
+import type { CapacityProfile } from '../../shared/ledger-types';
 import { fmtInt } from '../util/format';
 
 /** Used / available / over budget for one projection. */
-export function TotalsBar({ projection, profile }: { projection: Projection; profile: CapacityProfile }) {
+export function TotalsBar({ projection, profile }: { projection: LeafProjection; profile: CapacityProfile }) {
   const t = projection.tokens;
   const budget = profile.window - profile.reserve;
   return (

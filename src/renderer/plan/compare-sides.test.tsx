@@ -55,7 +55,8 @@ describe('compare: each side its own plan, profile and overrides', { timeout: 90
     await screen.findByRole('table', { name: 'Per-turn comparison' });
     fireEvent.change(screen.getByLabelText('Plan B'), { target: { value: 'auto' } });
     fireEvent.click(screen.getByRole('button', { name: /^B overrides/ }));
-    const sel = await screen.findByLabelText('B Override turn e0003');
+    // B's plan rows are read after B's view arrives (a page of getPlanTurns).
+    const sel = await screen.findByLabelText('B Override turn e0003', {}, { timeout: 10_000 });
     fireEvent.change(sel, { target: { value: 'card' } });
     await waitFor(() =>
       expect(leafReqs(api)).toContainEqual(

@@ -1,4 +1,4 @@
-import type { Projection } from '../../shared/ledger-types';
+import type { LeafProjection } from '../../shared/api';
 import { FidelityBadge } from '../leaf/fidelity-badge';
 import { fmtInt } from '../util/format';
 import { alignTurns } from './turn-rows';
@@ -12,8 +12,8 @@ export function CompareTable({
   labelA,
   labelB,
 }: {
-  a: Projection;
-  b: Projection;
+  a: LeafProjection;
+  b: LeafProjection;
   labelA: string;
   labelB: string;
 }) {

@@ -28,7 +28,11 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
   const toggleDiff = useAppStore((s) => s.toggleDiff);
   const toggleCompare = useAppStore((s) => s.toggleCompare);
   const treeVersion = useAppStore((s) => s.treeVersion);
-  const [b, setB] = useState<LeafView | null>(null);
+  // Side B on the active leaf (leaf null) follows appends as side A does.
+  const bAppends = useAppStore((s) => (compare.mode === 'leaf' && compare.leafB === null ? s.appendVersion : 0));
+  // B's view with the request it answers (its plan rows are read with that one).
+  const [answered, setB] = useState<{ view: LeafView; req: LeafRequest } | null>(null);
+  const b = answered?.view ?? null;
   const [error, setError] = useState<string | null>(null);
   const [overridesOpen, setOverridesOpen] = useState(false);
   const profileB = compare.profileB ?? reqA.profile;
@@ -47,7 +51,7 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
     api.getLeafView(reqB).then(
       (v) => {
         if (!live) return;
-        setB(v);
+        setB({ view: v, req: reqB });
         setError(null);
       },
       (e: unknown) => live && setError(describeError(e)),
@@ -55,7 +59,7 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
     return () => {
       live = false;
     };
-  }, [api, reqB, treeVersion]);
+  }, [api, reqB, treeVersion, bAppends]);
 
   // B's view answers an older request while a new one is on its way: label it by what it shows.
   const labels = compareLabels(
@@ -148,6 +152,7 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
         <div className="compare-b-overrides" id="compare-b-overrides">
           <TurnOverrides
             view={b}
+            request={answered?.req ?? reqB}
             overrides={compare.overridesB}
             onOverride={setOverrideB}
             onClear={clearOverridesB}

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Projection } from '../../shared/ledger-types';
+import type { LeafProjection } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
 import { diffLines } from '../util/heavy-work';
 import type { DiffOp } from '../util/line-diff';
@@ -17,7 +17,7 @@ const inField = (t: EventTarget | null): boolean =>
  * A line diff of two projected contexts (computed off the UI thread when long): unchanged runs
  * folded, n / F7 and N / Shift+F7 step to the next and previous change.
  */
-export function DiffView({ a, b }: { a: Projection; b: Projection }) {
+export function DiffView({ a, b }: { a: LeafProjection; b: LeafProjection }) {
   const [ops, setOps] = useState<DiffOp[] | null>(null);
   const [unfolded, setUnfolded] = useState<ReadonlySet<number>>(new Set());
   const [current, setCurrent] = useState(-1);

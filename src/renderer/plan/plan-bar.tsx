@@ -7,6 +7,7 @@ export function PlanBar() {
   const plan = useAppStore((s) => s.plan);
   const profile = useAppStore((s) => s.profile);
   const view = useAppStore((s) => s.leafView);
+  const viewRequest = useAppStore((s) => s.leafViewRequest);
   const info = useAppStore((s) => s.sessionInfo);
   const panels = useAppStore((s) => s.panels);
   const compareOpen = useAppStore((s) => s.compare.open);
@@ -16,7 +17,6 @@ export function PlanBar() {
   const toggleFollow = useAppStore((s) => s.toggleFollow);
   const togglePanel = useAppStore((s) => s.togglePanel);
   const toggleCompare = useAppStore((s) => s.toggleCompare);
-  const rows = view?.projection.plan ?? [];
   const panelButton = (p: PanelName, label: string) => (
     <button type="button" aria-pressed={panels[p]} onClick={() => togglePanel(p)}>
       {label}
@@ -32,11 +32,11 @@ export function PlanBar() {
         </select>
       </label>
       <ProfileEditor value={profile} onCommit={setProfile} />
-      <PlanStrip plan={rows} />
+      <PlanStrip view={view} request={viewRequest} />
       <button type="button" aria-pressed={compareOpen} onClick={() => toggleCompare()}>
         compare {compareOpen ? '▾' : '▸'}
       </button>
-      {panelButton('plan', `turns ${rows.length}`)}
+      {panelButton('plan', `turns ${view?.plan.turns ?? 0}`)}
       {panelButton('warnings', `warnings ${info?.warningCount ?? '–'}`)}
       {panelButton('usage', 'usage')}
       {panelButton('cost', 'cost')}

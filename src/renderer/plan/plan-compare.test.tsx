@@ -30,7 +30,8 @@ describe('plan controls', { timeout: 90_000 }, () => {
   it('overrides a closed turn from its plan row', async () => {
     const api = await renderSession('linear');
     fireEvent.click(screen.getByRole('button', { name: /^turns/ }));
-    const sel = await screen.findByLabelText('Override turn e0003');
+    // The panel's rows are a page of getPlanTurns, read once it shows.
+    const sel = await screen.findByLabelText('Override turn e0003', {}, { timeout: 10_000 });
     fireEvent.change(sel, { target: { value: 'card' } });
     await waitFor(() => expect(lastLeafReq(api).overrides).toEqual({ e0003: { fidelity: 'card' } }));
     await waitFor(() => expect(projected().textContent).toContain('[turn card] Why does parses_empty_input fail'));
@@ -43,7 +44,9 @@ describe('plan controls', { timeout: 90_000 }, () => {
     const api = await renderSession('packets');
     fireEvent.click(screen.getByRole('button', { name: /^turns/ }));
     const options = async (turn: string) =>
-      [...(await screen.findByLabelText(`Override turn ${turn}`)).querySelectorAll('option')].map((o) => o.value);
+      [
+        ...(await screen.findByLabelText(`Override turn ${turn}`, {}, { timeout: 10_000 })).querySelectorAll('option'),
+      ].map((o) => o.value);
     expect(await options('e0002')).toEqual(['', 'full', 'card', 'packet:e0027']);
     expect(await options('e0012')).toEqual(['', 'full', 'packet:e0021', 'packet:e0027']);
     expect(await options('e0022')).toEqual(['', 'full', 'card']);

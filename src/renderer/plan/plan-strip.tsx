@@ -1,23 +1,49 @@
-import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
-import type { PlanRow } from '../../shared/ledger-types';
+import { useEffect, useMemo, useReducer, useRef, useState, type MouseEvent } from 'react';
+import type { LeafRequest, LeafView } from '../../shared/api';
 import { ownValue } from '../../shared/own-key';
+import { mergeSegments, turnAt, type StripSegment } from '../../shared/plan-strip';
+import { useApi } from '../api/api-context';
+import { PLAN_PAGE, planTurnsSource, type PlanTurnsSource } from '../data/plan-sources';
 import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
-import { stripSegments, turnAt, type StripSegment } from './strip-segments';
 
 /** Narrowest segment drawn (px, its 1 px gap included): the strip holds width / this of them. */
 const MIN_SEGMENT_PX = 4;
+/**
+ * Segments of at most this many turns find the turn under the pointer by tokens (their rows are
+ * read whole); a longer one by count, reading only the row under the pointer.
+ */
+const WEIGHTED_MAX = 2000;
 
-const turnTitle = (r: PlanRow, overridden: boolean): string =>
+const turnTitle = (r: { turn_id: string; fidelity: string; tokens: number }, overridden: boolean): string =>
   `turn ${r.turn_id} · ${r.fidelity} · ${fmtInt(r.tokens)} tok${overridden ? ' (override)' : ''} — click: go to the turn`;
 
+/** The turn of `seg` under the point `fraction` of the way across it, when the rows that takes are here. */
+function turnUnder(src: PlanTurnsSource, seg: StripSegment, fraction: number): number | undefined {
+  if (seg.count === 1) return seg.first;
+  if (seg.count > WEIGHTED_MAX) return seg.first + Math.min(seg.count - 1, Math.floor(fraction * seg.count));
+  for (let i = seg.first; i < seg.first + seg.count; i++) if (!src.get(i)) return undefined;
+  return turnAt(seg, fraction, (i) => src.get(i)?.tokens ?? 0);
+}
+
+/** Fetches (or marks as wanted) the rows `turnUnder` reads for this point. */
+function rowsFor(src: PlanTurnsSource, seg: StripSegment, fraction: number): Promise<unknown> {
+  if (seg.count === 1) return Promise.resolve();
+  if (seg.count > WEIGHTED_MAX) return src.load(turnUnder(src, seg, fraction) ?? seg.first);
+  const loads: Promise<unknown>[] = [];
+  for (let i = seg.first; i < seg.first + seg.count; i += PLAN_PAGE) loads.push(src.load(i));
+  loads.push(src.load(seg.first + seg.count - 1));
+  return Promise.all(loads);
+}
+
 /**
- * The plan strip: closed turns by fidelity, widths by tokens, in its box at any turn count
- * (runs merge into segments, at most one per MIN_SEGMENT_PX). The tooltip names the turn under
- * the pointer; a click goes to that turn (its directive is pinned: tree and History show it).
+ * The plan strip: closed turns by fidelity, widths by tokens, in its box at any turn count. The
+ * view brings the plan as at most STRIP_SEGMENTS segments; they merge further to one per
+ * MIN_SEGMENT_PX. The tooltip names the turn under the pointer (its rows are read as it
+ * points); a click goes to that turn (its directive is pinned: tree and History show it).
  */
-export function PlanStrip({ plan }: { plan: readonly PlanRow[] }) {
-  const overrides = useAppStore((s) => s.overrides);
+export function PlanStrip({ view, request }: { view: LeafView | null; request: LeafRequest | null }) {
+  const api = useApi();
   const pin = useAppStore((s) => s.pin);
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(400);
@@ -28,20 +54,28 @@ export function PlanStrip({ plan }: { plan: readonly PlanRow[] }) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  const isOverridden = (id: string) => ownValue(overrides, id) !== undefined;
-  const segs = useMemo(
-    () => stripSegments(plan, (id) => ownValue(overrides, id) !== undefined, width / MIN_SEGMENT_PX),
-    [plan, overrides, width],
-  );
-  const [hoverTitle, setHoverTitle] = useState<string | null>(null);
+  const segs = useMemo(() => (view ? mergeSegments(view.plan.strip, width / MIN_SEGMENT_PX) : []), [view, width]);
+  const source = useMemo(() => (view && request ? planTurnsSource(api, request, view) : null), [api, request, view]);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => source?.subscribe(rerender), [source]);
+  const [hover, setHover] = useState<{ first: number; fraction: number } | null>(null);
+  const turns = view?.plan.turns ?? 0;
+  const isOverridden = (id: string) => !!request && ownValue(request.overrides, id) !== undefined;
 
-  const turnUnder = (e: MouseEvent<HTMLButtonElement>, seg: StripSegment): number => {
+  const fractionOf = (e: MouseEvent<HTMLButtonElement>): number => {
     const r = e.currentTarget.getBoundingClientRect();
-    return turnAt(plan, seg, r.width > 0 ? (e.clientX - r.left) / r.width : 0);
+    return r.width > 0 ? Math.min(1, Math.max(0, (e.clientX - r.left) / r.width)) : 0;
   };
   const segTitle = (seg: StripSegment): string => {
-    if (seg.count === 1) return turnTitle(plan[seg.first], seg.overridden);
-    return `turns ${seg.first + 1}–${seg.first + seg.count} of ${plan.length} · ${seg.mixed ? 'mixed, mostly ' : ''}${seg.fidelity} · ${fmtInt(seg.tokens)} tok — point at one, click to go to it`;
+    if (seg.count === 1)
+      return turnTitle({ turn_id: seg.firstTurnId, fidelity: seg.fidelity, tokens: seg.tokens }, seg.overridden);
+    return `turns ${seg.first + 1}–${seg.first + seg.count} of ${turns} · ${seg.mixed ? 'mixed, mostly ' : ''}${seg.fidelity} · ${fmtInt(seg.tokens)} tok — point at one, click to go to it`;
+  };
+  const titleOf = (seg: StripSegment): string => {
+    if (!source || hover?.first !== seg.first || seg.count === 1) return segTitle(seg);
+    const i = turnUnder(source, seg, hover.fraction);
+    const row = i === undefined ? undefined : source.get(i);
+    return row ? turnTitle(row, isOverridden(row.turn_id)) : segTitle(seg);
   };
 
   return (
@@ -49,8 +83,8 @@ export function PlanStrip({ plan }: { plan: readonly PlanRow[] }) {
       className="plan-strip"
       ref={box}
       role="group"
-      aria-label={`Plan strip: ${plan.length} closed turns by fidelity`}
-      data-turns={plan.length}
+      aria-label={`Plan strip: ${turns} closed turns by fidelity`}
+      data-turns={turns}
     >
       {segs.map((seg) => (
         <button
@@ -58,21 +92,27 @@ export function PlanStrip({ plan }: { plan: readonly PlanRow[] }) {
           type="button"
           className={`strip-seg fid-${seg.fidelity}${seg.mixed ? ' mixed' : ''}${seg.overridden ? ' overridden' : ''}`}
           style={{ flexGrow: Math.max(1, seg.tokens) }}
-          title={hoverTitle ?? segTitle(seg)}
+          title={titleOf(seg)}
           aria-label={
             seg.count === 1
-              ? `turn ${plan[seg.first].turn_id} ${seg.fidelity}`
+              ? `turn ${seg.firstTurnId} ${seg.fidelity}`
               : `segment of turns ${seg.first + 1} to ${seg.first + seg.count}, ${seg.fidelity}`
           }
           onMouseMove={(e) => {
-            const i = turnUnder(e, seg);
-            setHoverTitle(turnTitle(plan[i], isOverridden(plan[i].turn_id)));
+            const fraction = fractionOf(e);
+            setHover({ first: seg.first, fraction });
+            if (source) void rowsFor(source, seg, fraction);
           }}
-          onMouseLeave={() => setHoverTitle(null)}
+          onMouseLeave={() => setHover(null)}
           onClick={(e) => {
             // A click from the keyboard has no pointer position: it goes to the segment's first turn.
-            const i = e.detail === 0 ? seg.first : turnUnder(e, seg);
-            pin({ entries: [plan[i].turn_id], messages: [] });
+            if (e.detail === 0 || !source) return pin({ entries: [seg.firstTurnId], messages: [] });
+            const fraction = fractionOf(e);
+            void rowsFor(source, seg, fraction).then(() => {
+              const i = turnUnder(source, seg, fraction);
+              const id = i === undefined ? undefined : source.get(i)?.turn_id;
+              pin({ entries: [id ?? seg.firstTurnId], messages: [] });
+            });
           }}
         />
       ))}

@@ -1,4 +1,5 @@
-import type { Fidelity, Projection } from '../../shared/ledger-types';
+import type { LeafProjection } from '../../shared/api';
+import type { Fidelity } from '../../shared/ledger-types';
 import { shortId } from '../util/format';
 
 /** One aligned row of a plan comparison: a turn (or a fixed part) on both sides. */
@@ -9,7 +10,7 @@ export interface TurnRow {
   b: { fidelity: Fidelity; tokens: number } | null;
 }
 
-function perTurn(p: Projection): Map<string, { label: string; fidelity: Fidelity; tokens: number }> {
+function perTurn(p: LeafProjection): Map<string, { label: string; fidelity: Fidelity; tokens: number }> {
   const m = new Map<string, { label: string; fidelity: Fidelity; tokens: number }>();
   for (const msg of p.messages) {
     const key = msg.turn_id ?? `(${msg.fidelity})`;
@@ -26,7 +27,7 @@ function perTurn(p: Projection): Map<string, { label: string; fidelity: Fidelity
 }
 
 /** Aligns two projections by turn id, in the order the turns appear (A's first, then B's new ones in place). */
-export function alignTurns(a: Projection, b: Projection): TurnRow[] {
+export function alignTurns(a: LeafProjection, b: LeafProjection): TurnRow[] {
   const ma = perTurn(a);
   const mb = perTurn(b);
   const order: string[] = [...ma.keys()];
@@ -52,7 +53,7 @@ export function alignTurns(a: Projection, b: Projection): TurnRow[] {
 }
 
 /** The projected context as lines of text, for the diff view. */
-export function projectionLines(p: Projection): string[] {
+export function projectionLines(p: LeafProjection): string[] {
   const out: string[] = [];
   for (const m of p.messages) {
     out.push(`── ${m.role} · ${m.fidelity}${m.turn_id ? ` · turn ${m.turn_id}` : ''} · ${m.tokens} tok`);

@@ -1,0 +1,94 @@
+/**
+ * A leaf's plan as the renderer reads it: counted and drawn as a strip in every leaf view
+ * (bounded, whatever the number of turns), and its rows with their override options by window
+ * or by id (`getPlanTurns`), for what is on screen: the turns panel, a strip tooltip, tree rows.
+ */
+import type { PlanOutline, PlanTurn, PlanTurns, PlanTurnsRequest } from '../../shared/api';
+import type { PlanRow } from '../../shared/ledger-types';
+import { ownValue } from '../../shared/own-key';
+import { planStrip, STRIP_SEGMENTS } from '../../shared/plan-strip';
+import type { CancelSignal } from '../core/cancel';
+import { entryPreview } from '../core/entry-preview';
+import type { Ledger } from '../core/ledger';
+import type { LedgerIndex } from '../core/ledger-index';
+import { usablePackets } from '../core/projection';
+import type { Turn } from '../core/turn-index';
+import type { OpenSession } from '../library/session-cache';
+import { leafContext, type LeafContext } from './leaf-context';
+
+/** Directive previews by entry, per ledger index: a leaf shares its turns with its neighbours, so each is read once. */
+const previews = new WeakMap<LedgerIndex, Map<number, string>>();
+
+function directivePreview(ledger: Ledger, i: number): string {
+  let m = previews.get(ledger.index);
+  if (!m) previews.set(ledger.index, (m = new Map()));
+  let text = m.get(i);
+  if (text === undefined) {
+    text = entryPreview(ledger.entry(i)).text;
+    m.set(i, text);
+  }
+  return text;
+}
+
+/** What a context's plan rows need besides the plan: its closed turns, their positions by id, the usable packets. */
+export interface PlanFacts {
+  closed: Turn[];
+  /** turn id → position in the plan (ids are ledger data: a Map, never an object). */
+  position: Map<string, number>;
+  packets: ReturnType<typeof usablePackets>;
+}
+
+function planFacts(c: LeafContext): PlanFacts {
+  if (c.memo.plan) return c.memo.plan;
+  const closed = c.lp.turnIndex.turns.filter((t) => !t.open);
+  const position = new Map(closed.map((t, k) => [t.id, k]));
+  return (c.memo.plan = { closed, position, packets: usablePackets(c.lp.ctx, closed) });
+}
+
+/** The plan of a leaf view: counts and the strip (overrides as the request names them, applied or not). */
+export function planOutline(c: LeafContext, overrides: Record<string, unknown>): PlanOutline {
+  if (c.memo.outline) return c.memo.outline;
+  const plan = c.lp.summary.plan;
+  const out: PlanOutline = { turns: plan.length, full: 0, card: 0, packet: 0, strip: [] };
+  for (const r of plan) out[r.fidelity]++;
+  out.strip = planStrip(plan, (id) => ownValue(overrides, id) !== undefined, STRIP_SEGMENTS);
+  return (c.memo.outline = out);
+}
+
+/**
+ * Plan turn k with what the plan could honour instead of it: a Card only when the chain holds its
+ * turn card, a Packet only for usable packets (§6) whose range holds it — the same facts
+ * `choosePlan` checks, so the UI offers nothing it would refuse.
+ */
+function planTurn(ledger: Ledger, c: LeafContext, f: PlanFacts, row: PlanRow, k: number): PlanTurn {
+  const t = f.closed[k];
+  return {
+    ...row,
+    index: k,
+    directive: directivePreview(ledger, t.entries[0]),
+    hasCard: c.lp.ctx.cards.has(t.id),
+    packets: f.packets
+      .filter((p) => p.first <= k && k <= p.last)
+      .map((p) => ({ packet_id: p.ref.id, first_turn_id: p.ref.firstTurnId, last_turn_id: p.ref.lastTurnId })),
+  };
+}
+
+/** A window of the plan's turns, or the turns named by id (in plan order), from the cached context. */
+export function planTurns(s: OpenSession, req: PlanTurnsRequest, signal?: CancelSignal): PlanTurns {
+  const c = leafContext(s, req, signal);
+  const plan = c.lp.summary.plan;
+  const f = planFacts(c);
+  let at: number[];
+  if ('ids' in req) {
+    at = [...new Set(req.ids)].flatMap((id) => {
+      const k = f.position.get(id);
+      return k === undefined ? [] : [k];
+    });
+    at.sort((a, b) => a - b);
+  } else {
+    const start = Math.min(req.start, plan.length);
+    const end = Math.min(plan.length, start + req.count);
+    at = Array.from({ length: end - start }, (_, j) => start + j);
+  }
+  return { total: plan.length, turns: at.map((k) => planTurn(s.ledger, c, f, plan[k], k)) };
+}

@@ -1,0 +1,82 @@
+/**
+ * The turn cache keeps a closed turn's Full cost across leaves, and knows when a chain shapes
+ * that turn differently (§5.3: a card call's input becomes the ack of the newest presentation in
+ * the chain, which can stand after the turn, on one branch only). Counted, never timed.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { planLeaf } from './leaf-plan';
+import { Ledger } from './ledger';
+import { project } from './projection';
+import { turnCacheOf } from './turn-cache';
+
+function ledgerBytes(entries: Record<string, unknown>[]): Buffer {
+  let prev: string | null = null;
+  const lines = entries.map((e, k) => {
+    const line = JSON.stringify({ ts: new Date(Date.UTC(2026, 10, 29, 9, 0, k)).toISOString(), prev_hash: prev, ...e });
+    prev = createHash('sha256').update(line, 'utf8').digest('hex');
+    return line;
+  });
+  return Buffer.from(lines.map((l) => `${l}\n`).join(''));
+}
+
+const msg = (id: string, parent: string, role: string, content: unknown[]) => ({
+  id,
+  parent_id: parent,
+  kind: 'message',
+  message: { role, content },
+});
+const text = (t: string) => ({ type: 'text', text: t });
+const card = { card_type: 'diff', payload: { lines: 'x'.repeat(400) } };
+
+// Turn u1 (u1 … a2) makes a card call, c1. Two branches from a2: on B a later turn presents the
+// card, so c1's input becomes the ack in u1's Full shape; on A nothing presents it. u1's entries
+// are the same on both: only the chain's presentations tell the shapes apart.
+const LEDGER = ledgerBytes([
+  { id: 'h', parent_id: null, kind: 'header', session_id: 's', system_prompt: 'sys', tools: [], cwd: '/w' },
+  msg('u1', 'h', 'user', [text('show me the diff')]),
+  msg('a1', 'u1', 'assistant', [{ type: 'tool_use', id: 'c1', name: 'show_card', input: card }]),
+  msg('r1', 'a1', 'tool', [{ type: 'tool_result', tool_use_id: 'c1', content: 'Card shown.' }]),
+  msg('a2', 'r1', 'assistant', [text('Here it is.')]),
+  msg('uA', 'a2', 'user', [text('thanks (branch A)')]),
+  msg('aA', 'uA', 'assistant', [text('welcome')]),
+  msg('uB', 'a2', 'user', [text('present it (branch B)')]),
+  { id: 'p1', parent_id: 'uB', kind: 'presentation', presentation: { tool_use_id: 'c1', ...card, ack: 'seen' } },
+  msg('aB', 'p1', 'assistant', [text('presented')]),
+  msg('uA2', 'aA', 'user', [text('and again (branch A)')]),
+  msg('uB2', 'aB', 'user', [text('and again (branch B)')]),
+]);
+
+describe('turn cache (issue 9)', () => {
+  it('reuses a closed turn across leaves and reshapes it where a newer presentation acks its card call', () => {
+    const l = Ledger.fromBytes(LEDGER);
+    const cache = turnCacheOf(l);
+    const at = (id: string) => l.indexOf(id)!;
+    const fresh = (id: string) => project(Ledger.fromBytes(LEDGER), at(id), { plan: 'none', profile: DEFAULT_PROFILE });
+    const planned = (id: string) => planLeaf(l, at(id), { plan: 'none', profile: DEFAULT_PROFILE });
+
+    const a = planned('uA2'); // closed: u1, uA
+    expect(cache.stats).toEqual({ turnsProjected: 2, turnsReused: 0 });
+    // Branch B presents c1 after u1: u1's Full shape differs there, so it is shaped again (and uB).
+    const b = planned('uB2'); // closed: u1, uB
+    expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 0 });
+    expect(b.summary.plan[0].turn_id).toBe('u1');
+    expect(b.summary.plan[0].tokens).toBeLessThan(a.summary.plan[0].tokens);
+    // Each branch again, and a leaf without the presentation: every turn reused, each in its own shape.
+    planned('uA2');
+    planned('uB2');
+    const a1 = planned('aA'); // closed: u1, uA (answered)
+    expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 6 });
+    // Every plan equals the projection computed from scratch.
+    for (const [id, p] of [
+      ['uA2', a],
+      ['uB2', b],
+      ['aA', a1],
+    ] as const) {
+      const want = fresh(id);
+      expect(p.summary.plan).toEqual(want.plan);
+      expect(p.messages(0, p.messageCount)).toEqual(want.messages);
+    }
+  });
+});

@@ -2,7 +2,8 @@
 //   npm run bench                 everything
 //   npm run bench -- core         only the ledger core (open / append / project)
 //   npm run bench -- cli          the built command: start-up vs node -e 0, verify 100 MB vs the baseline
-//   npm run bench -- real100      issue 9's 100 MB session (serve mode, event-loop delay)
+//   npm run bench -- real100      issue 9's 100 MB session (serve mode, event-loop delay, memory)
+//   npm run bench -- memory       issue 9's memory on the 1M-entry session (serve mode)
 //   npm run bench -- chart        the context chart's draw, 10,000 turns in Chromium (issue 11)
 //   npm run bench -- series       context over time on a 10,000-turn chain (issue 11)
 //   npm run bench -- search       full-text search over ~1 GB of ledgers (issue 11)
@@ -34,6 +35,7 @@ for (const [part, file, fn] of [
   ['series', 'series-bench.ts', 'runSeriesBench'],
   ['search', 'search-bench.ts', 'runSearchBench'],
   ['real100', 'real100-bench.ts', 'runReal100Bench'],
+  ['memory', 'memory-bench.ts', 'runMemoryBench'],
 ] as const) {
   if (!want(part)) continue;
   const path = join(import.meta.dirname, file);

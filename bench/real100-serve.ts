@@ -14,6 +14,8 @@ import { WsApiClient } from './ws-api-client';
 
 export interface ServeFigures {
   selection: SelectionFigures;
+  /** Resident memory of the serving process with a client connected and no session open yet (MiB). */
+  idleRssMB: number | null;
   /** Resident memory of the serving process after open + active leaf, and its peak over the script (MiB). */
   rssAfterOpenMB: number | null;
   peakRssMB: number | null;
@@ -34,7 +36,8 @@ export interface ServeFigures {
 const APPENDS = 10;
 const now = (): number => performance.timeOrigin + performance.now();
 
-function procMB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | null {
+/** A field of /proc/PID/status in MiB (Linux; null elsewhere). */
+export function procMB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | null {
   try {
     const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : null;
@@ -113,6 +116,8 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
   try {
     const server = await startApiServe(home, { dataDir });
     const c = await WsApiClient.connect(server.url);
+    await new Promise((r) => setTimeout(r, 500));
+    const idleRssMB = procMB(server.child.pid, 'VmRSS');
     log('  serve mode: opening and selecting leaves …');
     const selection = await selectionScript(callOf(c), data.key);
     const rssAfterOpenMB = procMB(server.child.pid, 'VmRSS');
@@ -132,6 +137,7 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
     const fresh = await freshOpen(home, data.key, { dataDir });
     return {
       selection,
+      idleRssMB,
       rssAfterOpenMB,
       peakRssMB,
       reopenSameProcessMs,

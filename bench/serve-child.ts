@@ -2,7 +2,9 @@
  * Serve mode for the API benches when the renderer is not built (`out/` is shared and built
  * only on purpose): `vak-explorer serve`'s own code, in its own process, with a placeholder
  * page for the static files — the API path is the real one.
- *   node bin/run-ts.mjs bench/serve-child.ts HOME
+ *   node bin/run-ts.mjs bench/serve-child.ts --home HOME --port 0 --no-open
+ * VAK_BENCH_CLI=path/to/vak-explorer.mjs runs that built CLI's `serve` instead (another build of
+ * the same benches, e.g. before and after a change, measured on the same machine state).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ export interface ApiServeOptions {
 export async function startApiServe(home: string, opts: ApiServeOptions = {}): Promise<ServeProcess> {
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const env = opts.dataDir === undefined ? process.env : { ...process.env, XDG_DATA_HOME: opts.dataDir };
+  const other = process.env['VAK_BENCH_CLI'];
+  if (other) return childServe(home, [other, 'serve'], env, timeoutMs);
   if (existsSync(BUILT) && !opts.fromSource) {
     // startServe spawns with this process's environment, synchronously: set it around the call.
     const saved = process.env['XDG_DATA_HOME'];
@@ -35,7 +39,17 @@ export async function startApiServe(home: string, opts: ApiServeOptions = {}): P
     else process.env['XDG_DATA_HOME'] = saved;
     return started;
   }
-  const child = spawn(process.execPath, ['bin/run-ts.mjs', 'bench/serve-child.ts', home], {
+  return childServe(home, ['bin/run-ts.mjs', 'bench/serve-child.ts'], env, timeoutMs);
+}
+
+/** `node ARGS… --home HOME --port 0 --no-open`, resolved once it printed its URL. */
+async function childServe(
+  home: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...args, '--home', home, '--port', '0', '--no-open'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
@@ -65,7 +79,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const staticDir = mkdtempSync(join(tmpdir(), 'vak-bench-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>bench</title><p>API only</p>\n');
   const code = await serveCommand(
-    ['--home', process.argv[2], '--port', '0', '--no-open'],
+    process.argv.slice(2),
     { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
     existsSync(BUILT) ? {} : { staticDir },
   );

@@ -128,7 +128,7 @@ const GENERATE = {
   bigLines: false,
 };
 
-interface Prepared {
+export interface Prepared {
   options: string;
   home: string;
   bigKey: string;
@@ -137,7 +137,7 @@ interface Prepared {
 }
 
 /** Generates (once, cached in bench/.data/ui-home) the 1M-entry session and copies the demo session beside it. */
-function prepareHome(log: Log): Prepared {
+export function prepareHome(log: Log): Prepared {
   mkdirSync(DATA, { recursive: true });
   const dir = join(HOME, 'agents', 'vak', 'sessions', cwdHash(CWD));
   let cached: Prepared | null = null;

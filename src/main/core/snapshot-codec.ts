@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import type { LedgerWarning } from './warnings';
 
@@ -50,8 +50,17 @@ const ARRAYS: { name: keyof Arrays; per: number; ctor: { new (n: number): Arrays
 
 const bytesOf = (a: Arrays[keyof Arrays]): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** Encodes a snapshot of the file `key` (one synchronous pass: the snapshot views a live index). */
-export function encodeSnapshot(snap: LedgerSnapshot, key: SnapshotKey): Buffer {
+/**
+ * The bytes of a kept index as parts to write one after the other (issue 9: memory follows the
+ * index): the head and JSON part, then the typed arrays as views of the snapshot's (no copy: a
+ * 1M-entry index is ~80 MB encoded), then the checksum. Computed synchronously, as the snapshot
+ * views a live index: its JSON part is taken now, and the arrays' slots of the entries it covers
+ * are written once, when an entry is indexed, so they hold still while the parts are written.
+ */
+export function encodeSnapshotParts(
+  snap: LedgerSnapshot,
+  key: SnapshotKey,
+): { parts: Uint8Array[]; byteLength: number } {
   const json: JsonPart = {
     realPath: key.realPath,
     dev: key.dev,
@@ -70,13 +79,23 @@ export function encodeSnapshot(snap: LedgerSnapshot, key: SnapshotKey): Buffer {
     routeKey: snap.routeKey,
     packetRange: snap.packetRange,
   };
-  const head = Buffer.alloc(12);
+  const text = JSON.stringify(json);
+  const jsonLen = Buffer.byteLength(text, 'utf8');
+  const head = Buffer.allocUnsafe(12 + jsonLen);
   MAGIC.copy(head, 0);
-  const jsonBytes = Buffer.from(JSON.stringify(json), 'utf8');
   head.writeUInt32LE(SNAPSHOT_FORMAT, 4);
-  head.writeUInt32LE(jsonBytes.length, 8);
-  const body = Buffer.concat([head, jsonBytes, ...ARRAYS.map((a) => bytesOf(snap[a.name]))]);
-  return Buffer.concat([body, hash('sha256', body, 'buffer')]);
+  head.writeUInt32LE(jsonLen, 8);
+  head.write(text, 12, 'utf8');
+  const parts: Uint8Array[] = [head, ...ARRAYS.map((a) => bytesOf(snap[a.name]))];
+  const sum = createHash('sha256');
+  for (const p of parts) sum.update(p);
+  parts.push(sum.digest());
+  return { parts, byteLength: parts.reduce((n, p) => n + p.byteLength, 0) };
+}
+
+/** Encodes a snapshot of the file `key` as one buffer (see encodeSnapshotParts). */
+export function encodeSnapshot(snap: LedgerSnapshot, key: SnapshotKey): Buffer {
+  return Buffer.concat(encodeSnapshotParts(snap, key).parts);
 }
 
 /** Decodes a kept index; throws SnapshotInvalidError for anything but an intact file of this format. */

@@ -28,10 +28,17 @@ export interface WorkerBackendOptions {
 }
 
 /**
- * Room for the 1M-entry bench session's projections, and under Electron's ~4 GB pointer-
- * compression cage that the main thread's heap shares.
+ * The worker's heap (issue 9: memory follows the index, not the payloads). The old generation
+ * may grow to ten times what the 1M-entry bench session keeps (~0.2 GB), under Electron's ~4 GB
+ * pointer-compression cage that the main thread's heap shares. It stays under 2 GiB: with a
+ * limit of 2 GiB or more (Node 20's V8; newer ones scale that bound with the machine's memory)
+ * V8 lets the heap grow to 4× what survived its last full collection before it collects again,
+ * below it at most 2× (V8's MemoryController::MaxGrowingFactor); at 3 GiB a session's garbage
+ * showed as resident memory. The young generation is 16 MB (two 8 MB semi-spaces instead of
+ * 16 MB ones): the parse of a line or an entry lives a moment; 8 MB saved ~8 MiB more at 100 MB
+ * and cost more scavenges per leaf (bench -- real100, bench -- memory).
  */
-export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072 };
+export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 2047, maxYoungGenerationSizeMb: 16 };
 const RESTART_WINDOW_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 5000;
 

@@ -26,3 +26,23 @@ describe('overrides keep every turn id, __proto__ included, in every request tha
     expect(() => parseRequest('getContextSeries', { ...leafRequest, overrides: [] })).toThrow(/bad getContextSeries/);
   });
 });
+
+describe('getPlanTurns: a window of the plan or turns by id, never both', () => {
+  const leaf = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {} };
+  it('takes a window or ids, turn ids kept as data', () => {
+    expect(parseRequest('getPlanTurns', { ...leaf, start: 0, count: 1000 })).toMatchObject({ start: 0, count: 1000 });
+    expect(parseRequest('getPlanTurns', { ...leaf, ids: ['__proto__', 't2'] })).toMatchObject({
+      ids: ['__proto__', 't2'],
+    });
+  });
+
+  it.each([
+    ['both', { ...leaf, start: 0, count: 1, ids: ['t1'] }],
+    ['a page over the limit', { ...leaf, start: 0, count: 1001 }],
+    ['too many ids', { ...leaf, ids: Array.from({ length: 1001 }, (_, k) => `t${k}`) }],
+    ['neither', leaf],
+    ['an empty id', { ...leaf, ids: [''] }],
+  ])('refuses %s', (_, req) => {
+    expect(() => parseRequest('getPlanTurns', req)).toThrow(/bad getPlanTurns/);
+  });
+});

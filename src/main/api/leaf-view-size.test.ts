@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STRIP_SEGMENTS } from '../../shared/plan-strip';
 import type { LeafView, PlanTurns } from '../../shared/api';
+import type { ProjectionExport } from '../../shared/api-features';
 import { useTempDir } from '../../test-support/temp-dir';
 import { cwdHash } from '../core/fnv1a64';
 import type { ApiClient } from './api-backend';
@@ -66,7 +67,9 @@ function ledgerOf(turns: number): string {
   return lines.map((l) => `${l}\n`).join('');
 }
 
-async function sizes(turns: number): Promise<{ view: LeafView; bytes: number; page: number; byId: number }> {
+async function sizes(
+  turns: number,
+): Promise<{ view: LeafView; bytes: number; page: number; byId: number; exported: number }> {
   const home = tempDir();
   const key = `agents/vak/sessions/${cwdHash(CWD)}/sized-${turns}.jsonl`;
   mkdirSync(join(home, key, '..'), { recursive: true });
@@ -84,7 +87,9 @@ async function sizes(turns: number): Promise<{ view: LeafView; bytes: number; pa
   const view = (await b.call('getLeafView', { ...req, pagedMessages: true }, client)) as LeafView;
   const page = (await b.call('getPlanTurns', { ...req, start: 0, count: 50 }, client)) as PlanTurns;
   const byId = (await b.call('getPlanTurns', { ...req, ids: ['t000001-u', 't000002-u'] }, client)) as PlanTurns;
+  const exported = (await b.call('exportProjection', { ...req, format: 'json' }, client)) as ProjectionExport;
   return {
+    exported: (JSON.parse(exported.text) as { plan: unknown[] }).plan.length,
     view,
     bytes: JSON.stringify(view).length,
     page: JSON.stringify(page.turns).length,
@@ -106,6 +111,8 @@ describe('a leaf view follows the screen, not the number of turns (issue 9)', ()
       expect(s.view.plan.card).toBe(turns / 2);
       expect(s.view.plan.strip.length).toBeLessThanOrEqual(STRIP_SEGMENTS);
       expect(s.view.plan.strip.reduce((n, g) => n + g.count, 0)).toBe(turns);
+      // An export is the whole §9 projection: every plan row, whatever a view carries.
+      expect(s.exported).toBe(turns);
     }
     // 100 turns alternate into 100 segments; more turns make at most STRIP_SEGMENTS, whatever their number.
     expect(s100.view.plan.strip.length).toBe(100);

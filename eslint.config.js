@@ -222,7 +222,16 @@ const TEST_ALLOW = ['vitest', 'fast-check', 'node:*', 'src/test-support', 'src/g
 
 export default tseslint.config(
   {
-    ignores: ['node_modules', 'out', 'dist', 'test-results', 'playwright-report', 'resources/demo-home', 'bench/.data'],
+    ignores: [
+      'node_modules',
+      'out',
+      'dist',
+      'test-results',
+      'playwright-report',
+      'resources/demo-home',
+      'bench/.data',
+      'scratch-tmp',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

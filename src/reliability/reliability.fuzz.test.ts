@@ -111,11 +111,15 @@ async function checkApi(home: string, core: ReturnType<typeof coreReading>): Pro
     sendable(view);
     const want = core.projections.get(`${core.verify.active_leaf}:auto`) as Projection;
     expect(view.projection.tokens).toEqual(want.tokens);
-    const rows = (await backend.call('getPlanTurns', { ...req, start: 0, count: MAX_PLAN_TURNS }, client)) as PlanTurns;
-    expect(rows.total).toBe(want.plan.length);
+    const planRows = (await backend.call(
+      'getPlanTurns',
+      { ...req, start: 0, count: MAX_PLAN_TURNS },
+      client,
+    )) as PlanTurns;
+    expect(planRows.total).toBe(want.plan.length);
     expect(view.plan.turns).toBe(want.plan.length);
     expect(
-      rows.turns.map(({ turn_id, fidelity, packet_id, tokens }) => ({ turn_id, fidelity, packet_id, tokens })),
+      planRows.turns.map(({ turn_id, fidelity, packet_id, tokens }) => ({ turn_id, fidelity, packet_id, tokens })),
     ).toEqual(want.plan.slice(0, MAX_PLAN_TURNS));
     expect(view.projection.messages.map((m) => [m.fidelity, m.source_ids, m.tokens])).toEqual(
       want.messages.map((m) => [m.fidelity, m.source_ids, m.tokens]),

@@ -66,6 +66,14 @@ export class PagedSource<T, M = undefined> {
     return page * this.pageSize - this.shift;
   }
 
+  /**
+   * Bumped by every invalidate and patch. A list calls `ensure` again when it changes: the change
+   * aborted what was in flight, and a list whose visible rows did not move would not ask again.
+   */
+  get generation(): number {
+    return this.version;
+  }
+
   /** The row if its page is here (stale or not). */
   get(row: number): T | undefined {
     return this.pages.peek(this.pageOf(row))?.rows[row - this.baseOf(this.pageOf(row))];

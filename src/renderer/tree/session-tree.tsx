@@ -138,9 +138,11 @@ function TreeList({ tree }: { tree: TreeSource }) {
     ...(selectedRow !== null ? { initialRow: selectedRow } : {}),
   });
   const { first, last, scrollToIndex } = rows;
+  // The source's generation: an invalidate (a reload) can land after this effect's fetch and abort it.
+  const generation = tree.generation;
   useEffect(() => {
     if (rowCount > 0 && last >= first) tree.ensure(first, last);
-  }, [tree, first, last, rowCount, treeVersion]);
+  }, [tree, first, last, rowCount, treeVersion, generation]);
 
   useEffect(() => {
     if (scrollToRow === null) return;

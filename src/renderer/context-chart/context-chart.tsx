@@ -28,7 +28,8 @@ export function ContextChart() {
 
 function ChartStrip() {
   const api = useApi();
-  const { series, seriesB, error, loading } = useContextSeries(true);
+  const { series, seriesB, error, loading, deferred, draw } = useContextSeries(true);
+  const entries = useAppStore((s) => s.sessionInfo?.entryCount ?? 0);
   const profile = useAppStore((s) => s.profile);
   const setProfile = useAppStore((s) => s.setProfile);
   const toggleChart = useAppStore((s) => s.toggleChart);
@@ -194,7 +195,16 @@ function ChartStrip() {
             ))}
           </div>
         )}
-        {n === 0 && !loading && !error && <p className="chart-empty dim">No turns yet on this chain.</p>}
+        {deferred && (
+          <p className="chart-empty dim">
+            {entries.toLocaleString('en-US')} entries: drawing the context over time reads every entry of the chain
+            (about a minute at a million), and the session answers nothing else meanwhile.{' '}
+            <button type="button" onClick={draw}>
+              draw it
+            </button>
+          </p>
+        )}
+        {n === 0 && !loading && !error && !deferred && <p className="chart-empty dim">No turns yet on this chain.</p>}
       </div>
       <ul className="chart-legend" aria-label="Legend">
         {STACK.map((k) => (

@@ -16,7 +16,17 @@ interface Loaded {
   error: string | null;
 }
 
+/**
+ * Past this many entries the chart is drawn on request, not on open: its first series reads every
+ * entry of the chain (~48 s at 1M entries here), and the session's worker answers nothing else
+ * meanwhile — the tree would wait for it (issue 9: cost follows what is on screen).
+ */
+export const SERIES_ON_REQUEST_ENTRIES = 200_000;
+
 export interface SeriesState {
+  /** The session is big enough that the chart waits to be asked (`draw`). */
+  deferred: boolean;
+  draw: () => void;
   series: ContextSeries | null;
   /** Side B of a plan comparison (same chain, plan B), when compare is open in plan mode. */
   seriesB: ContextSeries | null;
@@ -78,6 +88,9 @@ export function useContextSeries(open: boolean): SeriesState {
   // A session still read in steps (SessionInfo.reading) has no whole chain to draw yet: the
   // series is asked once it is read (asking earlier would read the rest at once, issue 9).
   const ready = useAppStore((s) => s.sessionInfo !== null && s.sessionInfo.reading === null);
+  const big = useAppStore((s) => (s.sessionInfo?.entryCount ?? 0) > SERIES_ON_REQUEST_ENTRIES);
+  const [asked, setAsked] = useState<string | null>(null);
+  const deferred = big && asked !== key;
   const [state, setState] = useState<Loaded>({ sig: '', series: null, seriesB: null, error: null });
   const leaf = useChartLeaf(state.series);
   const withB = compare.open && compare.mode === 'plan';
@@ -105,7 +118,7 @@ export function useContextSeries(open: boolean): SeriesState {
   }, [api, key, open]);
 
   useEffect(() => {
-    if (!key || !open || !ready) return;
+    if (!key || !open || !ready || deferred) return;
     let live = true;
     const req: Omit<LeafRequest, 'overrides'> & { overrides: LeafRequest['overrides'] } = {
       key,
@@ -125,7 +138,23 @@ export function useContextSeries(open: boolean): SeriesState {
     return () => {
       live = false;
     };
-  }, [api, key, open, ready, leaf, plan, profile, overrides, withB, planB, profileB, overridesB, version, sig]);
+  }, [
+    api,
+    key,
+    open,
+    ready,
+    deferred,
+    leaf,
+    plan,
+    profile,
+    overrides,
+    withB,
+    planB,
+    profileB,
+    overridesB,
+    version,
+    sig,
+  ]);
 
   // Another session: nothing of the previous one is drawn.
   const [shownKey, setShownKey] = useState(key);
@@ -133,5 +162,12 @@ export function useContextSeries(open: boolean): SeriesState {
     setShownKey(key);
     setState({ sig: '', series: null, seriesB: null, error: null });
   }
-  return { series: state.series, seriesB: state.seriesB, error: state.error, loading: state.sig !== sig };
+  return {
+    deferred,
+    draw: () => setAsked(key),
+    series: state.series,
+    seriesB: state.seriesB,
+    error: state.error,
+    loading: !deferred && state.sig !== sig,
+  };
 }

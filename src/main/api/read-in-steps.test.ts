@@ -48,7 +48,7 @@ function homeWith(bytes: Buffer): { home: string; file: string } {
   return { home, file };
 }
 
-async function backendOn(home: string, firstReadBytes: number): Promise<ExplorerBackend> {
+async function backendOn(home: string, firstReadBytes: number, userDataDir?: string): Promise<ExplorerBackend> {
   const b = await ExplorerBackend.create({
     home,
     isDemo: false,
@@ -56,6 +56,7 @@ async function backendOn(home: string, firstReadBytes: number): Promise<Explorer
     lockPollMs: 0,
     watch: false,
     firstReadBytes,
+    ...(userDataDir ? { userDataDir } : {}),
   });
   backends.push(b);
   return b;
@@ -151,7 +152,7 @@ describe('a first open read in steps (issue 9)', () => {
     expect(await shown(b, c)).toEqual(whole);
   });
 
-  it('search-like reads (cost, export) and a branch wait for the whole file', async () => {
+  it('cost (read like the series and export) reads the rest first: the whole file’s figures', async () => {
     const g = generateSession({ seed: 6, bytes: 600_000, cwd: '/home/ana/projects/vak' });
     const { home } = homeWith(g.bytes);
     const b = await backendOn(home, 64 << 10);
@@ -189,34 +190,17 @@ describe('a first open read in steps (issue 9)', () => {
     expect(after.warningCount).toBe(0); // the new line's prev_hash is the hash of the file's last line
   });
 
-  it('a session read in steps is kept whole: the next open (a new process) reads only what was appended', async () => {
+  it('a session read in steps is kept whole: the next backend on the same data folder reads only the kept last line', async () => {
     const g = generateSession({ seed: 8, bytes: 2_000_000, cwd: '/home/ana/projects/vak' });
     const { home } = homeWith(g.bytes);
     const userDataDir = join(tmp(), 'data');
-    const first = await ExplorerBackend.create({
-      home,
-      isDemo: false,
-      label: 't',
-      lockPollMs: 0,
-      watch: false,
-      firstReadBytes: 256 << 10,
-      userDataDir,
-    });
+    const first = await backendOn(home, 256 << 10, userDataDir);
     const c = new Client('c');
     await first.call('subscribe', { topic: 'session', key: KEY }, c);
     expect(((await first.call('openSession', { key: KEY }, c)) as SessionInfo).reading).not.toBeNull();
     await c.until((e) => e.type === 'session' && e.reading === null);
     await first.close(); // writes the kept index
-    const again = await ExplorerBackend.create({
-      home,
-      isDemo: false,
-      label: 't',
-      lockPollMs: 0,
-      watch: false,
-      firstReadBytes: 256 << 10,
-      userDataDir,
-    });
-    backends.push(again);
+    const again = await backendOn(home, 256 << 10, userDataDir);
     const info = (await again.call('openSession', { key: KEY }, new Client('d'))) as SessionInfo;
     expect(info.reading).toBeNull();
     expect(info.entryCount).toBe(g.entries);

@@ -183,6 +183,8 @@ export class SessionCache {
    */
   private readToEnd(s: OpenSession): void {
     s.reading = false;
+    // Read again from byte 0 on the way (append-only broken): followers are told, as `settle` does.
+    if (s.layoutIndex !== s.ledger.index) s.reloadUnannounced = true;
     s.layout = TreeLayout.build(s.ledger.index);
     s.layoutIndex = s.ledger.index;
     s.revision++;
@@ -204,7 +206,6 @@ export class SessionCache {
   private async finishReading(s: OpenSession, onProgress?: (p: ReadProgress) => void): Promise<void> {
     if (!s.reading) return;
     await s.ledger.refresh({ onProgress });
-    settle(s);
     this.readToEnd(s);
   }
 
@@ -345,11 +346,10 @@ export class SessionCache {
     }
     const stepping = s.reading && this.steps !== null;
     const r = await s.ledger.refresh(stepping ? { maxBytes: this.steps?.stepBytes } : {});
-    settle(s);
-    if (s.reading) {
-      if (s.ledger.moreToRead && stepping) this.nextStep(key);
-      else this.readToEnd(s);
-    }
+    // The step that reads to the end lays the tree out whole (no extend first, then a rebuild).
+    if (s.reading && !(stepping && s.ledger.moreToRead)) this.readToEnd(s);
+    else settle(s);
+    if (s.reading) this.nextStep(key);
     if (r.kind === 'reloaded' || s.reloadUnannounced) {
       s.reloadUnannounced = false;
       s.announced = s.ledger.index.count;

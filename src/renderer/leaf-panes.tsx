@@ -1,4 +1,5 @@
-import { useRef } from 'react';
+import { startTransition, useDeferredValue, useEffect, useRef, useState } from 'react';
+import type { LeafRequest, LeafView } from '../shared/api';
 import { ExportMenu } from './export/export-menu';
 import { PaneHandle } from './layout/pane-handle';
 import { CompareView } from './plan/compare-view';
@@ -11,14 +12,19 @@ import { useLeafRequest } from './leaf/use-leaf-view';
 
 /** The right region: History ∥ Projected context for the selected leaf, or the comparison. */
 export function LeafPanes() {
-  const view = useAppStore((s) => s.leafView);
+  // A new view is drawn as a deferred (concurrent) render: React draws both panes in slices that
+  // yield to the browser, instead of one task that blocks it (issue 9: no task over 50 ms). Until
+  // it is committed the panes show the previous view, as while it loads.
+  const latest = useAppStore((s) => s.leafView);
+  const view = useDeferredValue(latest);
+  const viewReq = useDeferredValue(useAppStore((s) => s.leafViewRequest));
   const error = useAppStore((s) => s.leafError);
   const loading = useAppStore((s) => s.leafLoading);
   const reading = useAppStore((s) => s.sessionInfo?.reading != null);
   const compareOpen = useAppStore((s) => s.compare.open);
-  const viewReq = useAppStore((s) => s.leafViewRequest);
   const columns = useRef<HTMLDivElement>(null);
   const req = useLeafRequest();
+  const projected = useProjectedAfterHistory(view, viewReq);
   if (!req)
     return (
       <section className="leaf-panes empty-pane">
@@ -35,8 +41,12 @@ export function LeafPanes() {
   const leafItem = view.chain.at(-1);
   return (
     // data-leaf-id + aria-busy say which leaf both panes show and whether a newer one is loading
-    // (the UI bench and e2e wait on them).
-    <section className="leaf-panes" aria-busy={loading} data-leaf-id={view.leaf}>
+    // or not drawn yet (the UI bench and e2e wait on them).
+    <section
+      className="leaf-panes"
+      aria-busy={loading || view !== latest || projected.view !== view}
+      data-leaf-id={view.leaf}
+    >
       <PaneHandle pane="tree" label="session tree" measure={() => document.querySelector('section.tree')} />
       <header className="leaf-head">
         leaf <b title={view.leaf}>{shortId(view.leaf)}</b>
@@ -46,15 +56,32 @@ export function LeafPanes() {
         <ExportMenu />
       </header>
       <div className={`leaf-columns${compareOpen ? ' comparing' : ''}`} ref={columns}>
+        {/* The request `view` answers (not the newer selection's): the panes keep still while a new view loads. */}
         <HistoryPane view={view} request={viewReq ?? req} sessionKey={req.key} />
         <PaneHandle
           pane="history"
           label="history"
           measure={() => columns.current?.querySelector('.history-pane') ?? null}
         />
-        {compareOpen ? <CompareView a={view} reqA={req} /> : <ProjectedPane view={view} request={req} />}
+        {compareOpen ? <CompareView a={view} reqA={req} /> : <ProjectedPane view={projected.view ?? view} request={projected.req ?? viewReq ?? req} />}
         <LinkLines root={columns} />
       </div>
     </section>
   );
+}
+
+/**
+ * The view the projected pane shows: the History's, one render later. A new view then draws the
+ * History in one commit and the projected pane in the next, each its own task (a commit lays out
+ * what it drew: both at once was a task over 50 ms, issue 9).
+ */
+function useProjectedAfterHistory(
+  view: LeafView | null,
+  req: LeafRequest | null,
+): { view: LeafView | null; req: LeafRequest | null } {
+  const [shown, setShown] = useState({ view, req });
+  useEffect(() => {
+    if (shown.view !== view) startTransition(() => setShown({ view, req }));
+  }, [shown.view, view, req]);
+  return shown;
 }

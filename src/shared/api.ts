@@ -357,8 +357,12 @@ export interface LeafView {
 
 /** Projected messages `getLeafView` sends first (paged): the head of the pane ... */
 export const SCREEN_HEAD = 30;
-/** ... and its end (the open turn and the tail, what a user looks at first on a live session). */
-export const SCREEN_TAIL = 10;
+/**
+ * ... and its end (the open turn and the tail, what a user looks at first on a live session): the
+ * pane opens there, and shows ~8 messages with 6 drawn beyond its edge (a tail of 10 made the first
+ * screen ask for a page at once, and draw twice).
+ */
+export const SCREEN_TAIL = 20;
 /** Most projected messages one `getProjectedMessages` page carries. */
 export const MAX_PROJECTED_PAGE = 500;
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { memo, type RefObject, startTransition, useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { ChainItem, LeafRequest, LeafView } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import {
@@ -13,7 +13,7 @@ import { jumpToEntry } from '../tree/tree-nav';
 import { HistoryItem } from './history-item';
 import { SessionCard } from '../entry-views/session-card';
 import { ownValue } from '../../shared/own-key';
-import { PaneRowsBox, usePaneRows } from './pane-rows';
+import { PaneRowsBox, type PaneRect, usePaneRows } from './pane-rows';
 
 /** Estimated height of a history row (rows are measured once drawn). */
 const ROW_ESTIMATE = 28;
@@ -25,8 +25,11 @@ interface Props {
   sessionKey: string;
 }
 
-/** The left column: the chain root → leaf, every kind, filterable by kind; fetched by page as it scrolls. */
-export function HistoryPane({ view, request, sessionKey }: Props) {
+/**
+ * The left column: the chain root → leaf, every kind, filterable by kind; fetched by page as it scrolls.
+ * Memoized: a new selection draws nothing here until its view arrives.
+ */
+export const HistoryPane = memo(function HistoryPane({ view, request, sessionKey }: Props) {
   const hiddenKinds = useAppStore((s) => s.hiddenKinds);
   const link = useAppStore((s) => s.hover ?? s.pinned);
   const toggleKind = useAppStore((s) => s.toggleKind);
@@ -41,6 +44,8 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
       setCurrentChainSource(null);
     };
   }, [source]);
+  // The list's last size: a new view's list (a new source, a new list) draws its rows in its first render.
+  const rect = useRef<PaneRect | null>(null);
   const kinds = Object.entries(view.kindCounts);
   const allHidden = kinds.length > 0 && kinds.every(([k]) => hiddenKinds.includes(k));
 
@@ -72,7 +77,7 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
           </button>
         </p>
       )}
-      <HistoryList key={source.id} source={source} view={view} sessionKey={sessionKey} />
+      <HistoryList key={source.id} source={source} view={view} sessionKey={sessionKey} rect={rect} />
       {link?.reason && (
         <p className="link-reason" role="status">
           not model-visible: {link.reason}
@@ -80,9 +85,16 @@ export function HistoryPane({ view, request, sessionKey }: Props) {
       )}
     </section>
   );
+});
+
+interface ListProps {
+  source: ChainSource;
+  view: LeafView;
+  sessionKey: string;
+  rect: RefObject<PaneRect | null>;
 }
 
-function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: LeafView; sessionKey: string }) {
+function HistoryList({ source, view, sessionKey, rect }: ListProps) {
   const api = useApi();
   const hover = useAppStore((s) => s.hover);
   const pinned = useAppStore((s) => s.pinned);
@@ -92,7 +104,10 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
   const scrollRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const windowRef = useRef<HTMLDivElement>(null);
-  useEffect(() => source.subscribe(rerender), [source]);
+  // A page that arrives is drawn as a transition: in slices that yield to the browser (a page of
+  // messages drawn at once was a task over 50 ms, issue 9). The source only grows: a slice that
+  // reads a newer page than the one before it draws a row instead of its placeholder.
+  useEffect(() => source.subscribe(() => startTransition(rerender)), [source]);
   const onSelectLeaf = useCallback((id: string) => void jumpToEntry(api, id), [api]);
   const link = hover ?? pinned;
   const lit = useMemo(() => new Set(link?.entries ?? []), [link]);
@@ -110,6 +125,7 @@ function HistoryList({ source, view, sessionKey }: { source: ChainSource; view: 
       getScrollElement: () => scrollRef.current,
       estimateSize: () => ROW_ESTIMATE,
       overscan: 12,
+      rect,
       // Start at the leaf end: what a user looks at first, and the window the view came with.
       initialOffset: () => source.total * ROW_ESTIMATE,
     },

@@ -5,6 +5,21 @@ import { needsScaling } from '../data/scaled-rows';
 
 type VirtualizerOptions = Parameters<typeof useVirtualizer<HTMLDivElement, Element>>[0];
 
+/** A list's scroll box size, as the virtualizer last saw it. */
+export interface PaneRect {
+  width: number;
+  height: number;
+}
+
+interface PaneRowsOptions extends VirtualizerOptions {
+  /**
+   * Kept by the pane across its lists (one per view): the box's last size. A new list starts
+   * from it, so its first render has its rows; without it the first render has none and the
+   * rows come in a second, synchronous render once the box is measured (a longer task).
+   */
+  rect?: RefObject<PaneRect | null>;
+}
+
 /** One drawn row of a pane's list. */
 export interface PaneRow {
   index: number;
@@ -33,6 +48,8 @@ export interface PaneRows {
   /** The scroll box's props: a scaled list's is positioned (its box is measured from it) and says it is scaled. */
   scrollProps: { style?: CSSProperties; 'data-scaled'?: boolean };
   boxStyle: CSSProperties;
+  /** Below the limit: the virtualizer's own ref to the box (it writes the box's height). */
+  virtualBoxRef?: (el: HTMLElement | null) => void;
 }
 
 /**
@@ -43,6 +60,10 @@ export interface PaneRows {
 const SCALED_SCROLL = { style: { position: 'relative', overflowAnchor: 'none' }, 'data-scaled': true } as const;
 /** The window of a scaled list: rows in flow, placed by scaled-list.ts (`top`). */
 const WINDOW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
+/** A virtualized row (below the limit): its `top` is written by the virtualizer. */
+const ROW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
+/** The rows' box below the limit: its `height` is written by the virtualizer. */
+const BOX_STYLE: CSSProperties = { position: 'relative' };
 
 /**
  * A pane's list rows. Up to MAX_SCROLL_PX of estimated rows: @tanstack/react-virtual with
@@ -52,15 +73,27 @@ const WINDOW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
  * refs: `boxRef` the rows' box (sized by the list), `windowRef` a scaled list's window in it.
  */
 export function usePaneRows(
-  options: VirtualizerOptions,
+  { rect, ...options }: PaneRowsOptions,
   boxRef: RefObject<HTMLDivElement | null>,
   windowRef: RefObject<HTMLDivElement | null>,
 ): PaneRows {
   const estimate = options.estimateSize(0);
   const scaled = needsScaling(options.count, estimate);
-  const margin = options.scrollMargin ?? 0;
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
-  const virt = useVirtualizer({ ...options, enabled: !scaled });
+  const virt = useVirtualizer({
+    ...options,
+    enabled: !scaled,
+    // The virtualizer places the rows and sizes the box itself (`top`, `height`), and re-renders
+    // only when the rows in range change: a measured row moving the rows below it is no React
+    // render (each was one more render and commit of the whole list in the same task, issue 9).
+    directDomUpdates: true,
+    directDomUpdatesMode: 'position',
+    ...(rect?.current ? { initialRect: rect.current } : {}),
+    onChange: (v, sync) => {
+      if (rect && v.scrollRect) rect.current = v.scrollRect;
+      options.onChange?.(v, sync);
+    },
+  });
   const list = useScaledList({
     enabled: scaled,
     count: options.count,
@@ -98,16 +131,23 @@ export function usePaneRows(
       boxStyle: { height: list.height, position: 'relative', overflow: 'clip' },
     };
   }
-  const at = (it: PaneRow): CSSProperties => ({ position: 'absolute', top: it.start - margin, left: 0, right: 0 });
+  // `top` is the virtualizer's own (directDomUpdates): written before the first paint, in the
+  // commit that mounts the row, and whenever rows above it are measured.
   return {
     scaled,
     items: virt.getVirtualItems(),
     inView,
     scrollToIndex,
-    row: (it) => ({ 'data-index': it.index, ref: virt.measureElement, style: at(it) }),
-    placeholder: (it) => ({ style: { ...at(it), height: estimate } }),
+    row: (it) => ({ 'data-index': it.index, ref: virt.measureElement, style: ROW_STYLE }),
+    // Placed the same way (a placeholder among measured rows moves with them): measured at its height.
+    placeholder: (it) => ({
+      'data-index': it.index,
+      ref: virt.measureElement,
+      style: { ...ROW_STYLE, height: estimate },
+    }),
     scrollProps: {},
-    boxStyle: { height: virt.getTotalSize(), position: 'relative' },
+    boxStyle: BOX_STYLE,
+    virtualBoxRef: virt.containerRef,
   };
 }
 
@@ -119,8 +159,17 @@ export function PaneRowsBox(props: {
   children: ReactNode;
 }): ReactNode {
   const { rows, boxRef, windowRef } = props;
+  const virtBoxRef = rows.virtualBoxRef;
+  // One function while the list's mode stays (a new ref function is detached and attached again each render).
+  const ref = useCallback(
+    (el: HTMLDivElement | null) => {
+      boxRef.current = el;
+      virtBoxRef?.(el);
+    },
+    [boxRef, virtBoxRef],
+  );
   return (
-    <div ref={boxRef} style={rows.boxStyle}>
+    <div ref={ref} style={rows.boxStyle}>
       {rows.scaled ? (
         <div ref={windowRef} style={WINDOW_STYLE}>
           {props.children}

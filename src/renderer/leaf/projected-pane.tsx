@@ -1,4 +1,15 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import {
+  memo,
+  startTransition,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
 import type { LeafRequest, LeafView } from '../../shared/api';
 import type { ProjectedMessage } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
@@ -8,7 +19,7 @@ import { CopyButton } from '../export/copy-button';
 import { messageText } from '../export/exports';
 import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
-import { PaneRowsBox, usePaneRows } from './pane-rows';
+import { PaneRowsBox, type PaneRect, usePaneRows } from './pane-rows';
 import { ProjectedMessageView } from './projected-message-view';
 import { TotalsBar } from './totals-bar';
 
@@ -23,13 +34,18 @@ interface Props {
   title?: string;
 }
 
-/** The right column: what the model is sent for this leaf, message by message, fetched by page as it scrolls. */
-export function ProjectedPane({ view, request, title = MAIN_TITLE }: Props) {
+/**
+ * The right column: what the model is sent for this leaf, message by message, fetched by page as it scrolls.
+ * Memoized: a new selection draws nothing here until its view arrives.
+ */
+export const ProjectedPane = memo(function ProjectedPane({ view, request, title = MAIN_TITLE }: Props) {
   const api = useApi();
   const p = view.projection;
   // A new view is a new source (and a new list, keyed by it: it opens at the leaf end again).
   const source = useMemo(() => projectedSource(api, request, view), [api, request, view]);
   const main = title === MAIN_TITLE;
+  // The list's last size: a new view's list (a new source, a new list) draws its rows in its first render.
+  const rect = useRef<PaneRect | null>(null);
   useEffect(() => {
     if (main) setCurrentProjectedSource(source);
     return () => {
@@ -48,11 +64,11 @@ export function ProjectedPane({ view, request, title = MAIN_TITLE }: Props) {
         <b>{title}</b> <span className="dim">leaf {view.leaf}</span>
         <CopyButton label="copy all" name={`copy the whole ${title.toLowerCase()} (JSON)`} text={copyContext} />
       </header>
-      <MessageList key={source.id} source={source} view={view} request={request} linkable={main} />
+      <MessageList key={source.id} source={source} view={view} request={request} linkable={main} rect={rect} />
       <TotalsBar projection={p} profile={request.profile} />
     </section>
   );
-}
+});
 
 interface ListProps {
   source: ProjectedSource;
@@ -60,9 +76,10 @@ interface ListProps {
   request: LeafRequest;
   /** The main pane links to the History (a comparison's side B does not scroll it). */
   linkable: boolean;
+  rect: RefObject<PaneRect | null>;
 }
 
-function MessageList({ source, view, request, linkable }: ListProps) {
+function MessageList({ source, view, request, linkable, rect }: ListProps) {
   const api = useApi();
   const hover = useAppStore((s) => s.hover);
   const pinned = useAppStore((s) => s.pinned);
@@ -71,7 +88,10 @@ function MessageList({ source, view, request, linkable }: ListProps) {
   const [full, setFull] = useState<Record<number, ProjectedMessage>>({});
   const [error, setError] = useState<string | null>(null);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  useEffect(() => source.subscribe(rerender), [source]);
+  // A page that arrives is drawn as a transition: in slices that yield to the browser (a page of
+  // messages drawn at once was a task over 50 ms, issue 9). The source only grows: a slice that
+  // reads a newer page than the one before it draws a row instead of its placeholder.
+  useEffect(() => source.subscribe(() => startTransition(rerender)), [source]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const windowRef = useRef<HTMLDivElement>(null);
@@ -99,6 +119,7 @@ function MessageList({ source, view, request, linkable }: ListProps) {
       getScrollElement: () => scrollRef.current,
       estimateSize: () => MESSAGE_ESTIMATE,
       overscan: 6,
+      rect,
       getItemKey: messageKey,
       scrollMargin: margin,
       // Open at the leaf end, like the History pane: the newest messages at the bottom in view.

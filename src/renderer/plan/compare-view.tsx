@@ -161,7 +161,15 @@ export function CompareView({ a, reqA }: { a: LeafView; reqA: LeafRequest }) {
         </div>
       )}
       {b && <CompareTable a={a.projection} b={b.projection} labelA={labels.a} labelB={labels.b} />}
-      {b && compare.diff && <DiffView a={a.projection} b={b.projection} />}
+      {/* A diff needs A's messages whole: until A's view for the comparison comes (the main view is
+          paged, its messages empty), a diff would show every message of B as added. */}
+      {b &&
+        compare.diff &&
+        (a.projection.messages.length === a.messageCount ? (
+          <DiffView a={a.projection} b={b.projection} />
+        ) : (
+          <p className="dim">diffing…</p>
+        ))}
       {b && !compare.diff && (
         <div className="compare-panes">
           <ProjectedPane view={a} request={reqA} title={`A · ${labels.a}`} />

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { TreeRow } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { mayStartTurn, turnFidelitiesFor } from '../data/plan-sources';
@@ -175,12 +175,18 @@ function TreeList({ tree }: { tree: TreeSource }) {
   });
   const selectedLeafId = leafView?.leaf ?? null;
 
-  const onHover = (row: TreeRow | null) => {
-    if (!row) return setHover(null);
-    // Where an entry went, and why not, is known for the chain items loaded (the leaf end, and what the History pane fetched).
-    const c = leafView?.chain.find((x) => x.id === row.id) ?? currentChainSource()?.find((x) => x.id === row.id)?.item;
-    setHover({ entries: [row.id], messages: c?.projectedAs ?? [], reason: c?.hidden ?? null });
-  };
+  // The same function from render to render (it reads the view when called): the rows are
+  // memoized, and a selection must not draw every row again (issue 9: the renderer never blocks).
+  const onHover = useCallback(
+    (row: TreeRow | null) => {
+      if (!row) return setHover(null);
+      // Where an entry went, and why not, is known for the chain items loaded (the leaf end, and what the History pane fetched).
+      const view = useAppStore.getState().leafView;
+      const c = view?.chain.find((x) => x.id === row.id) ?? currentChainSource()?.find((x) => x.id === row.id)?.item;
+      setHover({ entries: [row.id], messages: c?.projectedAs ?? [], reason: c?.hidden ?? null });
+    },
+    [setHover],
+  );
   const indexes: number[] = [];
   for (let i = first; i <= last; i++) indexes.push(i);
   const composerIndex = composerFor ? indexes.find((i) => tree.get(i)?.id === composerFor) : undefined;

@@ -63,7 +63,11 @@ export function LeafPanes() {
           label="history"
           measure={() => columns.current?.querySelector('.history-pane') ?? null}
         />
-        {compareOpen ? <CompareView a={view} reqA={req} /> : <ProjectedPane view={projected.view ?? view} request={projected.req ?? viewReq ?? req} />}
+        {compareOpen ? (
+          <CompareView a={view} reqA={req} />
+        ) : (
+          <ProjectedPane view={projected.view ?? view} request={projected.req ?? viewReq ?? req} />
+        )}
         <LinkLines root={columns} />
       </div>
     </section>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANE_WIDTH, laneGeometry } from './lane-graph';
+import { LANE_WIDTH, laneGeometry, shownThrough } from './lane-graph';
 
 describe('lane geometry', () => {
   it('keeps full-width lanes for a few branches', () => {
@@ -10,5 +10,16 @@ describe('lane geometry', () => {
     expect(laneGeometry(24)).toEqual({ width: 8, max: 24 });
     expect(laneGeometry(48)).toEqual({ width: 4, max: 48 });
     expect(laneGeometry(100)).toEqual({ width: 4, max: 48 });
+  });
+});
+
+describe('lanes passing through a row', () => {
+  it('draws every lane that has its own column, and the shared last column once', () => {
+    const { max } = laneGeometry(500);
+    const through = Array.from({ length: 500 }, (_, l) => 499 - l);
+    const shown = shownThrough(through, max);
+    expect(shown).toHaveLength(max);
+    expect(new Set(shown.map((l) => Math.min(l, max - 1))).size).toBe(max);
+    expect(shownThrough([0, 3, 9], 16)).toEqual([0, 3, 9]);
   });
 });

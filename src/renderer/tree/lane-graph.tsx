@@ -13,6 +13,23 @@ export function laneGeometry(laneCount: number): { width: number; max: number } 
   return { width, max: Math.floor(MAX_GRAPH_WIDTH / width) };
 }
 
+/**
+ * The lanes passing through a row, one per column drawn: lanes past the last column share it and
+ * are drawn once (a row of a busy session passes hundreds: one line each made a row a few ms to draw).
+ */
+export function shownThrough(through: readonly number[], max: number): number[] {
+  const shown: number[] = [];
+  let last = false;
+  for (const l of through) {
+    if (l < max - 1) shown.push(l);
+    else if (!last) {
+      shown.push(l);
+      last = true;
+    }
+  }
+  return shown;
+}
+
 /** The git-graph cell of one row: lines passing through, the line into and out of the dot, forks to child lanes. */
 export function LaneGraph({ row, laneCount }: { row: TreeRow; laneCount: number }) {
   const { width, max } = laneGeometry(laneCount);
@@ -24,7 +41,7 @@ export function LaneGraph({ row, laneCount }: { row: TreeRow; laneCount: number 
   const cx = x(row.lane);
   return (
     <svg className="lanes" width={w} height={h} aria-hidden="true">
-      {row.through.map((l) => (
+      {shownThrough(row.through, max).map((l) => (
         <line key={l} x1={x(l)} y1={0} x2={x(l)} y2={h} className={`lane lane-${l % 6}`} />
       ))}
       {row.parentId !== null && !row.isOrphan && (

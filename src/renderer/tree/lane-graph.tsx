@@ -14,8 +14,9 @@ export function laneGeometry(laneCount: number): { width: number; max: number } 
 }
 
 /**
- * The lanes passing through a row, one per column drawn: lanes past the last column share it and
- * are drawn once (a row of a busy session passes hundreds: one line each made a row a few ms to draw).
+ * The lanes passing through a row (or forking from it), one per column drawn: lanes past the last
+ * column share it and are drawn once (a row of a busy session passes hundreds: one line each made
+ * a row a few ms to draw).
  */
 export function shownThrough(through: readonly number[], max: number): number[] {
   const shown: number[] = [];
@@ -34,7 +35,8 @@ export function shownThrough(through: readonly number[], max: number): number[] 
 export function LaneGraph({ row, laneCount }: { row: TreeRow; laneCount: number }) {
   const { width, max } = laneGeometry(laneCount);
   const x = (lane: number) => width / 2 + Math.min(lane, max - 1) * width;
-  const w = Math.min(Math.max(laneCount, row.lane + 1, ...row.forkTo.map((l) => l + 1)), max) * width;
+  const forks = shownThrough(row.forkTo, max);
+  const w = Math.min(Math.max(laneCount, row.lane + 1, ...forks.map((l) => l + 1)), max) * width;
   const h = ROW_HEIGHT;
   const mid = h / 2;
   const message = row.kind === 'message';
@@ -50,7 +52,7 @@ export function LaneGraph({ row, laneCount }: { row: TreeRow; laneCount: number 
       {row.children > row.forkTo.length && (
         <line x1={cx} y1={mid} x2={cx} y2={h} className={`lane lane-${row.lane % 6}`} />
       )}
-      {row.forkTo.map((l) => (
+      {forks.map((l) => (
         <path
           key={`f${l}`}
           d={`M ${cx} ${mid} C ${cx} ${h} ${x(l)} ${mid} ${x(l)} ${h}`}

@@ -60,15 +60,22 @@ export interface PaneRows {
 const SCALED_SCROLL = { style: { position: 'relative', overflowAnchor: 'none' }, 'data-scaled': true } as const;
 /** The window of a scaled list: rows in flow, placed by scaled-list.ts (`top`). */
 const WINDOW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
+/**
+ * Past this many rows a pane's list is the scaled list even where it would fit the browser (at
+ * scale 1, or close): its cost follows the rows on screen. @tanstack/react-virtual's follows the
+ * count, twice over: a new list lays out every row's estimate, and each measured row copies the
+ * list of keys (~10 ms a render at 300k rows on a slow machine, several renders per new view).
+ */
+export const ANCHORED_FROM_ROWS = 20_000;
 /** A virtualized row (below the limit): its `top` is written by the virtualizer. */
 const ROW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
 /** The rows' box below the limit: its `height` is written by the virtualizer. */
 const BOX_STYLE: CSSProperties = { position: 'relative' };
 
 /**
- * A pane's list rows. Up to MAX_SCROLL_PX of estimated rows: @tanstack/react-virtual with
- * `options`, exactly as the panes had it. Past it (a chain of ~285k entries, a projection of
- * ~83k messages; Chromium stops laying out at ~33.5M px): a scaled list (data/scaled-list.ts)
+ * A pane's list rows. Up to ANCHORED_FROM_ROWS rows and MAX_SCROLL_PX of estimated rows:
+ * @tanstack/react-virtual with `options`. Past either (Chromium stops laying out at ~33.5M px; a
+ * chain of ~285k entries, a projection of ~83k messages): a scaled list (data/scaled-list.ts)
  * opening at the end, as `initialOffset` does below the limit. Drawn by PaneRowsBox with the same
  * refs: `boxRef` the rows' box (sized by the list), `windowRef` a scaled list's window in it.
  */
@@ -78,7 +85,7 @@ export function usePaneRows(
   windowRef: RefObject<HTMLDivElement | null>,
 ): PaneRows {
   const estimate = options.estimateSize(0);
-  const scaled = needsScaling(options.count, estimate);
+  const scaled = needsScaling(options.count, estimate) || options.count > ANCHORED_FROM_ROWS;
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
     ...options,
@@ -86,8 +93,14 @@ export function usePaneRows(
     // The virtualizer places the rows and sizes the box itself (`top`, `height`), and re-renders
     // only when the rows in range change: a measured row moving the rows below it is no React
     // render (each was one more render and commit of the whole list in the same task, issue 9).
+    // `top`, as the rows always had it: a `transform` (its other mode) measured no better in
+    // `npm run bench -- ui` and makes every row a layer of its own.
     directDomUpdates: true,
     directDomUpdatesMode: 'position',
+    // Its own re-renders (rows coming into range as it scrolls or measures) are scheduled, never
+    // flushed inside the scroll or resize callback: one flushed render drew, measured and parsed a
+    // screen of messages in one task of ~170 ms on the 1M-entry session.
+    useFlushSync: false,
     ...(rect?.current ? { initialRect: rect.current } : {}),
     onChange: (v, sync) => {
       if (rect && v.scrollRect) rect.current = v.scrollRect;

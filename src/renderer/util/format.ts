@@ -12,7 +12,9 @@ export function relativeTime(ms: number, now: number = Date.now()): string {
 }
 
 /** 41230 → "41,230". */
-export const fmtInt = (n: number): string => n.toLocaleString('en-US');
+/** One formatter for every count drawn (toLocaleString with a locale builds one per call). */
+const INT = new Intl.NumberFormat('en-US');
+export const fmtInt = (n: number): string => INT.format(n);
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

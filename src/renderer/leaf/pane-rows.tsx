@@ -64,7 +64,7 @@ const WINDOW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
  * Past this many rows a pane's list is the scaled list even where it would fit the browser (at
  * scale 1, or close): its cost follows the rows on screen. @tanstack/react-virtual's follows the
  * count, twice over: a new list lays out every row's estimate, and each measured row copies the
- * list of keys (~10 ms a render at 300k rows on a slow machine, several renders per new view).
+ * list of keys (work in proportion to the rows, several times per new view).
  */
 export const ANCHORED_FROM_ROWS = 20_000;
 /** A virtualized row (below the limit): its `top` is written by the virtualizer. */

@@ -62,7 +62,7 @@ const SCALED_SCROLL = { style: { position: 'relative', overflowAnchor: 'none' },
 const WINDOW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
 /**
  * Past this many rows a pane's list is the scaled list even where it would fit the browser (at
- * scale 1, or close): its cost follows the rows on screen. @tanstack/react-virtual's follows the
+ * scale 1): its cost follows the rows on screen. @tanstack/react-virtual's follows the
  * count, twice over: a new list lays out every row's estimate, and each measured row copies the
  * list of keys (work in proportion to the rows, several times per new view).
  */

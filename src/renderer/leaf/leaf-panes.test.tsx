@@ -37,6 +37,33 @@ describe('leaf panes', () => {
     expect(projected().textContent).toContain('⚙ search');
   });
 
+  it('says it is busy until both panes show the new leaf (the projected pane is drawn a commit after the History)', async () => {
+    await renderSession();
+    const panes = () => document.querySelector<HTMLElement>('.leaf-panes[data-leaf-id]');
+    await waitFor(() => expect(panes()?.getAttribute('aria-busy')).toBe('false'));
+    // Whenever the panes say they are not busy, both show the leaf they name: checked at every change of the DOM.
+    const seen: string[] = [];
+    const check = () => {
+      const p = panes();
+      if (!p || p.getAttribute('aria-busy') !== 'false') return;
+      const leaf = p.getAttribute('data-leaf-id') ?? '';
+      const head = projected().querySelector('.pane-head')?.textContent ?? '';
+      seen.push(`${leaf}|${head.includes(leaf)}|${historyIds().at(-1) === leaf}`);
+    };
+    const watch = new MutationObserver(check);
+    watch.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    try {
+      fireEvent.click(treeRow('e0009'));
+      await waitFor(() => expect(panes()?.getAttribute('data-leaf-id')).toBe('e0009'));
+      await waitFor(() => expect(panes()?.getAttribute('aria-busy')).toBe('false'));
+      check();
+    } finally {
+      watch.disconnect();
+    }
+    expect(seen.some((s) => s.startsWith('e0009|'))).toBe(true);
+    expect(seen.filter((s) => !s.endsWith('|true|true'))).toEqual([]);
+  });
+
   it('renders ledger markdown safely end to end: raw HTML and javascript: links stay inert', async () => {
     const w = new SessionWriter()
       .header()

@@ -1,4 +1,4 @@
-import { memo, type RefObject, startTransition, useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { memo, type RefObject, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { ChainItem, LeafRequest, LeafView } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import {
@@ -13,7 +13,7 @@ import { jumpToEntry } from '../tree/tree-nav';
 import { HistoryItem } from './history-item';
 import { SessionCard } from '../entry-views/session-card';
 import { ownValue } from '../../shared/own-key';
-import { PaneRowsBox, type PaneRect, usePaneRows } from './pane-rows';
+import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
 
 /** Estimated height of a history row (rows are measured once drawn). */
 const ROW_ESTIMATE = 28;
@@ -100,14 +100,10 @@ function HistoryList({ source, view, sessionKey, rect }: ListProps) {
   const pinned = useAppStore((s) => s.pinned);
   const setHover = useAppStore((s) => s.setHover);
   const togglePin = useAppStore((s) => s.togglePin);
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const windowRef = useRef<HTMLDivElement>(null);
-  // A page that arrives is drawn as a transition: in slices that yield to the browser (a page of
-  // messages drawn at once was a task over 50 ms, issue 9). The source only grows: a slice that
-  // reads a newer page than the one before it draws a row instead of its placeholder.
-  useEffect(() => source.subscribe(() => startTransition(rerender)), [source]);
+  useRedrawOnPages(source);
   const onSelectLeaf = useCallback((id: string) => void jumpToEntry(api, id), [api]);
   const link = hover ?? pinned;
   const lit = useMemo(() => new Set(link?.entries ?? []), [link]);

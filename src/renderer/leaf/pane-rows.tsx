@@ -1,5 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, type CSSProperties, type Key, type ReactNode, type RefObject } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useReducer,
+  type CSSProperties,
+  type Key,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { type Align, useScaledList } from '../data/scaled-list';
 import { needsScaling } from '../data/scaled-rows';
 
@@ -192,4 +201,14 @@ export function PaneRowsBox(props: {
       )}
     </div>
   );
+}
+
+/**
+ * Draws a pane's list again when its source gets a page, as a transition: in slices that yield to
+ * the browser (a page drawn at once was a task over 50 ms, issue 9). The source only grows: a
+ * slice that reads a newer page than the one before it draws a row instead of its placeholder.
+ */
+export function useRedrawOnPages(source: { subscribe(fn: () => void): () => void }): void {
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => source.subscribe(() => startTransition(redraw)), [source]);
 }

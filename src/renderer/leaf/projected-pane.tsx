@@ -1,15 +1,4 @@
-import {
-  memo,
-  startTransition,
-  type RefObject,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useReducer,
-  useRef,
-  useState,
-} from 'react';
+import { memo, type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { LeafRequest, LeafView } from '../../shared/api';
 import type { ProjectedMessage } from '../../shared/ledger-types';
 import { useApi } from '../api/api-context';
@@ -19,7 +8,7 @@ import { CopyButton } from '../export/copy-button';
 import { messageText } from '../export/exports';
 import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
-import { PaneRowsBox, type PaneRect, usePaneRows } from './pane-rows';
+import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
 import { ProjectedMessageView } from './projected-message-view';
 import { TotalsBar } from './totals-bar';
 
@@ -87,11 +76,7 @@ function MessageList({ source, view, request, linkable, rect }: ListProps) {
   const togglePin = useAppStore((s) => s.togglePin);
   const [full, setFull] = useState<Record<number, ProjectedMessage>>({});
   const [error, setError] = useState<string | null>(null);
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  // A page that arrives is drawn as a transition: in slices that yield to the browser (a page of
-  // messages drawn at once was a task over 50 ms, issue 9). The source only grows: a slice that
-  // reads a newer page than the one before it draws a row instead of its placeholder.
-  useEffect(() => source.subscribe(() => startTransition(rerender)), [source]);
+  useRedrawOnPages(source);
   const scrollRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const windowRef = useRef<HTMLDivElement>(null);

@@ -281,6 +281,13 @@ class ScaledScroller {
   private holdScroll = false;
   /** The window's `top` as last set (px). */
   private placedAt: number | null = null;
+  /**
+   * A new list draws its first screen alone and the rows beyond its edges a task later: drawing
+   * and laying out both in the task that mounts the list was a task over 50 ms (issue 9). Any
+   * move of the user's draws them at once.
+   */
+  private screenOnly = true;
+  private extend: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly p: ScrollerParts,
@@ -314,6 +321,9 @@ class ScaledScroller {
     const win = this.p.win();
     if (win) ro?.observe(win);
     return () => {
+      if (this.extend !== null) clearTimeout(this.extend);
+      this.extend = null;
+      this.screenOnly = false;
       el.removeEventListener('scroll', onScroll);
       el.removeEventListener('wheel', onWheel);
       el.removeEventListener('keydown', onKey);
@@ -328,6 +338,14 @@ class ScaledScroller {
   rendered(drawn: readonly [number, number]): void {
     this.drawn = drawn;
     this.relayout();
+    if (this.screenOnly && this.extend === null && drawn[1] >= drawn[0]) {
+      this.extend = setTimeout(() => {
+        this.extend = null;
+        if (!this.screenOnly) return;
+        this.screenOnly = false;
+        this.update(false);
+      }, 0);
+    }
   }
 
   setCount(count: number): void {
@@ -372,14 +390,16 @@ class ScaledScroller {
    * `keepScroll`: the scroll position is the user's (the scrollbar): it is not written back.
    */
   private update(now: boolean, keepScroll = false): void {
+    if (now) this.screenOnly = false;
+    const over = this.screenOnly ? 0 : this.p.overscanPx;
     const [f, l] = this.drawn;
-    const [nf, nl] = this.model.drawRange(this.p.overscanPx / 2);
+    const [nf, nl] = this.model.drawRange(over / 2);
     const anchorDrawn = this.model.a >= f && this.model.a <= l;
     const hold = this.holdScroll;
     this.holdScroll ||= keepScroll;
     try {
       if (!anchorDrawn || nf < f || nl > l) {
-        const want = this.model.drawRange(this.p.overscanPx);
+        const want = this.model.drawRange(over);
         if (want[0] !== this.asked[0] || want[1] !== this.asked[1]) {
           this.asked = want;
           // Drawn now, the render's layout effect has placed everything (rendered()).

@@ -15,7 +15,9 @@ const historyIds = () => [...history().querySelectorAll('.history-item')].map((n
 describe('leaf panes', () => {
   it('shows the active leaf: chain on the left, projected context on the right', async () => {
     await renderSession();
-    await waitFor(() => expect(within(history()).getByText('9 entries root → leaf', { exact: false })).toBeTruthy());
+    await waitFor(() => expect(within(history()).getByText('9 entries root → leaf', { exact: false })).toBeTruthy(), {
+      timeout: 5000,
+    });
     // The chain to e0013 skips the first branch (e0006 … e0009).
     await waitFor(() =>
       expect(historyIds()).toEqual(['e0001', 'e0002', 'e0003', 'e0004', 'e0005', 'e0010', 'e0011', 'e0012', 'e0013']),
@@ -29,7 +31,9 @@ describe('leaf panes', () => {
   it('follows a clicked row to the other branch', async () => {
     await renderSession();
     fireEvent.click(treeRow('e0009'));
-    await waitFor(() => expect(projected().textContent).toContain('Done: the cache now evicts'));
+    // The panes draw a new view in slices, the projected pane a commit after the History: more
+    // than waitFor's default second on a loaded machine.
+    await waitFor(() => expect(projected().textContent).toContain('Done: the cache now evicts'), { timeout: 5000 });
     await waitFor(() =>
       expect(historyIds()).toEqual(['e0001', 'e0002', 'e0003', 'e0004', 'e0005', 'e0006', 'e0007', 'e0008', 'e0009']),
     );

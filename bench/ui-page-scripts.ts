@@ -349,9 +349,10 @@ export const paneScaleScript = (
   out.reachedLast = await settle(() => inView(N - 1));
   el.scrollTop = Math.round(max / 2);
   const mid = Math.round(N / 2);
-  // Within 50 rows or 1 % of them: a virtualized list places the rows it never drew at their
-  // estimated height, so its middle pixel is the middle row only as far as the estimate is right.
-  const near = Math.max(50, N / 100);
+  // A scaled list maps the thumb to rows linearly: within 50 rows. A virtualized list (the
+  // baseline) spaces the rows it never drew at the estimate (28 px a History row; drawn, 22 px):
+  // once a drag has measured many, its middle pixel is some way past the middle row (10 %).
+  const near = out.scaled ? 50 : Math.max(50, N / 10);
   out.reachedMiddle = await settle(() => visibleRows().some((i) => Math.abs(i - mid) < near));
   out.middleRows = visibleRows();
   // A wheel from the middle: every row passes (no row skipped), at wheelPx / wheelMs.

@@ -5,7 +5,7 @@ import { MAX_SCROLL_PX, rowAtScroll, scrollAtRow } from './scaled-rows';
 /**
  * Lists of measured rows past a browser's element height: the History (every entry of a chain)
  * and the projected pane (every message of a projection), when rows × their estimated height
- * passes MAX_SCROLL_PX (~285k History rows, ~83k messages), or past ANCHORED_FROM_ROWS rows
+ * passes MAX_SCROLL_PX (~364k History rows, ~83k messages), or past ANCHORED_FROM_ROWS rows
  * (leaf/pane-rows.tsx: at scale 1, its cost follows the screen; below, @tanstack/react-virtual).
  *
  * Why this technique (docs/spec-decisions.md, "Lists past the browser's element height"):

@@ -15,8 +15,12 @@ import { SessionCard } from '../entry-views/session-card';
 import { ownValue } from '../../shared/own-key';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
 
-/** Estimated height of a history row (rows are measured once drawn). */
-const ROW_ESTIMATE = 28;
+/**
+ * Estimated height of a history row (rows are measured once drawn): a closed row's, as Chromium
+ * draws it (panes.css .history-line). Off by much, a new view's first screen has too few rows and
+ * draws again, in the same task, once they are measured (issue 9).
+ */
+const ROW_ESTIMATE = 22;
 
 interface Props {
   view: LeafView;

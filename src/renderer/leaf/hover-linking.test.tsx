@@ -52,7 +52,10 @@ describe('hover linking', () => {
   });
 });
 
-/** Scrolls a pane's list as a user would (the scroll stub lays rows out at 28 px). */
+/** The height the scroll stub gives a drawn row: a History row's, as Chromium draws one (its estimate). */
+const ROW = 22;
+
+/** Scrolls a pane's list as a user would (the scroll stub lays rows out at ROW px). */
 function scrollTo(pane: HTMLElement, top: number): void {
   const el = pane.querySelector<HTMLElement>('.pane-scroll')!;
   act(() => {
@@ -66,7 +69,7 @@ const pagesAsked = (calls: { method: string; req: unknown }[]) =>
 
 describe('hover linking on a long chain', () => {
   it('a projected message scrolls the history to a source outside the loaded window', async () => {
-    const unstub = stubScrolling();
+    const unstub = stubScrolling(ROW);
     try {
       const api = await renderOnBackend({ written: { long: longSession(400) }, hash: sessionHash('long') });
       await waitFor(() => expect(history().querySelector('[data-entry-id="r399"]')).not.toBeNull(), {
@@ -95,7 +98,7 @@ describe('hover linking on a long chain', () => {
 
 describe('links between the panes on a long chain (issue 10: both ways, any message)', () => {
   it('both panes open at the leaf end; the projected pane pages; "→ #400" and "← u0" scroll the other pane', async () => {
-    const unstub = stubScrolling();
+    const unstub = stubScrolling(ROW);
     try {
       // 1 header + 400 × (user, assistant, receipt): 800 projected messages (#2t ask t, #2t+1 answer t).
       const api = await renderOnBackend({ written: { long: longSession(400) }, hash: sessionHash('long') });
@@ -112,7 +115,7 @@ describe('links between the panes on a long chain (issue 10: both ways, any mess
       expect(pagesAsked(api.calls).every((r) => r.start >= 700)).toBe(true);
 
       // History → projected: the entry u200 went to message #400 (not loaded): its link pages it in and scrolls there.
-      scrollTo(history(), 601 * 28 - 200);
+      scrollTo(history(), 601 * ROW - 200);
       await waitFor(() => expect(history().querySelector('[data-entry-id="u200"]')).not.toBeNull(), { timeout: 5000 });
       const link = within(history().querySelector<HTMLElement>('[data-entry-id="u200"]')!).getByRole('button', {
         name: /^#400/,

@@ -84,7 +84,7 @@ const BOX_STYLE: CSSProperties = { position: 'relative' };
 /**
  * A pane's list rows. Up to ANCHORED_FROM_ROWS rows and MAX_SCROLL_PX of estimated rows:
  * @tanstack/react-virtual with `options`. Past either (Chromium stops laying out at ~33.5M px; a
- * chain of ~285k entries, a projection of ~83k messages): a scaled list (data/scaled-list.ts)
+ * chain of ~364k entries, a projection of ~83k messages): a scaled list (data/scaled-list.ts)
  * opening at the end, as `initialOffset` does below the limit. Drawn by PaneRowsBox with the same
  * refs: `boxRef` the rows' box (sized by the list), `windowRef` a scaled list's window in it.
  */

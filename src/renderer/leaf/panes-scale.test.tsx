@@ -11,8 +11,8 @@ import { longSession } from '../test-support/written-sessions';
 
 /** Past Chromium's element height at any row height the panes estimate: both lists scroll scaled. */
 const N = 2_000_000;
-/** The stubbed height of a drawn row (scroll-stub.ts). */
-const ROW = 28;
+/** The stubbed height of a drawn row (scroll-stub.ts): a History row's, as Chromium draws one (its estimate). */
+const ROW = 22;
 const VIEW = 800;
 
 const history = () => screen.getByRole('region', { name: 'History' });
@@ -24,7 +24,7 @@ const message = (i: number) => projected().querySelector<HTMLElement>(`.projecte
 /**
  * Where a drawn row sits in its viewport. jsdom lays nothing out: this is what Chromium would
  * compute from the window's `top` (placed by scaled-list.ts), the row's place in the window
- * (offsetTop, stubbed below at 28 px a row) and the scroll position.
+ * (offsetTop, stubbed below at ROW px a row) and the scroll position.
  */
 function viewY(el: HTMLElement): number {
   const row = el.closest<HTMLElement>('[data-index]')!;
@@ -119,7 +119,7 @@ describe('History and Projected past the element height (2M rows each)', () => {
   const offsetTop = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetTop')!;
   beforeAll(() => {
     unstub = stubScrolling(ROW);
-    // A row's place in its window: rows in flow, 28 px each (as scroll-stub measures them).
+    // A row's place in its window: rows in flow, ROW px each (as scroll-stub measures them).
     Object.defineProperty(HTMLElement.prototype, 'offsetTop', {
       configurable: true,
       get(this: HTMLElement) {
@@ -155,16 +155,18 @@ describe('History and Projected past the element height (2M rows each)', () => {
     await waitFor(() => expect(entry(0)).not.toBeNull());
     expect(viewY(entry(0)!)).toBe(0);
 
-    // A wheel moves by pixels, not by thousands of rows: 5 × 100 px is 17.9 rows of 28 px.
+    // A wheel moves by pixels, not by thousands of rows: 5 × 100 px is 22.7 rows of 22 px.
+    const wheeled = Math.ceil(500 / ROW);
     for (let k = 0; k < 5; k++) wheel(history(), 100);
-    await waitFor(() => expect(entry(18)).not.toBeNull());
-    expect(viewY(entry(18)!)).toBeCloseTo(18 * ROW - 500, 0);
-    // The scroll position follows, scaled: 17.9 rows of the 2M over the 8M px content.
+    await waitFor(() => expect(entry(wheeled)).not.toBeNull());
+    expect(viewY(entry(wheeled)!)).toBeCloseTo(wheeled * ROW - 500, 0);
+    // The scroll position follows, scaled: 22.7 rows of the 2M over the 8M px content.
     expect(el.scrollTop).toBeCloseTo((500 / ROW / (N - VIEW / ROW)) * (MAX_SCROLL_PX - VIEW), 0);
 
     // Keys on the list: PageDown a page of pixels, End the last row, Home the first.
     key(history(), 'PageDown');
-    expect(viewY(entry(43)!)).toBeCloseTo(43 * ROW - 500 - VIEW * 0.875, 0);
+    const paged = Math.ceil((500 + VIEW * 0.875) / ROW);
+    expect(viewY(entry(paged)!)).toBeCloseTo(paged * ROW - 500 - VIEW * 0.875, 0);
     key(history(), 'End');
     await waitFor(() => expect(onScreen(entry(N - 1))).toBe(true));
     expect(viewY(entry(N - 1)!)).toBe(VIEW - ROW);

@@ -350,9 +350,9 @@ export const paneScaleScript = (
   el.scrollTop = Math.round(max / 2);
   const mid = Math.round(N / 2);
   // A scaled list maps the thumb to rows linearly: within 50 rows. A virtualized list (the
-  // baseline) spaces the rows it never drew at the estimate (28 px a History row; drawn, 22 px):
-  // once a drag has measured many, its middle pixel is some way past the middle row (10 %).
-  const near = out.scaled ? 50 : Math.max(50, N / 10);
+  // baseline) spaces the rows it never drew at the estimate: its middle pixel is the middle row
+  // only as far as the estimate is right (within 1 %).
+  const near = out.scaled ? 50 : Math.max(50, N / 100);
   out.reachedMiddle = await settle(() => visibleRows().some((i) => Math.abs(i - mid) < near));
   out.middleRows = visibleRows();
   // A wheel from the middle: every row passes (no row skipped), at wheelPx / wheelMs.

@@ -322,8 +322,6 @@ class ScaledScroller {
     if (win) ro?.observe(win);
     return () => {
       if (this.extend !== null) clearTimeout(this.extend);
-      this.extend = null;
-      this.screenOnly = false;
       el.removeEventListener('scroll', onScroll);
       el.removeEventListener('wheel', onWheel);
       el.removeEventListener('keydown', onKey);
@@ -340,8 +338,6 @@ class ScaledScroller {
     this.relayout();
     if (this.screenOnly && this.extend === null && drawn[1] >= drawn[0]) {
       this.extend = setTimeout(() => {
-        this.extend = null;
-        if (!this.screenOnly) return;
         this.screenOnly = false;
         this.update(false);
       }, 0);

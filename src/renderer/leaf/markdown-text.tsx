@@ -1,5 +1,7 @@
 import { type ReactElement, useMemo } from 'react';
 import Markdown, { type Components } from 'react-markdown';
+import { Lru } from '../../shared/lru';
+import { COLLAPSE_AT } from './collapsible-text';
 
 /** Links are never followed from ledger text: shown as text with the address in a tooltip. */
 const components: Components = {
@@ -15,34 +17,20 @@ const components: Components = {
   ),
 };
 
-/** Texts whose parsed markdown is kept, and how many characters of text in all (bounds, whatever the session). */
-const KEPT_TEXTS = 500;
-const KEPT_CHARS = 1_000_000;
-
 /**
- * Parsed markdown by text, the most recently used last. Neighbouring leaves share most of their
- * messages, and a list draws a row again as it scrolls or as its page arrives: parsing each
- * time took a few ms a message, in the task that draws a new view (issue 9). A parse is pure
+ * Parsed markdown by text (the 500 last used, each of at most COLLAPSE_AT characters: what a
+ * clipped block shows; a text shown whole is parsed each time). Neighbouring leaves share most
+ * of their messages, and a list draws a row again as it scrolls or as its page arrives: parsing
+ * each time took a few ms a message, in the task that draws a new view (issue 9). A parse is pure
  * (react-markdown's `Markdown` with no hooks), so its elements can be drawn again anywhere.
  */
-const kept = new Map<string, ReactElement>();
-let keptChars = 0;
+const kept = new Lru<string, ReactElement>(500);
 
 function parsed(text: string): ReactElement {
   const have = kept.get(text);
-  if (have) {
-    kept.delete(text);
-    kept.set(text, have);
-    return have;
-  }
+  if (have) return have;
   const el = Markdown({ children: text, skipHtml: true, components }) as ReactElement;
-  kept.set(text, el);
-  keptChars += text.length;
-  for (const [t] of kept) {
-    if (kept.size <= KEPT_TEXTS && keptChars <= KEPT_CHARS) break;
-    kept.delete(t);
-    keptChars -= t.length;
-  }
+  if (text.length <= COLLAPSE_AT) kept.set(text, el);
   return el;
 }
 

@@ -33,8 +33,6 @@ interface PaneRowsOptions extends VirtualizerOptions {
 export interface PaneRow {
   index: number;
   key: Key;
-  /** Where @tanstack/react-virtual put it (scroll content px); 0 in a scaled list (rows in flow). */
-  start: number;
 }
 
 interface RowProps {
@@ -141,7 +139,7 @@ export function usePaneRows(
   );
   if (scaled) {
     const items: PaneRow[] = [];
-    for (let i = list.first; i <= list.last; i++) items.push({ index: i, key: i, start: 0 });
+    for (let i = list.first; i <= list.last; i++) items.push({ index: i, key: i });
     return {
       scaled,
       items,

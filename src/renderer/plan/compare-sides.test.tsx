@@ -142,6 +142,8 @@ describe('turns panel', () => {
     await renderSession('linear');
     fireEvent.click(screen.getByRole('button', { name: /^turns/ }));
     const t = await screen.findByRole('table', { name: 'Plan rows' });
+    // Plan rows come by page (getPlanTurns): the table can show before its rows.
+    await waitFor(() => expect(t.querySelector('tr[data-turn="e0003"] td.directive')).not.toBeNull());
     const cell = t.querySelector<HTMLElement>('tr[data-turn="e0003"] td.directive');
     expect(cell?.textContent).toMatch(/^The test `parses_empty_input`/);
     expect(cell?.title).toBe(cell?.textContent);

@@ -43,6 +43,13 @@ function eventLoopLines(runs: EventLoopFigures[], log: Log): void {
       `  backend on the ${r.label}: event-loop delay max ${f(r.maxMs, 1)} ms, p99 ${f(r.p99Ms, 1)} ms (goal max ≤ 20: ${goal(r.maxMs, 20)}); ` +
         `longest JSON.stringify of one answer on the main thread ${f(r.longestSerializeMs)} ms`,
     );
+    const st = r.longestStall;
+    if (st !== null) {
+      log(
+        `      its longest stall (2 ms ticks): ${f(st.ms, 1)} ms, of which the main thread ran ${f(st.ranMs, 1)} ms ` +
+          `and waited ${f(st.waitedMs, 1)} ms for a core (/proc/thread-self/schedstat)`,
+      );
+    }
     selectionLines(r.selection, log, '      ');
   }
   if (runs.length === 2) {

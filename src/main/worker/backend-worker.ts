@@ -7,6 +7,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
+import { lowerThisThreadPriority } from './thread-priority';
 import {
   callCancelled,
   toWorker,
@@ -155,6 +156,8 @@ async function onMessage(raw: unknown): Promise<void> {
   }
 }
 
+// Below the main thread's priority, so routing and windows never wait for a core (thread-priority.ts).
+lowerThisThreadPriority();
 port.on('message', (m: unknown) => void onMessage(m));
 ExplorerBackend.create(data.options).then(
   (b) => {

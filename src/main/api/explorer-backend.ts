@@ -14,6 +14,7 @@ import type {
 } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
+import { chainToRoot } from '../core/chain';
 import type { ReadProgress } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
 import { HomeWatcher, type HomeChange } from '../library/home-watcher';
@@ -27,7 +28,7 @@ import { entrySlice } from './entry-slice';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
 import { planTurns } from './plan-turns';
 import { sessionDelta } from './session-delta';
-import { readingProgress, sessionInfo } from './session-info';
+import { activeWork, readingProgress, sessionInfo } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { Subscriptions } from './subscriptions';
 import { treeRows } from './tree-rows';
@@ -120,6 +121,11 @@ export class ExplorerBackend implements ApiBackend {
     this.library = new SessionLibrary(info.home);
     const store = opts.userDataDir === undefined ? null : new IndexStore(join(opts.userDataDir, 'index-cache'));
     this.cache = new SessionCache(info.home, opts.cacheSize ?? 4, store);
+    // A kept index carries the active chain's work fold: a reopen folds only what came since.
+    this.cache.beforeKeep((s) => {
+      const ix = s.ledger.index;
+      if (ix.count > 0 && !s.reading) activeWork(s, chainToRoot(ix, ix.activeLeaf));
+    });
   }
 
   /** Builds a backend over a home: lists it once and starts watching. */

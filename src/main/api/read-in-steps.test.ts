@@ -206,5 +206,12 @@ describe('a first open read in steps (issue 9)', () => {
     expect(info.entryCount).toBe(g.entries);
     // The kept last line is read to check it, nothing else of the file.
     expect(again.cache.peek(KEY)?.ledger.stats.bytesRead).toBeLessThan(64 << 10);
+    // The active chain's work came kept with the index (folded before it was kept, though no
+    // one asked for the whole session's figures): the reopen parsed none of its work entries.
+    const whole = await backendOn(home, Infinity);
+    const expected = (await whole.call('openSession', { key: KEY }, new Client('e'))) as SessionInfo;
+    expect(expected.work.length).toBeGreaterThan(3);
+    expect(info.work).toEqual(expected.work);
+    expect(again.coreWork().entriesMaterialised).toBe(1); // the header, for the session's header info
   });
 });

@@ -105,6 +105,6 @@ function changedCounts(
     branchPointsAdded,
     usage: { activeChain: usageTotals(s.ledger, activeChain), allBranches: usageTotals(s.ledger, 'all') },
     // A step of a first read leaves the work to the whole session's figures at its end.
-    work: !step && (workCame || !extended) ? activeWork(s.ledger, activeChain) : null,
+    work: !step && (workCame || !extended) ? activeWork(s, activeChain) : null,
   };
 }

@@ -1,7 +1,6 @@
 import type { ChildRunLink, HeaderInfo, ReadingProgress, SessionInfo, SessionSummary } from '../../shared/api';
 import type { WorkItem } from '../../shared/ledger-types';
 import { chainToRoot } from '../core/chain';
-import type { Ledger } from '../core/ledger';
 import { KIND } from '../core/ledger-index';
 import { usageTotals } from '../core/usage';
 import { foldWork } from '../core/work-fold';
@@ -53,9 +52,20 @@ function sendableWork(w: WorkItem): WorkItem {
   return state.clipped || detail.clipped ? { ...w, state: state.value, detail: detail.value } : w;
 }
 
-/** The work items of the active chain, ready to cross a process boundary. */
-export function activeWork(ledger: Ledger, activeChain: readonly number[]): WorkItem[] {
-  return foldWork(ledger, activeChain).map(sendableWork);
+/**
+ * The work items of the active chain, ready to cross a process boundary. Extends the session's
+ * last fold when its tip is on this chain (an append, a reopen from a kept index) and keeps the
+ * new one. Kept items are the sendable ones: folding later events over a clipped state or detail
+ * gives what clipping the whole fold would, since an event replaces them whole.
+ */
+export function activeWork(s: OpenSession, activeChain: readonly number[]): WorkItem[] {
+  const from = s.work !== null && s.work.index === s.ledger.index ? s.work.fold : null;
+  const items = foldWork(s.ledger, activeChain, from).map(sendableWork);
+  s.work =
+    activeChain.length > 0
+      ? { index: s.ledger.index, fold: { tip: activeChain[activeChain.length - 1], items } }
+      : null;
+  return items;
 }
 
 /** An opened session's figures for the UI. */
@@ -78,7 +88,7 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     foldedRowCount: layout.rowCount(true),
     laneCount: layout.laneCount,
     usage: { activeChain: usageTotals(ledger, activeChain), allBranches: usageTotals(ledger, 'all') },
-    work: activeWork(ledger, activeChain),
+    work: activeWork(s, activeChain),
     childRuns: childRuns(s, library),
     appendOnlyBreaks: [...ledger.appendOnlyBreaks],
     reading: readingProgress(s),

@@ -192,6 +192,35 @@ describe('a kept index that no longer fits the file is not used', () => {
     expect(() => decodeSnapshot(other)).toThrow(/format 999/);
   });
 
+  it("carries the active chain's work fold, and refuses one that does not fit the entries", () => {
+    const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
+    const snap = kept(l);
+    const item = {
+      work_id: 'w1',
+      state: { nested: ['any', 'json'] },
+      last_event: 'started',
+      detail: null,
+      events: 2,
+      first_entry: l.index.ids[1],
+      last_entry: l.index.ids[2],
+      last_ts: '2026-12-01T00:00:00.000Z',
+    };
+    const work = { tip: 2, items: [item] };
+    expect(decodeSnapshot(encodeSnapshot(snap, KEY, work)).work).toEqual(work);
+    expect(decodeSnapshot(encodeSnapshot(snap, KEY)).work).toBeNull();
+    // A fold past the snapshot's entries is not kept at all.
+    expect(decodeSnapshot(encodeSnapshot(snap, KEY, { tip: snap.count, items: [item] })).work).toBeNull();
+    for (const bad of [
+      { tip: -1, items: [item] },
+      { tip: 1.5, items: [item] },
+      { tip: 0, items: [{ ...item, events: 0 }] },
+      { tip: 0, items: [{ ...item, work_id: 7 }] },
+      { tip: 0, items: 'none' },
+    ]) {
+      expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, bad as never))).toThrow(/work/);
+    }
+  });
+
   it('refuses a checksummed snapshot whose links do not hold (never trusted)', async () => {
     const file = join(FIXTURES, 'branching.jsonl');
     const l = Ledger.openSync(file);

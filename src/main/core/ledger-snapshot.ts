@@ -137,9 +137,11 @@ export function restoreIndex(snap: LedgerSnapshot): LedgerIndex {
   let prevLine = 0;
   for (let i = 0; i < n; i++) {
     const id = snap.ids[i];
-    check(typeof id === 'string' && !ix.byId.has(id), 'ids');
+    check(typeof id === 'string', 'ids');
     ix.ids.push(id);
+    // One hash lookup per id (a reopen's largest cost): a repeated id leaves the map a slot short.
     ix.byId.set(id, i);
+    check(ix.byId.size === i + 1, 'ids');
     const p = ix.parent[i];
     check(p === NO_PARENT || p === ORPHAN || (p >= 0 && p < i), 'parent links');
     const k = ix.kind[i];

@@ -1,11 +1,13 @@
 import { createHash, hash } from 'node:crypto';
 import { SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import type { LedgerWarning } from './warnings';
+import type { WorkFold } from './work-fold';
 
 /**
  * The bytes of a kept index (`*.vkix`): magic, format version, a JSON part (the file it
  * belongs to, the reader's state, ids, warnings and the sparse maps), the typed arrays as
- * raw little-endian bytes, and a sha256 of everything before it. A file that fails any of
+ * raw little-endian bytes, and a sha256 of everything before it. The JSON part may carry the
+ * active chain's work fold when the index was kept (`work`: a reopen folds only what came since). A file that fails any of
  * these is refused whole (SnapshotInvalidError); restoreIndex then checks its meaning.
  */
 
@@ -35,6 +37,8 @@ interface JsonPart extends SnapshotKey {
   unknownKind: [number, string][];
   routeKey: [number, string][];
   packetRange: [number, string, string][];
+  /** Absent in files kept before it was added (same format: older readers ignore it). */
+  work?: WorkFold | null;
 }
 
 type Arrays = Pick<LedgerSnapshot, 'offset' | 'parent' | 'line' | 'length' | 'usage' | 'kind' | 'flags'>;
@@ -60,6 +64,7 @@ const bytesOf = (a: Arrays[keyof Arrays]): Buffer => Buffer.from(a.buffer, a.byt
 export function encodeSnapshotParts(
   snap: LedgerSnapshot,
   key: SnapshotKey,
+  work: WorkFold | null = null,
 ): { parts: Uint8Array[]; byteLength: number } {
   const json: JsonPart = {
     realPath: key.realPath,
@@ -78,6 +83,8 @@ export function encodeSnapshotParts(
     unknownKind: snap.unknownKind,
     routeKey: snap.routeKey,
     packetRange: snap.packetRange,
+    // Only a fold of the entries this snapshot covers.
+    work: work !== null && work.tip < snap.count ? work : null,
   };
   const text = JSON.stringify(json);
   const jsonLen = Buffer.byteLength(text, 'utf8');
@@ -94,12 +101,12 @@ export function encodeSnapshotParts(
 }
 
 /** Encodes a snapshot of the file `key` as one buffer (see encodeSnapshotParts). */
-export function encodeSnapshot(snap: LedgerSnapshot, key: SnapshotKey): Buffer {
-  return Buffer.concat(encodeSnapshotParts(snap, key).parts);
+export function encodeSnapshot(snap: LedgerSnapshot, key: SnapshotKey, work: WorkFold | null = null): Buffer {
+  return Buffer.concat(encodeSnapshotParts(snap, key, work).parts);
 }
 
 /** Decodes a kept index; throws SnapshotInvalidError for anything but an intact file of this format. */
-export function decodeSnapshot(buf: Buffer): { key: SnapshotKey; snapshot: LedgerSnapshot } {
+export function decodeSnapshot(buf: Buffer): { key: SnapshotKey; snapshot: LedgerSnapshot; work: WorkFold | null } {
   if (buf.length < 12 + SUM || !buf.subarray(0, 4).equals(MAGIC)) throw new SnapshotInvalidError('not a kept index');
   const version = buf.readUInt32LE(4);
   if (version !== SNAPSHOT_FORMAT) throw new SnapshotInvalidError(`format ${version}, not ${SNAPSHOT_FORMAT}`);
@@ -131,6 +138,8 @@ export function decodeSnapshot(buf: Buffer): { key: SnapshotKey; snapshot: Ledge
   }
   const n = j.count;
   if (n < 0) throw new SnapshotInvalidError('count');
+  const work = j.work ?? null;
+  if (work !== null && !isWorkFold(work, n)) throw new SnapshotInvalidError('work');
   let at = 12 + jsonLen;
   const arrays = {} as Record<keyof Arrays, Arrays[keyof Arrays]>;
   for (const a of ARRAYS) {
@@ -158,5 +167,27 @@ export function decodeSnapshot(buf: Buffer): { key: SnapshotKey; snapshot: Ledge
     routeKey: j.routeKey,
     packetRange: j.packetRange,
   };
-  return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot };
+  return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot, work };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A kept work fold of `count` entries: its tip one of them, its items WorkItem-shaped (state and detail are any JSON). */
+function isWorkFold(v: unknown, count: number): v is WorkFold {
+  if (!isObject(v) || !Number.isInteger(v['tip']) || (v['tip'] as number) < 0 || (v['tip'] as number) >= count) {
+    return false;
+  }
+  const items = v['items'];
+  return (
+    Array.isArray(items) &&
+    items.every(
+      (w) =>
+        isObject(w) &&
+        ['work_id', 'last_event', 'first_entry', 'last_entry', 'last_ts'].every((k) => typeof w[k] === 'string') &&
+        Number.isInteger(w['events']) &&
+        (w['events'] as number) > 0 &&
+        'state' in w &&
+        'detail' in w,
+    )
+  );
 }

@@ -38,3 +38,44 @@ describe('work fold (§3)', () => {
     }
   });
 });
+
+describe('work fold extended from a tip (issue 9: an append or a reopen folds what came since)', () => {
+  const bytes = readFileSync(join(FIXTURES, BIG));
+  const base = Ledger.fromBytes(bytes);
+  const chain = chainToRoot(base.index, base.index.activeLeaf);
+  const full = foldWork(base, chain);
+  const workAfter = (k: number): number => chain.slice(k + 1).filter((i) => base.entry(i).kind === 'work').length;
+
+  it('gives the whole fold and parses only the work entries after the tip', () => {
+    expect(workAfter(-1)).toBeGreaterThan(3);
+    for (const k of [
+      0,
+      Math.floor(chain.length / 3),
+      Math.floor(chain.length / 2),
+      chain.length - 2,
+      chain.length - 1,
+    ]) {
+      const from = { tip: chain[k], items: foldWork(base, chain.slice(0, k + 1)) };
+      const l = Ledger.fromBytes(bytes); // a cold entry cache: every parse counts
+      const before = l.stats.entriesMaterialised;
+      expect(foldWork(l, chain, from)).toEqual(full);
+      expect(l.stats.entriesMaterialised - before).toBe(workAfter(k));
+    }
+  });
+
+  it('leaves the fold it starts from as it was', () => {
+    const k = Math.floor(chain.length / 2);
+    const items = foldWork(base, chain.slice(0, k + 1));
+    const copy = structuredClone(items);
+    foldWork(base, chain, { tip: chain[k], items });
+    expect(items).toEqual(copy);
+  });
+
+  it('folds the whole chain when the tip is not on it (another branch) or not an entry', () => {
+    const notOnChain = [...Array(base.index.count).keys()].filter((i) => !chain.includes(i));
+    expect(notOnChain.length).toBeGreaterThan(0);
+    const stale = { tip: notOnChain[notOnChain.length - 1], items: [{ ...full[0], events: 999 }] };
+    expect(foldWork(base, chain, stale)).toEqual(full);
+    expect(foldWork(base, chain, { tip: base.index.count + 5, items: stale.items })).toEqual(full);
+  });
+});

@@ -16,6 +16,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateSession } from '../../generator';
 import type { Ledger } from '../core/ledger';
 import { useTempDir } from '../../test-support/temp-dir';
+import { activeWork } from '../api/session-info';
+import { chainToRoot } from '../core/chain';
 import { IndexStore } from './index-store';
 import { SessionCache } from './session-cache';
 
@@ -68,15 +70,22 @@ async function fullReading(home: string): Promise<unknown> {
 }
 
 /** A valid line appended to the file, child of `last` (by default the file's last line); its length. */
-function appendLine(file: string, id: string, last = lastLineOf(file)): number {
+function appendLine(
+  file: string,
+  id: string,
+  last = lastLineOf(file),
+  body: Record<string, unknown> = {
+    kind: 'message',
+    message: { role: 'user', content: [{ type: 'text', text: 'appended' }] },
+  },
+): number {
   const line =
     JSON.stringify({
       id,
       parent_id: (JSON.parse(last) as { id: string }).id,
       ts: '2026-12-01T00:00:00.000Z',
       prev_hash: hash('sha256', last, 'hex'),
-      kind: 'message',
-      message: { role: 'user', content: [{ type: 'text', text: 'appended' }] },
+      ...body,
     }) + '\n';
   appendFileSync(file, line);
   return Buffer.byteLength(line);
@@ -121,6 +130,32 @@ describe('kept indexes: a reopen reads only what was appended (issue 9)', () => 
     expect(reading(later)).toEqual(await fullReading(home));
     expect(later.index.ids[later.index.activeLeaf]).toBe('after-2');
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("keeps the active chain's work fold: a reopen parses only the work entries appended since", async () => {
+    const { home, file, store } = setup();
+    const activeChain = (l: Ledger): number[] => chainToRoot(l.index, l.index.activeLeaf);
+    const c = cacheOf(home, store);
+    const s = await c.acquire(KEY);
+    const kept = activeWork(s, activeChain(s.ledger)); // what openSession sends, before the index is kept
+    expect(kept.length).toBeGreaterThan(3);
+    await c.flushKept();
+
+    appendLine(file, 'work-after', lastLineOf(file), {
+      kind: 'work',
+      work: { work_id: kept[0].work_id, event: 'resumed', state: 'running', detail: 'again' },
+    });
+    appendLine(file, 'message-after');
+    const again = await cacheOf(home, store).acquire(KEY);
+    const parsed = again.ledger.stats.entriesMaterialised;
+    const work = activeWork(again, activeChain(again.ledger));
+    expect(again.ledger.stats.entriesMaterialised - parsed).toBe(1); // the appended work entry only
+
+    const whole = await new SessionCache(home, 4).acquire(KEY);
+    const expected = activeWork(whole, activeChain(whole.ledger));
+    whole.ledger.close();
+    expect(work).toEqual(expected);
+    expect(work[0]).toMatchObject({ work_id: kept[0].work_id, last_event: 'resumed', events: kept[0].events + 1 });
   });
 
   it('a file with a torn tail and damage appended since reads the same as a full read', async () => {

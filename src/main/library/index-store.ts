@@ -7,6 +7,7 @@ import { Ledger, type OpenOptions } from '../core/ledger';
 import { snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
 import { isNotRegular, openRegularFile } from '../core/safe-open';
 import { decodeSnapshot, encodeSnapshotParts, type SnapshotKey } from '../core/snapshot-codec';
+import type { WorkFold } from '../core/work-fold';
 
 export interface IndexStoreOptions {
   /** Sessions smaller than this open in a blink: nothing is kept for them (default 1 MiB). */
@@ -31,6 +32,12 @@ function notUsed(realPath: string, reason: string): void {
  * very file it was read from: same device and inode, at least as long, and the bytes of its
  * last line still hashing to the same value; a damaged, foreign or outdated one is ignored.
  */
+/** A ledger read from its kept index, and the active chain's work fold kept with it (if any). */
+export interface KeptReading {
+  ledger: Ledger;
+  work: WorkFold | null;
+}
+
 export class IndexStore {
   readonly minBytes: number;
   readonly maxTotalBytes: number;
@@ -52,7 +59,7 @@ export class IndexStore {
    * The ledger read from its kept index plus the bytes appended since, or null (nothing
    * read but the kept last line) when there is no usable kept index: the caller reads whole.
    */
-  async resume(source: FileSource, key: SnapshotKey, opts: OpenOptions = {}): Promise<Ledger | null> {
+  async resume(source: FileSource, key: SnapshotKey, opts: OpenOptions = {}): Promise<KeptReading | null> {
     const file = this.fileFor(key.realPath);
     let bytes: Buffer;
     try {
@@ -76,7 +83,7 @@ export class IndexStore {
       await unlink(file).catch(() => undefined);
       return null;
     }
-    const { key: kept, snapshot } = decoded;
+    const { key: kept, snapshot, work } = decoded;
     let reason: string | null;
     if (kept.realPath !== key.realPath) reason = `it belongs to ${kept.realPath}`;
     else if (kept.dev !== key.dev || kept.ino !== key.ino) reason = 'the file was replaced (device or inode changed)';
@@ -89,7 +96,7 @@ export class IndexStore {
       const ledger = await Ledger.resume(source, snapshot, opts);
       const now = new Date();
       await utimes(file, now, now).catch(() => undefined); // recently used: pruned last
-      return ledger;
+      return { ledger, work };
     } catch (e) {
       if (!(e instanceof SnapshotInvalidError)) throw e;
       notUsed(key.realPath, e.message);
@@ -101,14 +108,15 @@ export class IndexStore {
   /**
    * Keeps `ledger`'s reading of the file `key` (when it is big enough to be worth it):
    * encoded at once, written to a temp file and renamed over the old one (a reader never
-   * sees half a file), then the folder is pruned to its size bound.
+   * sees half a file), then the folder is pruned to its size bound. `work`, a fold of the
+   * active chain's work entries, is kept with it (one of the entries it covers, or none).
    */
-  async keep(ledger: Ledger, key: SnapshotKey): Promise<boolean> {
+  async keep(ledger: Ledger, key: SnapshotKey, work: WorkFold | null = null): Promise<boolean> {
     if (ledger.bytesRead < this.minBytes) return false;
     const snap = ledger.snapshot();
     if (snap === null) return false;
     // Synchronously: the snapshot views the live index. Written in parts, never joined in memory.
-    const { parts, byteLength } = encodeSnapshotParts(snap, key);
+    const { parts, byteLength } = encodeSnapshotParts(snap, key, work);
     if (byteLength > this.maxTotalBytes) return false;
     const file = this.fileFor(key.realPath);
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

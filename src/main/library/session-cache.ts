@@ -8,6 +8,7 @@ import { Ledger, type OpenOptions, type ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { openSessionFile } from '../core/session-file';
 import { TreeLayout } from '../core/tree-layout';
+import type { WorkFold } from '../core/work-fold';
 import type { IndexStore } from './index-store';
 
 /** One opened session: its ledger (index read once), its tree layout, and its file identity. */
@@ -37,6 +38,11 @@ export interface OpenSession {
   reading: boolean;
   /** Followers were told the session is read in steps, and not yet that it has read to the end. */
   stepsUnannounced: boolean;
+  /**
+   * The active chain's work fold as last sent (session-info.ts `activeWork`), on the index it was
+   * taken on: an append or a reopen extends it instead of reading every work entry again.
+   */
+  work: { index: LedgerIndex; fold: WorkFold } | null;
 }
 
 /**
@@ -80,6 +86,7 @@ export class SessionCache {
   private toKeep = new Map<OpenSession, NodeJS.Timeout>();
   private keeping = new Set<Promise<unknown>>();
   private steps: ReadInSteps | null = null;
+  private beforeKeeping: ((s: OpenSession) => void) | null = null;
 
   /**
    * `store` keeps verified indexes in the user data folder so a reopen reads only what was
@@ -91,6 +98,15 @@ export class SessionCache {
     private readonly store: IndexStore | null = null,
     private readonly keepDelayMs = 1000,
   ) {}
+
+  /**
+   * Runs `f` on a session just before its index is kept, to bring what is kept with it up to
+   * date: the backend folds the active chain's work there (`OpenSession.work`), so a reopen
+   * extends that fold instead of reading every work entry again.
+   */
+  beforeKeep(f: (s: OpenSession) => void): void {
+    this.beforeKeeping = f;
+  }
 
   /** From now on, sessions bigger than `steps.firstBytes` open in steps (default: read whole before answering). */
   readInSteps(steps: ReadInSteps): void {
@@ -140,7 +156,7 @@ export class SessionCache {
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
     const path = sessionPath(this.home, key);
-    const { ledger, ino, dev, realPath, resumed } = await openLedger(this.home, key, this.store, {
+    const { ledger, ino, dev, realPath, resumed, work } = await openLedger(this.home, key, this.store, {
       onProgress,
       maxBytes: this.steps?.firstBytes,
     });
@@ -160,6 +176,7 @@ export class SessionCache {
       reloadUnannounced: false,
       reading: ledger.moreToRead,
       stepsUnannounced: ledger.moreToRead,
+      work: work === null ? null : { index: ledger.index, fold: work },
     };
     this.open.set(key, s);
     this.evict();
@@ -221,8 +238,13 @@ export class SessionCache {
 
   private keepNow(s: OpenSession): void {
     if (!this.store) return;
+    this.beforeKeeping?.(s);
     const p = this.store
-      .keep(s.ledger, { realPath: s.realPath, dev: s.dev, ino: s.ino })
+      .keep(
+        s.ledger,
+        { realPath: s.realPath, dev: s.dev, ino: s.ino },
+        s.work?.index === s.ledger.index ? s.work.fold : null,
+      )
       .catch((e: unknown) =>
         console.warn(`vak-explorer: could not keep the index of ${s.key}: ${(e as Error).message}`),
       )
@@ -410,7 +432,7 @@ async function openLedger(
   key: SessionKey,
   store: IndexStore | null,
   opts: OpenOptions,
-): Promise<{ ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean }> {
+): Promise<{ ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean; work: WorkFold | null }> {
   const file = sessionFileOf(home, key);
   if (!file) throw Object.assign(new Error(`${key} is not a session key`), { code: 'ENOENT' });
   const opened = openSessionFile(file);
@@ -423,6 +445,6 @@ async function openLedger(
   }
   const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
   const kept = store ? await store.resume(source, id, opts) : null;
-  const ledger = kept ?? (await Ledger.open(source, opts));
-  return { ledger, ino: id.ino, dev: id.dev, realPath: id.realPath, resumed: kept !== null };
+  const ledger = kept?.ledger ?? (await Ledger.open(source, opts));
+  return { ledger, ino: id.ino, dev: id.dev, realPath: id.realPath, resumed: kept !== null, work: kept?.work ?? null };
 }

@@ -179,7 +179,7 @@ function scanSegment(
   // Every turn at Full, costed once by the core (with the leaf's chain context: see lateRanges).
   const toolUseTurn = new Map<string, number>();
   ti.turns.forEach((t, k) => {
-    const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt);
+    const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt, true);
     for (const m of msgs) {
       seg.costs.full[k] += m.tokens;
       seg.fullFixed[k] += fixedTokens(m.content);

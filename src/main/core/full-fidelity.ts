@@ -18,10 +18,11 @@ export function verbatimMessage(e: LedgerEntry): ShapedMessage | null {
 /**
  * A message entry of a closed turn at Full fidelity (§5.3): control nudges and
  * thinking dropped, card calls reduced to their ack, tool results to digests.
- * Returns null when nothing is left (or the entry is no message).
+ * Returns null when nothing is left (or the entry is no message). `scan`: read for a one-pass
+ * scan of costs (`Ledger.scanEntry`: not kept in the entry cache).
  */
-export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number): ShapedMessage | null {
-  const e = ledger.entry(ctx.chain[pos]);
+export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number, scan = false): ShapedMessage | null {
+  const e = scan ? ledger.scanEntry(ctx.chain[pos]) : ledger.entry(ctx.chain[pos]);
   if (e.kind !== 'message' || e.controlNudge) return null;
   const msg = e.message;
   let content: Json[];

@@ -115,3 +115,20 @@ describe('the reader on edge inputs', () => {
     expect(l.index.parentId(1)).toBeNull();
   });
 });
+
+describe('entries for a one-pass scan (issue 9: a first leaf parses its whole chain once)', () => {
+  it('scanEntry parses what the cache lacks without keeping it, and takes what the cache has', () => {
+    const l = Ledger.fromBytes(readFileSync(join(FIXTURES, 'branching.jsonl')));
+    const parsed = (): number => l.stats.entriesMaterialised;
+    const scanned = l.scanEntry(1);
+    expect(parsed()).toBe(1);
+    l.scanEntry(1);
+    expect(parsed()).toBe(2); // not kept: parsed again
+    const kept = l.entry(1);
+    expect(kept).toEqual(scanned);
+    expect(parsed()).toBe(3);
+    expect(l.scanEntry(1)).toBe(kept); // from the cache: no parse
+    expect(l.entry(1)).toBe(kept);
+    expect(parsed()).toBe(3);
+  });
+});

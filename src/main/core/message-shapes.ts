@@ -45,17 +45,21 @@ export function verbatimMessages(
   });
 }
 
-/** One closed turn at Full fidelity (§5.3); `firstPos` is the chain position of its directive. */
+/**
+ * One closed turn at Full fidelity (§5.3); `firstPos` is the chain position of its directive.
+ * `scan`: its costs are wanted, not its bodies on screen (entries not kept in the entry cache).
+ */
 export function fullTurn(
   ledger: Ledger,
   ctx: ChainContext,
   turn: Turn,
   firstPos: number,
   bpt: number,
+  scan = false,
 ): ProjectedMessage[] {
   const out: ProjectedMessage[] = [];
   turn.entries.forEach((i, k) => {
-    const shaped = fullMessage(ledger, ctx, firstPos + k);
+    const shaped = fullMessage(ledger, ctx, firstPos + k, scan);
     if (shaped) out.push(projected(shaped, 'full', turn.id, [ledger.index.ids[i]], bpt));
   });
   return out;

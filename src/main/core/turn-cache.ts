@@ -99,7 +99,7 @@ export class TurnCache {
     this.stats.turnsProjected++;
     const seen = new Map<string, number>();
     const recording: ChainContext = { ...ctx, presentations: new RecordingLookups(ctx.presentations, seen) };
-    const msgs = fullTurn(ledger, recording, turn, firstPos, bpt);
+    const msgs = fullTurn(ledger, recording, turn, firstPos, bpt, true);
     const sources = new Int32Array(msgs.length);
     let tokens = 0;
     msgs.forEach((m, k) => {

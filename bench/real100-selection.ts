@@ -1,7 +1,7 @@
 /**
  * What a user does first on a 100 MB session, as API calls (issue 9's table at the API level):
- * open → first tree rows, the active leaf's panes (paged: the first screen of the projected
- * pane), a shallow / middle / deep leaf, and five quick `j` presses (five consecutive chain
+ * open → first tree rows, → the active leaf's panes (paged: the first screen of the projected
+ * pane; asked for right after the first rows, as the renderer does), a shallow / middle / deep leaf, and five quick `j` presses (five consecutive chain
  * entries, each request cancelling the one before, as a renderer that drops superseded
  * selections does; the figure is the 5th answer). Shared by the serve-mode and the in-process
  * (event-loop delay) parts, so both run the same script.
@@ -30,6 +30,8 @@ export interface LeafFigure {
 export interface SelectionFigures {
   openMs: number;
   firstRowsMs: number;
+  /** Open → the active leaf's panes answered (first rows, then the leaf view right away). */
+  activePanesMs: number;
   entries: number;
   chainLength: number;
   active: LeafFigure;
@@ -76,10 +78,14 @@ export async function selectionScript(call: Call, key: string): Promise<Selectio
   await call('getTreeRows', { key, start: 0, count: TREE_PAGE, foldAudit: false });
   const firstRowsMs = performance.now() - t0;
 
-  // The chain's length without the projection: one chain item ending at the active leaf.
+  // The active leaf's panes, asked for as the renderer does once the first rows show: this
+  // waits for the rest of a first read and the leaf's first costs (cold: every closed turn).
+  const active = await leafFigure(call, key, 'active leaf', -1, null);
+  const activePanesMs = performance.now() - t0;
+  // The chain's length: one chain item ending at the active leaf.
   const probe = await call('getChainItems', { ...leafRequest(key, null), start: 0, count: 1 });
   const chainLength = probe.res.chainLength;
-  const active = await leafFigure(call, key, 'active leaf', chainLength - 1, null);
+  active.pos = chainLength - 1;
   // Ids by chain position, from the active leaf's (now cached) chain.
   const idAt = async (pos: number, count = 1): Promise<string[]> =>
     (await call('getChainItems', { ...leafRequest(key, null), start: pos, count })).res.items.map((i) => i.id);
@@ -106,5 +112,14 @@ export async function selectionScript(call: Call, key: string): Promise<Selectio
     });
     return Promise.allSettled(answers);
   });
-  return { openMs, firstRowsMs, entries: info.res.entryCount, chainLength, active, leaves, jFiveMs: j.ms };
+  return {
+    openMs,
+    firstRowsMs,
+    activePanesMs,
+    entries: info.res.entryCount,
+    chainLength,
+    active,
+    leaves,
+    jFiveMs: j.ms,
+  };
 }

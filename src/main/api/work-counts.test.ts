@@ -2,7 +2,7 @@
  * Issue 9's work-count invariants: what selecting, appending and paging cost, counted in
  * turns shaped, entries parsed and bytes read (never timed, so a busy machine cannot flake them).
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, LeafView, ProjectedMessages } from '../../shared/api';
@@ -11,7 +11,7 @@ import { generateSession } from '../../generator';
 import { useTempDir } from '../../test-support/temp-dir';
 import { chainToRoot } from '../core/chain';
 import { cwdHash } from '../core/fnv1a64';
-import type { Ledger } from '../core/ledger';
+import { Ledger } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
 import { buildTurnIndex } from '../core/turn-index';
 import type { ApiClient } from './api-backend';
@@ -89,6 +89,24 @@ describe('work-count invariants (issue 9)', () => {
       expect(v.messagePages.length).toBeGreaterThan(0);
       prevKeys = keys;
     }
+  });
+
+  it("a leaf's first costs parse each entry of its chain once (a tool result finds its call's name in the turn)", async () => {
+    const { b, key, path } = await sessionOf(4000, 24);
+    const apart = Ledger.fromBytes(readFileSync(path)); // counted apart: this one's entry cache stays cold
+    const toolResults = chainToRoot(apart.index, apart.index.activeLeaf).filter((i) => {
+      const e = apart.entry(i);
+      return e.kind === 'message' && e.message.role === 'tool';
+    }).length;
+    expect(toolResults).toBeGreaterThan(100);
+    await b.call('openSession', { key }, client);
+    const l = ledgerOf(b, key);
+    const read = l.stats.entriesMaterialised;
+    await view(b, key, null); // (after the rest of the file, if the open answered early)
+    const chain = chainToRoot(l.index, l.index.activeLeaf);
+    expect(chain.length).toBe(chainToRoot(apart.index, apart.index.activeLeaf).length);
+    // The first screen's messages (their bodies: ~200 chain items and messages) are read again.
+    expect(l.stats.entriesMaterialised - read).toBeLessThan(chain.length + 300);
   });
 
   it('a sibling leaf shapes only the turns it does not share', async () => {

@@ -18,11 +18,21 @@ export function verbatimMessage(e: LedgerEntry): ShapedMessage | null {
 /**
  * A message entry of a closed turn at Full fidelity (§5.3): control nudges and
  * thinking dropped, card calls reduced to their ack, tool results to digests.
- * Returns null when nothing is left (or the entry is no message). `scan`: read for a one-pass
- * scan of costs (`Ledger.scanEntry`: not kept in the entry cache).
+ * Returns null when nothing is left (or the entry is no message).
+ *
+ * `turn` is for the messages of one turn shaped in chain order (fullTurn): `scan` reads them
+ * for a one-pass scan of costs (`Ledger.scanEntry`: not kept in the entry cache), and `names`
+ * collects the tool names of the turn's calls so far, which its tool results look up first
+ * instead of reading the calling message again (§5 `toolNameFor`: the nearest call before).
  */
-export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number, scan = false): ShapedMessage | null {
-  const e = scan ? ledger.scanEntry(ctx.chain[pos]) : ledger.entry(ctx.chain[pos]);
+export function fullMessage(
+  ledger: Ledger,
+  ctx: ChainContext,
+  pos: number,
+  turn: { scan: boolean; names: Map<string, string> } | null = null,
+): ShapedMessage | null {
+  const e = turn?.scan ? ledger.scanEntry(ctx.chain[pos]) : ledger.entry(ctx.chain[pos]);
+  if (turn && e.kind === 'message' && e.message.role === 'assistant') noteToolNames(e.message.content, turn.names);
   if (e.kind !== 'message' || e.controlNudge) return null;
   const msg = e.message;
   let content: Json[];
@@ -43,7 +53,9 @@ export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number, scan
           ? digest
           : computedDigest(
               // A tool_use_id that is no string names no call (and String() of a deep array would recurse).
-              typeof b['tool_use_id'] === 'string' ? toolNameFor(ledger, ctx, pos, b['tool_use_id']) : 'unknown',
+              typeof b['tool_use_id'] === 'string'
+                ? (turn?.names.get(b['tool_use_id']) ?? toolNameFor(ledger, ctx, pos, b['tool_use_id']))
+                : 'unknown',
               contentString(b['content']),
               b['is_error'] === true,
             );
@@ -51,6 +63,15 @@ export function fullMessage(ledger: Ledger, ctx: ChainContext, pos: number, scan
     });
   } else content = msg.content;
   return content.length === 0 ? null : { role: msg.role, content };
+}
+
+/** Notes an assistant message's tool calls by id, as toolNameFor finds them (an object block with a string name). */
+function noteToolNames(content: readonly Json[], names: Map<string, string>): void {
+  for (const b of content) {
+    if (isObject(b) && b['type'] === 'tool_use' && typeof b['id'] === 'string' && typeof b['name'] === 'string') {
+      names.set(b['id'], b['name']);
+    }
+  }
 }
 
 /** "[<name> result: <L> lines, <B> bytes]" (or "error") for a result without a recorded digest. */

@@ -58,8 +58,9 @@ export function fullTurn(
   scan = false,
 ): ProjectedMessage[] {
   const out: ProjectedMessage[] = [];
+  const shaping = { scan, names: new Map<string, string>() };
   turn.entries.forEach((i, k) => {
-    const shaped = fullMessage(ledger, ctx, firstPos + k, scan);
+    const shaped = fullMessage(ledger, ctx, firstPos + k, shaping);
     if (shaped) out.push(projected(shaped, 'full', turn.id, [ledger.index.ids[i]], bpt));
   });
   return out;

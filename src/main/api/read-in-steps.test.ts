@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, SessionInfo, TreeRowsResult } from '../../shared/api';
+import type { ApiEvent, LeafView, SessionInfo, TreeRowsResult } from '../../shared/api';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { FIXTURES } from '../../test-support/fixtures';
 import { useTempDir } from '../../test-support/temp-dir';
@@ -188,6 +189,25 @@ describe('a first open read in steps (issue 9)', () => {
     const after = (await check.call('openSession', { key: KEY }, new Client('w'))) as SessionInfo;
     expect(after.entryCount).toBe(g.entries + 1);
     expect(after.warningCount).toBe(0); // the new line's prev_hash is the hash of the file's last line
+  });
+
+  it("a reopen's first leaf shapes no closed turn the last process shaped (their costs are kept with the index)", async () => {
+    const g = generateSession({ seed: 9, bytes: 2_000_000, cwd: '/home/ana/projects/vak', shape: 'uncompacted' });
+    const { home } = homeWith(g.bytes);
+    const userDataDir = join(tmp(), 'data');
+    const req = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {}, pagedMessages: true };
+    const first = await backendOn(home, Infinity, userDataDir);
+    await first.call('openSession', { key: KEY }, new Client('c'));
+    await first.cache.flushKept(); // kept as soon after the open as it is, before any leaf is shown
+    const before = (await first.call('getLeafView', req, new Client('c'))) as LeafView;
+    expect(first.coreWork().turnsProjected).toBeGreaterThan(50);
+    await first.close(); // kept again, now with the turns' costs
+
+    const again = await backendOn(home, Infinity, userDataDir);
+    const view = (await again.call('getLeafView', req, new Client('d'))) as LeafView;
+    expect(again.coreWork()).toMatchObject({ turnsProjected: 0, linesParsed: 0 });
+    expect(again.coreWork().turnsReused).toBeGreaterThan(50);
+    expect(view).toEqual(before);
   });
 
   it('a session read in steps is kept whole: the next backend on the same data folder reads only the kept last line', async () => {

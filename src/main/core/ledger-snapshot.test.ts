@@ -206,10 +206,12 @@ describe('a kept index that no longer fits the file is not used', () => {
       last_ts: '2026-12-01T00:00:00.000Z',
     };
     const work = { tip: 2, items: [item] };
-    expect(decodeSnapshot(encodeSnapshot(snap, KEY, work)).work).toEqual(work);
+    expect(decodeSnapshot(encodeSnapshot(snap, KEY, { work, turns: null })).work).toEqual(work);
     expect(decodeSnapshot(encodeSnapshot(snap, KEY)).work).toBeNull();
     // A fold past the snapshot's entries is not kept at all.
-    expect(decodeSnapshot(encodeSnapshot(snap, KEY, { tip: snap.count, items: [item] })).work).toBeNull();
+    expect(
+      decodeSnapshot(encodeSnapshot(snap, KEY, { work: { tip: snap.count, items: [item] }, turns: null })).work,
+    ).toBeNull();
     for (const bad of [
       { tip: -1, items: [item] },
       { tip: 1.5, items: [item] },
@@ -217,7 +219,7 @@ describe('a kept index that no longer fits the file is not used', () => {
       { tip: 0, items: [{ ...item, work_id: 7 }] },
       { tip: 0, items: 'none' },
     ]) {
-      expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, bad as never))).toThrow(/work/);
+      expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, { work: bad as never, turns: null }))).toThrow(/work/);
     }
   });
 

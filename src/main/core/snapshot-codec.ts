@@ -1,14 +1,33 @@
 import { createHash, hash } from 'node:crypto';
 import { SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import type { LedgerWarning } from './warnings';
+import type { KeptTurns } from './turn-cache';
 import type { WorkFold } from './work-fold';
+
+/** What is kept with an index besides it (each null when there is none). */
+export interface KeptExtras {
+  work: WorkFold | null;
+  turns: KeptTurns | null;
+}
+
+/**
+ * The turns' costs as decoded: their JSON text, read and checked when a leaf first needs them
+ * (turn-cache.ts `adoptTurnsText`), and how many facts it holds.
+ */
+export interface KeptTurnsText {
+  text: string;
+  count: number;
+}
+
+const NO_EXTRAS: KeptExtras = { work: null, turns: null };
 
 /**
  * The bytes of a kept index (`*.vkix`): magic, format version, a JSON part (the file it
  * belongs to, the reader's state, ids, warnings and the sparse maps), the typed arrays as
- * raw little-endian bytes, and a sha256 of everything before it. The JSON part may carry the
- * active chain's work fold when the index was kept (`work`: a reopen folds only what came since). A file that fails any of
- * these is refused whole (SnapshotInvalidError); restoreIndex then checks its meaning.
+ * raw little-endian bytes, and a sha256 of everything before it. The JSON part may also carry
+ * what was derived from the index when it was kept (`KeptExtras`: the active chain's work fold,
+ * the closed turns' Full costs), so a reopen computes only what came since. A file that fails
+ * any of these is refused whole (SnapshotInvalidError); restoreIndex then checks its meaning.
  */
 
 const MAGIC = Buffer.from('VKIX');
@@ -37,8 +56,11 @@ interface JsonPart extends SnapshotKey {
   unknownKind: [number, string][];
   routeKey: [number, string][];
   packetRange: [number, string, string][];
-  /** Absent in files kept before it was added (same format: older readers ignore it). */
+  /** Absent in files kept before they were added (same format: older readers ignore them). */
   work?: WorkFold | null;
+  /** The turns' costs as JSON text inside the JSON part: parsed only when a leaf needs them. */
+  turnsText?: string | null;
+  turnCount?: number;
 }
 
 type Arrays = Pick<LedgerSnapshot, 'offset' | 'parent' | 'line' | 'length' | 'usage' | 'kind' | 'flags'>;
@@ -64,8 +86,9 @@ const bytesOf = (a: Arrays[keyof Arrays]): Buffer => Buffer.from(a.buffer, a.byt
 export function encodeSnapshotParts(
   snap: LedgerSnapshot,
   key: SnapshotKey,
-  work: WorkFold | null = null,
+  extras: KeptExtras = NO_EXTRAS,
 ): { parts: Uint8Array[]; byteLength: number } {
+  const { work, turns } = extras;
   const json: JsonPart = {
     realPath: key.realPath,
     dev: key.dev,
@@ -85,6 +108,8 @@ export function encodeSnapshotParts(
     packetRange: snap.packetRange,
     // Only a fold of the entries this snapshot covers.
     work: work !== null && work.tip < snap.count ? work : null,
+    turnsText: turns === null ? null : JSON.stringify(turns),
+    turnCount: turns === null ? 0 : turns.full.length,
   };
   const text = JSON.stringify(json);
   const jsonLen = Buffer.byteLength(text, 'utf8');
@@ -101,12 +126,17 @@ export function encodeSnapshotParts(
 }
 
 /** Encodes a snapshot of the file `key` as one buffer (see encodeSnapshotParts). */
-export function encodeSnapshot(snap: LedgerSnapshot, key: SnapshotKey, work: WorkFold | null = null): Buffer {
-  return Buffer.concat(encodeSnapshotParts(snap, key, work).parts);
+export function encodeSnapshot(snap: LedgerSnapshot, key: SnapshotKey, extras: KeptExtras = NO_EXTRAS): Buffer {
+  return Buffer.concat(encodeSnapshotParts(snap, key, extras).parts);
 }
 
 /** Decodes a kept index; throws SnapshotInvalidError for anything but an intact file of this format. */
-export function decodeSnapshot(buf: Buffer): { key: SnapshotKey; snapshot: LedgerSnapshot; work: WorkFold | null } {
+export function decodeSnapshot(buf: Buffer): {
+  key: SnapshotKey;
+  snapshot: LedgerSnapshot;
+  work: WorkFold | null;
+  turns: KeptTurnsText | null;
+} {
   if (buf.length < 12 + SUM || !buf.subarray(0, 4).equals(MAGIC)) throw new SnapshotInvalidError('not a kept index');
   const version = buf.readUInt32LE(4);
   if (version !== SNAPSHOT_FORMAT) throw new SnapshotInvalidError(`format ${version}, not ${SNAPSHOT_FORMAT}`);
@@ -140,6 +170,12 @@ export function decodeSnapshot(buf: Buffer): { key: SnapshotKey; snapshot: Ledge
   if (n < 0) throw new SnapshotInvalidError('count');
   const work = j.work ?? null;
   if (work !== null && !isWorkFold(work, n)) throw new SnapshotInvalidError('work');
+  const turnsText = j.turnsText ?? null;
+  const turnCount = j.turnCount ?? 0;
+  if ((turnsText !== null && typeof turnsText !== 'string') || !Number.isInteger(turnCount) || turnCount < 0) {
+    throw new SnapshotInvalidError('turns');
+  }
+  const turns = turnsText === null ? null : { text: turnsText, count: turnCount };
   let at = 12 + jsonLen;
   const arrays = {} as Record<keyof Arrays, Arrays[keyof Arrays]>;
   for (const a of ARRAYS) {
@@ -167,7 +203,7 @@ export function decodeSnapshot(buf: Buffer): { key: SnapshotKey; snapshot: Ledge
     routeKey: j.routeKey,
     packetRange: j.packetRange,
   };
-  return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot, work };
+  return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot, work, turns };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -9,7 +9,7 @@ import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { planLeaf } from './leaf-plan';
 import { Ledger } from './ledger';
 import { project } from './projection';
-import { turnCacheOf } from './turn-cache';
+import { adoptTurnsText, exportTurns, isKeptTurns, turnCacheOf, type KeptTurns } from './turn-cache';
 
 function ledgerBytes(entries: Record<string, unknown>[]): Buffer {
   let prev: string | null = null;
@@ -77,6 +77,61 @@ describe('turn cache (issue 9)', () => {
       const want = fresh(id);
       expect(p.summary.plan).toEqual(want.plan);
       expect(p.messages(0, p.messageCount)).toEqual(want.messages);
+    }
+  });
+});
+
+describe('turn costs kept with the index (issue 9: reopen is instant)', () => {
+  it('a cache restored from its plain data reuses every turn, each in its own shape, and plans as a fresh one', () => {
+    const l = Ledger.fromBytes(LEDGER);
+    const leaves = ['uA2', 'uB2', 'aA'];
+    const opts = { plan: 'none', profile: DEFAULT_PROFILE } as const;
+    for (const id of leaves) planLeaf(l, l.indexOf(id)!, opts);
+    const kept = exportTurns(l);
+    expect(kept?.full).toHaveLength(4); // u1 twice (acked on B, not on A), uA, uB
+    expect(isKeptTurns(JSON.parse(JSON.stringify(kept)), l.index.count)).toBe(true);
+
+    const again = Ledger.fromBytes(LEDGER);
+    adoptTurnsText(again, JSON.stringify(kept), again.index.count); // read when first asked for
+    const cache = turnCacheOf(again);
+    expect(cache.size).toBe(4);
+    for (const id of [...leaves, 'uB', 'a2']) {
+      const p = planLeaf(again, again.indexOf(id)!, opts);
+      const want = project(Ledger.fromBytes(LEDGER), again.indexOf(id)!, opts);
+      expect(p.summary.plan).toEqual(want.plan);
+      expect(p.messages(0, p.messageCount)).toEqual(want.messages);
+    }
+    expect(cache.stats.turnsProjected).toBe(0);
+    expect(cache.stats.turnsReused).toBeGreaterThan(4);
+  });
+
+  it('a kept cache naming entries the index does not hold, or out of order, is refused', () => {
+    const l = Ledger.fromBytes(LEDGER);
+    planLeaf(l, l.indexOf('uB2')!, { plan: 'none', profile: DEFAULT_PROFILE });
+    const kept = exportTurns(l) as KeptTurns;
+    const n = l.index.count;
+    expect(isKeptTurns(kept, n)).toBe(true);
+    expect(isKeptTurns(kept, kept.full[0][1])).toBe(false); // its last entry is past such an index
+    const f = kept.full[0];
+    for (const bad of [
+      [f[0], f[1], 0, f[3], f[4], f[5], f[6]],
+      [f[0], f[1], f[2], -1, f[4], f[5], f[6]],
+      [f[0], f[1], f[2], f[3], [...f[4]].reverse(), f[5], f[6]],
+      [f[0], f[1], f[2], f[3], [f[1] + 1], f[5], f[6]],
+      [f[0], f[1], f[2], f[3], f[4], [['c1', n]], f[6]],
+      [f[0], f[1], f[2], f[3], f[4], f[5], [7]],
+      [f[1], f[0] - 1, f[2], f[3], f[4], f[5], f[6]],
+    ]) {
+      expect(isKeptTurns({ ...kept, full: [bad] }, n)).toBe(false);
+    }
+    expect(isKeptTurns({ full: kept.full, small: [['k', 'v']] }, n)).toBe(false);
+    // Kept text that does not hold together gives an empty cache: the turns are shaped again.
+    for (const text of ['{"full": [', JSON.stringify({ ...kept, full: [[...f.slice(0, 4), [n], f[5], f[6]]] })]) {
+      const fresh = Ledger.fromBytes(LEDGER);
+      adoptTurnsText(fresh, text, n);
+      expect(turnCacheOf(fresh).size).toBe(0);
+      planLeaf(fresh, fresh.indexOf('uB2')!, { plan: 'none', profile: DEFAULT_PROFILE });
+      expect(turnCacheOf(fresh).stats.turnsProjected).toBe(2);
     }
   });
 });

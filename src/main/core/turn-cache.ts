@@ -115,17 +115,63 @@ export class TurnCache {
       this.fullCount = 0;
       variants = undefined;
     }
-    for (const [id, entry] of seen) {
-      if (entry >= 0) continue;
-      const list = this.unacked.get(id);
-      if (list === undefined) this.unacked.set(id, facts);
-      else if (Array.isArray(list)) list.push(facts);
-      else this.unacked.set(id, [list, facts]);
-    }
+    for (const [id, entry] of seen) if (entry < 0) this.noteUnacked(id, facts);
     if (!variants) this.full.set(first, (variants = []));
     variants.push(facts);
     this.fullCount++;
     return facts;
+  }
+
+  /** Closed turns' facts held (all variants). */
+  get size(): number {
+    return this.fullCount;
+  }
+
+  /** The facts as plain data (see KeptTurns). */
+  export(): KeptTurns {
+    const unackedOf = new Map<FullTurnFacts, string[]>();
+    for (const [id, list] of this.unacked) {
+      for (const f of Array.isArray(list) ? list : [list]) {
+        const ids = unackedOf.get(f);
+        if (ids) ids.push(id);
+        else unackedOf.set(f, [id]);
+      }
+    }
+    const full: KeptTurns['full'] = [];
+    for (const [first, variants] of this.full) {
+      for (const f of variants) {
+        full.push([first, f.last, f.bpt, f.tokens, Array.from(f.sources), [...f.acks], unackedOf.get(f) ?? []]);
+      }
+    }
+    return { full, small: [...this.small] };
+  }
+
+  /** A cache holding `kept`'s facts (checked by isKeptTurns). */
+  static fromKept(kept: KeptTurns): TurnCache {
+    const c = new TurnCache();
+    for (const [first, last, bpt, tokens, sources, acks, unacked] of kept.full) {
+      const facts: FullTurnFacts = {
+        last,
+        bpt,
+        tokens,
+        sources: Int32Array.from(sources),
+        acks: acks.length === 0 ? NO_ACKS : new Map(acks),
+      };
+      const variants = c.full.get(first);
+      if (variants) variants.push(facts);
+      else c.full.set(first, [facts]);
+      c.fullCount++;
+      for (const id of unacked) c.noteUnacked(id, facts);
+    }
+    for (const [k, v] of kept.small) c.small.set(k, v);
+    return c;
+  }
+
+  private noteUnacked(id: string, facts: FullTurnFacts): void {
+    const list = this.unacked.get(id);
+    if (list === undefined) this.unacked.set(id, facts);
+    else if (Array.isArray(list)) list.push(facts);
+    else this.unacked.set(id, [list, facts]);
   }
 
   /** Counts `n` closed turns whose facts a leaf took from the leaf above it (reused without a lookup). */
@@ -169,13 +215,97 @@ export class TurnCache {
   }
 }
 
+/**
+ * A turn cache as plain data, kept with a session's index (issue 9 "Reopen is instant": a
+ * reopen's first leaf then shapes no closed turn it had shaped before). Per facts: first and
+ * last entry, bytes_per_token, tokens, the entry behind each message, the acks it had, and the
+ * card calls it looked up without a presentation (the `unacked` index, rebuilt from these).
+ */
+export interface KeptTurns {
+  full: [
+    first: number,
+    last: number,
+    bpt: number,
+    tokens: number,
+    sources: number[],
+    acks: [string, number][],
+    unacked: string[],
+  ][];
+  small: [string, number][];
+}
+
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+const isEntry = (v: unknown, count: number): v is number => isInt(v) && v >= 0 && v < count;
+
+/** A KeptTurns of an index of `count` entries: every entry named is one of them, every number in range. */
+export function isKeptTurns(v: unknown, count: number): v is KeptTurns {
+  if (typeof v !== 'object' || v === null) return false;
+  const { full, small } = v as Record<string, unknown>;
+  if (!Array.isArray(full) || !Array.isArray(small) || full.length > MAX_TURNS || small.length > MAX_TURNS)
+    return false;
+  const factsOk = full.every((f: unknown) => {
+    if (!Array.isArray(f) || f.length !== 7) return false;
+    const [first, last, bpt, tokens, sources, acks, unacked] = f as unknown[];
+    return (
+      isEntry(first, count) &&
+      isEntry(last, count) &&
+      last >= first &&
+      typeof bpt === 'number' &&
+      bpt > 0 &&
+      isInt(tokens) &&
+      tokens >= 0 &&
+      Array.isArray(sources) &&
+      sources.every((x, k) => isEntry(x, count) && x >= first && x <= last && (k === 0 || x > sources[k - 1])) &&
+      Array.isArray(acks) &&
+      acks.every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'string' && isEntry(a[1], count)) &&
+      Array.isArray(unacked) &&
+      unacked.every((id) => typeof id === 'string')
+    );
+  });
+  return factsOk && small.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && isInt(m[1]));
+}
+
 const caches = new WeakMap<LedgerIndex, TurnCache>();
+/** Kept turn costs not read yet: read when the index's cache is first asked for (a leaf, not the first rows). */
+const pending = new WeakMap<LedgerIndex, () => TurnCache>();
+
+/** How many closed turns' facts the cache holds (what a kept index would carry); none while still pending. */
+export function keptTurnCount(ledger: Ledger): number {
+  return caches.get(ledger.index)?.size ?? 0;
+}
+
+/** The turn cache of `ledger`'s index as plain data, or null when it has none. */
+export function exportTurns(ledger: Ledger): KeptTurns | null {
+  const c = pending.has(ledger.index) ? turnCacheOf(ledger) : caches.get(ledger.index);
+  return c && c.size > 0 ? c.export() : null;
+}
+
+/**
+ * Makes the turn costs kept as JSON `text` (with an index of `count` entries) the turn cache of
+ * `ledger`'s index, read and checked only when the cache is first asked for: a reopen's first
+ * rows do not wait for them. Text that does not hold together (isKeptTurns) gives an empty
+ * cache: the turns are shaped again, as on a first open.
+ */
+export function adoptTurnsText(ledger: Ledger, text: string, count: number): void {
+  caches.delete(ledger.index);
+  pending.set(ledger.index, () => {
+    let kept: unknown = null;
+    try {
+      kept = JSON.parse(text);
+    } catch {
+      // unreadable: nothing kept
+    }
+    return isKeptTurns(kept, count) ? TurnCache.fromKept(kept) : new TurnCache();
+  });
+}
 
 /** The turn cache of a ledger's current index (a reload gives a new index and an empty cache). */
 export function turnCacheOf(ledger: Ledger): TurnCache {
   let c = caches.get(ledger.index);
   if (!c) {
-    c = new TurnCache();
+    const kept = pending.get(ledger.index);
+    pending.delete(ledger.index);
+    c = kept ? kept() : new TurnCache();
     caches.set(ledger.index, c);
   }
   return c;

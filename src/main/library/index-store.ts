@@ -6,7 +6,13 @@ import type { FileSource } from '../core/byte-source';
 import { Ledger, type OpenOptions } from '../core/ledger';
 import { snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
 import { isNotRegular, openRegularFile } from '../core/safe-open';
-import { decodeSnapshot, encodeSnapshotParts, type SnapshotKey } from '../core/snapshot-codec';
+import {
+  decodeSnapshot,
+  encodeSnapshotParts,
+  type KeptExtras,
+  type KeptTurnsText,
+  type SnapshotKey,
+} from '../core/snapshot-codec';
 import type { WorkFold } from '../core/work-fold';
 
 export interface IndexStoreOptions {
@@ -32,10 +38,12 @@ function notUsed(realPath: string, reason: string): void {
  * very file it was read from: same device and inode, at least as long, and the bytes of its
  * last line still hashing to the same value; a damaged, foreign or outdated one is ignored.
  */
-/** A ledger read from its kept index, and the active chain's work fold kept with it (if any). */
+/** A ledger read from its kept index, and what was kept with it (the work fold, the turns' costs). */
 export interface KeptReading {
   ledger: Ledger;
   work: WorkFold | null;
+  /** With the number of entries they were kept for (the kept index's count). */
+  turns: (KeptTurnsText & { entries: number }) | null;
 }
 
 export class IndexStore {
@@ -83,7 +91,7 @@ export class IndexStore {
       await unlink(file).catch(() => undefined);
       return null;
     }
-    const { key: kept, snapshot, work } = decoded;
+    const { key: kept, snapshot, work, turns } = decoded;
     let reason: string | null;
     if (kept.realPath !== key.realPath) reason = `it belongs to ${kept.realPath}`;
     else if (kept.dev !== key.dev || kept.ino !== key.ino) reason = 'the file was replaced (device or inode changed)';
@@ -96,7 +104,12 @@ export class IndexStore {
       const ledger = await Ledger.resume(source, snapshot, opts);
       const now = new Date();
       await utimes(file, now, now).catch(() => undefined); // recently used: pruned last
-      return { ledger, work };
+      // What was derived from the kept entries names them by position: only for that very reading.
+      const n = snapshot.count;
+      const same = ledger.index.count >= n && (n === 0 || ledger.index.ids[n - 1] === snapshot.ids[n - 1]);
+      return same
+        ? { ledger, work, turns: turns === null ? null : { ...turns, entries: n } }
+        : { ledger, work: null, turns: null };
     } catch (e) {
       if (!(e instanceof SnapshotInvalidError)) throw e;
       notUsed(key.realPath, e.message);
@@ -108,15 +121,15 @@ export class IndexStore {
   /**
    * Keeps `ledger`'s reading of the file `key` (when it is big enough to be worth it):
    * encoded at once, written to a temp file and renamed over the old one (a reader never
-   * sees half a file), then the folder is pruned to its size bound. `work`, a fold of the
-   * active chain's work entries, is kept with it (one of the entries it covers, or none).
+   * sees half a file), then the folder is pruned to its size bound. `extras` are kept with it
+   * (a work fold whose tip it covers; turn costs naming only entries it covers; else none).
    */
-  async keep(ledger: Ledger, key: SnapshotKey, work: WorkFold | null = null): Promise<boolean> {
-    if (ledger.bytesRead < this.minBytes) return false;
+  async keep(ledger: Ledger, key: SnapshotKey, extras: KeptExtras = { work: null, turns: null }): Promise<boolean> {
     const snap = ledger.snapshot();
-    if (snap === null) return false;
+    // By the file's size, not the bytes this reading read (a reopen reads only what was appended).
+    if (snap === null || snap.coveredBytes < this.minBytes) return false;
     // Synchronously: the snapshot views the live index. Written in parts, never joined in memory.
-    const { parts, byteLength } = encodeSnapshotParts(snap, key, work);
+    const { parts, byteLength } = encodeSnapshotParts(snap, key, extras);
     if (byteLength > this.maxTotalBytes) return false;
     const file = this.fileFor(key.realPath);
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

@@ -8,8 +8,9 @@ import { Ledger, type OpenOptions, type ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { openSessionFile } from '../core/session-file';
 import { TreeLayout } from '../core/tree-layout';
+import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
-import type { IndexStore } from './index-store';
+import type { IndexStore, KeptReading } from './index-store';
 
 /** One opened session: its ledger (index read once), its tree layout, and its file identity. */
 export interface OpenSession {
@@ -43,6 +44,8 @@ export interface OpenSession {
    * taken on: an append or a reopen extends it instead of reading every work entry again.
    */
   work: { index: LedgerIndex; fold: WorkFold } | null;
+  /** Closed turns' costs in the index kept last (or restored from it): closing keeps it again when there are more. */
+  keptTurns: number;
 }
 
 /**
@@ -156,7 +159,7 @@ export class SessionCache {
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
     const path = sessionPath(this.home, key);
-    const { ledger, ino, dev, realPath, resumed, work } = await openLedger(this.home, key, this.store, {
+    const { ledger, ino, dev, realPath, resumed, work, turns } = await openLedger(this.home, key, this.store, {
       onProgress,
       maxBytes: this.steps?.firstBytes,
     });
@@ -177,7 +180,10 @@ export class SessionCache {
       reading: ledger.moreToRead,
       stepsUnannounced: ledger.moreToRead,
       work: work === null ? null : { index: ledger.index, fold: work },
+      keptTurns: turns?.count ?? 0,
     };
+    // The closed turns' costs as they were kept: a reopen's first leaf shapes only newer turns.
+    if (turns !== null) adoptTurnsText(ledger, turns.text, turns.entries);
     this.open.set(key, s);
     this.evict();
     if (s.reading) this.nextStep(key);
@@ -239,11 +245,13 @@ export class SessionCache {
   private keepNow(s: OpenSession): void {
     if (!this.store) return;
     this.beforeKeeping?.(s);
+    const turns = exportTurns(s.ledger);
+    s.keptTurns = turns?.full.length ?? 0;
     const p = this.store
       .keep(
         s.ledger,
         { realPath: s.realPath, dev: s.dev, ino: s.ino },
-        s.work?.index === s.ledger.index ? s.work.fold : null,
+        { work: s.work?.index === s.ledger.index ? s.work.fold : null, turns },
       )
       .catch((e: unknown) =>
         console.warn(`vak-explorer: could not keep the index of ${s.key}: ${(e as Error).message}`),
@@ -325,6 +333,7 @@ export class SessionCache {
   private evict(): void {
     let unpinned = [...this.open.keys()].filter((k) => !this.pins.has(k));
     while (unpinned.length > this.max) {
+      this.keepIfMore(unpinned[0]);
       this.drop(unpinned[0]);
       unpinned = unpinned.slice(1);
     }
@@ -355,12 +364,19 @@ export class SessionCache {
       // Replaced by another file (rename over it): our descriptor still reads the old one.
       // The new file is checked like any other (a FIFO or a foreign link is refused, and
       // the old reading stays).
-      const { resumed: _, ...opened } = await openLedger(this.home, key, null, {});
+      const { resumed: _, work: _work, turns: _turns, ...opened } = await openLedger(this.home, key, null, {});
       const ledger = opened.ledger;
       ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
       s.ledger.close();
       const layout = TreeLayout.build(ledger.index);
-      Object.assign(s, { ...opened, layout, revision: s.revision + 1, announced: ledger.index.count });
+      Object.assign(s, {
+        ...opened,
+        layout,
+        revision: s.revision + 1,
+        announced: ledger.index.count,
+        work: null,
+        keptTurns: 0,
+      });
       s.reading = s.stepsUnannounced = false;
       s.reloadUnannounced = false;
       s.layoutIndex = ledger.index;
@@ -400,8 +416,18 @@ export class SessionCache {
     for (const k of [...this.open.keys()]) this.drop(k);
   }
 
+  /**
+   * Keeps a session's index again when its turn cache holds more closed turns' costs than the
+   * index kept last (the first keep is soon after the open, usually before any leaf was shown).
+   */
+  private keepIfMore(key: SessionKey): void {
+    const s = this.open.get(key);
+    if (s && this.store && !s.reading && !this.toKeep.has(s) && keptTurnCount(s.ledger) > s.keptTurns) this.keepNow(s);
+  }
+
   /** Keeps what is to keep, then closes every session (the backend's close). */
   async close(): Promise<void> {
+    for (const k of this.open.keys()) this.keepIfMore(k);
     await this.flushKept();
     this.closeAll();
   }
@@ -432,7 +458,9 @@ async function openLedger(
   key: SessionKey,
   store: IndexStore | null,
   opts: OpenOptions,
-): Promise<{ ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean; work: WorkFold | null }> {
+): Promise<
+  { ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean } & Omit<KeptReading, 'ledger'>
+> {
   const file = sessionFileOf(home, key);
   if (!file) throw Object.assign(new Error(`${key} is not a session key`), { code: 'ENOENT' });
   const opened = openSessionFile(file);
@@ -446,5 +474,13 @@ async function openLedger(
   const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
   const kept = store ? await store.resume(source, id, opts) : null;
   const ledger = kept?.ledger ?? (await Ledger.open(source, opts));
-  return { ledger, ino: id.ino, dev: id.dev, realPath: id.realPath, resumed: kept !== null, work: kept?.work ?? null };
+  return {
+    ledger,
+    ino: id.ino,
+    dev: id.dev,
+    realPath: id.realPath,
+    resumed: kept !== null,
+    work: kept?.work ?? null,
+    turns: kept?.turns ?? null,
+  };
 }

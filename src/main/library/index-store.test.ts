@@ -158,6 +158,30 @@ describe('kept indexes: a reopen reads only what was appended (issue 9)', () => 
     expect(work[0]).toMatchObject({ work_id: kept[0].work_id, last_event: 'resumed', events: kept[0].events + 1 });
   });
 
+  it('a session evicted before its index was kept is kept as it leaves (and a removed one is not)', async () => {
+    const { home, file, store } = setup();
+    const other = 'agents/vak/sessions/h/t.jsonl';
+    writeFileSync(join(home, other), readFileSync(file));
+    const c = new SessionCache(home, 1, new IndexStore(store), 60_000); // keeps would wait a minute
+    caches.push(c);
+    await c.acquire(KEY);
+    expect(existsSync(store)).toBe(false);
+    await c.acquire(other); // evicts KEY
+    await c.flushKept(); // waits for the writes in flight (and keeps `other` now)
+    expect(readdirSync(store).filter((f) => f.endsWith('.vkix'))).toHaveLength(2);
+    const again = (await cacheOf(home, store).acquire(KEY)).ledger;
+    expect(again.stats.linesParsed).toBe(0); // from the kept index
+
+    const third = 'agents/vak/sessions/h/u.jsonl';
+    writeFileSync(join(home, third), readFileSync(file));
+    const d = new SessionCache(home, 4, new IndexStore(store), 60_000);
+    caches.push(d);
+    await d.acquire(third);
+    d.drop(third); // as when its file is removed: the pending keep goes with it
+    await d.flushKept();
+    expect(readdirSync(store).filter((f) => f.endsWith('.vkix'))).toHaveLength(2);
+  });
+
   it('a file with a torn tail and damage appended since reads the same as a full read', async () => {
     const { home, file, store } = setup();
     await openAndKeep(home, store);

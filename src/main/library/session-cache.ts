@@ -244,7 +244,12 @@ export class SessionCache {
 
   private keepNow(s: OpenSession): void {
     if (!this.store) return;
-    this.beforeKeeping?.(s);
+    try {
+      this.beforeKeeping?.(s);
+    } catch (e) {
+      // What is kept with the index is a cache: without it the index is still worth keeping.
+      console.warn(`vak-explorer: keeping the index of ${s.key} without its work fold: ${(e as Error).message}`);
+    }
     const turns = exportTurns(s.ledger);
     s.keptTurns = turns?.full.length ?? 0;
     const p = this.store
@@ -333,15 +338,20 @@ export class SessionCache {
   private evict(): void {
     let unpinned = [...this.open.keys()].filter((k) => !this.pins.has(k));
     while (unpinned.length > this.max) {
-      this.keepIfMore(unpinned[0]);
+      this.keepOnLeaving(unpinned[0]);
       this.drop(unpinned[0]);
       unpinned = unpinned.slice(1);
     }
   }
 
-  /** Closes a session's file. */
+  /** Closes a session's file (a keep still pending is dropped with it: see keepOnLeaving). */
   drop(key: SessionKey): void {
-    this.open.get(key)?.ledger.close();
+    const s = this.open.get(key);
+    if (!s) return;
+    const timer = this.toKeep.get(s);
+    if (timer) clearTimeout(timer);
+    this.toKeep.delete(s);
+    s.ledger.close();
     this.open.delete(key);
   }
 
@@ -417,17 +427,24 @@ export class SessionCache {
   }
 
   /**
-   * Keeps a session's index again when its turn cache holds more closed turns' costs than the
-   * index kept last (the first keep is soon after the open, usually before any leaf was shown).
+   * Before a session is closed (evicted, or the app closes): its keep still pending now, or a
+   * keep again when its turn cache holds more closed turns' costs than the index kept last (the
+   * first keep comes soon after the open, usually before any leaf was shown).
    */
-  private keepIfMore(key: SessionKey): void {
+  private keepOnLeaving(key: SessionKey): void {
     const s = this.open.get(key);
-    if (s && this.store && !s.reading && !this.toKeep.has(s) && keptTurnCount(s.ledger) > s.keptTurns) this.keepNow(s);
+    if (!s || !this.store || s.reading) return;
+    const timer = this.toKeep.get(s);
+    if (timer) {
+      clearTimeout(timer);
+      this.toKeep.delete(s);
+      this.keepNow(s);
+    } else if (keptTurnCount(s.ledger) > s.keptTurns) this.keepNow(s);
   }
 
   /** Keeps what is to keep, then closes every session (the backend's close). */
   async close(): Promise<void> {
-    for (const k of this.open.keys()) this.keepIfMore(k);
+    for (const k of this.open.keys()) this.keepOnLeaving(k);
     await this.flushKept();
     this.closeAll();
   }

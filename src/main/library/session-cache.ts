@@ -1,16 +1,15 @@
-import { closeSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import type { SessionKey } from '../../shared/api';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
-import { FileSource } from '../core/byte-source';
-import { sessionFileOf, sessionPath } from '../core/home';
-import { Ledger, type OpenOptions, type ReadProgress } from '../core/ledger';
+import { sessionPath } from '../core/home';
+import type { Ledger, ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
-import { openSessionFile } from '../core/session-file';
 import { TreeLayout } from '../core/tree-layout';
 import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
-import type { IndexStore, KeptReading } from './index-store';
+import type { IndexStore } from './index-store';
+import { openLedger } from './open-ledger';
 
 /** One opened session: its ledger (index read once), its tree layout, and its file identity. */
 export interface OpenSession {
@@ -464,40 +463,4 @@ function settle(s: OpenSession): void {
     s.layout.extend();
     s.revision++;
   }
-}
-
-/**
- * Opens a session's ledger under the home's rules (session-file.ts): a regular file, links
- * only to its own ledger; from its kept index in `store` when one still matches the file.
- */
-async function openLedger(
-  home: string,
-  key: SessionKey,
-  store: IndexStore | null,
-  opts: OpenOptions,
-): Promise<
-  { ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean } & Omit<KeptReading, 'ledger'>
-> {
-  const file = sessionFileOf(home, key);
-  if (!file) throw Object.assign(new Error(`${key} is not a session key`), { code: 'ENOENT' });
-  const opened = openSessionFile(file);
-  let source: FileSource;
-  try {
-    source = FileSource.fromFd(opened.fd, opened.realPath);
-  } catch (e) {
-    closeSync(opened.fd);
-    throw e;
-  }
-  const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
-  const kept = store ? await store.resume(source, id, opts) : null;
-  const ledger = kept?.ledger ?? (await Ledger.open(source, opts));
-  return {
-    ledger,
-    ino: id.ino,
-    dev: id.dev,
-    realPath: id.realPath,
-    resumed: kept !== null,
-    work: kept?.work ?? null,
-    turns: kept?.turns ?? null,
-  };
 }

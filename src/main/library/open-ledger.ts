@@ -1,0 +1,47 @@
+import { closeSync } from 'node:fs';
+import type { SessionKey } from '../../shared/api';
+import { FileSource } from '../core/byte-source';
+import { sessionFileOf } from '../core/home';
+import { Ledger, type OpenOptions } from '../core/ledger';
+import { openSessionFile } from '../core/session-file';
+import type { IndexStore, KeptReading } from './index-store';
+
+/** An opened session's ledger, its file's identity, and what its kept index brought (if it came from one). */
+export type OpenedLedger = { ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean } & Omit<
+  KeptReading,
+  'ledger'
+>;
+
+/**
+ * Opens a session's ledger under the home's rules (session-file.ts): a regular file, links
+ * only to its own ledger; from its kept index in `store` when one still matches the file.
+ */
+export async function openLedger(
+  home: string,
+  key: SessionKey,
+  store: IndexStore | null,
+  opts: OpenOptions,
+): Promise<OpenedLedger> {
+  const file = sessionFileOf(home, key);
+  if (!file) throw Object.assign(new Error(`${key} is not a session key`), { code: 'ENOENT' });
+  const opened = openSessionFile(file);
+  let source: FileSource;
+  try {
+    source = FileSource.fromFd(opened.fd, opened.realPath);
+  } catch (e) {
+    closeSync(opened.fd);
+    throw e;
+  }
+  const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
+  const kept = store ? await store.resume(source, id, opts) : null;
+  const ledger = kept?.ledger ?? (await Ledger.open(source, opts));
+  return {
+    ledger,
+    ino: id.ino,
+    dev: id.dev,
+    realPath: id.realPath,
+    resumed: kept !== null,
+    work: kept?.work ?? null,
+    turns: kept?.turns ?? null,
+  };
+}

@@ -189,8 +189,16 @@ export class ExplorerBackend implements ApiBackend {
     entriesMaterialised: number;
     turnsProjected: number;
     turnsReused: number;
+    turnsNoted: number;
   } {
-    const w = { bytesRead: 0, linesParsed: 0, entriesMaterialised: 0, turnsProjected: 0, turnsReused: 0 };
+    const w = {
+      bytesRead: 0,
+      linesParsed: 0,
+      entriesMaterialised: 0,
+      turnsProjected: 0,
+      turnsReused: 0,
+      turnsNoted: 0,
+    };
     for (const key of this.cache.keys()) {
       const s = this.cache.peek(key);
       if (!s) continue;
@@ -201,6 +209,7 @@ export class ExplorerBackend implements ApiBackend {
       w.entriesMaterialised += l.entriesMaterialised;
       w.turnsProjected += t.turnsProjected;
       w.turnsReused += t.turnsReused;
+      w.turnsNoted += t.turnsNoted;
     }
     return w;
   }

@@ -109,6 +109,19 @@ describe('work-count invariants (issue 9)', () => {
     expect(l.stats.entriesMaterialised - read).toBeLessThan(chain.length + 300);
   });
 
+  it("a first open's active leaf costs its closed turns from what the reader noted, not from a second parse", async () => {
+    const { b, key } = await sessionOf(4000, 25);
+    await b.call('openSession', { key }, client);
+    await view(b, key, null);
+    const l = ledgerOf(b, key);
+    const { turnsProjected, turnsNoted } = turnCacheOf(l).stats;
+    expect(turnsProjected).toBeGreaterThan(100);
+    expect(b.coreWork().turnsNoted).toBe(turnsNoted);
+    // Only a turn whose card call a presentation of the chain acks is shaped from its lines.
+    const presented = chainToRoot(l.index, l.index.activeLeaf).filter((i) => l.entry(i).kind === 'presentation');
+    expect(turnsNoted).toBeGreaterThanOrEqual(turnsProjected - presented.length);
+  });
+
   it('a sibling leaf shapes only the turns it does not share', async () => {
     const { b, key } = await sessionOf(4000, 22);
     await view(b, key, null);

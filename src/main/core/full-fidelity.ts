@@ -34,18 +34,39 @@ export function fullMessage(
   const e = turn?.scan ? ledger.scanEntry(ctx.chain[pos]) : ledger.entry(ctx.chain[pos]);
   if (turn && e.kind === 'message' && e.message.role === 'assistant') noteToolNames(e.message.content, turn.names);
   if (e.kind !== 'message' || e.controlNudge) return null;
-  const msg = e.message;
+  const { role } = e.message;
+  const content = fullContent(
+    role,
+    e.message.content,
+    (id) => ackFor(ledger, ctx, id),
+    (id) => turn?.names.get(id) ?? toolNameFor(ledger, ctx, pos, id),
+  );
+  return content === null ? null : { role, content };
+}
+
+/**
+ * A message's blocks at Full (§5.3), or null when none is left: thinking dropped, a card call's
+ * input replaced by its ack (`ackOf`: undefined for no card call), a tool result without a digest
+ * given a computed one naming its call (`nameOf`). Shared by the shape and the reader's notes
+ * (full-notes.ts), so both cost a message the same way.
+ */
+export function fullContent(
+  role: ProjectedRole,
+  blocks: readonly Json[],
+  ackOf: (toolUseId: string) => Json | undefined,
+  nameOf: (toolUseId: string) => string,
+): Json[] | null {
   let content: Json[];
-  if (msg.role === 'assistant') {
+  if (role === 'assistant') {
     content = [];
-    for (const b of msg.content) {
+    for (const b of blocks) {
       if (!isObject(b)) continue;
       if (b['type'] === 'thinking') continue;
-      const ack = b['type'] === 'tool_use' && typeof b['id'] === 'string' ? ackFor(ledger, ctx, b['id']) : undefined;
+      const ack = b['type'] === 'tool_use' && typeof b['id'] === 'string' ? ackOf(b['id']) : undefined;
       content.push(ack === undefined ? b : { ...b, input: { ack } });
     }
-  } else if (msg.role === 'tool') {
-    content = msg.content.map((b) => {
+  } else if (role === 'tool') {
+    content = blocks.map((b) => {
       if (!isObject(b) || b['type'] !== 'tool_result') return b;
       const { digest, ...rest } = b;
       const projected =
@@ -53,21 +74,23 @@ export function fullMessage(
           ? digest
           : computedDigest(
               // A tool_use_id that is no string names no call (and String() of a deep array would recurse).
-              typeof b['tool_use_id'] === 'string'
-                ? (turn?.names.get(b['tool_use_id']) ?? toolNameFor(ledger, ctx, pos, b['tool_use_id']))
-                : 'unknown',
+              typeof b['tool_use_id'] === 'string' ? nameOf(b['tool_use_id']) : 'unknown',
               contentString(b['content']),
               b['is_error'] === true,
             );
       return { ...rest, content: projected };
     });
-  } else content = msg.content;
-  return content.length === 0 ? null : { role: msg.role, content };
+  } else content = blocks as Json[];
+  return content.length === 0 ? null : content;
 }
 
-/** Notes an assistant message's tool calls by id, as toolNameFor finds them (an object block with a string name). */
+/**
+ * Notes an assistant message's tool calls by id, as toolNameFor finds them (an object block with a
+ * string name; in the nearest message, its first such block: hence backwards, the first set last).
+ */
 function noteToolNames(content: readonly Json[], names: Map<string, string>): void {
-  for (const b of content) {
+  for (let k = content.length - 1; k >= 0; k--) {
+    const b = content[k];
     if (isObject(b) && b['type'] === 'tool_use' && typeof b['id'] === 'string' && typeof b['name'] === 'string') {
       names.set(b['id'], b['name']);
     }

@@ -8,6 +8,7 @@ import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-sna
 import { LineFeeder } from './line-feeder';
 import { LineWindow } from './line-window';
 import { LineReader } from './line-reader';
+import { FullNotes } from './full-notes';
 import { sortWarnings, type LedgerWarning } from './warnings';
 
 export interface ReadProgress {
@@ -24,6 +25,12 @@ export interface OpenOptions {
    * rows while the rest is still being read (issue 9).
    */
   maxBytes?: number;
+  /**
+   * Note every message's Full cost at this bytes_per_token while reading (full-notes.ts), so a
+   * first leaf's closed turns are costed without parsing their messages again. Taken at open
+   * (and resume): the ledger keeps noting on refreshes and reloads.
+   */
+  noteFullCosts?: number;
 }
 
 /** What a refresh found. `reloaded` means append-only was broken and the file was read again. */
@@ -71,7 +78,11 @@ export class Ledger {
   /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
   readonly appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[] = [];
 
-  private constructor(readonly source: ByteSource) {
+  private constructor(
+    readonly source: ByteSource,
+    /** bytes_per_token of the Full notes kept while reading (OpenOptions.noteFullCosts), or null for none. */
+    private readonly notesBpt: number | null = null,
+  ) {
     this.lines = new LineWindow(source);
     this.reset();
   }
@@ -81,7 +92,7 @@ export class Ledger {
    * is a regular file (NotRegularFileError otherwise); a FileSource comes checked already.
    */
   static async open(path: string | FileSource, opts: OpenOptions = {}): Promise<Ledger> {
-    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path);
+    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path, opts.noteFullCosts ?? null);
     try {
       await l.readNew(opts);
     } catch (e) {
@@ -99,9 +110,10 @@ export class Ledger {
    * snapshot does not hold together: the caller then reads the file whole.
    */
   static async resume(source: ByteSource, snap: LedgerSnapshot, opts: OpenOptions = {}): Promise<Ledger> {
-    const l = new Ledger(source);
+    const l = new Ledger(source, opts.noteFullCosts ?? null);
     l.index = restoreIndex(snap);
-    l.reader = new LineReader(l.index);
+    // Its notes know nothing of the entries restored: a call among them is not "never made".
+    l.reader = new LineReader(l.index, l.newNotes(false));
     l.reader.lines = snap.lines;
     l.reader.prevHash = snap.prevHash;
     l.reader.lastLineOffset = snap.lastLineOffset;
@@ -139,8 +151,8 @@ export class Ledger {
   }
 
   /** An in-memory ledger (tests, generators). */
-  static fromBytes(bytes: Buffer): Ledger {
-    const l = new Ledger(new MemorySource(bytes));
+  static fromBytes(bytes: Buffer, opts: Pick<OpenOptions, 'noteFullCosts'> = {}): Ledger {
+    const l = new Ledger(new MemorySource(bytes), opts.noteFullCosts ?? null);
     l.readNewSync();
     return l;
   }
@@ -180,10 +192,19 @@ export class Ledger {
     if (this.reader) this.linesBefore += this.reader.lines - this.linesRestored;
     this.linesRestored = 0;
     this.index = new LedgerIndex();
-    this.reader = new LineReader(this.index);
+    this.reader = new LineReader(this.index, this.newNotes(true));
     this.feeder = new LineFeeder(this.reader, 0);
     this.cache.clear();
     this.lines.clear();
+  }
+
+  private newNotes(fromStart: boolean): FullNotes | null {
+    return this.notesBpt === null ? null : new FullNotes(this.notesBpt, fromStart);
+  }
+
+  /** The messages' Full costs noted while reading (OpenOptions.noteFullCosts), or null. */
+  get fullNotes(): FullNotes | null {
+    return this.reader.notes;
   }
 
   private buffer(): Buffer {

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { isControlSet, isObject } from './entry-types';
+import { isControlSet, isObject, type Json } from './entry-types';
+import type { FullNotes } from './full-notes';
 import {
   F_ASSISTANT,
   F_CONTROL,
@@ -37,7 +38,11 @@ export class LineReader {
   lastLineLength = 0;
   readonly warnings: LedgerWarning[] = [];
 
-  constructor(readonly index: LedgerIndex) {}
+  /** `notes`: messages' Full costs noted from this parse (full-notes.ts), when the ledger keeps them. */
+  constructor(
+    readonly index: LedgerIndex,
+    readonly notes: FullNotes | null = null,
+  ) {}
 
   /** One complete line: `bytes` without its `\n`, starting at file `offset`. */
   line(bytes: Buffer, offset: number): void {
@@ -109,9 +114,11 @@ export class LineReader {
       addWarning(this, lineNo, offset, 'unknown_kind', `unknown kind ${obj.kind}; kept as a raw entry`, entryId);
 
     let usage: Record<string, unknown> | undefined;
+    let content: Json[] | undefined;
     if (kind === KIND.message) {
       const m = obj['message'];
       if (isObject(m) && Array.isArray(m['content'])) {
+        content = m['content'];
         const role = m['role'];
         if (role === 'user') flags |= F_MESSAGE | F_USER;
         else if (role === 'assistant') flags |= F_MESSAGE | F_ASSISTANT;
@@ -158,6 +165,7 @@ export class LineReader {
       index.usage[slot + 3] = tokenCount(usage['cache_write_tokens']);
     }
     if (lineNo === 1 && kind === KIND.header) index.header = i;
+    if (this.notes) this.notes.add(index, i, content);
   }
 }
 

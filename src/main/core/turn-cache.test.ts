@@ -49,36 +49,43 @@ const LEDGER = ledgerBytes([
 ]);
 
 describe('turn cache (issue 9)', () => {
-  it('reuses a closed turn across leaves and reshapes it where a newer presentation acks its card call', () => {
-    const l = Ledger.fromBytes(LEDGER);
-    const cache = turnCacheOf(l);
-    const at = (id: string) => l.indexOf(id)!;
-    const fresh = (id: string) => project(Ledger.fromBytes(LEDGER), at(id), { plan: 'none', profile: DEFAULT_PROFILE });
-    const planned = (id: string) => planLeaf(l, at(id), { plan: 'none', profile: DEFAULT_PROFILE });
+  it.each([
+    ['', null, [0, 0, 0]],
+    [", costing from the reader's notes the turns no presentation touches", 4, [2, 3, 3]],
+  ] as const)(
+    'reuses a closed turn across leaves and reshapes it where a newer presentation acks its card call%s',
+    (_, notes, noted) => {
+      const l = Ledger.fromBytes(LEDGER, notes === null ? {} : { noteFullCosts: notes });
+      const cache = turnCacheOf(l);
+      const at = (id: string) => l.indexOf(id)!;
+      const fresh = (id: string) =>
+        project(Ledger.fromBytes(LEDGER), at(id), { plan: 'none', profile: DEFAULT_PROFILE });
+      const planned = (id: string) => planLeaf(l, at(id), { plan: 'none', profile: DEFAULT_PROFILE });
 
-    const a = planned('uA2'); // closed: u1, uA
-    expect(cache.stats).toEqual({ turnsProjected: 2, turnsReused: 0 });
-    // Branch B presents c1 after u1: u1's Full shape differs there, so it is shaped again (and uB).
-    const b = planned('uB2'); // closed: u1, uB
-    expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 0 });
-    expect(b.summary.plan[0].turn_id).toBe('u1');
-    expect(b.summary.plan[0].tokens).toBeLessThan(a.summary.plan[0].tokens);
-    // Each branch again, and a leaf without the presentation: every turn reused, each in its own shape.
-    planned('uA2');
-    planned('uB2');
-    const a1 = planned('aA'); // closed: u1, uA (answered)
-    expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 6 });
-    // Every plan equals the projection computed from scratch.
-    for (const [id, p] of [
-      ['uA2', a],
-      ['uB2', b],
-      ['aA', a1],
-    ] as const) {
-      const want = fresh(id);
-      expect(p.summary.plan).toEqual(want.plan);
-      expect(p.messages(0, p.messageCount)).toEqual(want.messages);
-    }
-  });
+      const a = planned('uA2'); // closed: u1, uA
+      expect(cache.stats).toEqual({ turnsProjected: 2, turnsReused: 0, turnsNoted: noted[0] });
+      // Branch B presents c1 after u1: u1's Full shape differs there, so it is shaped again (and uB).
+      const b = planned('uB2'); // closed: u1, uB
+      expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 0, turnsNoted: noted[1] }); // u1 on B: from its lines
+      expect(b.summary.plan[0].turn_id).toBe('u1');
+      expect(b.summary.plan[0].tokens).toBeLessThan(a.summary.plan[0].tokens);
+      // Each branch again, and a leaf without the presentation: every turn reused, each in its own shape.
+      planned('uA2');
+      planned('uB2');
+      const a1 = planned('aA'); // closed: u1, uA (answered)
+      expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 6, turnsNoted: noted[2] });
+      // Every plan equals the projection computed from scratch.
+      for (const [id, p] of [
+        ['uA2', a],
+        ['uB2', b],
+        ['aA', a1],
+      ] as const) {
+        const want = fresh(id);
+        expect(p.summary.plan).toEqual(want.plan);
+        expect(p.messages(0, p.messageCount)).toEqual(want.messages);
+      }
+    },
+  );
 });
 
 describe('turn costs kept with the index (issue 9: reopen is instant)', () => {

@@ -26,6 +26,8 @@ export interface TurnCacheStats {
   turnsProjected: number;
   /** Closed turns whose cost came from the cache. */
   turnsReused: number;
+  /** Of `turnsProjected`, those costed from the reader's notes (full-notes.ts), none of their messages parsed again. */
+  turnsNoted: number;
 }
 
 /** A closed turn at Full as numbers: its cost, and the entry behind each of its messages. */
@@ -64,7 +66,7 @@ class RecordingLookups extends Map<string, number> {
 }
 
 export class TurnCache {
-  readonly stats: TurnCacheStats = { turnsProjected: 0, turnsReused: 0 };
+  readonly stats: TurnCacheStats = { turnsProjected: 0, turnsReused: 0, turnsNoted: 0 };
   /**
    * Facts by the turn's first entry (a number: thousands of lookups per leaf build no key
    * strings), each a short list of variants: another last entry (a branch inside the turn),
@@ -98,14 +100,25 @@ export class TurnCache {
     }
     this.stats.turnsProjected++;
     const seen = new Map<string, number>();
-    const recording: ChainContext = { ...ctx, presentations: new RecordingLookups(ctx.presentations, seen) };
-    const msgs = fullTurn(ledger, recording, turn, firstPos, bpt, true);
-    const sources = new Int32Array(msgs.length);
     let tokens = 0;
-    msgs.forEach((m, k) => {
-      tokens += m.tokens;
-      sources[k] = ledger.index.byId.get(m.source_ids[0]) ?? -1;
-    });
+    let sources: Int32Array;
+    const noted = ledger.fullNotes?.turn(turn.entries, bpt);
+    if (noted && noted.calls.every((id) => !ctx.presentations.has(id))) {
+      // Its cost as the reader noted it: no message read again. None of its calls is presented in
+      // this chain (a presented one is shaped with its ack, from the line, below).
+      this.stats.turnsNoted++;
+      for (const id of noted.calls) seen.set(id, -1);
+      tokens = noted.tokens;
+      sources = Int32Array.from(noted.sources);
+    } else {
+      const recording: ChainContext = { ...ctx, presentations: new RecordingLookups(ctx.presentations, seen) };
+      const msgs = fullTurn(ledger, recording, turn, firstPos, bpt, true);
+      sources = new Int32Array(msgs.length);
+      msgs.forEach((m, k) => {
+        tokens += m.tokens;
+        sources[k] = ledger.index.byId.get(m.source_ids[0]) ?? -1;
+      });
+    }
     let acks: Map<string, number> | null = null;
     for (const [id, entry] of seen) if (entry >= 0) (acks ??= new Map()).set(id, entry);
     const facts: FullTurnFacts = { last, bpt, tokens, sources, acks: acks ?? NO_ACKS };

@@ -10,6 +10,13 @@ import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
 import type { IndexStore } from './index-store';
 import { openLedger } from './open-ledger';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+
+/**
+ * Sessions note their messages' Full costs while read (full-notes.ts) at the default profile's
+ * bytes_per_token, the one a first leaf is asked with; another is costed from the lines.
+ */
+const NOTES_BPT = DEFAULT_PROFILE.bytes_per_token;
 
 /** One opened session: its ledger (index read once), its tree layout, and its file identity. */
 export interface OpenSession {
@@ -161,6 +168,7 @@ export class SessionCache {
     const { ledger, ino, dev, realPath, resumed, work, turns } = await openLedger(this.home, key, this.store, {
       onProgress,
       maxBytes: this.steps?.firstBytes,
+      noteFullCosts: NOTES_BPT,
     });
     const layout = TreeLayout.build(ledger.index);
     const announced = ledger.index.count;
@@ -373,7 +381,14 @@ export class SessionCache {
       // Replaced by another file (rename over it): our descriptor still reads the old one.
       // The new file is checked like any other (a FIFO or a foreign link is refused, and
       // the old reading stays).
-      const { resumed: _, work: _work, turns: _turns, ...opened } = await openLedger(this.home, key, null, {});
+      const {
+        resumed: _,
+        work: _work,
+        turns: _turns,
+        ...opened
+      } = await openLedger(this.home, key, null, {
+        noteFullCosts: NOTES_BPT,
+      });
       const ledger = opened.ledger;
       ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
       s.ledger.close();

@@ -17,7 +17,14 @@ import {
   type WorkerStats,
 } from './worker-protocol';
 
-const NO_WORK: CoreWork = { bytesRead: 0, linesParsed: 0, entriesMaterialised: 0, turnsProjected: 0, turnsReused: 0 };
+const NO_WORK: CoreWork = {
+  bytesRead: 0,
+  linesParsed: 0,
+  entriesMaterialised: 0,
+  turnsProjected: 0,
+  turnsReused: 0,
+  turnsNoted: 0,
+};
 
 /** What WorkerBackend hands this thread as `workerData`. */
 export interface BackendWorkerData {

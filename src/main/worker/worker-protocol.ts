@@ -45,6 +45,7 @@ export interface CoreWork {
   entriesMaterialised: number;
   turnsProjected: number;
   turnsReused: number;
+  turnsNoted: number;
 }
 
 /** Worker → main. */
@@ -88,6 +89,7 @@ export const fromWorker: z.ZodType<FromWorker> = z.union([
         entriesMaterialised: z.number(),
         turnsProjected: z.number(),
         turnsReused: z.number(),
+        turnsNoted: z.number(),
       }),
     }),
   }),

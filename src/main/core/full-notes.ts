@@ -1,0 +1,173 @@
+/**
+ * What each message entry costs at Full fidelity (§5.3), noted by the reader from the parse it
+ * does anyway (issue 9 "parse once"): a first open's active leaf then learns its closed turns'
+ * costs from these numbers instead of reading and parsing every message of the chain again
+ * (on a 100 MB session that second parse was half of "open → the active leaf's panes").
+ *
+ * A note holds only what does not depend on the leaf:
+ * - the entry's tokens at one bytes_per_token (the ledger's default profile), or that it shapes
+ *   to nothing (a control nudge, a message of thinking only);
+ * - the ids of its card-call candidates (tool_use blocks with a string id): a chain holding a
+ *   presentation for one of them shapes the entry with an ack instead (the turn is then shaped
+ *   from the ledger, as without notes), and the turn cache indexes them as unacked;
+ * - the tool names its computed digests need (§5: the nearest call before the result) are
+ *   resolved while noting, and only when exact: the newest call in file order with that id is an
+ *   ancestor of the result (an ancestor nearer than it would be newer still), or no entry read
+ *   before the result calls that id (then none of its ancestors does: `unknown`). Anything else
+ *   (a call on another branch, far above, read before a resume) leaves the entry without a note.
+ *
+ * An entry without a note is shaped from its line, as before: notes only ever save a parse.
+ */
+import { isObject, type Json } from './entry-types';
+import { fullContent } from './full-fidelity';
+import { grow } from './growable';
+import { F_ASSISTANT, F_CONTROL, F_MESSAGE, F_USER, type LedgerIndex } from './ledger-index';
+import { messageTokens } from './tokens';
+
+/** `tokens` slot values that are no token count. */
+const NO_NOTE = -1; // not noted: shape it from its line
+const NOTHING = -2; // shapes to no message at Full
+
+/**
+ * Named calls remembered per generation for name lookups: results follow their calls closely, so
+ * two generations of this many (the older dropped when the newer fills) keep this map small.
+ */
+const CALLS_PER_GENERATION = 8192;
+/** Parent steps from a result up to its call (results follow their calls: usually one). */
+const MAX_STEPS = 64;
+
+/** A closed turn's Full cost as its notes tell it. */
+export interface NotedTurn {
+  tokens: number;
+  /** Entries behind its messages, in chain order. */
+  sources: number[];
+  /** Its card-call candidates' tool_use ids, in chain order. */
+  calls: string[];
+}
+
+export class FullNotes {
+  /** Per entry: its tokens at Full, NOTHING, or NO_NOTE. */
+  private tokens = new Int32Array(1024).fill(NO_NOTE);
+  /**
+   * Card-call candidates' tool_use ids of all noted entries, in entry order, flat (a few bytes
+   * each: at 1M entries an array per entry cost ~40 MB), and per entry the end of its own in
+   * `callIds` (they start where the previous noted entry's end).
+   */
+  private readonly callIds: string[] = [];
+  private callEnd = new Int32Array(1024);
+  /** The first entry noted (the first read after a resume: the ones before have no note). */
+  private firstNoted = -1;
+  /** tool_use_id → [newest assistant entry calling it with a string name, that name] (first such block in it). */
+  private named = new Map<string, [number, string]>();
+  private olderNamed = new Map<string, [number, string]>();
+  /** Whether a generation of names was dropped: a call missing from them may have been forgotten. */
+  private forgotten: boolean;
+
+  /**
+   * `fromStart`: this reader reads the file from its first line (not resumed after a kept index).
+   * `callsPerGeneration`: only tests ask for another (to see generations dropped).
+   */
+  constructor(
+    readonly bytesPerToken: number,
+    fromStart: boolean,
+    private readonly callsPerGeneration = CALLS_PER_GENERATION,
+  ) {
+    this.forgotten = !fromStart;
+  }
+
+  /**
+   * Notes accepted entry `i`, a well-formed message (flag F_MESSAGE) from its parsed `content`;
+   * any other entry shapes to nothing. Never throws: what cannot be noted is shaped from its line.
+   */
+  add(index: LedgerIndex, i: number, content: readonly Json[] | undefined): void {
+    if (i >= this.tokens.length) {
+      const old = this.tokens.length;
+      this.tokens = grow(this.tokens, i + 1, Int32Array);
+      this.tokens.fill(NO_NOTE, old);
+      this.callEnd = grow(this.callEnd, i + 1, Int32Array);
+    }
+    if (this.firstNoted < 0) this.firstNoted = i;
+    try {
+      this.note(index, i, content);
+    } finally {
+      this.callEnd[i] = this.callIds.length;
+    }
+  }
+
+  private note(index: LedgerIndex, i: number, content: readonly Json[] | undefined): void {
+    const flags = index.flags[i];
+    if ((flags & F_MESSAGE) === 0 || content === undefined || flags & F_CONTROL) {
+      this.tokens[i] = NOTHING;
+      return;
+    }
+    try {
+      if (flags & F_ASSISTANT) this.noteCalls(i, content);
+      let unresolved = false;
+      const role = flags & F_ASSISTANT ? 'assistant' : flags & F_USER ? 'user' : 'tool';
+      const shaped = fullContent(
+        role,
+        content,
+        () => undefined, // no ack: an entry with a presented call is shaped from its line
+        (id) => {
+          const name = this.nameFor(index, i, id);
+          if (name === null) unresolved = true;
+          return name ?? '';
+        },
+      );
+      if (unresolved) return;
+      this.tokens[i] = shaped === null ? NOTHING : messageTokens(shaped, this.bytesPerToken);
+    } catch {
+      // left without a note
+    }
+  }
+
+  /**
+   * The turn of `entries` (chain order) from notes at `bpt`, or null when one of its entries has
+   * none (or the notes are of another bytes_per_token).
+   */
+  turn(entries: readonly number[], bpt: number): NotedTurn | null {
+    if (bpt !== this.bytesPerToken) return null;
+    let tokens = 0;
+    const sources: number[] = [];
+    const calls: string[] = [];
+    for (const i of entries) {
+      const t = i < this.tokens.length ? this.tokens[i] : NO_NOTE;
+      if (t === NO_NOTE) return null;
+      for (let k = i > this.firstNoted ? this.callEnd[i - 1] : 0; k < this.callEnd[i]; k++) calls.push(this.callIds[k]);
+      if (t === NOTHING) continue;
+      tokens += t;
+      sources.push(i);
+    }
+    return { tokens, sources, calls };
+  }
+
+  /** Entry `i`'s card-call candidates, and its named calls for later results' digests. */
+  private noteCalls(i: number, content: readonly Json[]): void {
+    for (const b of content) {
+      if (!isObject(b) || b['type'] !== 'tool_use' || typeof b['id'] !== 'string') continue;
+      const id = b['id'];
+      this.callIds.push(id);
+      const name = b['name'];
+      // §5 toolNameFor: the first block with that id and a string name in the nearest entry.
+      if (typeof name === 'string' && this.named.get(id)?.[0] !== i && this.olderNamed.get(id)?.[0] !== i) {
+        if (this.named.size >= this.callsPerGeneration) {
+          this.olderNamed = this.named;
+          this.named = new Map();
+          this.forgotten = true;
+        }
+        this.named.set(id, [i, name]);
+      }
+    }
+  }
+
+  /** The tool name a result in entry `i` gets for `id`, or null when it cannot be told exactly here. */
+  private nameFor(index: LedgerIndex, i: number, id: string): string | null {
+    const call = this.named.get(id) ?? this.olderNamed.get(id);
+    // No named call with that id read before this entry: none is its ancestor either (§5: unknown).
+    if (call === undefined) return this.forgotten ? null : 'unknown';
+    const [at, name] = call;
+    let p = index.parent[i];
+    for (let steps = 0; p > at && steps < MAX_STEPS; steps++) p = index.parent[p];
+    return p === at ? name : null;
+  }
+}

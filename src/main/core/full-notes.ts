@@ -8,8 +8,9 @@
  * - the entry's tokens at one bytes_per_token (the ledger's default profile), or that it shapes
  *   to nothing (a control nudge, a message of thinking only);
  * - the ids of its card-call candidates (tool_use blocks with a string id): a chain holding a
- *   presentation for one of them shapes the entry with an ack instead (the turn is then shaped
- *   from the ledger, as without notes), and the turn cache indexes them as unacked;
+ *   presentation for one of them shapes that entry with an ack instead (that entry alone is then
+ *   shaped from its line: an assistant message, small), and the turn cache indexes the others as
+ *   unacked;
  * - the tool names its computed digests need (§5: the nearest call before the result) are
  *   resolved while noting, and only when exact: the newest call in file order with that id is an
  *   ancestor of the result (an ancestor nearer than it would be newer still), or no entry read
@@ -35,15 +36,6 @@ const NOTHING = -2; // shapes to no message at Full
 const CALLS_PER_GENERATION = 8192;
 /** Parent steps from a result up to its call (results follow their calls: usually one). */
 const MAX_STEPS = 64;
-
-/** A closed turn's Full cost as its notes tell it. */
-export interface NotedTurn {
-  tokens: number;
-  /** Entries behind its messages, in chain order. */
-  sources: number[];
-  /** Its card-call candidates' tool_use ids, in chain order. */
-  calls: string[];
-}
 
 export class FullNotes {
   /** Per entry: its tokens at Full, NOTHING, or NO_NOTE. */
@@ -122,23 +114,19 @@ export class FullNotes {
   }
 
   /**
-   * The turn of `entries` (chain order) from notes at `bpt`, or null when one of its entries has
-   * none (or the notes are of another bytes_per_token).
+   * Entry `i`'s Full tokens at `bpt` as noted: a count, null when it shapes to no message, or
+   * undefined when it has no note (or the notes are of another bytes_per_token).
    */
-  turn(entries: readonly number[], bpt: number): NotedTurn | null {
-    if (bpt !== this.bytesPerToken) return null;
-    let tokens = 0;
-    const sources: number[] = [];
-    const calls: string[] = [];
-    for (const i of entries) {
-      const t = i < this.tokens.length ? this.tokens[i] : NO_NOTE;
-      if (t === NO_NOTE) return null;
-      for (let k = i > this.firstNoted ? this.callEnd[i - 1] : 0; k < this.callEnd[i]; k++) calls.push(this.callIds[k]);
-      if (t === NOTHING) continue;
-      tokens += t;
-      sources.push(i);
-    }
-    return { tokens, sources, calls };
+  tokensOf(i: number, bpt: number): number | null | undefined {
+    if (bpt !== this.bytesPerToken || i >= this.tokens.length) return undefined;
+    const t = this.tokens[i];
+    return t === NO_NOTE ? undefined : t === NOTHING ? null : t;
+  }
+
+  /** Entry `i`'s card-call candidates (tool_use ids), when it has a note. */
+  callsOf(i: number): string[] {
+    if (i < this.firstNoted || i >= this.tokens.length || this.tokens[i] === NO_NOTE) return [];
+    return this.callIds.slice(i > this.firstNoted ? this.callEnd[i - 1] : 0, this.callEnd[i]);
   }
 
   /** Entry `i`'s card-call candidates, and its named calls for later results' digests. */

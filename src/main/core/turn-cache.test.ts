@@ -51,7 +51,7 @@ const LEDGER = ledgerBytes([
 describe('turn cache (issue 9)', () => {
   it.each([
     ['', null, [0, 0, 0]],
-    [", costing from the reader's notes the turns no presentation touches", 4, [2, 3, 3]],
+    [", costing every turn from the reader's notes", 4, [2, 4, 4]],
   ] as const)(
     'reuses a closed turn across leaves and reshapes it where a newer presentation acks its card call%s',
     (_, notes, noted) => {
@@ -66,7 +66,7 @@ describe('turn cache (issue 9)', () => {
       expect(cache.stats).toEqual({ turnsProjected: 2, turnsReused: 0, turnsNoted: noted[0] });
       // Branch B presents c1 after u1: u1's Full shape differs there, so it is shaped again (and uB).
       const b = planned('uB2'); // closed: u1, uB
-      expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 0, turnsNoted: noted[1] }); // u1 on B: from its lines
+      expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 0, turnsNoted: noted[1] }); // on B, a1 (its card call presented) from its line
       expect(b.summary.plan[0].turn_id).toBe('u1');
       expect(b.summary.plan[0].tokens).toBeLessThan(a.summary.plan[0].tokens);
       // Each branch again, and a leaf without the presentation: every turn reused, each in its own shape.

@@ -17,7 +17,9 @@
 import type { ChainContext } from './chain-context';
 import type { Ledger } from './ledger';
 import type { LedgerIndex } from './ledger-index';
+import { fullMessage } from './full-fidelity';
 import { fullTurn } from './message-shapes';
+import { messageTokens } from './tokens';
 import type { Turn } from './turn-index';
 
 /** Counted work of the projection, for the work-count invariants (never timings). */
@@ -100,19 +102,17 @@ export class TurnCache {
     }
     this.stats.turnsProjected++;
     const seen = new Map<string, number>();
-    let tokens = 0;
+    const recording: ChainContext = { ...ctx, presentations: new RecordingLookups(ctx.presentations, seen) };
+    const noted = fromNotes(ledger, recording, turn, firstPos, bpt);
+    let tokens: number;
     let sources: Int32Array;
-    const noted = ledger.fullNotes?.turn(turn.entries, bpt);
-    if (noted && noted.calls.every((id) => !ctx.presentations.has(id))) {
-      // Its cost as the reader noted it: no message read again. None of its calls is presented in
-      // this chain (a presented one is shaped with its ack, from the line, below).
+    if (noted) {
       this.stats.turnsNoted++;
-      for (const id of noted.calls) seen.set(id, -1);
-      tokens = noted.tokens;
+      ({ tokens } = noted);
       sources = Int32Array.from(noted.sources);
     } else {
-      const recording: ChainContext = { ...ctx, presentations: new RecordingLookups(ctx.presentations, seen) };
       const msgs = fullTurn(ledger, recording, turn, firstPos, bpt, true);
+      tokens = 0;
       sources = new Int32Array(msgs.length);
       msgs.forEach((m, k) => {
         tokens += m.tokens;
@@ -226,6 +226,41 @@ export class TurnCache {
     this.stale = { ctx, facts };
     return facts;
   }
+}
+
+/**
+ * A closed turn's Full cost from the reader's notes (full-notes.ts), or null when an entry of it
+ * has none: no message read again, but an entry holding a card call the chain presents, shaped
+ * from its line with its ack (a small assistant message). Looks every call up in `ctx` (recording).
+ */
+function fromNotes(
+  ledger: Ledger,
+  ctx: ChainContext,
+  turn: Turn,
+  firstPos: number,
+  bpt: number,
+): { tokens: number; sources: number[] } | null {
+  const notes = ledger.fullNotes;
+  if (!notes || turn.entries.some((i) => notes.tokensOf(i, bpt) === undefined)) return null;
+  let tokens = 0;
+  const sources: number[] = [];
+  const shaping = { scan: true, names: new Map<string, string>() };
+  turn.entries.forEach((i, k) => {
+    let presented = false;
+    for (const id of notes.callsOf(i)) if (ctx.presentations.get(id) !== undefined) presented = true;
+    if (presented) {
+      const shaped = fullMessage(ledger, ctx, firstPos + k, shaping);
+      if (shaped === null) return;
+      tokens += messageTokens(shaped.content, bpt);
+      sources.push(i);
+      return;
+    }
+    const t = notes.tokensOf(i, bpt);
+    if (t === null || t === undefined) return;
+    tokens += t;
+    sources.push(i);
+  });
+  return { tokens, sources };
 }
 
 /**

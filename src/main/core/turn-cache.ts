@@ -28,7 +28,10 @@ export interface TurnCacheStats {
   turnsProjected: number;
   /** Closed turns whose cost came from the cache. */
   turnsReused: number;
-  /** Of `turnsProjected`, those costed from the reader's notes (full-notes.ts), none of their messages parsed again. */
+  /**
+   * Of `turnsProjected`, those costed from the reader's notes (full-notes.ts): none of their messages
+   * read again but one holding a card call the chain presents.
+   */
   turnsNoted: number;
 }
 

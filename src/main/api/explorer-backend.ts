@@ -15,6 +15,7 @@ import type {
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
 import { chainToRoot } from '../core/chain';
+import { addCoreWork, noCoreWork, type CoreWork } from '../core/core-work';
 import type { ReadProgress } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
 import { HomeWatcher, type HomeChange } from '../library/home-watcher';
@@ -183,33 +184,11 @@ export class ExplorerBackend implements ApiBackend {
   }
 
   /** The core's counted work over the sessions open now (WorkerBackend.stats; work-count tests). */
-  coreWork(): {
-    bytesRead: number;
-    linesParsed: number;
-    entriesMaterialised: number;
-    turnsProjected: number;
-    turnsReused: number;
-    turnsNoted: number;
-  } {
-    const w = {
-      bytesRead: 0,
-      linesParsed: 0,
-      entriesMaterialised: 0,
-      turnsProjected: 0,
-      turnsReused: 0,
-      turnsNoted: 0,
-    };
+  coreWork(): CoreWork {
+    const w = noCoreWork();
     for (const key of this.cache.keys()) {
       const s = this.cache.peek(key);
-      if (!s) continue;
-      const l = s.ledger.stats;
-      const t = turnCacheOf(s.ledger).stats;
-      w.bytesRead += l.bytesRead;
-      w.linesParsed += l.linesParsed;
-      w.entriesMaterialised += l.entriesMaterialised;
-      w.turnsProjected += t.turnsProjected;
-      w.turnsReused += t.turnsReused;
-      w.turnsNoted += t.turnsNoted;
+      if (s) addCoreWork(w, s.ledger.stats, turnCacheOf(s.ledger).stats);
     }
     return w;
   }

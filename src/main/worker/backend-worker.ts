@@ -7,24 +7,9 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
+import { noCoreWork } from '../core/core-work';
 import { lowerThisThreadPriority } from './thread-priority';
-import {
-  callCancelled,
-  toWorker,
-  type CoreWork,
-  type FromWorker,
-  type ToWorker,
-  type WorkerStats,
-} from './worker-protocol';
-
-const NO_WORK: CoreWork = {
-  bytesRead: 0,
-  linesParsed: 0,
-  entriesMaterialised: 0,
-  turnsProjected: 0,
-  turnsReused: 0,
-  turnsNoted: 0,
-};
+import { callCancelled, toWorker, type FromWorker, type ToWorker, type WorkerStats } from './worker-protocol';
 
 /** What WorkerBackend hands this thread as `workerData`. */
 export interface BackendWorkerData {
@@ -152,7 +137,7 @@ async function onMessage(raw: unknown): Promise<void> {
       return;
     }
     case 'stats':
-      post({ type: 'stats', stats: { ...stats, core: backend ? backend.coreWork() : NO_WORK } });
+      post({ type: 'stats', stats: { ...stats, core: backend ? backend.coreWork() : noCoreWork() } });
       return;
     case 'close':
       await backend?.close();

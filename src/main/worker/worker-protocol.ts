@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ApiErrorPayload, ApiEvent } from '../../shared/api';
+import type { CoreWork } from '../core/core-work';
 
 /** Main → worker. */
 export type ToWorker =
@@ -38,15 +39,7 @@ export interface WorkerStats {
   core: CoreWork;
 }
 
-/** Counted work of the ledger core, summed over open sessions (Ledger.stats, TurnCache.stats). */
-export interface CoreWork {
-  bytesRead: number;
-  linesParsed: number;
-  entriesMaterialised: number;
-  turnsProjected: number;
-  turnsReused: number;
-  turnsNoted: number;
-}
+export type { CoreWork };
 
 /** Worker → main. */
 export type FromWorker =

@@ -29,6 +29,10 @@ import { messageTokens } from './tokens';
 const NO_NOTE = -1; // not noted: shape it from its line
 const NOTHING = -2; // shapes to no message at Full
 
+/** No ack while noting: an entry with a presented call is shaped from its line (turn-cache.ts). */
+const NO_ACK = (): undefined => undefined;
+const NO_CALLS: readonly string[] = [];
+
 /**
  * Named calls remembered per generation for name lookups: results follow their calls closely, so
  * two generations of this many (the older dropped when the newer fills) keep this map small.
@@ -94,24 +98,34 @@ export class FullNotes {
     }
     try {
       if (flags & F_ASSISTANT) this.noteCalls(i, content);
-      let unresolved = false;
+      const noting = this.noting;
+      noting.index = index;
+      noting.i = i;
+      noting.unresolved = false;
       const role = flags & F_ASSISTANT ? 'assistant' : flags & F_USER ? 'user' : 'tool';
-      const shaped = fullContent(
-        role,
-        content,
-        () => undefined, // no ack: an entry with a presented call is shaped from its line
-        (id) => {
-          const name = this.nameFor(index, i, id);
-          if (name === null) unresolved = true;
-          return name ?? '';
-        },
-      );
-      if (unresolved) return;
+      const shaped = fullContent(role, content, NO_ACK, this.nameOfNoting);
+      if (this.noting.unresolved) return; // (read again: nameOfNoting sets it)
       this.tokens[i] = shaped === null ? NOTHING : messageTokens(shaped, this.bytesPerToken);
     } catch {
       // left without a note
     }
   }
+
+  /**
+   * The entry being noted, for `nameOfNoting`: one function and one record for every entry (this
+   * runs once per line of files with millions of lines: nothing allocated per line, as in the reader).
+   */
+  private readonly noting: { index: LedgerIndex | null; i: number; unresolved: boolean } = {
+    index: null,
+    i: -1,
+    unresolved: false,
+  };
+  private readonly nameOfNoting = (id: string): string => {
+    const n = this.noting;
+    const name = n.index === null ? null : this.nameFor(n.index, n.i, id);
+    if (name === null) n.unresolved = true;
+    return name ?? '';
+  };
 
   /**
    * Entry `i`'s Full tokens at `bpt` as noted: a count, null when it shapes to no message, or
@@ -124,9 +138,11 @@ export class FullNotes {
   }
 
   /** Entry `i`'s card-call candidates (tool_use ids), when it has a note. */
-  callsOf(i: number): string[] {
-    if (i < this.firstNoted || i >= this.tokens.length || this.tokens[i] === NO_NOTE) return [];
-    return this.callIds.slice(i > this.firstNoted ? this.callEnd[i - 1] : 0, this.callEnd[i]);
+  callsOf(i: number): readonly string[] {
+    if (i < this.firstNoted || i >= this.tokens.length || this.tokens[i] === NO_NOTE) return NO_CALLS;
+    const start = i > this.firstNoted ? this.callEnd[i - 1] : 0;
+    // Most entries make no call: no array for them (a leaf asks for every entry of its chain).
+    return start === this.callEnd[i] ? NO_CALLS : this.callIds.slice(start, this.callEnd[i]);
   }
 
   /** Entry `i`'s card-call candidates, and its named calls for later results' digests. */

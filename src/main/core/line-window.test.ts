@@ -54,6 +54,24 @@ describe('LineWindow: entries read a window at a time', () => {
     expect(src.reads).toBeLessThan(at.length / 3 / 50);
   });
 
+  it('reads less ahead while its windows serve one line each (a few messages spread over a chain)', () => {
+    const { bytes, at, texts } = linesOf(3000, 1000);
+    const src = new Counted(new MemorySource(bytes));
+    const w = new LineWindow(src);
+    let asked = 0;
+    // One line in 40 (~40 KB apart: each within SEQUENTIAL_GAP of the one before).
+    for (let i = 0; i < at.length; i += 40) {
+      expect(w.text(...at[i])).toBe(texts[i]);
+      asked += at[i][1];
+    }
+    // Windows of 256 KB would read ~all 3 MB; halving down to 8 KB reads a few times what was asked.
+    expect(src.bytesRead).toBeLessThan(4 * asked + 2 * WINDOW_BYTES);
+    // And back to whole windows once lines come close together again.
+    const reads = src.reads;
+    for (let i = 0; i < 1000; i++) expect(w.text(...at[i])).toBe(texts[i]);
+    expect(src.reads - reads).toBeLessThan(1000 / 20);
+  });
+
   it('reads a lone line (a hover, the header) alone: the counted bytes are its own', () => {
     const { bytes, at, texts } = linesOf(200, 1000);
     const src = new Counted(new MemorySource(bytes));

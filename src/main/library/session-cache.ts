@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import type { SessionKey } from '../../shared/api';
 import { KeyedQueue } from '../../shared/keyed-queue';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
 import { sessionPath } from '../core/home';
 import type { Ledger, ReadProgress } from '../core/ledger';
@@ -10,7 +11,6 @@ import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
 import type { IndexStore } from './index-store';
 import { openLedger } from './open-ledger';
-import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 
 /**
  * Sessions note their messages' Full costs while read (full-notes.ts) at the default profile's

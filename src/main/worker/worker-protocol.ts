@@ -39,8 +39,6 @@ export interface WorkerStats {
   core: CoreWork;
 }
 
-export type { CoreWork };
-
 /** Worker → main. */
 export type FromWorker =
   | { type: 'ready' }

@@ -121,6 +121,12 @@ export interface SessionInfo {
    * each, null on the last). Search, cost, export and a branch wait for the whole file.
    */
   reading: ReadingProgress | null;
+  /**
+   * The hash chain of a big session's first read is still being checked (it is checked after the
+   * read, so the first answers need not wait for it): `warningCount` and the rows' marks lack any
+   * hash_mismatch until a 'checked' session event says it is done (`getWarnings` waits for it).
+   */
+  checkingHashes: boolean;
 }
 
 /** How far the first read of a session has come (bytes of the file as it was measured then). */
@@ -473,7 +479,9 @@ export type ApiEvent =
   | {
       type: 'session';
       key: SessionKey;
-      change: 'appended' | 'reloaded' | 'removed';
+      change: 'appended' | 'reloaded' | 'removed' | 'checked';
+      /** For 'checked': the hash mismatches the check found (none: nothing else changed). */
+      hashMismatches?: number;
       entryCount: number;
       activeLeaf: string | null;
       /** Ids of the entries that arrived (for 'appended'). */

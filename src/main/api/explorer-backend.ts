@@ -97,6 +97,7 @@ function differs(a: SessionSummary | undefined, b: SessionSummary): boolean {
     a.lock !== b.lock ||
     a.unreadable !== b.unreadable ||
     a.entries !== b.entries ||
+    a.warnings !== b.warnings ||
     a.title !== b.title
   );
 }
@@ -139,6 +140,7 @@ export class ExplorerBackend implements ApiBackend {
         firstBytes: step,
         stepBytes: step,
         onStep: (key) => void b.onHomeChange({ type: 'changed', key }).catch(logFailure),
+        onHashesChecked: (key, result) => b.onHashesChecked(key, result.mismatches),
       });
     }
     await b.library.list();
@@ -257,7 +259,7 @@ export class ExplorerBackend implements ApiBackend {
       this.library.setExact(s.key, {
         entries: ix.count,
         branches: ix.branchPoints().length,
-        warnings: s.ledger.warnings().length,
+        warnings: s.ledger.warningsSoFar().length,
         sizeBytes: s.ledger.bytesRead,
       });
     const summary = this.library.get(s.key) ?? this.library.refresh(s.key);
@@ -404,9 +406,28 @@ export class ExplorerBackend implements ApiBackend {
     if (differs(before, shown)) this.subs.pushLibrary({ type: 'library', changed: [shown], removed: [] });
   }
 
+  /**
+   * A first read's deferred hash check is done: followers hear what it found (with mismatches,
+   * their warning count and rows' marks change: they ask again), and the library row its count.
+   */
+  private onHashesChecked(key: SessionKey, mismatches: number): void {
+    if (this.closed) return;
+    const s = this.cache.peek(key);
+    if (!s) return;
+    const reason =
+      mismatches === 0
+        ? 'hash chain checked: every entry links to the line before it'
+        : `hash chain checked: ${mismatches} ${mismatches === 1 ? 'entry does' : 'entries do'} not link to the line before`;
+    const e = this.sessionEvent(s, 'checked', [], reason);
+    if (e.type === 'session') this.subs.pushSession(key, { ...e, hashMismatches: mismatches });
+    const before = this.library.get(key);
+    const shown = this.summaryOf(s);
+    if (differs(before, shown)) this.subs.pushLibrary({ type: 'library', changed: [shown], removed: [] });
+  }
+
   private sessionEvent(
     s: OpenSession,
-    change: 'appended' | 'reloaded' | 'removed',
+    change: 'appended' | 'reloaded' | 'removed' | 'checked',
     newIds: string[],
     reason?: string,
   ): ApiEvent {

@@ -90,7 +90,12 @@ async function readInSteps(
   const c = new Client('steps');
   await b.call('subscribe', { topic: 'session', key: KEY }, c);
   const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
-  if (first.reading) await c.until((e) => e.type === 'session' && e.reading === null);
+  if (first.reading) {
+    await c.until((e) => e.type === 'session' && e.reading === null);
+    // Its hash chain is checked after the read: then its warnings are whole.
+    expect(first.checkingHashes).toBe(true);
+    await c.until((e) => e.type === 'session' && e.change === 'checked');
+  }
   return { first, events: c.events, end: await shown(b, c) };
 }
 
@@ -115,6 +120,9 @@ describe('a first open read in steps (issue 9)', () => {
     const announced = steps.reduce((n, e) => n + (e.type === 'session' ? (e.delta?.newEntries ?? 0) : 0), 0);
     expect(r.first.entryCount + announced).toBe((r.end as { info: SessionInfo }).info.entryCount);
     expect(steps.every((e) => e.type === 'session' && e.newIds.length === 0)).toBe(true);
+    // The usage totals, added up step by step (each step adds what it read), end as a whole read's.
+    const last = steps.at(-1);
+    expect(last?.type === 'session' && last.delta?.usage).toEqual((r.end as { info: SessionInfo }).info.usage);
   });
 
   it('a big session answers after its first bytes, shows their rows, and reads each line once', async () => {
@@ -141,15 +149,19 @@ describe('a first open read in steps (issue 9)', () => {
     )) as TreeRowsResult;
     expect(rows.rows.length).toBe(Math.min(50, first.rowCount));
     await c.until((e) => e.type === 'session' && e.reading === null);
+    await c.until((e) => e.type === 'session' && e.change === 'checked');
     // Each line parsed once; besides the first rows' payloads (50 rows), a step re-reads only
-    // the last complete line (the append-only check).
+    // the last complete line (the append-only check), and the hash check, done after the read,
+    // reads every line but the last once more (it hashes them; the reader hashed only each
+    // chunk's last line).
     const stats = b.cache.peek(KEY)?.ledger.stats;
     const lines = g.bytes.toString('utf8').split('\n');
     expect(stats?.linesParsed).toBe(lines.length - 1);
     const steps = c.events.filter((e) => e.type === 'session' && e.reading !== undefined).length;
     const longest = Math.max(...lines.map((l) => Buffer.byteLength(l) + 1));
-    expect(stats?.bytesRead).toBeGreaterThanOrEqual(statSync(file).size);
-    expect(stats?.bytesRead).toBeLessThanOrEqual(wholeBytes + steps * longest);
+    const size = statSync(file).size;
+    expect(stats?.bytesRead).toBeGreaterThanOrEqual(2 * size - longest);
+    expect(stats?.bytesRead).toBeLessThanOrEqual(wholeBytes + steps * longest + size);
     expect(await shown(b, c)).toEqual(whole);
   });
 
@@ -233,5 +245,67 @@ describe('a first open read in steps (issue 9)', () => {
     expect(expected.work.length).toBeGreaterThan(3);
     expect(info.work).toEqual(expected.work);
     expect(again.coreWork().entriesMaterialised).toBe(1); // the header, for the session's header info
+  });
+
+  it("checks a first read's hash chain after it: the first answers do not wait, then followers hear what it found", async () => {
+    // Three entries whose prev_hash is wrong, spread over a 1 MB session (the lines after them
+    // then do not link either: they hashed the lines as first written).
+    const g = generateSession({ seed: 21, bytes: 1_000_000, cwd: '/home/ana/projects/vak' });
+    const lines = g.bytes.toString('utf8').trimEnd().split('\n');
+    for (const k of [5, Math.floor(lines.length / 2), lines.length - 2]) {
+      lines[k] = lines[k].replace(
+        /"prev_hash":"([0-9a-f])/,
+        (_m, c: string) => `"prev_hash":"${c === '0' ? '1' : '0'}`,
+      );
+    }
+    const { home } = homeWith(Buffer.from(lines.join('\n') + '\n'));
+    const wb = await backendOn(home, Infinity);
+    const whole = await shown(wb, new Client('whole'));
+    const wholeWarnings = (whole as { warnings: { code: string }[] }).warnings;
+    const mismatches = wholeWarnings.filter((w) => w.code === 'hash_mismatch').length;
+    expect(mismatches).toBe(6);
+
+    const b = await backendOn(home, 128 << 10);
+    const c = new Client('steps');
+    await b.call('subscribe', { topic: 'session', key: KEY }, c);
+    await b.call('subscribe', { topic: 'library' }, c);
+    const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+    expect(first.checkingHashes).toBe(true);
+    // Lines 6 and 7 do not link, within the first 128 KB: not counted before the check.
+    expect(first.warningCount).toBe(0);
+    // The active leaf's panes come once the file is read (the check runs after).
+    const view = (await b.call(
+      'getLeafView',
+      { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {} },
+      c,
+    )) as LeafView;
+    expect(view.leaf).toBe((JSON.parse(lines.at(-1)!) as { id: string }).id);
+
+    const checked = await c.until((e) => e.type === 'session' && e.change === 'checked');
+    expect(checked).toMatchObject({ hashMismatches: mismatches });
+    expect(await shown(b, c)).toEqual(whole);
+    // The library row counts them too (its event came after the check).
+    const row = c.events.findLast((e) => e.type === 'library' && e.changed.some((s) => s.key === KEY));
+    expect(row?.type === 'library' && row.changed.find((s) => s.key === KEY)?.warnings).toBe(mismatches);
+  });
+
+  it('getWarnings while the hash check is pending answers every warning (it finishes the check first)', async () => {
+    const g = generateSession({ seed: 22, bytes: 600_000, cwd: '/home/ana/projects/vak' });
+    const lines = g.bytes.toString('utf8').trimEnd().split('\n');
+    lines[9] = lines[9].replace(/"prev_hash":"[0-9a-f]/, '"prev_hash":"X');
+    const { home } = homeWith(Buffer.from(lines.join('\n') + '\n'));
+    const whole = await (await backendOn(home, Infinity)).call('getWarnings', { key: KEY }, new Client('w'));
+    const b = await backendOn(home, 64 << 10);
+    const c = new Client('c');
+    await b.call('subscribe', { topic: 'session', key: KEY }, c);
+    expect(((await b.call('openSession', { key: KEY }, c)) as SessionInfo).checkingHashes).toBe(true);
+    expect(await b.call('getWarnings', { key: KEY }, c)).toEqual(whole);
+    expect(whole).toEqual([
+      expect.objectContaining({ code: 'hash_mismatch', line: 10 }),
+      expect.objectContaining({ code: 'hash_mismatch', line: 11 }),
+    ]);
+    // The session still says it was checked, with what was found.
+    await c.until((e) => e.type === 'session' && e.reading === null);
+    expect(await c.until((e) => e.type === 'session' && e.change === 'checked')).toMatchObject({ hashMismatches: 2 });
   });
 });

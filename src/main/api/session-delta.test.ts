@@ -166,5 +166,25 @@ describe('appended events carry a delta (issue 9)', () => {
     expect(d2.work).toEqual(now.work);
     expect(d2.leafCount).toBe(now.leaves);
     expect(d2.work?.some((w) => w.work_id === 'w-delta')).toBe(true);
+    // 3. Two more on the new active chain, one with usage: the totals are the last delta's plus
+    // theirs (not summed whole again), and still a fresh open's.
+    appendLines(join(home, BIG), [
+      {
+        id: 'counts-4',
+        parent: 'counts-3',
+        text: '',
+        body: {
+          kind: 'message',
+          message: { role: 'assistant', content: [{ type: 'text', text: 'again' }] },
+          meta: { usage: { input_tokens: 2000, output_tokens: 70, cache_read_tokens: 11 } },
+        },
+      },
+      { id: 'counts-5', parent: 'counts-4', text: 'and on' },
+    ]);
+    const d3 = await nextDelta('counts-5');
+    now = await fresh();
+    expect(d3.usage).toEqual(now.usage);
+    expect(d3.usage.activeChain.messages).toBe(d2.usage.activeChain.messages + 1);
+    expect(d3.usage.allBranches.input_tokens).toBe(d2.usage.allBranches.input_tokens + 2000);
   });
 });

@@ -72,7 +72,7 @@ export function activeWork(s: OpenSession, activeChain: readonly number[]): Work
 export function sessionInfo(s: OpenSession, summary: SessionSummary, library: SessionLibrary): SessionInfo {
   const { ledger, layout } = s;
   const ix = ledger.index;
-  const warningCount = ledger.warnings().length;
+  const warningCount = ledger.warningsSoFar().length;
   const branchPoints = ix.branchPoints().length;
   const activeChain = ix.count > 0 ? chainToRoot(ix, ix.activeLeaf) : [];
   return {
@@ -92,6 +92,7 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     childRuns: childRuns(s, library),
     appendOnlyBreaks: [...ledger.appendOnlyBreaks],
     reading: readingProgress(s),
+    checkingHashes: ledger.hashCheckPending,
   };
 }
 

@@ -10,7 +10,7 @@ const warningLineCache = new WeakMap<OpenSession, { revision: number; lines: Set
 function warningLines(s: OpenSession): Set<number> {
   const c = warningLineCache.get(s);
   if (c && c.revision === s.revision && c.lines) return c.lines;
-  const lines = new Set(s.ledger.warnings().map((w) => w.line));
+  const lines = new Set(s.ledger.warningsSoFar().map((w) => w.line));
   warningLineCache.set(s, { revision: s.revision, lines });
   return lines;
 }

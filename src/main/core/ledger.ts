@@ -9,6 +9,7 @@ import { LineFeeder } from './line-feeder';
 import { LineWindow } from './line-window';
 import { LineReader } from './line-reader';
 import { FullNotes } from './full-notes';
+import { DeferredHashCheck, type HashWalk } from './hash-check';
 import { sortWarnings, type LedgerWarning } from './warnings';
 
 export interface ReadProgress {
@@ -31,6 +32,19 @@ export interface OpenOptions {
    * (and resume): the ledger keeps noting on refreshes and reloads.
    */
   noteFullCosts?: number;
+  /**
+   * A first read that stops short (`maxBytes` below the file's size: a big session read in steps)
+   * checks the hash chain after it instead of line by line (hash-check.ts): call `checkHashes`
+   * when the first answers are out. Until then `warningsSoFar()` lacks any hash_mismatch, and
+   * `warnings()` or `snapshot()` finish the check first. `deferredClaimsMax` is for tests.
+   */
+  deferHashCheck?: boolean;
+  deferredClaimsMax?: number;
+}
+
+/** What a deferred hash check found: the hash_mismatch warnings it added. */
+export interface HashCheckResult {
+  mismatches: number;
 }
 
 /** What a refresh found. `reloaded` means append-only was broken and the file was read again. */
@@ -75,6 +89,10 @@ export class Ledger {
   private linesRestored = 0;
   /** The last read stopped at its `maxBytes` before the file's end: bytes pending now are no torn tail. */
   private stoppedShort = false;
+  /** The hash check a first read deferred (OpenOptions.deferHashCheck), until it is done. */
+  private hashCheck: { region: DeferredHashCheck; walk: HashWalk | null } | null = null;
+  /** What this reading's deferred check found, once done (null: none was deferred, or not done yet). */
+  private hashChecked: HashCheckResult | null = null;
   /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
   readonly appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[] = [];
 
@@ -94,6 +112,7 @@ export class Ledger {
   static async open(path: string | FileSource, opts: OpenOptions = {}): Promise<Ledger> {
     const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path, opts.noteFullCosts ?? null);
     try {
+      if (opts.deferHashCheck && (opts.maxBytes ?? Infinity) < l.source.size()) l.deferHashes(opts.deferredClaimsMax);
       await l.readNew(opts);
     } catch (e) {
       l.close();
@@ -135,6 +154,7 @@ export class Ledger {
    * line). It views the live index: encode it before anything else reads into this ledger.
    */
   snapshot(): LedgerSnapshot | null {
+    this.finishHashCheck();
     return captureSnapshot(this.reader, this.index);
   }
 
@@ -157,10 +177,14 @@ export class Ledger {
     return l;
   }
 
-  /** Feeds chunks as given (tests check every split gives the same result). */
-  static fromChunks(chunks: Uint8Array[]): Ledger {
+  /**
+   * Feeds chunks as given (tests check every split gives the same result); `deferHashes` reads
+   * them without hashing, for a check afterwards (`checkHashes`, or `warnings()`).
+   */
+  static fromChunks(chunks: Uint8Array[], deferHashes?: { maxClaims?: number }): Ledger {
     const total = Buffer.concat(chunks);
     const l = new Ledger(new MemorySource(total));
+    if (deferHashes) l.deferHashes(deferHashes.maxClaims);
     for (const c of chunks) l.feeder.push(c);
     return l;
   }
@@ -192,6 +216,8 @@ export class Ledger {
     if (this.reader) this.linesBefore += this.reader.lines - this.linesRestored;
     this.linesRestored = 0;
     this.index = new LedgerIndex();
+    this.hashCheck = null; // a reading from byte 0 again hashes as it reads
+    this.hashChecked = null;
     this.reader = new LineReader(this.index, this.newNotes(true));
     this.feeder = new LineFeeder(this.reader, 0);
     this.cache.clear();
@@ -324,8 +350,70 @@ export class Ledger {
     return null;
   }
 
-  /** Every warning of §8 for the file as read now, in file order. */
+  /** Reads from the start without hashing (a fresh ledger only): see OpenOptions.deferHashCheck. */
+  private deferHashes(maxClaims?: number): void {
+    if (this.reader.lines > 0) throw new Error('a hash check is deferred from the first line only');
+    const region = new DeferredHashCheck(1, 0, null, maxClaims);
+    this.reader.deferHashes(region);
+    this.hashCheck = { region, walk: null };
+  }
+
+  /** A first read's hash check is still to do (`checkHashes`): `warningsSoFar()` may lack hash mismatches. */
+  get hashCheckPending(): boolean {
+    return this.hashCheck !== null;
+  }
+
+  /**
+   * Does the deferred hash check in steps of about `stepBytes`, letting the event loop run between
+   * them; reads after this hash as they read. Resolves with what it found (also when something
+   * that needed every warning finished it first), or null when this reading deferred none (the
+   * file was read again from byte 0 meanwhile: a new reading, hashed as read).
+   */
+  async checkHashes(stepBytes = YIELD_EVERY): Promise<HashCheckResult | null> {
+    const hc = this.hashCheck;
+    if (hc === null) return this.hashChecked;
+    for (;;) {
+      if (this.hashCheck !== hc) return this.hashChecked; // finished by warnings(), or null: reset
+      const found = this.walkOf(hc).step(stepBytes);
+      if (found !== null) return this.adoptHashCheck(found);
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  /** The deferred check, done now in one go (what needs every warning cannot wait). */
+  private finishHashCheck(): void {
+    const hc = this.hashCheck;
+    if (hc !== null) this.adoptHashCheck(this.walkOf(hc).step(Infinity) ?? []);
+  }
+
+  private walkOf(hc: NonNullable<Ledger['hashCheck']>): HashWalk {
+    if (hc.walk === null) {
+      this.reader.endDeferral(); // the region ends with the last line read
+      hc.walk = hc.region.walk(this.source, this.index);
+    }
+    return hc.walk;
+  }
+
+  private adoptHashCheck(found: LedgerWarning[]): HashCheckResult {
+    const warnings = this.reader.warnings;
+    for (const w of found) warnings.push(w); // (not push(...found): a damaged file may give 100k)
+    sortWarnings(warnings);
+    this.hashCheck = null;
+    this.hashChecked = { mismatches: found.length };
+    return this.hashChecked;
+  }
+
+  /** Every warning of §8 for the file as read now, in file order (a deferred hash check is done first). */
   warnings(): LedgerWarning[] {
+    this.finishHashCheck();
+    return this.warningsSoFar();
+  }
+
+  /**
+   * The warnings as known now: without the hash mismatches of a deferred check still pending
+   * (`hashCheckPending`). For figures shown while a first open answers; the rest arrives after.
+   */
+  warningsSoFar(): LedgerWarning[] {
     const out = [...this.reader.warnings];
     if (this.reader.lines === 0 && !this.stoppedShort) {
       out.push({ code: 'missing_header', line: 1, offset: 0, message: 'the file has no complete line 1' });
@@ -415,6 +503,7 @@ export class Ledger {
   }
 
   close(): void {
+    this.hashCheck = null; // a check in steps stops at its next step
     this.source.close();
   }
 }

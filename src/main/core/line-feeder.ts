@@ -64,6 +64,9 @@ export class LineFeeder {
       this.reader.line(chunk.subarray(pos, nl), chunkStart + pos);
       pos = nl + 1;
     }
+    // The lines handed over were views into `chunk` and `carry`: the reader is done with them
+    // before the rest is carried over (into `carry`, which the last line may view).
+    this.reader.endOfChunk();
     if (pos < chunk.length) this.append(chunk.subarray(pos));
   }
 

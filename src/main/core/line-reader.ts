@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { isControlSet, isObject, type Json } from './entry-types';
 import type { FullNotes } from './full-notes';
+import type { DeferredHashCheck } from './hash-check';
 import {
   F_ASSISTANT,
   F_CONTROL,
@@ -37,6 +38,14 @@ export class LineReader {
   lastLineOffset = -1;
   lastLineLength = 0;
   readonly warnings: LedgerWarning[] = [];
+  /**
+   * While set, lines are read without hashing them: valid entries' prev_hash claims are kept for
+   * a check after the read (hash-check.ts), and `prevHash` is brought up to date at the end of
+   * each chunk (`endOfChunk`) from the last line seen.
+   */
+  private deferred: DeferredHashCheck | null = null;
+  /** The last line read while deferring, not hashed yet: a view valid until the chunk ends. */
+  private unhashed: Buffer | null = null;
 
   /** `notes`: messages' Full costs noted from this parse (full-notes.ts), when the ledger keeps them. */
   constructor(
@@ -48,7 +57,17 @@ export class LineReader {
   line(bytes: Buffer, offset: number): void {
     const lineNo = ++this.lines;
     const expectedPrev = this.prevHash;
-    this.prevHash = hash('sha256', bytes, 'hex');
+    const deferred = this.deferred;
+    if (deferred === null) this.prevHash = hash('sha256', bytes, 'hex');
+    else {
+      deferred.lineRead(lineNo, offset);
+      if (deferred.full) {
+        // Enough claims kept: this line is the region's last, the next one is checked inline.
+        this.deferred = null;
+        this.unhashed = null;
+        this.prevHash = hash('sha256', bytes, 'hex');
+      } else this.unhashed = bytes;
+    }
     this.lastLineOffset = offset;
     this.lastLineLength = bytes.length;
 
@@ -86,13 +105,14 @@ export class LineReader {
     const entryId = obj.id;
 
     let flags = 0;
-    if (obj.prev_hash !== expectedPrev) {
+    if (deferred === null && obj.prev_hash !== expectedPrev) {
       flags |= F_HASH_MISMATCH;
       addWarning(this, lineNo, offset, 'hash_mismatch', `prev_hash ${obj.prev_hash} != ${expectedPrev}`, entryId);
     }
     const index = this.index;
     const first = index.byId.get(entryId);
     if (first !== undefined) {
+      deferred?.claim(lineNo, -1, obj.prev_hash, entryId);
       // Never line 1: no id was accepted before it.
       addWarning(this, lineNo, offset, 'duplicate_id', `id first seen on line ${index.line[first]}; skipped`, entryId);
       return;
@@ -153,6 +173,7 @@ export class LineReader {
     }
 
     const i = index.add(entryId, parentIdx, kind, flags, lineNo, offset, bytes.length);
+    deferred?.claim(lineNo, i, obj.prev_hash, entryId);
     if (route !== undefined) index.routeKey.set(i, route);
     if (range !== undefined) index.packetRange.set(i, range);
     if (parentIdx === ORPHAN) index.orphanParent.set(i, obj.parent_id as string);
@@ -166,6 +187,30 @@ export class LineReader {
     }
     if (lineNo === 1 && kind === KIND.header) index.header = i;
     if (this.notes) this.notes.add(index, i, content);
+  }
+
+  /**
+   * Reads the lines from here on without hashing them, keeping what they claim for `check`
+   * (a reader that has read no line yet, or whose `prevHash` is that of its last line).
+   */
+  deferHashes(check: DeferredHashCheck): void {
+    this.deferred = check;
+  }
+
+  /**
+   * Hashes every line from here on as it is read: the deferred check's region ends with the last
+   * line read. Between chunks only (the feeder's `endOfChunk` ran: `prevHash` is that line's).
+   */
+  endDeferral(): void {
+    this.endOfChunk();
+    this.deferred = null;
+  }
+
+  /** The feeder ends a chunk: the last line seen is hashed while its view is still valid. */
+  endOfChunk(): void {
+    if (this.unhashed === null) return;
+    this.prevHash = hash('sha256', this.unhashed, 'hex');
+    this.unhashed = null;
   }
 }
 

@@ -27,3 +27,14 @@ export function usageTotals(ledger: Ledger, entries: Iterable<number> | 'all'): 
   else for (const i of entries) add(i);
   return t;
 }
+
+/** Two sums of usage added (the totals of two disjoint sets of entries). */
+export function plusTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
+    cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens,
+    messages: a.messages + b.messages,
+  };
+}

@@ -4,7 +4,7 @@ import { KeyedQueue } from '../../shared/keyed-queue';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
 import { sessionPath } from '../core/home';
-import type { Ledger, ReadProgress } from '../core/ledger';
+import type { HashCheckResult, Ledger, ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { TreeLayout } from '../core/tree-layout';
 import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
@@ -17,6 +17,9 @@ import { openLedger } from './open-ledger';
  * bytes_per_token, the one a first leaf is asked with; another is costed from the lines.
  */
 const NOTES_BPT = DEFAULT_PROFILE.bytes_per_token;
+
+/** Bytes a deferred hash check hashes between turns of the event loop (~6 ms of sha256 here). */
+const HASH_CHECK_STEP = 4 << 20;
 
 /** One opened session: its ledger (index read once), its tree layout, and its file identity. */
 export interface OpenSession {
@@ -64,6 +67,12 @@ export interface ReadInSteps {
   firstBytes: number;
   stepBytes: number;
   onStep: (key: SessionKey) => void;
+  /**
+   * Such a first read checks the hash chain after it (Ledger `deferHashCheck`): the check runs in
+   * steps once the session is read to its end and the requests then waiting were answered, and
+   * `onHashesChecked` runs when it is done (the backend tells followers and the library).
+   */
+  onHashesChecked?: (key: SessionKey, result: HashCheckResult) => void;
 }
 
 /** What a refresh of an open session found. */
@@ -169,6 +178,7 @@ export class SessionCache {
       onProgress,
       maxBytes: this.steps?.firstBytes,
       noteFullCosts: NOTES_BPT,
+      deferHashCheck: this.steps !== null,
     });
     const layout = TreeLayout.build(ledger.index);
     const announced = ledger.index.count;
@@ -199,6 +209,27 @@ export class SessionCache {
     return s;
   }
 
+  /**
+   * The hash check a first read in steps deferred, once it has read to the end: after the
+   * requests waiting for that end were answered (a timer runs after their continuations), in
+   * steps that let other requests answer between them. Then followers hear of it (also when
+   * something that needed every warning finished it first; not for a reading that deferred none).
+   */
+  private checkHashesSoon(s: OpenSession): void {
+    setTimeout(() => {
+      s.ledger
+        .checkHashes(HASH_CHECK_STEP)
+        .then((result) => {
+          if (result === null || this.open.get(s.key) !== s) return;
+          if (result.mismatches > 0) s.revision++;
+          this.steps?.onHashesChecked?.(s.key, result);
+        })
+        .catch((e: unknown) =>
+          console.warn(`vak-explorer: checking the hash chain of ${s.key}: ${(e as Error).message}`),
+        );
+    }, 0);
+  }
+
   /** Asks for the next step of a session read in steps (after what is queued: requests answer in between). */
   private nextStep(key: SessionKey): void {
     const steps = this.steps;
@@ -218,6 +249,8 @@ export class SessionCache {
     s.layout = TreeLayout.build(s.ledger.index);
     s.layoutIndex = s.ledger.index;
     s.revision++;
+    this.checkHashesSoon(s);
+    // (Kept a second later: the check is done by then, or keeping it finishes it.)
     if (this.store) this.keepSoon(s);
   }
 

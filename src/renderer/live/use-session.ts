@@ -103,6 +103,8 @@ export function useSession(api: Api): void {
       } else if (e.type === 'session' && e.key === key) {
         const failed = (err: unknown) => live && st().sessionFailed(describeError(err));
         if (e.change === 'removed') st().sessionFailed('This session file was removed.');
+        // The hash check of a first read: found nothing, only its mark goes; else warnings and rows are asked again.
+        else if (e.change === 'checked' && e.hashMismatches === 0) st().hashesChecked();
         else if (e.change === 'appended' && e.delta && st().sessionInfo) void patch(e, e.delta).catch(failed);
         else void refresh(e.newIds).catch(failed);
       }

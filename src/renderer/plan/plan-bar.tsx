@@ -17,8 +17,8 @@ export function PlanBar() {
   const toggleFollow = useAppStore((s) => s.toggleFollow);
   const togglePanel = useAppStore((s) => s.togglePanel);
   const toggleCompare = useAppStore((s) => s.toggleCompare);
-  const panelButton = (p: PanelName, label: string) => (
-    <button type="button" aria-pressed={panels[p]} onClick={() => togglePanel(p)}>
+  const panelButton = (p: PanelName, label: string, title?: string) => (
+    <button type="button" aria-pressed={panels[p]} onClick={() => togglePanel(p)} title={title}>
       {label}
     </button>
   );
@@ -37,7 +37,11 @@ export function PlanBar() {
         compare {compareOpen ? '▾' : '▸'}
       </button>
       {panelButton('plan', `turns ${view?.plan.turns ?? 0}`)}
-      {panelButton('warnings', `warnings ${info?.warningCount ?? '–'}`)}
+      {panelButton(
+        'warnings',
+        `warnings ${info?.warningCount ?? '–'}${info?.checkingHashes ? '…' : ''}`,
+        info?.checkingHashes ? 'Checking the hash chain: hash mismatches are not counted yet' : undefined,
+      )}
       {panelButton('usage', 'usage')}
       {panelButton('cost', 'cost')}
       {panelButton('work', `work ${info?.work.length ?? ''}`.trim())}

@@ -58,6 +58,7 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
     set((s) =>
       s.sessionInfo ? { sessionInfo: { ...s.sessionInfo, ...patch }, appendVersion: s.appendVersion + 1 } : {},
     ),
+  hashesChecked: () => set((s) => (s.sessionInfo ? { sessionInfo: { ...s.sessionInfo, checkingHashes: false } } : {})),
   sessionFailed: (message) => set({ sessionError: message, progress: null }),
   setProgress: (p) => set({ progress: p && p.bytesRead < p.bytesTotal ? p : null }),
   placeCursor: (row, reveal = false) => set(reveal ? { selectedRow: row, scrollToRow: row } : { selectedRow: row }),

@@ -84,6 +84,8 @@ export interface SessionSlice {
   sessionChanged: (info: SessionInfo) => void;
   /** An append patched in from its event's delta: counts and the active leaf, no re-open. */
   sessionAppended: (patch: SessionAppendPatch) => void;
+  /** The first read's hash check found nothing: only the "checking" mark goes (SessionInfo.checkingHashes). */
+  hashesChecked: () => void;
   sessionFailed: (message: string) => void;
   setProgress: (p: { bytesRead: number; bytesTotal: number } | null) => void;
   /** Puts the cursor on a row (without selecting its entry), optionally scrolling it into view. */

@@ -1,0 +1,243 @@
+/**
+ * The hash chain of a first read, checked after it instead of during it (issue 9: "open → the
+ * active leaf's panes"). A hash mismatch changes nothing a leaf shows (§8: such an entry is still
+ * kept, counts, and can be a parent or the active leaf), so a big session's first open can answer
+ * before it has hashed every line: sha256 was ~15 % of that open. While the read goes on, the
+ * reader records what each valid entry claims as its `prev_hash` (32 bytes for a well-formed one);
+ * the check then reads the same lines again, hashes them, and raises the `hash_mismatch` warnings
+ * and flags an inline check would have raised, so afterwards nothing tells the two readings apart.
+ *
+ * What is not deferred: the hash of the last line read (a writer links to it and a refresh checks
+ * append-only against it) is taken at the end of every chunk, and a reader that has recorded
+ * `maxClaims` entries hashes inline from then on (the claims are ~40 bytes per entry until checked).
+ */
+import { hash } from 'node:crypto';
+import type { ByteSource } from './byte-source';
+import { grow } from './growable';
+import { F_HASH_MISMATCH, type LedgerIndex } from './ledger-index';
+import type { LedgerWarning } from './warnings';
+
+/** Entries whose claims are kept before a reader hashes inline again (~5 MB of claims). */
+export const MAX_DEFERRED_CLAIMS = 1 << 17;
+
+/** Bytes read back per block by a check (the lines of a block are hashed from one read). */
+const BLOCK = 1 << 20;
+/** How a claim was written: null, 64 lowercase hex digits (kept as bytes), or anything else (never a match). */
+const CLAIM_NULL = 0;
+const CLAIM_HEX = 1;
+const CLAIM_OTHER = 2;
+
+/** Entry slot of a claim made by a duplicate line (skipped, not in the index, still hash-checked). */
+const NOT_INDEXED = -1;
+
+export class DeferredHashCheck {
+  /** First physical line read without hashing (1-based), its file offset, and what line `first - 1` hashed to. */
+  readonly firstLine: number;
+  readonly startOffset: number;
+  private readonly prevAtStart: string | null;
+  /** Last physical line read without hashing, and its offset (-1 before any). */
+  lastLine = -1;
+  lastOffset = -1;
+
+  // Per claim, in line order (one per valid entry line of the region).
+  private count = 0;
+  private claimLine = new Int32Array(1024);
+  private claimEntry = new Int32Array(1024);
+  private claimForm = new Uint8Array(1024);
+  private claimBytes = Buffer.alloc(1024 * 32);
+  /** Claims that are no 64-digit lowercase hex, by claim number (rare: shown in the warning as written). */
+  private readonly otherClaims = new Map<number, string>();
+  /** Ids of claims by duplicate lines (not in the index), by claim number. */
+  private readonly duplicateIds = new Map<number, string>();
+
+  constructor(
+    firstLine: number,
+    startOffset: number,
+    prevAtStart: string | null,
+    readonly maxClaims = MAX_DEFERRED_CLAIMS,
+  ) {
+    this.firstLine = firstLine;
+    this.startOffset = startOffset;
+    this.prevAtStart = prevAtStart;
+  }
+
+  /** The reader read physical line `line` at `offset` without hashing it. */
+  lineRead(line: number, offset: number): void {
+    this.lastLine = line;
+    this.lastOffset = offset;
+  }
+
+  /** Enough claims are kept: the reader hashes inline from the next line on. */
+  get full(): boolean {
+    return this.count >= this.maxClaims;
+  }
+
+  /** A valid entry on `line` (index slot `entry`, or -1 for a skipped duplicate) claims `prev` as its prev_hash. */
+  claim(line: number, entry: number, prev: string | null, id: string): void {
+    const k = this.count++;
+    if (k >= this.claimLine.length) {
+      this.claimLine = grow(this.claimLine, k + 1, Int32Array);
+      this.claimEntry = grow(this.claimEntry, k + 1, Int32Array);
+      this.claimForm = grow(this.claimForm, k + 1, Uint8Array);
+      const bytes = Buffer.alloc(this.claimLine.length * 32);
+      this.claimBytes.copy(bytes);
+      this.claimBytes = bytes;
+    }
+    this.claimLine[k] = line;
+    this.claimEntry[k] = entry;
+    if (entry === NOT_INDEXED) this.duplicateIds.set(k, id);
+    if (prev === null) this.claimForm[k] = CLAIM_NULL;
+    else if (decodeHex64(prev, this.claimBytes, k * 32)) this.claimForm[k] = CLAIM_HEX;
+    else {
+      this.claimForm[k] = CLAIM_OTHER;
+      this.otherClaims.set(k, prev);
+    }
+  }
+
+  /** Claim `k` as written (for the warning's message). */
+  private claimText(k: number): string | null {
+    const form = this.claimForm[k];
+    if (form === CLAIM_NULL) return null;
+    if (form === CLAIM_HEX) return this.claimBytes.toString('hex', k * 32, k * 32 + 32);
+    return this.otherClaims.get(k) ?? '';
+  }
+
+  /** Whether claim `k` is `expected` (the hash of the line before, or null on line 1). */
+  private matches(k: number, expected: string | null): boolean {
+    const form = this.claimForm[k];
+    if (form === CLAIM_NULL) return expected === null;
+    return form === CLAIM_HEX && expected === this.claimBytes.toString('hex', k * 32, k * 32 + 32);
+  }
+
+  /**
+   * Starts the check: returns a walk over the region's lines that raises, in steps, what an
+   * inline check would have (`HashWalk.step`). The region is fixed from here on: the reader
+   * must hash inline before it reads another line (LineReader.endDeferral).
+   */
+  walk(source: ByteSource, index: LedgerIndex): HashWalk {
+    return new HashWalk(this, source, index);
+  }
+
+  /** @internal for HashWalk: checks the claim of `line` (if any) against `expected`; returns the next claim number. */
+  checkLine(
+    k: number,
+    line: number,
+    offset: number,
+    expected: string | null,
+    index: LedgerIndex,
+    out: LedgerWarning[],
+  ): number {
+    if (k >= this.count || this.claimLine[k] !== line) return k;
+    if (!this.matches(k, expected)) {
+      const entry = this.claimEntry[k];
+      if (entry !== NOT_INDEXED) index.flags[entry] |= F_HASH_MISMATCH;
+      out.push({
+        code: 'hash_mismatch',
+        line,
+        offset,
+        message: `prev_hash ${this.claimText(k)} != ${expected}`,
+        id: entry === NOT_INDEXED ? (this.duplicateIds.get(k) ?? '') : index.ids[entry],
+      });
+    }
+    return k + 1;
+  }
+
+  get expectedAtStart(): string | null {
+    return this.prevAtStart;
+  }
+}
+
+/**
+ * One check of a DeferredHashCheck's region: lines `firstLine … lastLine - 1` are read back from
+ * the file in blocks and hashed (each links the claim of the line after it); `lastLine`'s own hash
+ * is the reader's, taken when it was read.
+ */
+export class HashWalk {
+  private line: number;
+  private offset: number;
+  private expected: string | null;
+  private k = 0;
+  private readonly found: LedgerWarning[] = [];
+  private done = false;
+  /** One read buffer for the whole walk (grown only for a line longer than a block). */
+  private buf = Buffer.allocUnsafe(BLOCK);
+
+  constructor(
+    private readonly check: DeferredHashCheck,
+    private readonly source: ByteSource,
+    private readonly index: LedgerIndex,
+  ) {
+    this.line = check.firstLine;
+    this.offset = check.startOffset;
+    this.expected = check.expectedAtStart;
+  }
+
+  /** Bytes of the file read back so far (work counts). */
+  get bytesChecked(): number {
+    return this.offset - this.check.startOffset;
+  }
+
+  /**
+   * Hashes the region's next whole lines in about `maxBytes` (at least one line). Returns null
+   * while there is more, else the hash_mismatch warnings (their flags set in the index).
+   */
+  step(maxBytes: number): LedgerWarning[] | null {
+    if (this.done) return this.found;
+    const c = this.check;
+    // Every line before the last ends with its `\n` before the last line's offset.
+    const end = c.lastOffset;
+    const stop = this.offset + maxBytes;
+    let want = BLOCK;
+    while (this.line < c.lastLine) {
+      if (this.offset >= stop) return null;
+      if (this.buf.length < want) this.buf = Buffer.allocUnsafe(want);
+      const len = Math.min(want, end - this.offset);
+      const got = this.source.readInto(this.buf, this.offset, len);
+      const block = this.buf.subarray(0, got);
+      let pos = 0;
+      while (this.line < c.lastLine) {
+        const nl = block.indexOf(10, pos);
+        if (nl < 0) break;
+        this.k = c.checkLine(this.k, this.line, this.offset + pos, this.expected, this.index, this.found);
+        this.expected = hash('sha256', block.subarray(pos, nl), 'hex');
+        this.line++;
+        pos = nl + 1;
+      }
+      this.offset += pos;
+      if (pos > 0) want = BLOCK;
+      else if (got < len || len === end - this.offset) {
+        // Bytes missing, or no `\n` where the reader saw one: the file changed under us. Its next
+        // refresh reads it again from byte 0 (append-only broken), with a new reader; this check
+        // ends here.
+        this.done = true;
+        return this.found;
+      } else want = len * 2; // a line longer than the block
+    }
+    // The region's last line: its claim links the line before; its own hash the reader took.
+    if (c.lastLine >= c.firstLine) {
+      this.k = c.checkLine(this.k, c.lastLine, c.lastOffset, this.expected, this.index, this.found);
+    }
+    this.done = true;
+    return this.found;
+  }
+}
+
+/** A lowercase hex digit's value, or -1 (upper case is no match: §2 writes lowercase). */
+function nibble(c: number): number {
+  return c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+}
+
+/**
+ * Writes the 32 bytes of `s` into `out` at `at` when `s` is 64 lowercase hex digits, and says
+ * whether it was (a loop, not a regex and Buffer.write: this runs once per line of a first read).
+ */
+function decodeHex64(s: string, out: Uint8Array, at: number): boolean {
+  if (s.length !== 64) return false;
+  for (let i = 0; i < 32; i++) {
+    const hi = nibble(s.charCodeAt(2 * i));
+    const lo = nibble(s.charCodeAt(2 * i + 1));
+    if ((hi | lo) < 0) return false;
+    out[at + i] = (hi << 4) | lo;
+  }
+  return true;
+}

@@ -3,13 +3,14 @@
  * active leaf's panes"). A hash mismatch changes nothing a leaf shows (§8: such an entry is still
  * kept, counts, and can be a parent or the active leaf), so a big session's first open can answer
  * before it has hashed every line: sha256 was ~15 % of that open. While the read goes on, the
- * reader records what each valid entry claims as its `prev_hash` (32 bytes for a well-formed one);
- * the check then reads the same lines again, hashes them, and raises the `hash_mismatch` warnings
- * and flags an inline check would have raised, so afterwards nothing tells the two readings apart.
+ * reader keeps what each valid entry claims as its `prev_hash` (the string JSON.parse made: a copy
+ * that holds no part of the line alive, ~100 bytes an entry); the check then reads the same lines
+ * again, hashes them, and raises the `hash_mismatch` warnings and flags an inline check would have
+ * raised, so afterwards nothing tells the two readings apart.
  *
  * What is not deferred: the hash of the last line read (a writer links to it and a refresh checks
  * append-only against it) is taken at the end of every chunk, and a reader that has recorded
- * `maxClaims` entries hashes inline from then on (the claims are ~40 bytes per entry until checked).
+ * `maxClaims` entries hashes inline from then on.
  */
 import { hash } from 'node:crypto';
 import type { ByteSource } from './byte-source';
@@ -17,16 +18,14 @@ import { grow } from './growable';
 import { F_HASH_MISMATCH, type LedgerIndex } from './ledger-index';
 import type { LedgerWarning } from './warnings';
 
-/** Entries whose claims are kept before a reader hashes inline again (~5 MB of claims). */
-export const MAX_DEFERRED_CLAIMS = 1 << 17;
+/**
+ * Entries whose claims are kept before a reader hashes inline again (~6 MB of claims; a 100 MB
+ * session has ~36k entries, a 1M-entry one hashes the rest of its lines as read).
+ */
+export const MAX_DEFERRED_CLAIMS = 1 << 16;
 
 /** Bytes read back per block by a check (the lines of a block are hashed from one read). */
 const BLOCK = 1 << 20;
-/** How a claim was written: null, 64 lowercase hex digits (kept as bytes), or anything else (never a match). */
-const CLAIM_NULL = 0;
-const CLAIM_HEX = 1;
-const CLAIM_OTHER = 2;
-
 /** Entry slot of a claim made by a duplicate line (skipped, not in the index, still hash-checked). */
 const NOT_INDEXED = -1;
 
@@ -43,10 +42,7 @@ export class DeferredHashCheck {
   private count = 0;
   private claimLine = new Int32Array(1024);
   private claimEntry = new Int32Array(1024);
-  private claimForm = new Uint8Array(1024);
-  private claimBytes = Buffer.alloc(1024 * 32);
-  /** Claims that are no 64-digit lowercase hex, by claim number (rare: shown in the warning as written). */
-  private readonly otherClaims = new Map<number, string>();
+  private readonly claims: (string | null)[] = [];
   /** Ids of claims by duplicate lines (not in the index), by claim number. */
   private readonly duplicateIds = new Map<number, string>();
 
@@ -78,35 +74,11 @@ export class DeferredHashCheck {
     if (k >= this.claimLine.length) {
       this.claimLine = grow(this.claimLine, k + 1, Int32Array);
       this.claimEntry = grow(this.claimEntry, k + 1, Int32Array);
-      this.claimForm = grow(this.claimForm, k + 1, Uint8Array);
-      const bytes = Buffer.alloc(this.claimLine.length * 32);
-      this.claimBytes.copy(bytes);
-      this.claimBytes = bytes;
     }
     this.claimLine[k] = line;
     this.claimEntry[k] = entry;
     if (entry === NOT_INDEXED) this.duplicateIds.set(k, id);
-    if (prev === null) this.claimForm[k] = CLAIM_NULL;
-    else if (decodeHex64(prev, this.claimBytes, k * 32)) this.claimForm[k] = CLAIM_HEX;
-    else {
-      this.claimForm[k] = CLAIM_OTHER;
-      this.otherClaims.set(k, prev);
-    }
-  }
-
-  /** Claim `k` as written (for the warning's message). */
-  private claimText(k: number): string | null {
-    const form = this.claimForm[k];
-    if (form === CLAIM_NULL) return null;
-    if (form === CLAIM_HEX) return this.claimBytes.toString('hex', k * 32, k * 32 + 32);
-    return this.otherClaims.get(k) ?? '';
-  }
-
-  /** Whether claim `k` is `expected` (the hash of the line before, or null on line 1). */
-  private matches(k: number, expected: string | null): boolean {
-    const form = this.claimForm[k];
-    if (form === CLAIM_NULL) return expected === null;
-    return form === CLAIM_HEX && expected === this.claimBytes.toString('hex', k * 32, k * 32 + 32);
+    this.claims.push(prev);
   }
 
   /**
@@ -128,14 +100,15 @@ export class DeferredHashCheck {
     out: LedgerWarning[],
   ): number {
     if (k >= this.count || this.claimLine[k] !== line) return k;
-    if (!this.matches(k, expected)) {
+    const claim = this.claims[k];
+    if (claim !== expected) {
       const entry = this.claimEntry[k];
       if (entry !== NOT_INDEXED) index.flags[entry] |= F_HASH_MISMATCH;
       out.push({
         code: 'hash_mismatch',
         line,
         offset,
-        message: `prev_hash ${this.claimText(k)} != ${expected}`,
+        message: `prev_hash ${claim} != ${expected}`,
         id: entry === NOT_INDEXED ? (this.duplicateIds.get(k) ?? '') : index.ids[entry],
       });
     }
@@ -220,24 +193,4 @@ export class HashWalk {
     this.done = true;
     return this.found;
   }
-}
-
-/** A lowercase hex digit's value, or -1 (upper case is no match: §2 writes lowercase). */
-function nibble(c: number): number {
-  return c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
-}
-
-/**
- * Writes the 32 bytes of `s` into `out` at `at` when `s` is 64 lowercase hex digits, and says
- * whether it was (a loop, not a regex and Buffer.write: this runs once per line of a first read).
- */
-function decodeHex64(s: string, out: Uint8Array, at: number): boolean {
-  if (s.length !== 64) return false;
-  for (let i = 0; i < 32; i++) {
-    const hi = nibble(s.charCodeAt(2 * i));
-    const lo = nibble(s.charCodeAt(2 * i + 1));
-    if ((hi | lo) < 0) return false;
-    out[at + i] = (hi << 4) | lo;
-  }
-  return true;
 }

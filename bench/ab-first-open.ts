@@ -1,0 +1,79 @@
+/**
+ * Two builds of the CLI, alternately, on the 100 MB session's first open (issue 9's "open → the
+ * active leaf's panes"): a fresh `serve` process and user data folder per round, open → first
+ * rows → the active leaf's panes, as the renderer asks. On a noisy 2-core machine one run of the
+ * real100 bench per build says little; pairs taken minutes apart say more.
+ *   node bin/run-ts.mjs bench/ab-first-open.ts ROUNDS before=PATH/vak-explorer.mjs after=PATH/vak-explorer.mjs
+ * (a build of another commit: `git worktree add --detach DIR REV`, link node_modules and out/,
+ * `node scripts/build-cli.mjs --force` in it). The session is the real100 bench's (run that once).
+ * Prints each build's wall times and the serving process's CPU time (user + system, all its
+ * threads) from open to panes, and the paired differences, second build minus first.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { prepareReal100 } from './real100-data';
+import { stopServe } from './real100-reopen';
+import { leafRequest } from './real100-selection';
+import { startApiServe } from './serve-child';
+import { WsApiClient } from './ws-api-client';
+
+const [roundsArg, ...builds] = process.argv.slice(2);
+const rounds = Number(roundsArg);
+const variants = builds.map((b) => {
+  const at = b.indexOf('=');
+  return { name: b.slice(0, at), cli: b.slice(at + 1) };
+});
+if (!(rounds > 0) || variants.length !== 2 || variants.some((v) => !v.name || !v.cli)) {
+  console.error('usage: bench/ab-first-open.ts ROUNDS NAME=CLI NAME=CLI');
+  process.exit(2);
+}
+
+/** CPU time of a process so far, in ms (Linux /proc, 10 ms ticks). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const data = prepareReal100((s) => console.log(s));
+const wall = new Map<string, number[]>();
+const cpu = new Map<string, number[]>();
+for (let r = 0; r < rounds; r++) {
+  for (const { name, cli } of variants) {
+    process.env['VAK_BENCH_CLI'] = cli;
+    const dataDir = mkdtempSync(join(tmpdir(), 'vak-ab-'));
+    const server = await startApiServe(data.home, { dataDir });
+    try {
+      const c = await WsApiClient.connect(server.url);
+      await new Promise((done) => setTimeout(done, 300)); // the process settles after its start
+      const pid = server.child.pid ?? 0;
+      const c0 = cpuMs(pid);
+      const t0 = performance.now();
+      await c.call('openSession', { key: data.key });
+      await c.call('getTreeRows', { key: data.key, start: 0, count: 256, foldAudit: false });
+      await c.call('getLeafView', { ...leafRequest(data.key, null), pagedMessages: true });
+      const ms = Math.round(performance.now() - t0);
+      const used = cpuMs(pid) - c0;
+      wall.set(name, [...(wall.get(name) ?? []), ms]);
+      cpu.set(name, [...(cpu.get(name) ?? []), used]);
+      console.log(`round ${r + 1} ${name}: open → panes ${ms} ms, CPU ${used} ms`);
+      c.close();
+    } finally {
+      await stopServe(server.child);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+}
+const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+for (const [label, m] of [
+  ['open → panes', wall],
+  ['CPU', cpu],
+] as const) {
+  for (const { name } of variants) {
+    const v = m.get(name) ?? [];
+    console.log(`${label} ${name}: ${[...v].sort((a, b) => a - b).join(' ')} (median ${median(v)} ms)`);
+  }
+  const [a, b] = variants.map((v) => m.get(v.name) ?? []);
+  const diff = a.map((x, k) => b[k] - x);
+  console.log(`${label} ${variants[1].name} − ${variants[0].name}, paired: median ${median(diff)} ms`);
+}

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixtureCases } from '../../test-support/fixtures';
+import { splitAt } from '../../test-support/split-at';
 import { generateSession } from '../../generator';
 import { Ledger } from './ledger';
 import { treeReport, verifyReport } from './reports';
@@ -18,18 +19,6 @@ function snapshot(l: Ledger): unknown {
     lastLineHash: l.lastLineHash,
     pending: l.lastPhysicalLine(),
   };
-}
-
-function splitAt(bytes: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts)].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let prev = 0;
-  for (const p of points) {
-    out.push(bytes.subarray(prev, p));
-    prev = p;
-  }
-  out.push(bytes.subarray(prev));
-  return out;
 }
 
 describe('the reader gives the same result whatever the chunk boundaries', () => {

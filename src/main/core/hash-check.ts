@@ -30,33 +30,23 @@ const BLOCK = 1 << 20;
 /** Entry slot of a claim made by a duplicate line (skipped, not in the index, still hash-checked). */
 const NOT_INDEXED = -1;
 
+/**
+ * The lines a reader read without hashing them: from line 1 (a first read: nothing to link to
+ * before it) to `lastLine`, and what each valid entry among them claims as its prev_hash.
+ */
 export class DeferredHashCheck {
-  /** First physical line read without hashing (1-based), its file offset, and what line `first - 1` hashed to. */
-  readonly firstLine: number;
-  readonly startOffset: number;
-  private readonly prevAtStart: string | null;
-  /** Last physical line read without hashing, and its offset (-1 before any). */
+  /** Last physical line read without hashing (1-based), and its offset (-1 before any). */
   lastLine = -1;
   lastOffset = -1;
 
   // Per claim, in line order (one per valid entry line of the region).
-  private count = 0;
   private claimLine = new Int32Array(1024);
   private claimEntry = new Int32Array(1024);
   private readonly claims: (string | null)[] = [];
   /** Ids of claims by duplicate lines (not in the index), by claim number. */
   private readonly duplicateIds = new Map<number, string>();
 
-  constructor(
-    firstLine: number,
-    startOffset: number,
-    prevAtStart: string | null,
-    readonly maxClaims = MAX_DEFERRED_CLAIMS,
-  ) {
-    this.firstLine = firstLine;
-    this.startOffset = startOffset;
-    this.prevAtStart = prevAtStart;
-  }
+  constructor(readonly maxClaims = MAX_DEFERRED_CLAIMS) {}
 
   /** The reader read physical line `line` at `offset` without hashing it. */
   lineRead(line: number, offset: number): void {
@@ -66,12 +56,12 @@ export class DeferredHashCheck {
 
   /** Enough claims are kept: the reader hashes inline from the next line on. */
   get full(): boolean {
-    return this.count >= this.maxClaims;
+    return this.claims.length >= this.maxClaims;
   }
 
   /** A valid entry on `line` (index slot `entry`, or -1 for a skipped duplicate) claims `prev` as its prev_hash. */
   claim(line: number, entry: number, prev: string | null, id: string): void {
-    const k = this.count++;
+    const k = this.claims.length;
     if (k >= this.claimLine.length) {
       this.claimLine = grow(this.claimLine, k + 1, Int32Array);
       this.claimEntry = grow(this.claimEntry, k + 1, Int32Array);
@@ -100,7 +90,7 @@ export class DeferredHashCheck {
     index: LedgerIndex,
     out: LedgerWarning[],
   ): number {
-    if (k >= this.count || this.claimLine[k] !== line) return k;
+    if (k >= this.claims.length || this.claimLine[k] !== line) return k;
     const claim = this.claims[k];
     if (claim !== expected) {
       const entry = this.claimEntry[k];
@@ -115,21 +105,18 @@ export class DeferredHashCheck {
     }
     return k + 1;
   }
-
-  get expectedAtStart(): string | null {
-    return this.prevAtStart;
-  }
 }
 
 /**
- * One check of a DeferredHashCheck's region: lines `firstLine … lastLine - 1` are read back from
+ * One check of a DeferredHashCheck's region: lines `1 … lastLine - 1` are read back from
  * the file in blocks and hashed (each links the claim of the line after it); `lastLine`'s own hash
  * is the reader's, taken when it was read.
  */
 export class HashWalk {
-  private line: number;
-  private offset: number;
-  private expected: string | null;
+  /** The next line to hash, its offset, and what the line before it hashed to (line 1 links to nothing). */
+  private line = 1;
+  private offset = 0;
+  private expected: string | null = null;
   private k = 0;
   private readonly found: LedgerWarning[] = [];
   private done = false;
@@ -140,16 +127,7 @@ export class HashWalk {
     private readonly check: DeferredHashCheck,
     private readonly source: ByteSource,
     private readonly index: LedgerIndex,
-  ) {
-    this.line = check.firstLine;
-    this.offset = check.startOffset;
-    this.expected = check.expectedAtStart;
-  }
-
-  /** Bytes of the file read back so far (work counts). */
-  get bytesChecked(): number {
-    return this.offset - this.check.startOffset;
-  }
+  ) {}
 
   /**
    * Hashes the region's next whole lines in about `maxBytes` (at least one line). Returns null
@@ -188,7 +166,7 @@ export class HashWalk {
       } else want = len * 2; // a line longer than the block
     }
     // The region's last line: its claim links the line before; its own hash the reader took.
-    if (c.lastLine >= c.firstLine) {
+    if (c.lastLine >= 1) {
       this.k = c.checkLine(this.k, c.lastLine, c.lastOffset, this.expected, this.index, this.found);
     }
     this.done = true;

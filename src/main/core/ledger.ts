@@ -353,7 +353,7 @@ export class Ledger {
   /** Reads from the start without hashing (a fresh ledger only): see OpenOptions.deferHashCheck. */
   private deferHashes(maxClaims?: number): void {
     if (this.reader.lines > 0) throw new Error('a hash check is deferred from the first line only');
-    const region = new DeferredHashCheck(1, 0, null, maxClaims);
+    const region = new DeferredHashCheck(maxClaims);
     this.reader.deferHashes(region);
     this.hashCheck = { region, walk: null };
   }

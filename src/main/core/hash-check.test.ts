@@ -4,25 +4,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
 import { fixtureCases } from '../../test-support/fixtures';
+import { readerReport } from '../../test-support/reader-report';
 import { splitAt } from '../../test-support/split-at';
 import { useTempDir } from '../../test-support/temp-dir';
 import { F_HASH_MISMATCH } from './ledger-index';
 import { Ledger } from './ledger';
-import { treeReport, verifyReport } from './reports';
-
-/** Everything the reader reports (warnings first: that finishes a deferred check), to compare two readings. */
-function reading(l: Ledger): unknown {
-  const verify = verifyReport(l);
-  const ix = l.index;
-  return {
-    verify,
-    warningMessages: l.warnings().map((w) => w.message),
-    tree: treeReport(l),
-    flags: Array.from(ix.flags.subarray(0, ix.count)),
-    lastLineHash: l.lastLineHash,
-    pending: l.lastPhysicalLine(),
-  };
-}
 
 /**
  * A generated ledger with damage of every kind a hash check meets: prev_hash wrong (hex of
@@ -83,7 +69,7 @@ describe('a deferred hash check reports exactly what hashing while reading repor
             ),
             { maxClaims },
           );
-          expect(reading(deferred)).toEqual(reading(Ledger.fromBytes(bytes)));
+          expect(readerReport(deferred)).toEqual(readerReport(Ledger.fromBytes(bytes)));
         },
       ),
       { numRuns: 300 },
@@ -102,7 +88,7 @@ describe('a deferred hash check reports exactly what hashing while reading repor
           const inline = Ledger.fromBytes(bytes);
           expect(inline.warnings().some((w) => w.code === 'hash_mismatch')).toBe(true);
           expect(
-            reading(
+            readerReport(
               Ledger.fromChunks(
                 splitAt(
                   bytes,
@@ -111,7 +97,7 @@ describe('a deferred hash check reports exactly what hashing while reading repor
                 { maxClaims },
               ),
             ),
-          ).toEqual(reading(inline));
+          ).toEqual(readerReport(inline));
         },
       ),
       { numRuns: 150 },
@@ -176,7 +162,7 @@ describe('a deferred hash check reports exactly what hashing while reading repor
         .filter((w) => w.code === 'hash_mismatch')
         .at(-1)?.id,
     ).toBe('appended-2');
-    expect(reading(l)).toEqual(reading(inline));
+    expect(readerReport(l)).toEqual(readerReport(inline));
     for (const x of [small, l]) x.close();
   });
 
@@ -204,7 +190,7 @@ describe('a deferred hash check reports exactly what hashing while reading repor
     expect((await c.refresh()).kind).toBe('reloaded');
     expect(c.hashCheckPending).toBe(false);
     expect(await c.checkHashes()).toBeNull();
-    expect(reading(c)).toEqual(reading(Ledger.fromBytes(bytes.subarray(0, 1500))));
+    expect(readerReport(c)).toEqual(readerReport(Ledger.fromBytes(bytes.subarray(0, 1500))));
     for (const x of [inline, a, b, c]) x.close();
   });
 
@@ -226,7 +212,7 @@ describe('a deferred hash check reports exactly what hashing while reading repor
       expect(await l.checkHashes(500)).not.toBeNull();
       if (change === 'cut') {
         expect((await l.refresh()).kind).toBe('reloaded');
-        expect(reading(l)).toEqual(reading(Ledger.fromBytes(now)));
+        expect(readerReport(l)).toEqual(readerReport(Ledger.fromBytes(now)));
       }
       l.close();
     }

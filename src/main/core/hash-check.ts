@@ -45,6 +45,7 @@ export class DeferredHashCheck {
   private readonly claims: (string | null)[] = [];
   /** Ids of claims by duplicate lines (not in the index), by claim number. */
   private readonly duplicateIds = new Map<number, string>();
+  private walker: HashWalk | null = null;
 
   constructor(readonly maxClaims = MAX_DEFERRED_CLAIMS) {}
 
@@ -73,12 +74,13 @@ export class DeferredHashCheck {
   }
 
   /**
-   * Starts the check: returns a walk over the region's lines that raises, in steps, what an
-   * inline check would have (`HashWalk.step`). The region is fixed from here on: the reader
-   * must hash inline before it reads another line (LineReader.endDeferral).
+   * The check of the region: a walk over its lines that raises, in steps, what an inline check
+   * would have (`HashWalk.step`); the same walk on every call. The region is fixed from the first
+   * call on: the reader must hash inline before it reads another line (LineReader.endDeferral).
    */
   walk(source: ByteSource, index: LedgerIndex): HashWalk {
-    return new HashWalk(this, source, index);
+    this.walker ??= new HashWalk(this, source, index);
+    return this.walker;
   }
 
   /** @internal for HashWalk: checks the claim of `line` (if any) against `expected`; returns the next claim number. */

@@ -90,7 +90,7 @@ export class Ledger {
   /** The last read stopped at its `maxBytes` before the file's end: bytes pending now are no torn tail. */
   private stoppedShort = false;
   /** The hash check a first read deferred (OpenOptions.deferHashCheck), until it is done. */
-  private hashCheck: { region: DeferredHashCheck; walk: HashWalk | null } | null = null;
+  private hashCheck: DeferredHashCheck | null = null;
   /** What this reading's deferred check found, once done (null: none was deferred, or not done yet). */
   private hashChecked: HashCheckResult | null = null;
   /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
@@ -353,9 +353,8 @@ export class Ledger {
   /** Reads from the start without hashing (a fresh ledger only): see OpenOptions.deferHashCheck. */
   private deferHashes(maxClaims?: number): void {
     if (this.reader.lines > 0) throw new Error('a hash check is deferred from the first line only');
-    const region = new DeferredHashCheck(maxClaims);
-    this.reader.deferHashes(region);
-    this.hashCheck = { region, walk: null };
+    this.hashCheck = new DeferredHashCheck(maxClaims);
+    this.reader.deferHashes(this.hashCheck);
   }
 
   /** A first read's hash check is still to do (`checkHashes`): `warningsSoFar()` may lack hash mismatches. */
@@ -386,12 +385,10 @@ export class Ledger {
     if (hc !== null) this.adoptHashCheck(this.walkOf(hc).step(Infinity) ?? []);
   }
 
-  private walkOf(hc: NonNullable<Ledger['hashCheck']>): HashWalk {
-    if (hc.walk === null) {
-      this.reader.endDeferral(); // the region ends with the last line read
-      hc.walk = hc.region.walk(this.source, this.index);
-    }
-    return hc.walk;
+  /** The check's walk; the region ends with the last line read (reads from now on hash as they go). */
+  private walkOf(hc: DeferredHashCheck): HashWalk {
+    this.reader.endDeferral();
+    return hc.walk(this.source, this.index);
   }
 
   private adoptHashCheck(found: LedgerWarning[]): HashCheckResult {

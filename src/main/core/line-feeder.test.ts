@@ -2,32 +2,18 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixtureCases } from '../../test-support/fixtures';
+import { readerReport } from '../../test-support/reader-report';
 import { splitAt } from '../../test-support/split-at';
 import { generateSession } from '../../generator';
 import { Ledger } from './ledger';
-import { treeReport, verifyReport } from './reports';
-
-/** Everything the reader reports, for comparing two reads of the same bytes. */
-function snapshot(l: Ledger): unknown {
-  const ix = l.index;
-  return {
-    verify: verifyReport(l),
-    tree: treeReport(l),
-    offsets: Array.from(ix.offset.subarray(0, ix.count)),
-    lengths: Array.from(ix.length.subarray(0, ix.count)),
-    flags: Array.from(ix.flags.subarray(0, ix.count)),
-    lastLineHash: l.lastLineHash,
-    pending: l.lastPhysicalLine(),
-  };
-}
 
 describe('the reader gives the same result whatever the chunk boundaries', () => {
   for (const name of ['damaged', 'linear']) {
     it(`${name}.jsonl split into two at every byte`, () => {
       const bytes = readFileSync(fixtureCases().find((c) => c.name === name)!.file);
-      const whole = snapshot(Ledger.fromBytes(bytes));
+      const whole = readerReport(Ledger.fromBytes(bytes));
       for (let cut = 0; cut <= bytes.length; cut++) {
-        const got = snapshot(Ledger.fromChunks(splitAt(bytes, [cut])));
+        const got = readerReport(Ledger.fromChunks(splitAt(bytes, [cut])));
         if (JSON.stringify(got) !== JSON.stringify(whole)) expect({ cut, got }).toEqual({ cut, got: whole });
       }
     });
@@ -41,7 +27,7 @@ describe('the reader gives the same result whatever the chunk boundaries', () =>
         fc.array(fc.integer({ min: 0, max: 100_000 }), { maxLength: 40 }),
         (k, cuts) => {
           const bytes = files[k];
-          const got = snapshot(
+          const got = readerReport(
             Ledger.fromChunks(
               splitAt(
                 bytes,
@@ -49,7 +35,7 @@ describe('the reader gives the same result whatever the chunk boundaries', () =>
               ),
             ),
           );
-          expect(got).toEqual(snapshot(Ledger.fromBytes(bytes)));
+          expect(got).toEqual(readerReport(Ledger.fromBytes(bytes)));
         },
       ),
       { numRuns: 300 },
@@ -60,6 +46,6 @@ describe('the reader gives the same result whatever the chunk boundaries', () =>
     const g = generateSession({ seed: 3, entries: 40, cwd: '/w' });
     const big = Buffer.concat([g.bytes.subarray(0, g.bytes.length - 1), Buffer.from('x'.repeat(200_000))]);
     const chunks = Array.from({ length: big.length }, (_, k) => big.subarray(k, k + 1));
-    expect(snapshot(Ledger.fromChunks(chunks))).toEqual(snapshot(Ledger.fromBytes(big)));
+    expect(readerReport(Ledger.fromChunks(chunks))).toEqual(readerReport(Ledger.fromBytes(big)));
   });
 });

@@ -153,6 +153,22 @@ describe('Full notes (issue 9: parse once)', () => {
     expect(notes.callsOf(at('r1'))).toEqual([]);
   });
 
+  it('looks up and records exactly the card-call candidates callsOf lists, and tells whether one is presented', () => {
+    const l = Ledger.fromBytes(HARD, { noteFullCosts: BPT });
+    const notes = l.fullNotes!;
+    const presentations = new Map([['t2', 7]]);
+    for (let i = 0; i < l.index.count; i++) {
+      const seen = new Map<string, number>();
+      const presented = notes.lookUpCalls(i, presentations, seen);
+      const calls = notes.callsOf(i);
+      expect([...seen.keys()], l.index.ids[i]).toEqual([...new Set(calls)]);
+      for (const id of calls) expect(seen.get(id)).toBe(presentations.get(id) ?? -1);
+      expect(presented, l.index.ids[i]).toBe(calls.includes('t2'));
+    }
+    expect(notes.lookUpCalls(l.indexOf('a1')!, presentations, new Map())).toBe(true);
+    expect(notes.lookUpCalls(l.indexOf('a3')!, presentations, new Map())).toBe(false);
+  });
+
   it('after a resume, a result whose call was read before it is not taken for one that names no call', async () => {
     const cut = HARD.indexOf('{"ts"', HARD.indexOf('"id":"a1"')); // the kept index ends with a1 (t1's call)
     const snap = Ledger.fromBytes(HARD.subarray(0, cut)).snapshot();

@@ -145,6 +145,24 @@ export class FullNotes {
     return start === this.callEnd[i] ? NO_CALLS : this.callIds.slice(start, this.callEnd[i]);
   }
 
+  /**
+   * Looks entry `i`'s card-call candidates up in `presentations`, recording each in `seen` (its
+   * presentation entry, or -1 for none); whether one of them is presented. As `callsOf`, without
+   * an array per entry (a first leaf asks this of every entry of its chain).
+   */
+  lookUpCalls(i: number, presentations: ReadonlyMap<string, number>, seen: Map<string, number>): boolean {
+    if (i < this.firstNoted || i >= this.tokens.length || this.tokens[i] === NO_NOTE) return false;
+    const start = i > this.firstNoted ? this.callEnd[i - 1] : 0;
+    let presented = false;
+    for (let k = start; k < this.callEnd[i]; k++) {
+      const id = this.callIds[k];
+      const p = presentations.get(id);
+      seen.set(id, p ?? -1);
+      if (p !== undefined) presented = true;
+    }
+    return presented;
+  }
+
   /** Entry `i`'s card-call candidates, and its named calls for later results' digests. */
   private noteCalls(i: number, content: readonly Json[]): void {
     for (const b of content) {

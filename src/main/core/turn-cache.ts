@@ -105,16 +105,16 @@ export class TurnCache {
     }
     this.stats.turnsProjected++;
     const seen = new Map<string, number>();
-    const recording: ChainContext = { ...ctx, presentations: new RecordingLookups(ctx.presentations, seen) };
-    const noted = fromNotes(ledger, recording, turn, firstPos, bpt);
+    // Looked up through a recording view only where a message is shaped (rare from notes).
+    const recording = (): ChainContext => ({ ...ctx, presentations: new RecordingLookups(ctx.presentations, seen) });
+    const noted = fromNotes(ledger, ctx, seen, recording, turn, firstPos, bpt);
     let tokens: number;
     let sources: Int32Array;
     if (noted) {
       this.stats.turnsNoted++;
-      ({ tokens } = noted);
-      sources = Int32Array.from(noted.sources);
+      ({ tokens, sources } = noted);
     } else {
-      const msgs = fullTurn(ledger, recording, turn, firstPos, bpt, true);
+      const msgs = fullTurn(ledger, recording(), turn, firstPos, bpt, true);
       tokens = 0;
       sources = new Int32Array(msgs.length);
       msgs.forEach((m, k) => {
@@ -234,36 +234,45 @@ export class TurnCache {
 /**
  * A closed turn's Full cost from the reader's notes (full-notes.ts), or null when an entry of it
  * has none: no message read again, but an entry holding a card call the chain presents, shaped
- * from its line with its ack (a small assistant message). Looks every call up in `ctx` (recording).
+ * from its line with its ack (a small assistant message). Every call is looked up in `ctx` and
+ * recorded in `seen`; `recording` gives the context a shaped message looks its acks up in.
+ * Runs per closed turn of a first leaf (thousands): plain loops, nothing allocated per entry.
  */
 function fromNotes(
   ledger: Ledger,
   ctx: ChainContext,
+  seen: Map<string, number>,
+  recording: () => ChainContext,
   turn: Turn,
   firstPos: number,
   bpt: number,
-): { tokens: number; sources: number[] } | null {
+): { tokens: number; sources: Int32Array } | null {
   const notes = ledger.fullNotes;
-  if (!notes || turn.entries.some((i) => notes.tokensOf(i, bpt) === undefined)) return null;
+  const entries = turn.entries;
+  if (!notes) return null;
+  for (let k = 0; k < entries.length; k++) if (notes.tokensOf(entries[k], bpt) === undefined) return null;
   let tokens = 0;
-  const sources: number[] = [];
-  const shaping = { scan: true, names: new Map<string, string>() };
-  turn.entries.forEach((i, k) => {
-    let presented = false;
-    for (const id of notes.callsOf(i)) if (ctx.presentations.get(id) !== undefined) presented = true;
-    if (presented) {
-      const shaped = fullMessage(ledger, ctx, firstPos + k, shaping);
-      if (shaped === null) return;
+  const sources = new Int32Array(entries.length);
+  let n = 0;
+  let shapingCtx: ChainContext | null = null;
+  let shaping: { scan: boolean; names: Map<string, string> } | null = null;
+  for (let k = 0; k < entries.length; k++) {
+    const i = entries[k];
+    if (notes.lookUpCalls(i, ctx.presentations, seen)) {
+      shapingCtx ??= recording();
+      shaping ??= { scan: true, names: new Map() };
+      const shaped = fullMessage(ledger, shapingCtx, firstPos + k, shaping);
+      if (shaped === null) continue;
       tokens += messageTokens(shaped.content, bpt);
-      sources.push(i);
-      return;
+      sources[n++] = i;
+      continue;
     }
     const t = notes.tokensOf(i, bpt);
-    if (t === null || t === undefined) return;
+    if (t === null || t === undefined) continue;
     tokens += t;
-    sources.push(i);
-  });
-  return { tokens, sources };
+    sources[n++] = i;
+  }
+  return { tokens, sources: n === entries.length ? sources : sources.slice(0, n) };
 }
 
 /**

@@ -6,8 +6,9 @@
  *   node bin/run-ts.mjs bench/ab-first-open.ts ROUNDS before=PATH/vak-explorer.mjs after=PATH/vak-explorer.mjs
  * (a build of another commit: `git worktree add --detach DIR REV`, link node_modules and out/,
  * `node scripts/build-cli.mjs --force` in it). The session is the real100 bench's (run that once).
- * Prints each build's wall times and the serving process's CPU time (user + system, all its
- * threads) from open to panes, and the paired differences, second build minus first.
+ * Prints each build's wall times, the serving process's CPU time (all its threads) and its
+ * backend thread's own CPU time and wait for a core (thread-times.ts: steadier than wall time
+ * here) from open to panes, and the paired differences, second build minus first.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { prepareReal100 } from './real100-data';
 import { stopServe } from './real100-reopen';
 import { leafRequest } from './real100-selection';
 import { startApiServe } from './serve-child';
+import { describeThreads, sampleThreads, threadFigures } from './thread-times';
 import { WsApiClient } from './ws-api-client';
 
 const [roundsArg, ...builds] = process.argv.slice(2);
@@ -35,9 +37,13 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+const add = (m: Map<string, number[]>, name: string, v: number): void => void m.set(name, [...(m.get(name) ?? []), v]);
+
 const data = prepareReal100((s) => console.log(s));
 const wall = new Map<string, number[]>();
 const cpu = new Map<string, number[]>();
+const backendCpu = new Map<string, number[]>();
+const backendWait = new Map<string, number[]>();
 for (let r = 0; r < rounds; r++) {
   for (const { name, cli } of variants) {
     process.env['VAK_BENCH_CLI'] = cli;
@@ -48,15 +54,21 @@ for (let r = 0; r < rounds; r++) {
       await new Promise((done) => setTimeout(done, 300)); // the process settles after its start
       const pid = server.child.pid ?? 0;
       const c0 = cpuMs(pid);
+      const threads0 = sampleThreads(pid);
       const t0 = performance.now();
       await c.call('openSession', { key: data.key });
       await c.call('getTreeRows', { key: data.key, start: 0, count: 256, foldAudit: false });
       await c.call('getLeafView', { ...leafRequest(data.key, null), pagedMessages: true });
       const ms = Math.round(performance.now() - t0);
       const used = cpuMs(pid) - c0;
-      wall.set(name, [...(wall.get(name) ?? []), ms]);
-      cpu.set(name, [...(cpu.get(name) ?? []), used]);
-      console.log(`round ${r + 1} ${name}: open → panes ${ms} ms, CPU ${used} ms`);
+      const threads = threadFigures(pid, threads0, sampleThreads(pid));
+      add(wall, name, ms);
+      add(cpu, name, used);
+      if (threads) {
+        add(backendCpu, name, threads.backendCpuMs);
+        add(backendWait, name, threads.backendWaitMs);
+      }
+      console.log(`round ${r + 1} ${name}: open → panes ${ms} ms, CPU ${used} ms; ${describeThreads(threads)}`);
       c.close();
     } finally {
       await stopServe(server.child);
@@ -68,12 +80,15 @@ const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(
 for (const [label, m] of [
   ['open → panes', wall],
   ['CPU', cpu],
+  ['backend thread CPU', backendCpu],
+  ['backend thread wait', backendWait],
 ] as const) {
   for (const { name } of variants) {
     const v = m.get(name) ?? [];
     console.log(`${label} ${name}: ${[...v].sort((a, b) => a - b).join(' ')} (median ${median(v)} ms)`);
   }
   const [a, b] = variants.map((v) => m.get(v.name) ?? []);
+  if (a.length === 0) continue;
   const diff = a.map((x, k) => b[k] - x);
   console.log(`${label} ${variants[1].name} − ${variants[0].name}, paired: median ${median(diff)} ms`);
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { prepareReal100 } from './real100-data';
 import { eventLoopFigures, type EventLoopFigures } from './real100-event-loop';
 import type { LeafFigure, SelectionFigures } from './real100-selection';
+import { describeThreads } from './thread-times';
 import { serveFigures, type ServeFigures } from './real100-serve';
 
 type Log = (s: string) => void;
@@ -33,6 +34,7 @@ function selectionLines(s: SelectionFigures, log: Log, indent: string): void {
   log(
     `${indent}${leafLine(s.active)}; open → its panes ${f(s.activePanesMs)} ms (goal ≤ 1000: ${goal(s.activePanesMs, 1000)})`,
   );
+  if (s.activePanesThreads !== null) log(`${indent}  meanwhile ${describeThreads(s.activePanesThreads)}`);
   for (const l of s.leaves) log(`${indent}${leafLine(l)} (goal ≤ 150: ${goal(l.ms, 150)})`);
   log(
     `${indent}five quick j (5 consecutive leaves at 90%) → 5th answered: ${f(s.jFiveMs)} ms (goal ≤ 300: ${goal(s.jFiveMs, 300)})`,

@@ -7,6 +7,7 @@
  * (event-loop delay) parts, so both run the same script.
  */
 import type { ApiMethod, ApiRequest, ApiResponse, LeafRequest } from '../src/shared/api';
+import { sampleThreads, threadFigures, type ThreadFigures } from './thread-times';
 import { DEFAULT_PROFILE } from '../src/shared/ledger-types';
 
 /** One API call, answered with the response and its size as the transport sends it. */
@@ -32,6 +33,8 @@ export interface SelectionFigures {
   firstRowsMs: number;
   /** Open → the active leaf's panes answered (first rows, then the leaf view right away). */
   activePanesMs: number;
+  /** What the serving process's threads did from open to those panes (serve mode on Linux; else null). */
+  activePanesThreads: ThreadFigures | null;
   entries: number;
   chainLength: number;
   active: LeafFigure;
@@ -70,8 +73,9 @@ async function leafFigure(call: Call, key: string, label: string, pos: number, i
   }
 }
 
-/** Runs the script once on `key` through `call`. */
-export async function selectionScript(call: Call, key: string): Promise<SelectionFigures> {
+/** Runs the script once on `key` through `call` (`servingPid`: the process answering, for its threads' times). */
+export async function selectionScript(call: Call, key: string, servingPid?: number): Promise<SelectionFigures> {
+  const threadsAtOpen = sampleThreads(servingPid);
   const t0 = performance.now();
   const info = await call('openSession', { key });
   const openMs = performance.now() - t0;
@@ -82,6 +86,7 @@ export async function selectionScript(call: Call, key: string): Promise<Selectio
   // waits for the rest of a first read and the leaf's first costs (cold: every closed turn).
   const active = await leafFigure(call, key, 'active leaf', -1, null);
   const activePanesMs = performance.now() - t0;
+  const activePanesThreads = threadFigures(servingPid, threadsAtOpen, sampleThreads(servingPid));
   // The chain's length: one chain item ending at the active leaf.
   const probe = await call('getChainItems', { ...leafRequest(key, null), start: 0, count: 1 });
   const chainLength = probe.res.chainLength;
@@ -116,6 +121,7 @@ export async function selectionScript(call: Call, key: string): Promise<Selectio
     openMs,
     firstRowsMs,
     activePanesMs,
+    activePanesThreads,
     entries: info.res.entryCount,
     chainLength,
     active,

@@ -119,7 +119,7 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
     await new Promise((r) => setTimeout(r, 500));
     const idleRssMB = procMB(server.child.pid, 'VmRSS');
     log('  serve mode: opening and selecting leaves …');
-    const selection = await selectionScript(callOf(c), data.key);
+    const selection = await selectionScript(callOf(c), data.key, server.child.pid);
     const rssAfterOpenMB = procMB(server.child.pid, 'VmRSS');
     const c2 = await WsApiClient.connect(server.url);
     const t0 = performance.now();

@@ -1,6 +1,6 @@
 import { isObject, type Json, type LedgerEntry } from './entry-types';
 import type { Ledger } from './ledger';
-import { contentString } from './tokens';
+import { blockTokens, contentString, MESSAGE_OVERHEAD, tokensOf } from './tokens';
 import { ackFor, toolNameFor, type ChainContext } from './chain-context';
 
 import type { ProjectedRole } from '../../shared/ledger-types';
@@ -47,8 +47,9 @@ export function fullMessage(
 /**
  * A message's blocks at Full (§5.3), or null when none is left: thinking dropped, a card call's
  * input replaced by its ack (`ackOf`: undefined for no card call), a tool result without a digest
- * given a computed one naming its call (`nameOf`). Shared by the shape and the reader's notes
- * (full-notes.ts), so both cost a message the same way.
+ * given a computed one naming its call (`nameOf`). The reader's notes cost the same shape without
+ * acks (no ack while noting: an entry with a presented call is shaped from its line, turn-cache.ts)
+ * through `fullTokensWithoutAcks`, block by block by the same rules.
  */
 export function fullContent(
   role: ProjectedRole,
@@ -68,20 +69,50 @@ export function fullContent(
   } else if (role === 'tool') {
     content = blocks.map((b) => {
       if (!isObject(b) || b['type'] !== 'tool_result') return b;
-      const { digest, ...rest } = b;
-      const projected =
-        typeof digest === 'string'
-          ? digest
-          : computedDigest(
-              // A tool_use_id that is no string names no call (and String() of a deep array would recurse).
-              typeof b['tool_use_id'] === 'string' ? nameOf(b['tool_use_id']) : 'unknown',
-              contentString(b['content']),
-              b['is_error'] === true,
-            );
-      return { ...rest, content: projected };
+      const { digest: _digest, ...rest } = b;
+      return { ...rest, content: resultDigest(b, nameOf) };
     });
   } else content = blocks as Json[];
   return content.length === 0 ? null : content;
+}
+
+/**
+ * `messageTokens(fullContent(role, blocks, no ack, nameOf), bpt)`, or null where that shapes to
+ * nothing, without shaping: the reader's notes cost every message of a file (full-notes.ts), and
+ * copying each tool result's block to cost it was a tenth of a 100 MB first open. The same rules
+ * block by block (full-fidelity.test.ts checks the two agree on every message it can make).
+ */
+export function fullTokensWithoutAcks(
+  role: ProjectedRole,
+  blocks: readonly Json[],
+  nameOf: (toolUseId: string) => string,
+  bpt: number,
+): number | null {
+  let tokens = MESSAGE_OVERHEAD;
+  let kept = 0;
+  for (const b of blocks) {
+    if (!isObject(b)) {
+      if (role !== 'assistant') kept++; // kept, and costs nothing
+      continue;
+    }
+    if (role === 'assistant' && b['type'] === 'thinking') continue;
+    kept++;
+    tokens +=
+      role === 'tool' && b['type'] === 'tool_result' ? tokensOf(resultDigest(b, nameOf), bpt) : blockTokens(b, bpt);
+  }
+  return kept === 0 ? null : tokens;
+}
+
+/** A tool result's content at Full: its recorded digest, else one computed naming its call. */
+function resultDigest(b: Record<string, Json>, nameOf: (toolUseId: string) => string): string {
+  const digest = b['digest'];
+  if (typeof digest === 'string') return digest;
+  return computedDigest(
+    // A tool_use_id that is no string names no call (and String() of a deep array would recurse).
+    typeof b['tool_use_id'] === 'string' ? nameOf(b['tool_use_id']) : 'unknown',
+    contentString(b['content']),
+    b['is_error'] === true,
+  );
 }
 
 /**

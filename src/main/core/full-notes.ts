@@ -20,17 +20,14 @@
  * An entry without a note is shaped from its line, as before: notes only ever save a parse.
  */
 import { isObject, type Json } from './entry-types';
-import { fullContent } from './full-fidelity';
+import { fullTokensWithoutAcks } from './full-fidelity';
 import { grow } from './growable';
 import { F_ASSISTANT, F_CONTROL, F_MESSAGE, F_USER, type LedgerIndex } from './ledger-index';
-import { messageTokens } from './tokens';
 
 /** `tokens` slot values that are no token count. */
 const NO_NOTE = -1; // not noted: shape it from its line
 const NOTHING = -2; // shapes to no message at Full
 
-/** No ack while noting: an entry with a presented call is shaped from its line (turn-cache.ts). */
-const NO_ACK = (): undefined => undefined;
 const NO_CALLS: readonly string[] = [];
 
 /**
@@ -103,9 +100,9 @@ export class FullNotes {
       noting.i = i;
       noting.unresolved = false;
       const role = flags & F_ASSISTANT ? 'assistant' : flags & F_USER ? 'user' : 'tool';
-      const shaped = fullContent(role, content, NO_ACK, this.nameOfNoting);
+      const tokens = fullTokensWithoutAcks(role, content, this.nameOfNoting, this.bytesPerToken);
       if (this.noting.unresolved) return; // (read again: nameOfNoting sets it)
-      this.tokens[i] = shaped === null ? NOTHING : messageTokens(shaped, this.bytesPerToken);
+      this.tokens[i] = tokens === null ? NOTHING : tokens;
     } catch {
       // left without a note
     }

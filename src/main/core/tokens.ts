@@ -13,7 +13,7 @@ export const IMAGE_TOKENS = 1000;
 export const MESSAGE_OVERHEAD = 4;
 
 /** A projected block's cost (§6). Blocks of other types carry no string the spec counts. */
-function blockTokens(block: Record<string, Json>, bpt: number): number {
+export function blockTokens(block: Record<string, Json>, bpt: number): number {
   switch (block['type']) {
     case 'text':
     case 'thinking':

@@ -11,7 +11,8 @@ import { messageTokens } from './tokens';
 /**
  * The reader's notes cost a message at Full without shaping it (fullTokensWithoutAcks); the
  * projection shapes it (fullContent) and costs the shape. Both must give the same number for
- * every message, or a first leaf's plan would differ from a reopened one's.
+ * every message, or a plan would depend on how its turns were costed: from notes (a first read)
+ * or shaped from their lines (entries read before a resume have no note).
  */
 
 const NO_ACK = (): undefined => undefined;

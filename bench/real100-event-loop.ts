@@ -11,7 +11,7 @@
  * is split into the time the main thread ran and the time it waited, runnable, for a core
  * (/proc/thread-self/schedstat): on 2 shared cores a stall can be the scheduler, not our code.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ApiBackend, ApiClient } from '../src/main/api/api-backend';
@@ -19,6 +19,7 @@ import { ExplorerBackend, type ExplorerBackendOptions } from '../src/main/api/ex
 import { ROOT } from '../src/test-support/serve-process';
 import type { Real100 } from './real100-data';
 import { selectionScript, type Call, type SelectionFigures } from './real100-selection';
+import { readSchedstat } from './thread-times';
 
 export interface EventLoopFigures {
   label: string;
@@ -40,8 +41,8 @@ export interface Stall {
 /** The calling thread's CPU time and run-queue wait so far, in ms (Linux), or null. */
 function schedstat(): [number, number] | null {
   try {
-    const [ran, waited] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
-    return [ran / 1e6, waited / 1e6];
+    const { runNs, waitNs } = readSchedstat('/proc/thread-self/schedstat');
+    return [runNs / 1e6, waitNs / 1e6];
   } catch {
     return null;
   }

@@ -10,6 +10,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 /** Per thread id: nanoseconds on a CPU and waiting on the run queue. */
 export type ThreadSample = Map<number, { runNs: number; waitNs: number }>;
 
+/** One thread's schedstat file (`/proc/…/schedstat`): ns on a CPU and waiting on the run queue; throws where there is none. */
+export function readSchedstat(path: string): { runNs: number; waitNs: number } {
+  const [runNs, waitNs] = readFileSync(path, 'utf8').split(' ').map(Number);
+  return { runNs, waitNs };
+}
+
 /** The threads of `pid` now, or null where /proc has no schedstat (another OS, a kernel without it). */
 export function sampleThreads(pid: number | undefined): ThreadSample | null {
   if (pid === undefined) return null;
@@ -17,8 +23,7 @@ export function sampleThreads(pid: number | undefined): ThreadSample | null {
     const out: ThreadSample = new Map();
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
-        out.set(Number(tid), { runNs: run, waitNs: wait });
+        out.set(Number(tid), readSchedstat(`/proc/${pid}/task/${tid}/schedstat`));
       } catch {
         // the thread ended meanwhile
       }

@@ -1,6 +1,7 @@
 import { isObject, type Json, type LedgerEntry } from './entry-types';
 import type { Ledger } from './ledger';
-import { blockTokens, contentString, MESSAGE_OVERHEAD, tokensOf } from './tokens';
+import { blockTokens, contentString, MESSAGE_OVERHEAD, tokensOf, utf8Bytes } from './tokens';
+import type { LongStrings } from './json-skim';
 import { ackFor, toolNameFor, type ChainContext } from './chain-context';
 
 import type { ProjectedRole } from '../../shared/ledger-types';
@@ -87,6 +88,7 @@ export function fullTokensWithoutAcks(
   blocks: readonly Json[],
   nameOf: (toolUseId: string) => string,
   bpt: number,
+  long: LongStrings | null = null,
 ): number | null {
   let tokens = MESSAGE_OVERHEAD;
   let kept = 0;
@@ -98,13 +100,22 @@ export function fullTokensWithoutAcks(
     if (role === 'assistant' && b['type'] === 'thinking') continue;
     kept++;
     tokens +=
-      role === 'tool' && b['type'] === 'tool_result' ? tokensOf(resultDigest(b, nameOf), bpt) : blockTokens(b, bpt);
+      role === 'tool' && b['type'] === 'tool_result'
+        ? tokensOf(resultDigest(b, nameOf, long), bpt)
+        : blockTokens(b, bpt, long);
   }
   return kept === 0 ? null : tokens;
 }
 
-/** A tool result's content at Full: its recorded digest, else one computed naming its call. */
-function resultDigest(b: Record<string, Json>, nameOf: (toolUseId: string) => string): string {
+/**
+ * A tool result's content at Full: its recorded digest, else one computed naming its call.
+ * `long`: the block is of a line parsed skimmed (the reader's notes, json-skim.ts).
+ */
+function resultDigest(
+  b: Record<string, Json>,
+  nameOf: (toolUseId: string) => string,
+  long: LongStrings | null = null,
+): string {
   const digest = b['digest'];
   if (typeof digest === 'string') return digest;
   return computedDigest(
@@ -112,6 +123,7 @@ function resultDigest(b: Record<string, Json>, nameOf: (toolUseId: string) => st
     typeof b['tool_use_id'] === 'string' ? nameOf(b['tool_use_id']) : 'unknown',
     contentString(b['content']),
     b['is_error'] === true,
+    long,
   );
 }
 
@@ -129,9 +141,11 @@ function noteToolNames(content: readonly Json[], names: Map<string, string>): vo
 }
 
 /** "[<name> result: <L> lines, <B> bytes]" (or "error") for a result without a recorded digest. */
-function computedDigest(name: string, content: string, isError: boolean): string {
-  const bytes = Buffer.byteLength(content, 'utf8');
-  return `[${name} ${isError ? 'error' : 'result'}: ${lineCount(content)} lines, ${bytes} bytes]`;
+function computedDigest(name: string, content: string, isError: boolean, long: LongStrings | null): string {
+  const k = long === null ? -1 : long.indexOf(content);
+  const lines = k < 0 ? lineCount(content) : (long as LongStrings).lineCount(k);
+  const bytes = utf8Bytes(content, long);
+  return `[${name} ${isError ? 'error' : 'result'}: ${lines} lines, ${bytes} bytes]`;
 }
 
 /** 0 when empty, else the count of `\n` plus one, a final `\n` not starting a new line. */

@@ -22,6 +22,7 @@
 import { isObject, type Json } from './entry-types';
 import { fullTokensWithoutAcks } from './full-fidelity';
 import { grow } from './growable';
+import type { LongStrings } from './json-skim';
 import { F_ASSISTANT, F_CONTROL, F_MESSAGE, F_USER, type LedgerIndex } from './ledger-index';
 
 /** `tokens` slot values that are no token count. */
@@ -71,8 +72,9 @@ export class FullNotes {
   /**
    * Notes accepted entry `i`, a well-formed message (flag F_MESSAGE) from its parsed `content`;
    * any other entry shapes to nothing. Never throws: what cannot be noted is shaped from its line.
+   * `long`: the line was parsed skimmed (json-skim.ts): what its placeholders stand for.
    */
-  add(index: LedgerIndex, i: number, content: readonly Json[] | undefined): void {
+  add(index: LedgerIndex, i: number, content: readonly Json[] | undefined, long: LongStrings | null = null): void {
     if (i >= this.tokens.length) {
       const old = this.tokens.length;
       this.tokens = grow(this.tokens, i + 1, Int32Array);
@@ -81,13 +83,13 @@ export class FullNotes {
     }
     if (this.firstNoted < 0) this.firstNoted = i;
     try {
-      this.note(index, i, content);
+      this.note(index, i, content, long);
     } finally {
       this.callEnd[i] = this.callIds.length;
     }
   }
 
-  private note(index: LedgerIndex, i: number, content: readonly Json[] | undefined): void {
+  private note(index: LedgerIndex, i: number, content: readonly Json[] | undefined, long: LongStrings | null): void {
     const flags = index.flags[i];
     if ((flags & F_MESSAGE) === 0 || content === undefined || flags & F_CONTROL) {
       this.tokens[i] = NOTHING;
@@ -100,7 +102,7 @@ export class FullNotes {
       noting.i = i;
       noting.unresolved = false;
       const role = flags & F_ASSISTANT ? 'assistant' : flags & F_USER ? 'user' : 'tool';
-      const tokens = fullTokensWithoutAcks(role, content, this.nameOfNoting, this.bytesPerToken);
+      const tokens = fullTokensWithoutAcks(role, content, this.nameOfNoting, this.bytesPerToken, long);
       if (this.noting.unresolved) return; // (read again: nameOfNoting sets it)
       this.tokens[i] = tokens === null ? NOTHING : tokens;
     } catch {

@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { isControlSet, isObject, type Json } from './entry-types';
 import type { FullNotes } from './full-notes';
 import type { DeferredHashCheck } from './hash-check';
+import { JsonSkim } from './json-skim';
 import {
   F_ASSISTANT,
   F_CONTROL,
@@ -47,10 +48,14 @@ export class LineReader {
   /** The last line read while deferring, not hashed yet: a view valid until the chunk ends. */
   private unhashed: Buffer | null = null;
 
-  /** `notes`: messages' Full costs noted from this parse (full-notes.ts), when the ledger keeps them. */
+  /**
+   * `notes`: messages' Full costs noted from this parse (full-notes.ts), when the ledger keeps them.
+   * `skim`: what leaves long strings out of the parse (json-skim.ts; tests give it other thresholds).
+   */
   constructor(
     readonly index: LedgerIndex,
     readonly notes: FullNotes | null = null,
+    private readonly skim = new JsonSkim(),
   ) {}
 
   /** One complete line: `bytes` without its `\n`, starting at file `offset`. */
@@ -78,7 +83,8 @@ export class LineReader {
       addWarning(this, lineNo, offset, 'torn_line', 'line is not valid UTF-8');
     } else {
       try {
-        obj = JSON.parse(bytes.toString('utf8'));
+        // Its long strings only measured (json-skim.ts): parses exactly when the line does.
+        obj = JSON.parse(this.skim.text(bytes));
       } catch {
         addWarning(this, lineNo, offset, 'torn_line', 'line is not valid JSON');
       }
@@ -186,7 +192,7 @@ export class LineReader {
       index.usage[slot + 3] = tokenCount(usage['cache_write_tokens']);
     }
     if (lineNo === 1 && kind === KIND.header) index.header = i;
-    if (this.notes) this.notes.add(index, i, content);
+    if (this.notes) this.notes.add(index, i, content, this.skim.long.count > 0 ? this.skim.long : null);
   }
 
   /**

@@ -1,0 +1,140 @@
+/**
+ * The JSON text a first read parses for a long line, without the long strings it only measures
+ * (issue 9, "open → the active leaf's panes ≤ 1 s"). A big session is mostly tool results: on the
+ * 100 MB bench session JSON.parse spent ~0.4 s of a first open making ~90 MB of strings that the
+ * reader only measures for its notes (full-notes.ts: UTF-8 bytes and lines of a tool result, bytes
+ * of a text block) and then drops. Here a WebAssembly lexer (json-skim.wat) finds the strings at
+ * message.content[*].text and message.content[*].content, measures them, and the line is parsed
+ * with each of them replaced by a placeholder string (`"\u0000<k>"`) whose measures `LongStrings`
+ * keeps until the next line.
+ *
+ * Exactness: a whole string token replaced by another changes no other token, so the shorter text
+ * parses exactly when the line does and to the same value but at those places; the lexer gives the
+ * line up (it is then parsed as it is) on any string JSON would refuse, and on a short string at
+ * those places that starts with U+0000 (a real string is never taken for a placeholder). Only the
+ * reader's notes see placeholders: entries are always parsed from their lines when shown.
+ */
+import { JSON_SKIM_WASM_BASE64 } from './json-skim-wasm';
+
+/** Lines shorter than this are parsed as they are (nothing long enough to gain from). */
+export const SKIM_MIN_LINE = 2048;
+/** Nor longer than this: the lexer's memory (json-skim.wat: 65 pages, never grown) holds one such line. */
+export const SKIM_MAX_LINE = 4 << 20;
+/** Strings (raw, quotes included) shorter than this stay in the text. */
+export const SKIM_MIN_STRING = 256;
+
+/** Where json-skim.wat reads the line and writes its records (see the .wat). */
+const INPUT = 4096;
+const RECORD_INTS = 5;
+const MAX_RECORDS = 128;
+/** A SIMD load may read up to 15 bytes past the line (never used). */
+const SLACK = 16;
+
+/** The long strings of the last skimmed line, by placeholder number. */
+export class LongStrings {
+  count = 0;
+  /** Per string: UTF-8 bytes of its decoded text, its `\n`s, whether it ends with one (0/1). */
+  readonly bytes = new Int32Array(MAX_RECORDS);
+  readonly newlines = new Int32Array(MAX_RECORDS);
+  readonly endsNewline = new Int32Array(MAX_RECORDS);
+
+  /** Which long string `s` (a string of the parsed line) stands for, or -1 when it is itself. */
+  indexOf(s: string): number {
+    if (s.length < 2 || s.length > 4 || s.charCodeAt(0) !== 0) return -1;
+    let k = 0;
+    for (let p = 1; p < s.length; p++) {
+      const d = s.charCodeAt(p) - 48;
+      if (d < 0 || d > 9) return -1;
+      k = k * 10 + d;
+    }
+    return k < this.count ? k : -1;
+  }
+
+  /** lineCount (full-fidelity.ts) of long string `k`: never empty. */
+  lineCount(k: number): number {
+    return this.newlines[k] + 1 - this.endsNewline[k];
+  }
+}
+
+interface SkimExports {
+  memory: { readonly buffer: ArrayBuffer };
+  skim(len: number, minLong: number, maxRecords: number): number;
+}
+
+/** The part of the WebAssembly API used here (declared by the DOM lib, which the main process's tsconfig has not). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+}
+
+/** One lexer per thread (a line is skimmed and parsed in one synchronous step); null if it cannot load. */
+let lexer: SkimExports | null | undefined;
+
+function loadLexer(): SkimExports | null {
+  if (lexer === undefined) {
+    try {
+      const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+      const module = new wasm.Module(Buffer.from(JSON_SKIM_WASM_BASE64, 'base64'));
+      lexer = new wasm.Instance(module).exports as SkimExports;
+    } catch {
+      lexer = null; // (no WebAssembly SIMD here: every line is parsed as it is)
+    }
+  }
+  return lexer;
+}
+
+/** Skims lines for one reader; `long` describes the placeholders of the last `text`. */
+export class JsonSkim {
+  readonly long = new LongStrings();
+
+  /** `minString` ≥ 12: a placeholder token (up to 11 bytes) must never be longer than its string's. */
+  constructor(
+    readonly minLine = SKIM_MIN_LINE,
+    readonly minString = SKIM_MIN_STRING,
+  ) {
+    if (minString < 12) throw new RangeError(`minString ${minString} < 12`);
+  }
+
+  /** The JSON text to parse for `line` (valid UTF-8, the reader checked). */
+  text(line: Buffer): string {
+    const long = this.long;
+    long.count = 0;
+    const lex = line.length >= this.minLine && line.length <= SKIM_MAX_LINE ? loadLexer() : null;
+    if (lex === null) return line.toString('utf8');
+    const mem = new Uint8Array(lex.memory.buffer);
+    if (mem.length < INPUT + line.length + SLACK) return line.toString('utf8'); // (never: SKIM_MAX_LINE)
+    mem.set(line, INPUT);
+    const n = lex.skim(line.length, this.minString, MAX_RECORDS);
+    if (n <= 0) return line.toString('utf8');
+
+    // Compacted in place: each string's token becomes its (shorter) placeholder token.
+    const records = new Int32Array(lex.memory.buffer, 0, n * RECORD_INTS);
+    let to = INPUT;
+    let from = INPUT;
+    for (let k = 0; k < n; k++) {
+      const r = k * RECORD_INTS;
+      const start = INPUT + records[r];
+      mem.copyWithin(to, from, start);
+      to += start - from;
+      to = writePlaceholder(mem, to, k);
+      from = INPUT + records[r + 1];
+      long.bytes[k] = records[r + 2];
+      long.newlines[k] = records[r + 3];
+      long.endsNewline[k] = records[r + 4];
+    }
+    mem.copyWithin(to, from, INPUT + line.length);
+    to += INPUT + line.length - from;
+    long.count = n;
+    return Buffer.from(lex.memory.buffer, INPUT, to - INPUT).toString('utf8');
+  }
+}
+
+/** Writes `"\u0000<k>"` at `at`; returns the end. */
+function writePlaceholder(mem: Uint8Array, at: number, k: number): number {
+  const head = '"\\u0000';
+  for (let p = 0; p < head.length; p++) mem[at++] = head.charCodeAt(p);
+  const digits = String(k);
+  for (let p = 0; p < digits.length; p++) mem[at++] = digits.charCodeAt(p);
+  mem[at++] = 0x22;
+  return at;
+}

@@ -10,10 +10,12 @@ import { treeRows } from './tree-rows';
 const usageKnown = new WeakMap<object, { count: number; usage: SessionDelta['usage'] }>();
 
 /**
- * The usage totals after entries `firstNew …` came: the last delta's plus theirs when that delta
- * was of the entries just before and `newOnChain` (the new entries on the active chain) extends
- * the chain it summed; otherwise summed again whole. A first read's steps then cost what they
- * read, not the whole session each (a 1 GB file read in 4 MiB steps summed ~250 times).
+ * The usage totals after entries `firstNew …` came: when the last delta was of the entries just
+ * before, its all-branches total plus theirs, and its active chain's plus `newOnChain` (the new
+ * entries on the active chain) when they extend the chain it summed; otherwise summed again whole.
+ * A first read's steps then cost what they read, not the whole session each (a 1 GB file read in
+ * 4 MiB steps summed ~250 times; the active chain of a branching session is often not extended by
+ * a step: summed again, in code still cold then).
  */
 function usageAfter(
   s: OpenSession,
@@ -23,17 +25,20 @@ function usageAfter(
 ): SessionDelta['usage'] {
   const ix = s.ledger.index;
   const known = usageKnown.get(ix);
-  let usage: SessionDelta['usage'];
-  if (known !== undefined && known.count === firstNew && newOnChain !== null) {
+  const follows = known !== undefined && known.count === firstNew;
+  let allBranches: SessionDelta['usage']['allBranches'];
+  if (follows) {
     const added: number[] = [];
     for (let i = firstNew; i < ix.count; i++) added.push(i);
-    usage = {
-      activeChain: plusTotals(known.usage.activeChain, usageTotals(s.ledger, newOnChain)),
-      allBranches: plusTotals(known.usage.allBranches, usageTotals(s.ledger, added)),
-    };
-  } else {
-    usage = { activeChain: usageTotals(s.ledger, activeChain()), allBranches: usageTotals(s.ledger, 'all') };
-  }
+    allBranches = plusTotals(known.usage.allBranches, usageTotals(s.ledger, added));
+  } else allBranches = usageTotals(s.ledger, 'all');
+  const usage = {
+    activeChain:
+      follows && newOnChain !== null
+        ? plusTotals(known.usage.activeChain, usageTotals(s.ledger, newOnChain))
+        : usageTotals(s.ledger, activeChain()),
+    allBranches,
+  };
   usageKnown.set(ix, { count: ix.count, usage });
   return usage;
 }

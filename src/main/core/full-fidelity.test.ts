@@ -49,7 +49,8 @@ function messagesOf(bytes: Buffer): { role: ProjectedRole; blocks: Json[] }[] {
   return out;
 }
 
-const nameOf = (id: string): string => (id.length % 2 === 0 ? 'read_file' : 'unknown');
+/** Names of one to several UTF-8 bytes a character (a computed digest's length counts them). */
+const nameOf = (id: string): string => ['read_file', 'unknown', 'lire_fichier_é', '読む'][id.length % 4];
 
 describe('a message costed at Full without shaping it', () => {
   it('costs what its Full shape costs, for every message of the fixtures and of generated sessions', () => {

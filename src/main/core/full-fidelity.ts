@@ -1,6 +1,6 @@
 import { isObject, type Json, type LedgerEntry } from './entry-types';
 import type { Ledger } from './ledger';
-import { blockTokens, contentString, MESSAGE_OVERHEAD, tokensOf, utf8Bytes } from './tokens';
+import { blockTokens, contentString, MESSAGE_OVERHEAD, utf8Bytes } from './tokens';
 import type { LongStrings } from './json-skim';
 import { ackFor, toolNameFor, type ChainContext } from './chain-context';
 
@@ -101,30 +101,40 @@ export function fullTokensWithoutAcks(
     kept++;
     tokens +=
       role === 'tool' && b['type'] === 'tool_result'
-        ? tokensOf(resultDigest(b, nameOf, long), bpt)
+        ? Math.ceil(resultDigestBytes(b, nameOf, long) / bpt)
         : blockTokens(b, bpt, long);
   }
   return kept === 0 ? null : tokens;
 }
 
-/**
- * A tool result's content at Full: its recorded digest, else one computed naming its call.
- * `long`: the block is of a line parsed skimmed (the reader's notes, json-skim.ts).
- */
-function resultDigest(
-  b: Record<string, Json>,
-  nameOf: (toolUseId: string) => string,
-  long: LongStrings | null = null,
-): string {
+/** A tool result's content at Full: its recorded digest, else one computed naming its call. */
+function resultDigest(b: Record<string, Json>, nameOf: (toolUseId: string) => string): string {
   const digest = b['digest'];
   if (typeof digest === 'string') return digest;
-  return computedDigest(
-    // A tool_use_id that is no string names no call (and String() of a deep array would recurse).
-    typeof b['tool_use_id'] === 'string' ? nameOf(b['tool_use_id']) : 'unknown',
-    contentString(b['content']),
-    b['is_error'] === true,
-    long,
-  );
+  return computedDigest(callName(b, nameOf), contentString(b['content']), b['is_error'] === true);
+}
+
+/**
+ * UTF-8 bytes of `resultDigest(b, nameOf)`, without writing a computed one (the reader's notes
+ * cost every tool result of a file). `long`: the block is of a line parsed skimmed (json-skim.ts).
+ */
+function resultDigestBytes(
+  b: Record<string, Json>,
+  nameOf: (toolUseId: string) => string,
+  long: LongStrings | null,
+): number {
+  const digest = b['digest'];
+  if (typeof digest === 'string') return Buffer.byteLength(digest, 'utf8');
+  const content = contentString(b['content']);
+  const k = long === null ? -1 : long.indexOf(content);
+  const lines = k < 0 ? lineCount(content) : (long as LongStrings).lineCount(k);
+  return computedDigestBytes(callName(b, nameOf), lines, utf8Bytes(content, long), b['is_error'] === true);
+}
+
+/** The name a computed digest gives a result's call. */
+function callName(b: Record<string, Json>, nameOf: (toolUseId: string) => string): string {
+  // A tool_use_id that is no string names no call (and String() of a deep array would recurse).
+  return typeof b['tool_use_id'] === 'string' ? nameOf(b['tool_use_id']) : 'unknown';
 }
 
 /**
@@ -141,11 +151,14 @@ function noteToolNames(content: readonly Json[], names: Map<string, string>): vo
 }
 
 /** "[<name> result: <L> lines, <B> bytes]" (or "error") for a result without a recorded digest. */
-function computedDigest(name: string, content: string, isError: boolean, long: LongStrings | null): string {
-  const k = long === null ? -1 : long.indexOf(content);
-  const lines = k < 0 ? lineCount(content) : (long as LongStrings).lineCount(k);
-  const bytes = utf8Bytes(content, long);
-  return `[${name} ${isError ? 'error' : 'result'}: ${lines} lines, ${bytes} bytes]`;
+function computedDigest(name: string, content: string, isError: boolean): string {
+  const bytes = Buffer.byteLength(content, 'utf8');
+  return `[${name} ${isError ? 'error' : 'result'}: ${lineCount(content)} lines, ${bytes} bytes]`;
+}
+
+/** UTF-8 bytes of that digest: its 19 fixed bytes ("[", " ", ": ", " lines, ", " bytes]"), name, kind, numbers. */
+function computedDigestBytes(name: string, lines: number, bytes: number, isError: boolean): number {
+  return 19 + Buffer.byteLength(name, 'utf8') + (isError ? 5 : 6) + String(lines).length + String(bytes).length;
 }
 
 /** 0 when empty, else the count of `\n` plus one, a final `\n` not starting a new line. */

@@ -35,7 +35,8 @@ export const F_USAGE = 128; // a message with meta.usage (see `usage`)
 
 export class LedgerIndex {
   count = 0;
-  readonly ids: string[] = [];
+  /** Entry ids by index (replaced whole only by restoreIndex). */
+  ids: string[] = [];
   readonly byId = new Map<string, number>();
   parent = new Int32Array(1024);
   firstChild = new Int32Array(1024).fill(-1);

@@ -3,8 +3,8 @@
  * active leaf's panes"). A hash mismatch changes nothing a leaf shows (§8: such an entry is still
  * kept, counts, and can be a parent or the active leaf), so a big session's first open can answer
  * before it has hashed every line: sha256 was ~15 % of that open. While the read goes on, the
- * reader keeps what each valid entry claims as its `prev_hash` (the string JSON.parse made: a copy
- * that holds no part of the line alive, ~100 bytes an entry); the check then reads the same lines
+ * reader keeps what each valid entry claims as its `prev_hash` (its 32 bytes when it is lowercase hex,
+ * as nearly every claim is, else the string itself: ~40 bytes an entry); the check then reads the same lines
  * again, hashes them, and raises the `hash_mismatch` warnings and flags an inline check would have
  * raised, so afterwards nothing tells the two readings apart.
  *
@@ -19,11 +19,15 @@ import { F_HASH_MISMATCH, type LedgerIndex } from './ledger-index';
 import type { LedgerWarning } from './warnings';
 
 /**
- * Entries whose claims are kept before a reader hashes inline again (~3 MB of claims; of a 100 MB
- * session's ~36k entries the last tenth is hashed as read; the 1M-entry bench session's peak memory
- * is within 0.03 GB of its goal, so no more).
+ * Entries whose claims are kept before a reader hashes inline again (~2.6 MB of claims: a 100 MB
+ * session's ~36k entries all deferred; the 1M-entry bench session's peak memory is within 0.03 GB of
+ * its goal, and 32k claims kept as strings took more than these 64k as bytes, so no more).
  */
-export const MAX_DEFERRED_CLAIMS = 1 << 15;
+export const MAX_DEFERRED_CLAIMS = 1 << 16;
+
+/** A claim kept as bytes: the lowercase hex SHA-256 a valid link is (upper case is a mismatch). */
+const LOWER_HEX_HASH = /^[0-9a-f]{64}$/;
+const HASH_BYTES = 32;
 
 /** Bytes read back per block by a check (the lines of a block are hashed from one read). */
 const BLOCK = 1 << 20;
@@ -42,7 +46,10 @@ export class DeferredHashCheck {
   // Per claim, in line order (one per valid entry line of the region).
   private claimLine = new Int32Array(1024);
   private claimEntry = new Int32Array(1024);
-  private readonly claims: (string | null)[] = [];
+  /** Claims that are lowercase hex hashes, as bytes, at claim number × 32; the others in `otherClaims`. */
+  private claimHash = Buffer.alloc(1024 * HASH_BYTES);
+  private readonly otherClaims = new Map<number, string | null>();
+  private claims = 0;
   /** Ids of claims by duplicate lines (not in the index), by claim number. */
   private readonly duplicateIds = new Map<number, string>();
   private walker: HashWalk | null = null;
@@ -57,20 +64,26 @@ export class DeferredHashCheck {
 
   /** Enough claims are kept: the reader hashes inline from the next line on. */
   get full(): boolean {
-    return this.claims.length >= this.maxClaims;
+    return this.claims >= this.maxClaims;
   }
 
   /** A valid entry on `line` (index slot `entry`, or -1 for a skipped duplicate) claims `prev` as its prev_hash. */
   claim(line: number, entry: number, prev: string | null, id: string): void {
-    const k = this.claims.length;
+    const k = this.claims++;
     if (k >= this.claimLine.length) {
       this.claimLine = grow(this.claimLine, k + 1, Int32Array);
       this.claimEntry = grow(this.claimEntry, k + 1, Int32Array);
     }
+    if ((k + 1) * HASH_BYTES > this.claimHash.length) {
+      const next = Buffer.alloc(this.claimHash.length * 2);
+      this.claimHash.copy(next);
+      this.claimHash = next;
+    }
     this.claimLine[k] = line;
     this.claimEntry[k] = entry;
     if (entry === NOT_INDEXED) this.duplicateIds.set(k, id);
-    this.claims.push(prev);
+    if (prev !== null && LOWER_HEX_HASH.test(prev)) this.claimHash.write(prev, k * HASH_BYTES, 'hex');
+    else this.otherClaims.set(k, prev);
   }
 
   /**
@@ -92,8 +105,10 @@ export class DeferredHashCheck {
     index: LedgerIndex,
     out: LedgerWarning[],
   ): number {
-    if (k >= this.claims.length || this.claimLine[k] !== line) return k;
-    const claim = this.claims[k];
+    if (k >= this.claims || this.claimLine[k] !== line) return k;
+    const claim = this.otherClaims.has(k)
+      ? (this.otherClaims.get(k) as string | null)
+      : this.claimHash.toString('hex', k * HASH_BYTES, (k + 1) * HASH_BYTES);
     if (claim !== expected) {
       const entry = this.claimEntry[k];
       if (entry !== NOT_INDEXED) index.flags[entry] |= F_HASH_MISMATCH;

@@ -67,15 +67,27 @@ interface WasmApi {
   Instance: new (module: object) => { exports: unknown };
 }
 
-/** One lexer per thread (a line is skimmed and parsed in one synchronous step); null if it cannot load. */
-let lexer: SkimExports | null | undefined;
+/** The lexer and views of its memory (never grown, so they stay valid). */
+interface Lexer {
+  skim: SkimExports['skim'];
+  bytes: Buffer;
+  records: Int32Array;
+}
 
-function loadLexer(): SkimExports | null {
+/** One lexer per thread (a line is skimmed and parsed in one synchronous step); null if it cannot load. */
+let lexer: Lexer | null | undefined;
+
+function loadLexer(): Lexer | null {
   if (lexer === undefined) {
     try {
       const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
       const module = new wasm.Module(Buffer.from(JSON_SKIM_WASM_BASE64, 'base64'));
-      lexer = new wasm.Instance(module).exports as SkimExports;
+      const { memory, skim } = new wasm.Instance(module).exports as SkimExports;
+      lexer = {
+        skim,
+        bytes: Buffer.from(memory.buffer),
+        records: new Int32Array(memory.buffer, 0, MAX_RECORDS * RECORD_INTS),
+      };
     } catch {
       lexer = null; // (no WebAssembly SIMD here: every line is parsed as it is)
     }
@@ -101,14 +113,13 @@ export class JsonSkim {
     long.count = 0;
     const lex = line.length >= this.minLine && line.length <= SKIM_MAX_LINE ? loadLexer() : null;
     if (lex === null) return line.toString('utf8');
-    const mem = new Uint8Array(lex.memory.buffer);
+    const { bytes: mem, records } = lex;
     if (mem.length < INPUT + line.length + SLACK) return line.toString('utf8'); // (never: SKIM_MAX_LINE)
     mem.set(line, INPUT);
     const n = lex.skim(line.length, this.minString, MAX_RECORDS);
     if (n <= 0) return line.toString('utf8');
 
     // Compacted in place: each string's token becomes its (shorter) placeholder token.
-    const records = new Int32Array(lex.memory.buffer, 0, n * RECORD_INTS);
     let to = INPUT;
     let from = INPUT;
     for (let k = 0; k < n; k++) {
@@ -125,7 +136,7 @@ export class JsonSkim {
     mem.copyWithin(to, from, INPUT + line.length);
     to += INPUT + line.length - from;
     long.count = n;
-    return Buffer.from(lex.memory.buffer, INPUT, to - INPUT).toString('utf8');
+    return mem.toString('utf8', INPUT, to);
   }
 }
 

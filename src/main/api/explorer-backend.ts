@@ -139,7 +139,7 @@ export class ExplorerBackend implements ApiBackend {
       b.cache.readInSteps({
         firstBytes: step,
         stepBytes: step,
-        onStep: (key) => void b.onHomeChange({ type: 'changed', key }).catch(logFailure),
+        onStep: (key) => void b.onHomeChange({ type: 'changed', key }, true).catch(logFailure),
         onHashesChecked: (key, result) => b.onHashesChecked(key, result.mismatches),
       });
     }
@@ -357,8 +357,13 @@ export class ExplorerBackend implements ApiBackend {
     return result;
   }
 
-  /** A file of the home changed or went away: update the open session, then the library. */
-  private async onHomeChange(c: HomeChange): Promise<void> {
+  /**
+   * A file of the home changed or went away: update the open session, then the library. `step`:
+   * no file changed, a first read in steps read on (the library row is not read from disk again
+   * for it: a stat, the file's head and the kernel's lock table, each of ~25 steps of a 100 MB
+   * first open; a change on disk meanwhile comes from the watcher as well).
+   */
+  private async onHomeChange(c: HomeChange, step = false): Promise<void> {
     if (this.closed) return;
     const key = c.key;
     const open = this.cache.get(key);
@@ -394,7 +399,7 @@ export class ExplorerBackend implements ApiBackend {
       }
     }
     const before = this.library.get(key);
-    const after = c.type === 'removed' ? null : this.library.refresh(key);
+    const after = c.type === 'removed' ? null : step && before ? before : this.library.refresh(key);
     if (!after) {
       this.library.forget(key);
       if (c.type === 'removed' && open) this.cache.drop(key);

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiEvent, LeafView, SessionInfo, TreeRowsResult } from '../../shared/api';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
@@ -307,5 +307,20 @@ describe('a first open read in steps (issue 9)', () => {
     // The session still says it was checked, with what was found.
     await c.until((e) => e.type === 'session' && e.reading === null);
     expect(await c.until((e) => e.type === 'session' && e.change === 'checked')).toMatchObject({ hashMismatches: 2 });
+  });
+  it('a step reads the file on, not the library row: no stat, head or lock table read again per step', async () => {
+    const g = generateSession({ seed: 6, bytes: 600_000, cwd: '/home/ana/projects/vak' });
+    const { home } = homeWith(g.bytes);
+    const b = await backendOn(home, 64 << 10);
+    const fromDisk = vi.spyOn(b.library, 'refresh');
+    const c = new Client('steps');
+    await b.call('subscribe', { topic: 'session', key: KEY }, c);
+    await b.call('openSession', { key: KEY }, c);
+    await c.until((e) => e.type === 'session' && e.reading === null);
+    expect(c.events.filter((e) => e.type === 'session' && e.reading !== undefined).length).toBeGreaterThan(5);
+    expect(fromDisk).not.toHaveBeenCalled();
+    // The row the library shows at the end has the whole read's figures all the same.
+    const row = b.library.get(KEY);
+    expect(row?.entries).toBe(b.cache.peek(KEY)?.ledger.index.count);
   });
 });

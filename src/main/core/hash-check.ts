@@ -3,8 +3,8 @@
  * active leaf's panes"). A hash mismatch changes nothing a leaf shows (§8: such an entry is still
  * kept, counts, and can be a parent or the active leaf), so a big session's first open can answer
  * before it has hashed every line: sha256 was ~15 % of that open. While the read goes on, the
- * reader keeps what each valid entry claims as its `prev_hash` (its 32 bytes when it is lowercase hex,
- * as nearly every claim is, else the string itself: ~40 bytes an entry); the check then reads the same lines
+ * reader keeps what each valid entry claims as its `prev_hash` (the string JSON.parse made: a copy
+ * that holds no part of the line alive, ~100 bytes an entry); the check then reads the same lines
  * again, hashes them, and raises the `hash_mismatch` warnings and flags an inline check would have
  * raised, so afterwards nothing tells the two readings apart.
  *
@@ -19,13 +19,12 @@ import { F_HASH_MISMATCH, type LedgerIndex } from './ledger-index';
 import type { LedgerWarning } from './warnings';
 
 /**
- * Entries whose claims are kept before a reader hashes inline again (~2.6 MB of claims: a 100 MB
- * session's ~36k entries all deferred; the 1M-entry bench session's peak memory is within 0.03 GB of
- * its goal, and 32k claims kept as strings took more than these 64k as bytes, so no more).
+ * Entries whose claims are kept before a reader hashes inline again (~6 MB of claims: a 100 MB
+ * session's ~36k entries all deferred, where 32k left its last tenth hashed as read, ~20 ms; the
+ * 1M-entry bench session's peak memory stays within its goal). Kept as the strings JSON.parse made:
+ * decoding them to 32 bytes each took more time than it saved the collector.
  */
 export const MAX_DEFERRED_CLAIMS = 1 << 16;
-
-const HASH_BYTES = 32;
 
 /** Bytes read back per block by a check (the lines of a block are hashed from one read). */
 const BLOCK = 1 << 20;
@@ -44,10 +43,7 @@ export class DeferredHashCheck {
   // Per claim, in line order (one per valid entry line of the region).
   private claimLine = new Int32Array(1024);
   private claimEntry = new Int32Array(1024);
-  /** Claims that are lowercase hex hashes, as bytes, at claim number × 32; the others in `otherClaims`. */
-  private claimHash = Buffer.alloc(1024 * HASH_BYTES);
-  private readonly otherClaims = new Map<number, string | null>();
-  private claims = 0;
+  private readonly claims: (string | null)[] = [];
   /** Ids of claims by duplicate lines (not in the index), by claim number. */
   private readonly duplicateIds = new Map<number, string>();
   private walker: HashWalk | null = null;
@@ -62,25 +58,20 @@ export class DeferredHashCheck {
 
   /** Enough claims are kept: the reader hashes inline from the next line on. */
   get full(): boolean {
-    return this.claims >= this.maxClaims;
+    return this.claims.length >= this.maxClaims;
   }
 
   /** A valid entry on `line` (index slot `entry`, or -1 for a skipped duplicate) claims `prev` as its prev_hash. */
   claim(line: number, entry: number, prev: string | null, id: string): void {
-    const k = this.claims++;
+    const k = this.claims.length;
     if (k >= this.claimLine.length) {
       this.claimLine = grow(this.claimLine, k + 1, Int32Array);
       this.claimEntry = grow(this.claimEntry, k + 1, Int32Array);
     }
-    if ((k + 1) * HASH_BYTES > this.claimHash.length) {
-      const next = Buffer.alloc(this.claimHash.length * 2);
-      this.claimHash.copy(next);
-      this.claimHash = next;
-    }
     this.claimLine[k] = line;
     this.claimEntry[k] = entry;
     if (entry === NOT_INDEXED) this.duplicateIds.set(k, id);
-    if (prev === null || !writeLowerHex(prev, this.claimHash, k * HASH_BYTES)) this.otherClaims.set(k, prev);
+    this.claims.push(prev);
   }
 
   /**
@@ -102,10 +93,8 @@ export class DeferredHashCheck {
     index: LedgerIndex,
     out: LedgerWarning[],
   ): number {
-    if (k >= this.claims || this.claimLine[k] !== line) return k;
-    const claim = this.otherClaims.has(k)
-      ? (this.otherClaims.get(k) as string | null)
-      : this.claimHash.toString('hex', k * HASH_BYTES, (k + 1) * HASH_BYTES);
+    if (k >= this.claims.length || this.claimLine[k] !== line) return k;
+    const claim = this.claims[k];
     if (claim !== expected) {
       const entry = this.claimEntry[k];
       if (entry !== NOT_INDEXED) index.flags[entry] |= F_HASH_MISMATCH;
@@ -119,26 +108,6 @@ export class DeferredHashCheck {
     }
     return k + 1;
   }
-}
-
-/**
- * Writes the 32 bytes `s` spells at `at` when it is 64 lowercase hex digits, the form of a valid
- * link (upper case is a mismatch, so not Buffer's hex decoding); false otherwise. By hand: a regular
- * expression and Buffer.write took ~40 ms of a 100 MB first read, this loop a few.
- */
-function writeLowerHex(s: string, out: Uint8Array, at: number): boolean {
-  if (s.length !== 2 * HASH_BYTES) return false;
-  for (let p = 0; p < s.length; p += 2) {
-    const hi = hexDigit(s.charCodeAt(p));
-    const lo = hexDigit(s.charCodeAt(p + 1));
-    if ((hi | lo) < 0) return false;
-    out[at + (p >> 1)] = (hi << 4) | lo;
-  }
-  return true;
-}
-
-function hexDigit(c: number): number {
-  return c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
 }
 
 /**

@@ -32,23 +32,22 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  * parsed value holds.
  */
 function expectSkimmedSame(text: string, skim = eager()): number {
-  let want: unknown;
-  let wantValid = true;
+  const want = parsed(text);
+  const got = parsed(skim.text(Buffer.from(text)));
+  expect(got.ok).toBe(want.ok);
+  return want.ok && got.ok ? placeholdersGivenBack(want.value, got.value, skim) : 0;
+}
+
+function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    want = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) };
   } catch {
-    wantValid = false;
+    return { ok: false };
   }
-  const skimmed = skim.text(Buffer.from(text));
-  let got: unknown;
-  let gotValid = true;
-  try {
-    got = JSON.parse(skimmed);
-  } catch {
-    gotValid = false;
-  }
-  expect(gotValid).toBe(wantValid);
-  if (!wantValid) return 0;
+}
+
+/** Gives each placeholder of `got` back the string of `want` it stands for (checking its measures); then the two are equal. */
+function placeholdersGivenBack(want: unknown, got: unknown, skim: JsonSkim): number {
   let given = 0;
   // Placeholders stand only at message.content[*].text and .content: give their strings back there.
   const blocks = isObj(got) && isObj(got['message']) ? got['message']['content'] : undefined;

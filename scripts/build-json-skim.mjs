@@ -5,7 +5,7 @@
 //   node scripts/build-json-skim.mjs           write json-skim-wasm.ts
 //   node scripts/build-json-skim.mjs --check   exit 1 when json-skim-wasm.ts is not what the .wat makes
 //
-// The unit tests run the check's function (json-skim.test.ts), so the two cannot drift apart.
+// The unit tests run the check's function (scripts/build-json-skim.test.ts), so the two cannot drift apart.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -308,6 +308,7 @@ describe('a first open read in steps (issue 9)', () => {
     await c.until((e) => e.type === 'session' && e.reading === null);
     expect(await c.until((e) => e.type === 'session' && e.change === 'checked')).toMatchObject({ hashMismatches: 2 });
   });
+
   it('a step reads the file on, not the library row: no stat, head or lock table read again per step', async () => {
     const g = generateSession({ seed: 6, bytes: 600_000, cwd: '/home/ana/projects/vak' });
     const { home } = homeWith(g.bytes);

@@ -1,6 +1,6 @@
 import { isObject, type Json, type LedgerEntry } from './entry-types';
 import type { Ledger } from './ledger';
-import { blockTokens, contentString, MESSAGE_OVERHEAD, utf8Bytes } from './tokens';
+import { blockTokens, contentString, MESSAGE_OVERHEAD } from './tokens';
 import type { LongStrings } from './json-skim';
 import { ackFor, toolNameFor, type ChainContext } from './chain-context';
 
@@ -128,7 +128,8 @@ function resultDigestBytes(
   const content = contentString(b['content']);
   const k = long === null ? -1 : long.indexOf(content);
   const lines = k < 0 ? lineCount(content) : (long as LongStrings).lineCount(k);
-  return computedDigestBytes(callName(b, nameOf), lines, utf8Bytes(content, long), b['is_error'] === true);
+  const bytes = k < 0 ? Buffer.byteLength(content, 'utf8') : (long as LongStrings).bytes[k];
+  return computedDigestBytes(callName(b, nameOf), lines, bytes, b['is_error'] === true);
 }
 
 /** The name a computed digest gives a result's call. */

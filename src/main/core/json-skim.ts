@@ -19,7 +19,7 @@ import { JSON_SKIM_WASM_BASE64 } from './json-skim-wasm';
 /** Lines shorter than this are parsed as they are (nothing long enough to gain from). */
 export const SKIM_MIN_LINE = 2048;
 /** Nor longer than this: the lexer's memory (json-skim.wat: 65 pages, never grown) holds one such line. */
-export const SKIM_MAX_LINE = 4 << 20;
+const SKIM_MAX_LINE = 4 << 20;
 /** Strings (raw, quotes included) shorter than this stay in the text. */
 export const SKIM_MIN_STRING = 256;
 

@@ -205,7 +205,7 @@ describe('Full notes (issue 9: parse once)', () => {
     }
     expect(left).toBeGreaterThan(0);
     // x1's result: its call's name was dropped with the older generation.
-    const r = notesOf(parallel).index.byId.get('r')!;
+    const r = notesOf(parallel).index.indexOf('r')!;
     expect(notesOf(parallel).notes.tokensOf(r, BPT)).toBeGreaterThan(0);
     expect(notesOf(parallel, 1).notes.tokensOf(r, BPT)).toBeUndefined();
   });

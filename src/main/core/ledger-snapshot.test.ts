@@ -22,7 +22,7 @@ function readingOf(l: Ledger): unknown {
     activeLeaf: ix.activeLeaf,
     header: ix.header,
     ids: ix.ids,
-    byId: [...ix.byId],
+    byId: ix.ids.slice(0, n).map((id) => [id, ix.indexOf(id)]),
     arrays: [
       ix.parent,
       ix.firstChild,
@@ -221,6 +221,17 @@ describe('a kept index that no longer fits the file is not used', () => {
     ]) {
       expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, { work: bad as never, turns: null }))).toThrow(/work/);
     }
+  });
+
+  it('maps no id on a resume until one is looked up, then every id as a full read does', async () => {
+    const file = join(FIXTURES, 'branching.jsonl');
+    const whole = Ledger.openSync(file);
+    const resumed = await Ledger.resume(new FileSource(file), kept(whole));
+    expect(resumed.index.idsMapped).toBe(false);
+    expect(resumed.index.count).toBeGreaterThan(3);
+    for (const id of whole.index.ids) expect(resumed.indexOf(id)).toBe(whole.indexOf(id));
+    expect(resumed.index.idsMapped).toBe(true);
+    expect(resumed.indexOf('no such id')).toBeUndefined();
   });
 
   it('refuses a checksummed snapshot whose links do not hold (never trusted)', async () => {

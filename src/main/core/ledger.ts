@@ -496,7 +496,7 @@ export class Ledger {
 
   /** Index of an id, or undefined. */
   indexOf(id: string): number | undefined {
-    return this.index.byId.get(id);
+    return this.index.indexOf(id);
   }
 
   close(): void {

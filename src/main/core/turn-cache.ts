@@ -119,7 +119,7 @@ export class TurnCache {
       sources = new Int32Array(msgs.length);
       msgs.forEach((m, k) => {
         tokens += m.tokens;
-        sources[k] = ledger.index.byId.get(m.source_ids[0]) ?? -1;
+        sources[k] = ledger.index.indexOf(m.source_ids[0]) ?? -1;
       });
     }
     let acks: Map<string, number> | null = null;

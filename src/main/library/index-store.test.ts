@@ -120,6 +120,8 @@ describe('kept indexes: a reopen reads only what was appended (issue 9)', () => 
     const same = (await cacheOf(home, store).acquire(KEY)).ledger;
     expect(same.stats.bytesRead).toBe(lastLine);
     expect(same.stats.linesParsed).toBe(0);
+    // Nothing looked an id up yet: the id map is built when first needed, not by the reopen.
+    expect(same.index.idsMapped).toBe(false);
     expect(reading(same)).toEqual(await fullReading(home));
 
     const appended = appendLine(file, 'after-1') + appendLine(file, 'after-2');
@@ -127,6 +129,7 @@ describe('kept indexes: a reopen reads only what was appended (issue 9)', () => 
     const later = (await cacheOf(home, store).acquire(KEY)).ledger;
     expect(later.stats.bytesRead).toBe(lastLine + appended);
     expect(later.stats.linesParsed).toBe(2);
+    expect(later.index.idsMapped).toBe(true); // (the appended lines' parents were looked up)
     expect(reading(later)).toEqual(await fullReading(home));
     expect(later.index.ids[later.index.activeLeaf]).toBe('after-2');
     expect(warn).not.toHaveBeenCalled();

@@ -8,6 +8,7 @@ import { FileSource } from './byte-source';
 import { Ledger } from './ledger';
 import { snapshotMismatch, SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-codec';
+import { TreeLayout } from './tree-layout';
 
 const tmp = useTempDir();
 const KEY = { realPath: '/x/s.jsonl', dev: 1, ino: 2 };
@@ -206,11 +207,12 @@ describe('a kept index that no longer fits the file is not used', () => {
       last_ts: '2026-12-01T00:00:00.000Z',
     };
     const work = { tip: 2, items: [item] };
-    expect(decodeSnapshot(encodeSnapshot(snap, KEY, { work, turns: null })).work).toEqual(work);
+    expect(decodeSnapshot(encodeSnapshot(snap, KEY, { work, turns: null, layout: null })).work).toEqual(work);
     expect(decodeSnapshot(encodeSnapshot(snap, KEY)).work).toBeNull();
     // A fold past the snapshot's entries is not kept at all.
     expect(
-      decodeSnapshot(encodeSnapshot(snap, KEY, { work: { tip: snap.count, items: [item] }, turns: null })).work,
+      decodeSnapshot(encodeSnapshot(snap, KEY, { work: { tip: snap.count, items: [item] }, turns: null, layout: null }))
+        .work,
     ).toBeNull();
     for (const bad of [
       { tip: -1, items: [item] },
@@ -219,8 +221,29 @@ describe('a kept index that no longer fits the file is not used', () => {
       { tip: 0, items: [{ ...item, work_id: 7 }] },
       { tip: 0, items: 'none' },
     ]) {
-      expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, { work: bad as never, turns: null }))).toThrow(/work/);
+      expect(() =>
+        decodeSnapshot(encodeSnapshot(snap, KEY, { work: bad as never, turns: null, layout: null })),
+      ).toThrow(/work/);
     }
+  });
+
+  it('carries a whole tree layout of its entries, and refuses a malformed one', () => {
+    const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
+    const snap = kept(l);
+    const layout = TreeLayout.build(l.index).kept()!;
+    expect(layout.busy.length).toBeGreaterThan(1); // (a branching session: more than one lane)
+    const back = decodeSnapshot(encodeSnapshot(snap, KEY, { work: null, turns: null, layout })).layout!;
+    expect({ ...back, lanes: [...back.lanes], foldStart: [...back.foldStart] }).toEqual({
+      ...layout,
+      lanes: [...layout.lanes],
+      foldStart: [...layout.foldStart],
+    });
+    expect(decodeSnapshot(encodeSnapshot(snap, KEY)).layout).toBeNull();
+    // A layout of other entries than the snapshot's is not kept at all.
+    const fewer = { ...layout, count: layout.count - 1, lanes: layout.lanes.subarray(0, -1) };
+    expect(decodeSnapshot(encodeSnapshot(snap, KEY, { work: null, turns: null, layout: fewer })).layout).toBeNull();
+    const odd = { ...layout, busy: 'none' as never };
+    expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, { work: null, turns: null, layout: odd }))).toThrow(/layout/);
   });
 
   it('maps no id on a resume until one is looked up, then every id as a full read does', async () => {

@@ -2,12 +2,15 @@ import { createHash, hash } from 'node:crypto';
 import { SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import type { LedgerWarning } from './warnings';
 import type { KeptTurns } from './turn-cache';
+import type { KeptLayout } from './tree-layout';
 import type { WorkFold } from './work-fold';
 
 /** What is kept with an index besides it (each null when there is none). */
 export interface KeptExtras {
   work: WorkFold | null;
   turns: KeptTurns | null;
+  /** A whole build of the tree layout of the entries the index covers (tree-layout.ts). */
+  layout: KeptLayout | null;
 }
 
 /**
@@ -19,20 +22,21 @@ export interface KeptTurnsText {
   count: number;
 }
 
-const NO_EXTRAS: KeptExtras = { work: null, turns: null };
+const NO_EXTRAS: KeptExtras = { work: null, turns: null, layout: null };
 
 /**
  * The bytes of a kept index (`*.vkix`): magic, format version, a JSON part (the file it
  * belongs to, the reader's state, ids, warnings and the sparse maps), the typed arrays as
  * raw little-endian bytes, and a sha256 of everything before it. The JSON part may also carry
  * what was derived from the index when it was kept (`KeptExtras`: the active chain's work fold,
- * the closed turns' Full costs), so a reopen computes only what came since. A file that fails
+ * the closed turns' Full costs, the tree layout: its lanes and fold rows as raw bytes after the
+ * index's arrays), so a reopen computes only what came since. A file that fails
  * any of these is refused whole (SnapshotInvalidError); restoreIndex then checks its meaning.
  */
 
 const MAGIC = Buffer.from('VKIX');
 /** Bump on any change of this layout or of what the reader records: older files are then ignored. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 const SUM = 32;
 
 /** The file a snapshot was read from: it is used only for that very file. */
@@ -61,6 +65,8 @@ interface JsonPart extends SnapshotKey {
   /** The turns' costs as JSON text inside the JSON part: parsed only when a leaf needs them. */
   turnsText?: string | null;
   turnCount?: number;
+  /** The kept layout's lane holds and its row count; its lanes and fold rows follow the arrays. */
+  layout: { busy: number[]; foldRows: number } | null;
 }
 
 type Arrays = Pick<LedgerSnapshot, 'offset' | 'parent' | 'line' | 'length' | 'usage' | 'kind' | 'flags'>;
@@ -89,6 +95,8 @@ export function encodeSnapshotParts(
   extras: KeptExtras = NO_EXTRAS,
 ): { parts: Uint8Array[]; byteLength: number } {
   const { work, turns } = extras;
+  // Only a layout of the entries this snapshot covers.
+  const layout = extras.layout !== null && extras.layout.count === snap.count ? extras.layout : null;
   const json: JsonPart = {
     realPath: key.realPath,
     dev: key.dev,
@@ -110,6 +118,7 @@ export function encodeSnapshotParts(
     work: work !== null && work.tip < snap.count ? work : null,
     turnsText: turns === null ? null : JSON.stringify(turns),
     turnCount: turns === null ? 0 : turns.full.length,
+    layout: layout === null ? null : { busy: layout.busy, foldRows: layout.foldStart.length },
   };
   const text = JSON.stringify(json);
   const jsonLen = Buffer.byteLength(text, 'utf8');
@@ -119,6 +128,7 @@ export function encodeSnapshotParts(
   head.writeUInt32LE(jsonLen, 8);
   head.write(text, 12, 'utf8');
   const parts: Uint8Array[] = [head, ...ARRAYS.map((a) => bytesOf(snap[a.name]))];
+  if (layout !== null) parts.push(bytesOf(layout.lanes), bytesOf(layout.foldStart));
   const sum = createHash('sha256');
   for (const p of parts) sum.update(p);
   parts.push(sum.digest());
@@ -136,6 +146,8 @@ export function decodeSnapshot(buf: Buffer): {
   snapshot: LedgerSnapshot;
   work: WorkFold | null;
   turns: KeptTurnsText | null;
+  /** Checked for its ranges when used (TreeLayout.fromKept). */
+  layout: KeptLayout | null;
 } {
   if (buf.length < 12 + SUM || !buf.subarray(0, 4).equals(MAGIC)) throw new SnapshotInvalidError('not a kept index');
   const version = buf.readUInt32LE(4);
@@ -176,6 +188,19 @@ export function decodeSnapshot(buf: Buffer): {
     throw new SnapshotInvalidError('turns');
   }
   const turns = turnsText === null ? null : { text: turnsText, count: turnCount };
+  const lay = j.layout ?? null;
+  if (
+    lay !== null &&
+    !(
+      isObject(lay) &&
+      Array.isArray(lay.busy) &&
+      Number.isInteger(lay.foldRows) &&
+      lay.foldRows >= 0 &&
+      lay.foldRows <= n
+    )
+  ) {
+    throw new SnapshotInvalidError('layout');
+  }
   let at = 12 + jsonLen;
   const arrays = {} as Record<keyof Arrays, Arrays[keyof Arrays]>;
   for (const a of ARRAYS) {
@@ -185,6 +210,17 @@ export function decodeSnapshot(buf: Buffer): {
     body.copy(bytesOf(out), 0, at, at + len);
     arrays[a.name] = out;
     at += len;
+  }
+  let layout: KeptLayout | null = null;
+  if (lay !== null) {
+    const lanes = new Int32Array(n);
+    const foldStart = new Int32Array(lay.foldRows);
+    for (const out of [lanes, foldStart]) {
+      if (at + out.byteLength > body.length) throw new SnapshotInvalidError('layout');
+      body.copy(bytesOf(out), 0, at, at + out.byteLength);
+      at += out.byteLength;
+    }
+    layout = { count: n, lanes, busy: lay.busy, foldStart };
   }
   if (at !== body.length) throw new SnapshotInvalidError('trailing bytes');
   const snapshot: LedgerSnapshot = {
@@ -203,7 +239,7 @@ export function decodeSnapshot(buf: Buffer): {
     routeKey: j.routeKey,
     packetRange: j.packetRange,
   };
-  return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot, work, turns };
+  return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot, work, turns, layout };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

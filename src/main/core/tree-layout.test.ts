@@ -165,6 +165,56 @@ describe('TreeLayout', () => {
     }
   });
 
+  it('restores a kept layout, with the entries read since placed, exactly as a build of the index now', () => {
+    const KINDS = [KIND.message, KIND.receipt, KIND.activity];
+    let restored = 0;
+    fc.assert(
+      fc.property(trees, fc.nat(), fc.array(fc.nat({ max: 2 }), { maxLength: 60 }), (parents, cut, ks) => {
+        const kinds = parents.map((_, i) => KINDS[ks[i] ?? 0]);
+        const k = 1 + (cut % parents.length);
+        const ix = indexOf(parents.slice(0, k), kinds);
+        const keptNow = TreeLayout.build(ix).kept()!;
+        // As a kept index holds it: copies, not views of the live layout.
+        const copy = { ...keptNow, lanes: keptNow.lanes.slice(), foldStart: keptNow.foldStart.slice() };
+        parents.slice(k).forEach((p, j) => ix.add(`e${k + j}`, p < 0 ? NO_PARENT : p, kinds[k + j], 0, 0, 0, 0));
+        const t = TreeLayout.fromKept(ix, copy);
+        // Refused only when a kept entry other than the last got its first child since.
+        const gotFirstChild = parents.some((p, i) => i >= k && p >= 0 && p < k - 1 && ix.firstChild[p] === i);
+        expect(t === null).toBe(gotFirstChild);
+        if (t === null) return;
+        restored++;
+        const b = TreeLayout.build(ix);
+        expect([...t.lane.subarray(0, ix.count)]).toEqual([...b.lane.subarray(0, ix.count)]);
+        expect(t.laneCount).toBe(b.laneCount);
+        for (const fold of [false, true]) {
+          expect(t.rowCount(fold)).toBe(b.rowCount(fold));
+          expect(t.rows(0, ix.count, fold)).toEqual(b.rows(0, ix.count, fold));
+        }
+        expect(t.kept()).not.toBeNull(); // a whole build again: kept again as it is
+      }),
+      { numRuns: 400 },
+    );
+    expect(restored).toBeGreaterThan(100);
+  });
+
+  it('keeps only a whole build, and refuses a kept layout that does not hold together', () => {
+    const ix = indexOf([-1, 0, 1, 1, 3]);
+    const t = TreeLayout.build(ix);
+    const k = t.kept()!;
+    expect(TreeLayout.fromKept(ix, k)?.rows(0, 5, false)).toEqual(t.rows(0, 5, false));
+    const bad = (patch: Partial<typeof k>): boolean => TreeLayout.fromKept(ix, { ...k, ...patch }) === null;
+    expect(bad({ lanes: Int32Array.from([0, 0, 0, 9, 1]) })).toBe(true); // a lane past the lane count
+    expect(bad({ lanes: Int32Array.from([0, 0]) })).toBe(true); // not one per entry
+    expect(bad({ count: 6, lanes: Int32Array.from([0, 0, 0, 1, 1, 0]) })).toBe(true); // more than the index
+    expect(bad({ busy: [0, 7] })).toBe(true); // held past the entries
+    expect(bad({ foldStart: Int32Array.from([0, 2, 2]) })).toBe(true); // rows out of order
+    expect(bad({ foldStart: Int32Array.from([1, 2]) })).toBe(true); // not from the first entry
+    // Grown by an append: lanes as the append placed them, not necessarily a build's.
+    ix.add('e5', 2, KIND.message, 0, 6, 50, 9);
+    t.extend();
+    expect(t.kept()).toBeNull();
+  });
+
   it('lays out 1,000,000 entries and windows 60 rows deep inside them', () => {
     const n = 1_000_000;
     const ix = new LedgerIndex();

@@ -45,11 +45,33 @@ export interface LayoutRow {
   folded: { count: number; kinds: string[] } | null;
 }
 
+/**
+ * A layout as plain data, kept with a session's index (issue 9 "Reopen is instant": laying out a
+ * 36k-entry session took 11-29 ms of a reopen's first rows, in code still cold). Only a layout of
+ * the whole index as it was is kept (`build`, not grown by appends): restored, it is that build.
+ */
+export interface KeptLayout {
+  count: number;
+  /** Lane of each of the `count` entries. */
+  lanes: Int32Array;
+  /** Per lane, the last row it is held to (see TreeLayout.busy). */
+  busy: number[];
+  /** Folded mode: first entry of each row. */
+  foldStart: Int32Array;
+}
+
 export class TreeLayout {
   /** Lane of each entry. */
   lane = new Int32Array(1024);
   /** Entries laid out so far. */
   count = 0;
+  /**
+   * Laid out as `build` lays the index out (lanes depend on the order entries were placed in:
+   * an append places only its new entries and never moves an old one). Only such a layout is kept.
+   */
+  private whole = false;
+  /** Entries this layout placed itself (the work-count tests: a restored one places only the new). */
+  placed = 0;
   /** Per lane: the last row it is held to (a dot, a line, or a reservation for a first child). */
   private busy: number[] = [];
   /** Crossing edges (child indices) at row k * CHECKPOINT; computed lazily, dropped on a far append. */
@@ -63,7 +85,58 @@ export class TreeLayout {
   /** Lays out every entry of an index (once per opened ledger). */
   static build(index: LedgerIndex): TreeLayout {
     const t = new TreeLayout(index);
-    t.extend();
+    t.placeNew();
+    t.whole = true;
+    return t;
+  }
+
+  /**
+   * This layout as plain data, or null when it is not a whole build. Its lanes are a view (a
+   * placed entry's lane never changes; a kept index is written after this returns), its fold
+   * rows a copy (an append folds rows again in place).
+   */
+  kept(): KeptLayout | null {
+    if (!this.whole) return null;
+    return {
+      count: this.count,
+      lanes: this.lane.subarray(0, this.count),
+      busy: [...this.busy],
+      foldStart: this.foldStart.slice(0, this.foldRows),
+    };
+  }
+
+  /**
+   * The layout `build` gives `index`, from a layout kept when the index had `kept.count` of its
+   * entries (a reopen: the ones read since are placed as a whole build places them), or null when
+   * that cannot be done exactly or `kept` does not hold together: then build it.
+   * A build reserves a lane for an entry's first child from the entry down to that child, so a
+   * kept entry that had no child then and has one now was placed with other reservations than a
+   * build of the index now would use: only the last kept entry may be one (nothing was placed
+   * after it; its reservation is made now).
+   */
+  static fromKept(index: LedgerIndex, kept: KeptLayout): TreeLayout | null {
+    const n = kept.count;
+    if (!isKeptLayout(kept, index.count)) return null;
+    for (let i = n; i < index.count; i++) {
+      const p = index.parent[i];
+      if (p >= 0 && p < n - 1 && index.firstChild[p] === i) return null;
+    }
+    const t = new TreeLayout(index);
+    t.lane = grow(t.lane, n, Int32Array);
+    t.lane.set(kept.lanes);
+    t.busy = [...kept.busy];
+    t.foldStart = grow(t.foldStart, kept.foldStart.length, Int32Array);
+    t.foldStart.set(kept.foldStart);
+    t.foldRows = kept.foldStart.length;
+    t.count = n;
+    if (n > 0) {
+      // The last kept entry's reservation, as a build now would make it (see place).
+      const fc = index.firstChild[n - 1];
+      const l = t.lane[n - 1];
+      if (fc > n - 1 && t.busy[l] === n - 1) t.busy[l] = fc;
+    }
+    t.placeNew();
+    t.whole = true;
     return t;
   }
 
@@ -73,10 +146,17 @@ export class TreeLayout {
 
   /** Places entries appended to the index since the last call; earlier rows keep their lanes. */
   extend(): void {
+    if (this.index.count > this.count) this.whole = false;
+    this.placeNew();
+  }
+
+  /** Places the entries after `count` in file order (see `extend`). */
+  private placeNew(): void {
     const ix = this.index;
     const from = this.count;
     if (ix.count <= from) return;
     this.lane = grow(this.lane, ix.count, Int32Array);
+    this.placed += ix.count - from;
     let refold = from > 0 ? from - 1 : 0;
     for (let i = from; i < ix.count; i++) {
       this.place(i);
@@ -232,4 +312,22 @@ export class TreeLayout {
     }
     return out;
   }
+}
+
+/** A kept layout of at most `count` entries that holds together: lanes in range, fold rows in order. */
+function isKeptLayout(k: KeptLayout, count: number): boolean {
+  const n = k.count;
+  const lanes = k.busy.length;
+  if (!Number.isInteger(n) || n < 0 || n > count || k.lanes.length !== n || lanes > n) return false;
+  for (let l = 0; l < lanes; l++) {
+    const b = k.busy[l];
+    if (!Number.isInteger(b) || b < 0 || b >= n) return false;
+  }
+  // Plain loops (a reopen runs them cold): a lane is a number below the lane count.
+  const ln = k.lanes;
+  for (let i = 0; i < n; i++) if (ln[i] < 0 || ln[i] >= lanes) return false;
+  const f = k.foldStart;
+  if (f.length > n || (n > 0 && f[0] !== 0)) return false;
+  for (let r = 1; r < f.length; r++) if (f[r] <= f[r - 1] || f[r] >= n) return false;
+  return true;
 }

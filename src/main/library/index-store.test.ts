@@ -18,6 +18,7 @@ import type { Ledger } from '../core/ledger';
 import { useTempDir } from '../../test-support/temp-dir';
 import { activeWork } from '../api/session-info';
 import { chainToRoot } from '../core/chain';
+import { TreeLayout } from '../core/tree-layout';
 import { IndexStore } from './index-store';
 import { SessionCache } from './session-cache';
 
@@ -133,6 +134,23 @@ describe('kept indexes: a reopen reads only what was appended (issue 9)', () => 
     expect(reading(later)).toEqual(await fullReading(home));
     expect(later.index.ids[later.index.activeLeaf]).toBe('after-2');
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('a reopen lays out only the entries read since, as a build of the whole index would', async () => {
+    const { home, file, store } = setup();
+    await openAndKeep(home, store);
+    const sameLayout = (s: { ledger: Ledger; layout: TreeLayout }): void => {
+      const built = TreeLayout.build(s.ledger.index);
+      for (const fold of [false, true]) expect(s.layout.rows(0, 1e6, fold)).toEqual(built.rows(0, 1e6, fold));
+    };
+    const same = await cacheOf(home, store).acquire(KEY);
+    expect(same.layout.placed).toBe(0);
+    sameLayout(same);
+    appendLine(file, 'after-1');
+    appendLine(file, 'after-2');
+    const later = await cacheOf(home, store).acquire(KEY);
+    expect(later.layout.placed).toBe(2);
+    sameLayout(later);
   });
 
   it("keeps the active chain's work fold: a reopen parses only the work entries appended since", async () => {

@@ -13,6 +13,7 @@ import {
   type KeptTurnsText,
   type SnapshotKey,
 } from '../core/snapshot-codec';
+import type { KeptLayout } from '../core/tree-layout';
 import type { WorkFold } from '../core/work-fold';
 
 export interface IndexStoreOptions {
@@ -44,6 +45,8 @@ export interface KeptReading {
   work: WorkFold | null;
   /** With the number of entries they were kept for (the kept index's count). */
   turns: (KeptTurnsText & { entries: number }) | null;
+  /** The tree layout of the kept entries (TreeLayout.fromKept places the ones read since). */
+  layout: KeptLayout | null;
 }
 
 export class IndexStore {
@@ -91,7 +94,7 @@ export class IndexStore {
       await unlink(file).catch(() => undefined);
       return null;
     }
-    const { key: kept, snapshot, work, turns } = decoded;
+    const { key: kept, snapshot, work, turns, layout } = decoded;
     let reason: string | null;
     if (kept.realPath !== key.realPath) reason = `it belongs to ${kept.realPath}`;
     else if (kept.dev !== key.dev || kept.ino !== key.ino) reason = 'the file was replaced (device or inode changed)';
@@ -108,8 +111,8 @@ export class IndexStore {
       const n = snapshot.count;
       const same = ledger.index.count >= n && (n === 0 || ledger.index.ids[n - 1] === snapshot.ids[n - 1]);
       return same
-        ? { ledger, work, turns: turns === null ? null : { ...turns, entries: n } }
-        : { ledger, work: null, turns: null };
+        ? { ledger, work, turns: turns === null ? null : { ...turns, entries: n }, layout }
+        : { ledger, work: null, turns: null, layout: null };
     } catch (e) {
       if (!(e instanceof SnapshotInvalidError)) throw e;
       notUsed(key.realPath, e.message);
@@ -124,7 +127,11 @@ export class IndexStore {
    * sees half a file), then the folder is pruned to its size bound. `extras` are kept with it
    * (a work fold whose tip it covers; turn costs naming only entries it covers; else none).
    */
-  async keep(ledger: Ledger, key: SnapshotKey, extras: KeptExtras = { work: null, turns: null }): Promise<boolean> {
+  async keep(
+    ledger: Ledger,
+    key: SnapshotKey,
+    extras: KeptExtras = { work: null, turns: null, layout: null },
+  ): Promise<boolean> {
     const snap = ledger.snapshot();
     // By the file's size, not the bytes this reading read (a reopen reads only what was appended).
     if (snap === null || snap.coveredBytes < this.minBytes) return false;

@@ -43,5 +43,6 @@ export async function openLedger(
     resumed: kept !== null,
     work: kept?.work ?? null,
     turns: kept?.turns ?? null,
+    layout: kept?.layout ?? null,
   };
 }

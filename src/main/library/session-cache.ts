@@ -6,7 +6,7 @@ import { appendBranch, BranchError, type BranchLockStats, type BranchResult } fr
 import { sessionPath } from '../core/home';
 import type { HashCheckResult, Ledger, ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
-import { TreeLayout } from '../core/tree-layout';
+import { TreeLayout, type KeptLayout } from '../core/tree-layout';
 import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
 import type { IndexStore } from './index-store';
@@ -174,13 +174,16 @@ export class SessionCache {
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
     const path = sessionPath(this.home, key);
-    const { ledger, ino, dev, realPath, resumed, work, turns } = await openLedger(this.home, key, this.store, {
+    const opened = await openLedger(this.home, key, this.store, {
       onProgress,
       maxBytes: this.steps?.firstBytes,
       noteFullCosts: NOTES_BPT,
       deferHashCheck: this.steps !== null,
     });
-    const layout = TreeLayout.build(ledger.index);
+    const { ledger, ino, dev, realPath, resumed, work, turns } = opened;
+    // A reopen lays out only the entries read since its kept index (when that gives a build's lanes).
+    const layout =
+      (opened.layout && TreeLayout.fromKept(ledger.index, opened.layout)) ?? TreeLayout.build(ledger.index);
     const announced = ledger.index.count;
     const s: OpenSession = {
       key,
@@ -296,7 +299,7 @@ export class SessionCache {
       .keep(
         s.ledger,
         { realPath: s.realPath, dev: s.dev, ino: s.ino },
-        { work: s.work?.index === s.ledger.index ? s.work.fold : null, turns },
+        { work: s.work?.index === s.ledger.index ? s.work.fold : null, turns, layout: wholeLayout(s) },
       )
       .catch((e: unknown) =>
         console.warn(`vak-explorer: could not keep the index of ${s.key}: ${(e as Error).message}`),
@@ -418,6 +421,7 @@ export class SessionCache {
         resumed: _,
         work: _work,
         turns: _turns,
+        layout: _layout,
         ...opened
       } = await openLedger(this.home, key, null, {
         noteFullCosts: NOTES_BPT,
@@ -495,6 +499,16 @@ export class SessionCache {
     await this.flushKept();
     this.closeAll();
   }
+}
+
+/**
+ * The session's layout as `build` gives it for the whole index, to keep: its own when it is one
+ * (a session read and not appended to since), else one built now (off the path of requests: a
+ * kept index is written a moment after its open answered, or as the session leaves).
+ */
+function wholeLayout(s: OpenSession): KeptLayout | null {
+  const own = s.layoutIndex === s.ledger.index ? s.layout.kept() : null;
+  return own?.count === s.ledger.index.count ? own : TreeLayout.build(s.ledger.index).kept();
 }
 
 /**

@@ -3,7 +3,7 @@
  * text parses exactly when the line does, to the same value once each placeholder is given back
  * its string, and each placeholder's measures are those of its string. A reader that skims every
  * line it can reads every fixture and generated session as one that parses them whole. (That the
- * module is the one json-skim.wat makes: scripts/build-json-skim.test.ts.)
+ * module is the one json-skim.wat makes: scripts/build-wasm.test.ts.)
  */
 import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';

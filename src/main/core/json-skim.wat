@@ -20,7 +20,7 @@
 ;; text is valid JSON exactly when the line is, and parses to the same value but for those strings.
 ;; Structure outside strings is not checked here: JSON.parse checks it.
 ;;
-;; Build: `node scripts/build-json-skim.mjs` writes json-skim-wasm.ts (checked by a test).
+;; Build: `node scripts/build-wasm.mjs` writes json-skim-wasm.ts (checked by a test).
 (module
   ;; 4 KiB of records and keys, then a line of up to 4 MiB and 16 bytes a SIMD load may read past
   ;; it: 65 pages, never grown (growing detaches the memory's ArrayBuffer, and V8 then drops the

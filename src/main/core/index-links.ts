@@ -1,0 +1,181 @@
+/**
+ * The checks a kept index's entries must pass and the children links rebuilt from their parents
+ * (restoreIndex, ledger-snapshot.ts). A reopen runs them over every entry before its first rows, in
+ * code that has not run yet in that process: as a loop of ours, ~40 ms for the 100 MB bench session's
+ * 36k entries (V8 interprets it until an optimized version is ready, which here came after the loop
+ * ended); as WebAssembly (index-links.wat), compiled before it runs, ~1 ms. Both give the same answer
+ * on the same arrays (a property test runs both); the loop runs where WebAssembly cannot load.
+ */
+import { KNOWN_KINDS } from './entry-types';
+import { INDEX_LINKS_WASM_BASE64 } from './index-links-wasm';
+import { NO_PARENT, ORPHAN, UNKNOWN_KIND } from './ledger-index';
+
+/** The arrays of an index's first `n` entries that are checked, and the links written. */
+export interface EntryArrays {
+  parent: Int32Array;
+  kind: Uint8Array;
+  offset: Float64Array;
+  length: Uint32Array;
+  line: Uint32Array;
+  /** Written: each at least `n` long, every slot -1 (the links) or 0 (the counts) before. */
+  firstChild: Int32Array;
+  lastChild: Int32Array;
+  nextSibling: Int32Array;
+  childCount: Uint32Array;
+}
+
+/** What the first entry that fails a check fails; the checks run in this order per entry. */
+export type LinkProblem = 'parent links' | 'kind codes' | 'offsets' | 'line numbers';
+const PROBLEMS: readonly (LinkProblem | null)[] = [null, 'parent links', 'kind codes', 'offsets', 'line numbers'];
+
+/**
+ * Checks entries 0 … n-1 (parents earlier, known kind codes, offsets increasing and integral with
+ * each line inside `coveredBytes`, line numbers increasing up to `lines`) and links each to its
+ * parent, as LedgerIndex.add does. Returns the first problem, or null; the links are complete only then.
+ */
+export function linkEntries(a: EntryArrays, n: number, coveredBytes: number, lines: number): LinkProblem | null {
+  const wasm = linkEntriesWasm(a, n, coveredBytes, lines);
+  return wasm === undefined ? linkEntriesJs(a, n, coveredBytes, lines) : wasm;
+}
+
+/** linkEntries as a loop of ours (no call per entry: it runs cold). */
+export function linkEntriesJs(a: EntryArrays, n: number, coveredBytes: number, lines: number): LinkProblem | null {
+  const { parent, kind, offset, length, line, firstChild, lastChild, nextSibling, childCount } = a;
+  let prevEnd = 0;
+  let prevLine = 0;
+  for (let i = 0; i < n; i++) {
+    const p = parent[i];
+    const k = kind[i];
+    const off = offset[i];
+    if (!(p === NO_PARENT || p === ORPHAN || (p >= 0 && p < i))) return 'parent links';
+    if (!(k < KNOWN_KINDS.length || k === UNKNOWN_KIND)) return 'kind codes';
+    if (!(off >= prevEnd && Number.isInteger(off) && off + length[i] < coveredBytes)) return 'offsets';
+    prevEnd = off + length[i] + 1;
+    if (!(line[i] > prevLine && line[i] <= lines)) return 'line numbers';
+    prevLine = line[i];
+    if (p >= 0) {
+      if (lastChild[p] < 0) firstChild[p] = i;
+      else nextSibling[lastChild[p]] = i;
+      lastChild[p] = i;
+      childCount[p]++;
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether no id is there twice (restoreIndex: the reader never indexes one twice). Ids that increase
+ * in file order differ: vak's are UUIDv7 (time first), so that is one pass of comparisons (~2 ms of
+ * 36k, cold); otherwise a Set of them (11-45 ms of 36k on a reopen here). `ids` are strings.
+ */
+export function idsDiffer(ids: readonly string[]): boolean {
+  let i = 1;
+  while (i < ids.length && ids[i - 1] < ids[i]) i++;
+  return i >= ids.length || new Set(ids).size === ids.length;
+}
+
+interface LinkExports {
+  link(
+    n: number,
+    kinds: number,
+    covered: number,
+    lines: number,
+    parent: number,
+    kind: number,
+    offset: number,
+    length: number,
+    line: number,
+    first: number,
+    last: number,
+    next: number,
+    count: number,
+  ): number;
+}
+
+/** The part of the WebAssembly API used here (declared by the DOM lib, which the main process's tsconfig has not). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+  Memory: new (desc: { initial: number; maximum?: number }) => { buffer: ArrayBuffer };
+}
+
+/** The compiled module, or null where WebAssembly cannot load (then the loop runs). */
+let compiled: { wasm: WasmApi; module: object } | null | undefined;
+
+function linkModule(): { wasm: WasmApi; module: object } | null {
+  if (compiled === undefined) {
+    try {
+      const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+      compiled = { wasm, module: new wasm.Module(Buffer.from(INDEX_LINKS_WASM_BASE64, 'base64')) };
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+const PAGE = 65536;
+/** Bytes per entry in the module's memory: 7 arrays of 4 bytes, offsets 8, kinds 1. */
+const BYTES_PER_ENTRY = 4 * 7 + 8 + 1;
+/** A memory of its own per call, sized for it (a wasm32 memory holds at most 65,536 pages). */
+const MAX_PAGES = 32768;
+
+/** An instance with a memory of its own of at least `bytes` (zeroed), or null when there is none that big. */
+function instanceFor(
+  m: { wasm: WasmApi; module: object },
+  bytes: number,
+): { memory: { buffer: ArrayBuffer }; exports: LinkExports } | null {
+  const pages = Math.ceil((bytes + 64) / PAGE);
+  if (pages > MAX_PAGES) return null;
+  try {
+    const memory = new m.wasm.Memory({ initial: pages, maximum: pages });
+    return { memory, exports: new m.wasm.Instance(m.module, { env: { memory } }).exports as LinkExports };
+  } catch {
+    return null; // (no memory that big here: the JavaScript ways need none)
+  }
+}
+
+/** linkEntries in WebAssembly, or undefined when it cannot run here (or `n` does not fit its memory). */
+export function linkEntriesWasm(
+  a: EntryArrays,
+  n: number,
+  coveredBytes: number,
+  lines: number,
+): LinkProblem | null | undefined {
+  const m = linkModule();
+  const instance = m === null ? null : instanceFor(m, n * BYTES_PER_ENTRY);
+  if (instance === null) return undefined;
+  const { link } = instance.exports;
+  const buf = instance.memory.buffer;
+  // Offsets first (8-byte aligned at 0), then the 4-byte arrays, the kinds last.
+  const at = { offset: 0, parent: 8 * n, length: 12 * n, line: 16 * n, first: 20 * n, last: 24 * n };
+  const more = { next: 28 * n, count: 32 * n, kind: 36 * n };
+  new Float64Array(buf, at.offset, n).set(a.offset.subarray(0, n));
+  new Int32Array(buf, at.parent, n).set(a.parent.subarray(0, n));
+  new Uint32Array(buf, at.length, n).set(a.length.subarray(0, n));
+  new Uint32Array(buf, at.line, n).set(a.line.subarray(0, n));
+  new Uint8Array(buf, more.kind, n).set(a.kind.subarray(0, n));
+  const code = link(
+    n,
+    KNOWN_KINDS.length,
+    coveredBytes,
+    lines,
+    at.parent,
+    more.kind,
+    at.offset,
+    at.length,
+    at.line,
+    at.first,
+    at.last,
+    more.next,
+    more.count,
+  );
+  const problem = PROBLEMS[code];
+  if (problem === undefined) throw new Error(`index-links: unexpected result ${code}`);
+  if (problem !== null) return problem;
+  a.firstChild.set(new Int32Array(buf, at.first, n));
+  a.lastChild.set(new Int32Array(buf, at.last, n));
+  a.nextSibling.set(new Int32Array(buf, more.next, n));
+  a.childCount.set(new Uint32Array(buf, more.count, n));
+  return null;
+}

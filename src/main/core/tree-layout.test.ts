@@ -197,6 +197,31 @@ describe('TreeLayout', () => {
     expect(restored).toBeGreaterThan(100);
   });
 
+  it('grown in steps, is a build of the index exactly when it says so (a first read in steps)', () => {
+    let whole = 0;
+    fc.assert(
+      fc.property(trees, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (parents, cuts) => {
+        const ends = [...new Set(cuts.map((c) => 1 + (c % parents.length)))].sort((a, b) => a - b);
+        const ix = indexOf(parents.slice(0, ends[0]));
+        const t = TreeLayout.build(ix);
+        for (const end of [...ends.slice(1), parents.length]) {
+          for (let i = ix.count; i < end; i++)
+            ix.add(`e${i}`, parents[i] < 0 ? NO_PARENT : parents[i], KIND.message, 0, 0, 0, 0);
+          t.extend();
+        }
+        // Otherwise only when an entry placed in an earlier step, not its last, got its first child later.
+        const late = parents.some((p, i) => p >= 0 && ix.firstChild[p] === i && ends.some((e) => p < e - 1 && i >= e));
+        expect(t.isWhole).toBe(!late);
+        if (!t.isWhole) return;
+        whole++;
+        const b = TreeLayout.build(ix);
+        for (const fold of [false, true]) expect(t.rows(0, ix.count, fold)).toEqual(b.rows(0, ix.count, fold));
+      }),
+      { numRuns: 400 },
+    );
+    expect(whole).toBeGreaterThan(100);
+  });
+
   it('keeps only a whole build, and refuses a kept layout that does not hold together', () => {
     const ix = indexOf([-1, 0, 1, 1, 3]);
     const t = TreeLayout.build(ix);
@@ -209,8 +234,11 @@ describe('TreeLayout', () => {
     expect(bad({ busy: [0, 7] })).toBe(true); // held past the entries
     expect(bad({ foldStart: Int32Array.from([0, 2, 2]) })).toBe(true); // rows out of order
     expect(bad({ foldStart: Int32Array.from([1, 2]) })).toBe(true); // not from the first entry
-    // Grown by an append: lanes as the append placed them, not necessarily a build's.
-    ix.add('e5', 2, KIND.message, 0, 6, 50, 9);
+    // An append under the last entry keeps it a build's; one under an earlier leaf does not.
+    ix.add('e5', 4, KIND.message, 0, 6, 50, 9);
+    t.extend();
+    expect(t.kept()?.count).toBe(6);
+    ix.add('e6', 2, KIND.message, 0, 7, 60, 9);
     t.extend();
     expect(t.kept()).toBeNull();
   });

@@ -47,8 +47,8 @@ export interface LayoutRow {
 
 /**
  * A layout as plain data, kept with a session's index (issue 9 "Reopen is instant": laying out a
- * 36k-entry session took 11-29 ms of a reopen's first rows, in code still cold). Only a layout of
- * the whole index as it was is kept (`build`, not grown by appends): restored, it is that build.
+ * 36k-entry session took 11-29 ms of a reopen's first rows, in code still cold). Only a layout
+ * that is what `build` gives the index as it was is kept: restored, it is that build.
  */
 export interface KeptLayout {
   count: number;
@@ -66,8 +66,12 @@ export class TreeLayout {
   /** Entries laid out so far. */
   count = 0;
   /**
-   * Laid out as `build` lays the index out (lanes depend on the order entries were placed in:
-   * an append places only its new entries and never moves an old one). Only such a layout is kept.
+   * Laid out as `build` lays the index out. Lanes depend on what was known when an entry was
+   * placed: a build reserves an entry's lane down to its first child, and an append never moves
+   * an entry already placed, so an append that gives its first child to an entry placed before
+   * (other than the last one, whose reservation is made then) lays out otherwise than a build.
+   * Only a layout that is a build's is kept, and a first read in steps is built again only if
+   * its steps made it otherwise.
    */
   private whole = false;
   /** Entries this layout placed itself (the work-count tests: a restored one places only the new). */
@@ -85,9 +89,14 @@ export class TreeLayout {
   /** Lays out every entry of an index (once per opened ledger). */
   static build(index: LedgerIndex): TreeLayout {
     const t = new TreeLayout(index);
-    t.placeNew();
     t.whole = true;
+    t.placeNew();
     return t;
+  }
+
+  /** Whether this is the layout `build` gives its index (see `whole`). */
+  get isWhole(): boolean {
+    return this.whole;
   }
 
   /**
@@ -107,20 +116,12 @@ export class TreeLayout {
 
   /**
    * The layout `build` gives `index`, from a layout kept when the index had `kept.count` of its
-   * entries (a reopen: the ones read since are placed as a whole build places them), or null when
-   * that cannot be done exactly or `kept` does not hold together: then build it.
-   * A build reserves a lane for an entry's first child from the entry down to that child, so a
-   * kept entry that had no child then and has one now was placed with other reservations than a
-   * build of the index now would use: only the last kept entry may be one (nothing was placed
-   * after it; its reservation is made now).
+   * entries (a reopen: the ones read since are placed as `extend` places them), or null when that
+   * is not a build's (see `whole`) or `kept` does not hold together: then build it.
    */
   static fromKept(index: LedgerIndex, kept: KeptLayout): TreeLayout | null {
     const n = kept.count;
     if (!isKeptLayout(kept, index.count)) return null;
-    for (let i = n; i < index.count; i++) {
-      const p = index.parent[i];
-      if (p >= 0 && p < n - 1 && index.firstChild[p] === i) return null;
-    }
     const t = new TreeLayout(index);
     t.lane = grow(t.lane, n, Int32Array);
     t.lane.set(kept.lanes);
@@ -129,15 +130,9 @@ export class TreeLayout {
     t.foldStart.set(kept.foldStart);
     t.foldRows = kept.foldStart.length;
     t.count = n;
-    if (n > 0) {
-      // The last kept entry's reservation, as a build now would make it (see place).
-      const fc = index.firstChild[n - 1];
-      const l = t.lane[n - 1];
-      if (fc > n - 1 && t.busy[l] === n - 1) t.busy[l] = fc;
-    }
-    t.placeNew();
     t.whole = true;
-    return t;
+    t.placeNew();
+    return t.whole ? t : null;
   }
 
   get laneCount(): number {
@@ -146,22 +141,31 @@ export class TreeLayout {
 
   /** Places entries appended to the index since the last call; earlier rows keep their lanes. */
   extend(): void {
-    if (this.index.count > this.count) this.whole = false;
     this.placeNew();
   }
 
-  /** Places the entries after `count` in file order (see `extend`). */
+  /** Places the entries after `count` in file order (see `extend`), noting whether that is still a build's. */
   private placeNew(): void {
     const ix = this.index;
     const from = this.count;
     if (ix.count <= from) return;
     this.lane = grow(this.lane, ix.count, Int32Array);
     this.placed += ix.count - from;
+    if (from > 0) {
+      // The last entry placed, now a parent: its reservation down to its first child, as a build
+      // makes it (see place); nothing was placed after it that the reservation would have moved.
+      const last = from - 1;
+      const fc = ix.firstChild[last];
+      const l = this.lane[last];
+      if (fc > last && this.busy[l] === last) this.busy[l] = fc;
+    }
     let refold = from > 0 ? from - 1 : 0;
     for (let i = from; i < ix.count; i++) {
       this.place(i);
       const p = ix.parent[i];
       if (p >= 0 && p < from) {
+        // An earlier entry's first child: a build reserved its lane down to here (see `whole`).
+        if (p < from - 1 && ix.firstChild[p] === i) this.whole = false;
         refold = Math.min(refold, p);
         // The new edge crosses rows p+1 .. i-1: checkpoints past p are stale.
         const keep = Math.floor(p / CHECKPOINT) + 1;

@@ -240,16 +240,18 @@ export class SessionCache {
   }
 
   /**
-   * A session read to its end (was `reading`). Its layout is built again whole: placed step by
-   * step, lanes can differ from a whole read's (appends never move drawn rows), and a session
-   * must look the same however it was read. Followers read their rows again (the last step).
-   * Then its index is kept, now that it is whole.
+   * A session read to its end (was `reading`). Its layout is built again whole when its steps
+   * placed it otherwise than a whole read (TreeLayout.isWhole: appends never move drawn rows), as a
+   * session must look the same however it was read. Followers read their rows again (the last
+   * step). Then its index is kept, now that it is whole.
    */
   private readToEnd(s: OpenSession): void {
     s.reading = false;
     // Read again from byte 0 on the way (append-only broken): followers are told, as `settle` does.
-    if (s.layoutIndex !== s.ledger.index) s.reloadUnannounced = true;
-    s.layout = TreeLayout.build(s.ledger.index);
+    const reread = s.layoutIndex !== s.ledger.index;
+    if (reread) s.reloadUnannounced = true;
+    else s.layout.extend();
+    if (reread || !s.layout.isWhole) s.layout = TreeLayout.build(s.ledger.index);
     s.layoutIndex = s.ledger.index;
     s.revision++;
     this.checkHashesSoon(s);

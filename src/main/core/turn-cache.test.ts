@@ -64,6 +64,8 @@ describe('turn cache (issue 9)', () => {
 
       const a = planned('uA2'); // closed: u1, uA
       expect(cache.stats).toEqual({ turnsProjected: 2, turnsReused: 0, turnsNoted: noted[0] });
+      // A leaf that reuses nothing leaves its unacked card call (c1) unindexed: no one asks yet.
+      expect(cache.callsIndexed).toBe(0);
       // Branch B presents c1 after u1: u1's Full shape differs there, so it is shaped again (and uB).
       const b = planned('uB2'); // closed: u1, uB
       expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 0, turnsNoted: noted[1] }); // on B, a1 (its card call presented) from its line
@@ -71,6 +73,7 @@ describe('turn cache (issue 9)', () => {
       expect(b.summary.plan[0].tokens).toBeLessThan(a.summary.plan[0].tokens);
       // Each branch again, and a leaf without the presentation: every turn reused, each in its own shape.
       planned('uA2');
+      expect(cache.callsIndexed).toBe(1); // (reusing u1 on A asks whether B's presentation acks c1)
       planned('uB2');
       const a1 = planned('aA'); // closed: u1, uA (answered)
       expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 6, turnsNoted: noted[2] });

@@ -38,11 +38,13 @@ export class LedgerIndex {
   /** Entry ids by index (replaced whole only by restoreIndex). */
   ids: string[] = [];
   /**
-   * id → index, or null until first asked for after a restore (`adoptIds`): a reopen's first
-   * rows never look an id up, and building this map was the largest part of restoring a kept
-   * index (36k ids: 26-38 ms in code still cold, more than the rest of the restore).
+   * id → index of the entries before `mapped`: every entry as a reader adds them; after a restore
+   * (`adoptIds`), none at first. A reopen's first rows look no id up, and mapping them was the
+   * largest part of restoring a kept index (36k ids: 26-38 ms in code still cold; 1M: ~0.5 s): the
+   * session maps them between requests (`mapSomeIds`), and a lookup maps the rest at once.
    */
-  private idMap: Map<string, number> | null = new Map();
+  private readonly idMap = new Map<string, number>();
+  private mapped = 0;
   parent = new Int32Array(1024);
   firstChild = new Int32Array(1024).fill(-1);
   lastChild = new Int32Array(1024).fill(-1);
@@ -109,8 +111,10 @@ export class LedgerIndex {
     const i = this.count;
     this.ensure(i + 1);
     this.ids.push(id);
-    // (No map yet: its first lookup maps every id, this one too.)
-    this.idMap?.set(id, i);
+    if (this.mapped === i) {
+      this.idMap.set(id, i);
+      this.mapped = i + 1;
+    } // (else ids restored are still being mapped: this one is mapped after them)
     this.parent[i] = parentIdx;
     this.kind[i] = kind;
     this.flags[i] = flags;
@@ -129,29 +133,33 @@ export class LedgerIndex {
 
   /** The index of the entry with this id, or undefined. */
   indexOf(id: string): number | undefined {
-    return (this.idMap ?? this.mapIds()).get(id);
+    if (this.mapped < this.count) this.mapSomeIds(Infinity);
+    return this.idMap.get(id);
   }
 
   /**
-   * Takes restored ids (restoreIndex: `ids` has no repeat) and maps them when first asked for.
-   * The reader adds no id it holds already (duplicate_id), so the map is the same either way.
+   * Takes restored ids (restoreIndex: `ids` has no repeat), mapped later (`mapSomeIds`, or the
+   * first lookup). The reader adds no id it holds already (duplicate_id): the map is the same.
    */
   adoptIds(ids: string[]): void {
     this.ids = ids;
-    this.idMap = null;
+    this.idMap.clear();
+    this.mapped = 0;
   }
 
-  /** Whether the ids are mapped yet (the work-count tests: a reopen's first rows map none). */
+  /** Whether every id is mapped (the work-count tests: a reopen's first rows map none). */
   get idsMapped(): boolean {
-    return this.idMap !== null;
+    return this.mapped === this.count;
   }
 
-  private mapIds(): Map<string, number> {
-    const m = new Map<string, number>();
+  /** Maps up to `max` more ids, in file order; whether every id is mapped now. */
+  mapSomeIds(max: number): boolean {
+    const m = this.idMap;
     const ids = this.ids;
-    for (let i = 0; i < this.count; i++) m.set(ids[i], i);
-    this.idMap = m;
-    return m;
+    const end = Math.min(this.count, this.mapped + max);
+    for (let i = this.mapped; i < end; i++) m.set(ids[i], i);
+    this.mapped = end;
+    return end === this.count;
   }
 
   /** The children of an entry, in file order. */

@@ -257,6 +257,21 @@ describe('a kept index that no longer fits the file is not used', () => {
     expect(resumed.indexOf('no such id')).toBeUndefined();
   });
 
+  it('maps restored ids a few at a time, an entry added meanwhile after them, the rest on a lookup', async () => {
+    const file = join(FIXTURES, 'branching.jsonl');
+    const whole = Ledger.openSync(file);
+    const ix = (await Ledger.resume(new FileSource(file), kept(whole))).index;
+    const n = ix.count;
+    expect(ix.mapSomeIds(2)).toBe(false);
+    expect(ix.idsMapped).toBe(false);
+    ix.add('added-meanwhile', n - 1, ix.kind[n - 1], 0, 999, 1e6, 10);
+    expect(ix.mapSomeIds(3)).toBe(false);
+    expect(ix.indexOf('added-meanwhile')).toBe(n); // (maps the rest)
+    expect(ix.idsMapped).toBe(true);
+    for (let i = 0; i < n; i++) expect(ix.indexOf(whole.index.ids[i])).toBe(i);
+    expect(ix.mapSomeIds(5)).toBe(true);
+  });
+
   it('refuses a checksummed snapshot whose links do not hold (never trusted)', async () => {
     const file = join(FIXTURES, 'branching.jsonl');
     const l = Ledger.openSync(file);

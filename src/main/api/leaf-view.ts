@@ -61,20 +61,40 @@ function itemsAt(s: OpenSession, c: LeafContext, from: number, to: number): Chai
   return out;
 }
 
-/** Chain positions of the entries named in `messages`' source_ids (ids are ledger data: a prototype-free record). */
+/** Chain positions searched from each end of the chain for a page's sources before an id is looked up. */
+const SOURCE_SCAN = 1024;
+
+/**
+ * Chain positions of the entries named in `messages`' source_ids (ids are ledger data: a
+ * prototype-free record). A reopened session maps its ids between requests (session-cache.ts):
+ * until it has, the sources are first looked for near the chain's two ends, where a first screen's
+ * are (its first and last messages), so its first leaf does not map them all at once (1M ids: ~0.5 s).
+ */
 function sourcePositionsOf(
   s: OpenSession,
   c: LeafContext,
   messages: readonly ProjectedMessage[],
 ): Record<string, number> {
   const positions = new Map<string, number>();
-  for (const m of messages) {
-    for (const id of m.source_ids) {
-      if (positions.has(id)) continue;
-      const i = s.ledger.indexOf(id);
-      const pos = i === undefined ? -1 : chainPosition(c.lp.chain, i);
-      if (pos >= 0) positions.set(id, pos);
-    }
+  const wanted = new Set<string>();
+  for (const m of messages) for (const id of m.source_ids) wanted.add(id);
+  const ix = s.ledger.index;
+  const chain = c.lp.chain;
+  if (!ix.idsMapped) {
+    const near = (pos: number): void => {
+      const id = ix.ids[chain[pos]];
+      if (wanted.has(id)) positions.set(id, pos);
+    };
+    const head = Math.min(chain.length, SOURCE_SCAN);
+    for (let pos = 0; pos < head && positions.size < wanted.size; pos++) near(pos);
+    const tail = Math.max(head, chain.length - SOURCE_SCAN);
+    for (let pos = chain.length - 1; pos >= tail && positions.size < wanted.size; pos--) near(pos);
+  }
+  for (const id of wanted) {
+    if (positions.has(id)) continue;
+    const i = s.ledger.indexOf(id);
+    const pos = i === undefined ? -1 : chainPosition(chain, i);
+    if (pos >= 0) positions.set(id, pos);
   }
   return nullProtoRecord(positions);
 }

@@ -217,6 +217,8 @@ describe('a first open read in steps (issue 9)', () => {
 
     const again = await backendOn(home, Infinity, userDataDir);
     const view = (await again.call('getLeafView', req, new Client('d'))) as LeafView;
+    // Its first screen's sources were found on the chain, no id looked up (they are mapped after).
+    expect(again.cache.peek(KEY)?.ledger.index.idsMapped).toBe(false);
     expect(again.coreWork()).toMatchObject({ turnsProjected: 0, linesParsed: 0 });
     expect(again.coreWork().turnsReused).toBeGreaterThan(50);
     expect(view).toEqual(before);

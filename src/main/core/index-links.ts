@@ -3,7 +3,7 @@
  * (restoreIndex, ledger-snapshot.ts). A reopen runs them over every entry before its first rows, in
  * code that has not run yet in that process: as a loop of ours, ~40 ms for the 100 MB bench session's
  * 36k entries (V8 interprets it until an optimized version is ready, which here came after the loop
- * ended); as WebAssembly (index-links.wat), compiled before it runs, ~1 ms. Both give the same answer
+ * ended); as WebAssembly (index-links.wat), compiled before it runs, 3-5 ms with its copies. Both give the same answer
  * on the same arrays (a property test runs both); the loop runs where WebAssembly cannot load.
  */
 import { KNOWN_KINDS } from './entry-types';

@@ -12,7 +12,7 @@
 ;;   first, last, next   i32 x n   (set to -1 here first)
 ;;   count               u32 x n   children per entry
 ;; `link` returns 0, or the first problem met in file order: 1 parent links, 2 kind codes, 3 offsets,
-;; 4 line numbers (the checks and their order are those of linkEntries in ledger-snapshot.ts, which
+;; 4 line numbers (the checks and their order are those of linkEntriesJs in index-links.ts, which
 ;; runs where WebAssembly cannot: a property test runs both on the same arrays).
 ;;
 ;; Build: `node scripts/build-wasm.mjs` writes index-links-wasm.ts (checked by a test).

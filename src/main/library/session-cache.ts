@@ -16,9 +16,10 @@ import { openLedger } from './open-ledger';
  * Sessions note their messages' Full costs while read (full-notes.ts) at the default profile's
  * bytes_per_token, the one a first leaf is asked with; another is costed from the lines.
  */
+const NOTES_BPT = DEFAULT_PROFILE.bytes_per_token;
+
 /** Ids a reopen maps between two requests (~2-4 ms in code still cold): a request waits at most that. */
 const ID_MAP_STEP = 4096;
-const NOTES_BPT = DEFAULT_PROFILE.bytes_per_token;
 
 /** Bytes a deferred hash check hashes between turns of the event loop (~6 ms of sha256 here). */
 const HASH_CHECK_STEP = 4 << 20;

@@ -6,11 +6,12 @@ import { appendBranch, BranchError, type BranchLockStats, type BranchResult } fr
 import { sessionPath } from '../core/home';
 import type { HashCheckResult, Ledger, ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
-import { TreeLayout, type KeptLayout } from '../core/tree-layout';
+import type { TreeLayout } from '../core/tree-layout';
 import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
 import type { IndexStore } from './index-store';
 import { openLedger } from './open-ledger';
+import { layoutAtEnd, layoutOnOpen, settle, wholeLayout } from './session-layout';
 
 /**
  * Sessions note their messages' Full costs while read (full-notes.ts) at the default profile's
@@ -184,9 +185,7 @@ export class SessionCache {
       deferHashCheck: this.steps !== null,
     });
     const { ledger, ino, dev, realPath, resumed, work, turns } = opened;
-    // A reopen lays out only the entries read since its kept index (when that gives a build's lanes).
-    const layout =
-      (opened.layout && TreeLayout.fromKept(ledger.index, opened.layout)) ?? TreeLayout.build(ledger.index);
+    const layout = layoutOnOpen(ledger.index, opened.layout);
     const announced = ledger.index.count;
     const s: OpenSession = {
       key,
@@ -265,12 +264,7 @@ export class SessionCache {
    */
   private readToEnd(s: OpenSession): void {
     s.reading = false;
-    // Read again from byte 0 on the way (append-only broken): followers are told, as `settle` does.
-    const reread = s.layoutIndex !== s.ledger.index;
-    if (reread) s.reloadUnannounced = true;
-    else s.layout.extend();
-    if (reread || !s.layout.isWhole) s.layout = TreeLayout.build(s.ledger.index);
-    s.layoutIndex = s.ledger.index;
+    layoutAtEnd(s); // (read again from byte 0 on the way: followers are told)
     s.revision++;
     this.checkHashesSoon(s);
     // (Kept a second later: the check is done by then, or keeping it finishes it.)
@@ -449,7 +443,7 @@ export class SessionCache {
       const ledger = opened.ledger;
       ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
       s.ledger.close();
-      const layout = TreeLayout.build(ledger.index);
+      const layout = layoutOnOpen(ledger.index, null);
       Object.assign(s, {
         ...opened,
         layout,
@@ -518,31 +512,5 @@ export class SessionCache {
     for (const k of this.open.keys()) this.keepOnLeaving(k);
     await this.flushKept();
     this.closeAll();
-  }
-}
-
-/**
- * The session's layout as `build` gives it for the whole index, to keep: its own when it is one
- * (a session read and not appended to since), else one built now (off the path of requests: a
- * kept index is written a moment after its open answered, or as the session leaves).
- */
-function wholeLayout(s: OpenSession): KeptLayout | null {
-  const own = s.layoutIndex === s.ledger.index ? s.layout.kept() : null;
-  return own?.count === s.ledger.index.count ? own : TreeLayout.build(s.ledger.index).kept();
-}
-
-/**
- * Brings an open session's layout up to its ledger: extended after appends, rebuilt (and
- * the reload remembered for followers) when the ledger was read again from byte 0.
- */
-function settle(s: OpenSession): void {
-  if (s.layoutIndex !== s.ledger.index) {
-    s.layout = TreeLayout.build(s.ledger.index);
-    s.layoutIndex = s.ledger.index;
-    s.reloadUnannounced = true;
-    s.revision++;
-  } else if (s.layout.count < s.ledger.index.count) {
-    s.layout.extend();
-    s.revision++;
   }
 }

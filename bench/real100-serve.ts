@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshOpen, stopServe as stop, type FreshOpen } from './real100-reopen';
 import { startApiServe } from './serve-child';
+import type { ServeProcess } from '../src/test-support/serve-process';
 import type { Real100 } from './real100-data';
 import { leafRequest, selectionScript, type Call, type SelectionFigures } from './real100-selection';
 import { WsApiClient } from './ws-api-client';
@@ -113,8 +114,9 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
   cpSync(data.home, home, { recursive: true });
   const dataDir = join(root, 'data');
   mkdirSync(dataDir);
+  let server: ServeProcess | null = null;
   try {
-    const server = await startApiServe(home, { dataDir });
+    server = await startApiServe(home, { dataDir });
     const c = await WsApiClient.connect(server.url);
     await new Promise((r) => setTimeout(r, 500));
     const idleRssMB = procMB(server.child.pid, 'VmRSS');
@@ -146,6 +148,8 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
       freshOpen: fresh,
     };
   } finally {
+    // Stopped here too when a step throws: a failed run leaves no serve process behind.
+    if (server) await stop(server.child);
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -227,6 +227,33 @@ describe('a kept index that no longer fits the file is not used', () => {
     }
   });
 
+  it('writes its ids in pieces that decode as one list, whatever characters they hold', () => {
+    const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
+    const snap = kept(l);
+    // More ids than a piece holds (65,536), with characters JSON escapes at the pieces' edges.
+    const n = 150_000;
+    const odd = ['q"uote', 'back\\slash', 'new\nline', 'é\u{1F600}', '\u0000', ''];
+    const ids = Array.from({ length: n }, (_, i) =>
+      i % 65_536 < 2 || i % 65_536 > 65_533 ? odd[i % odd.length] + i : `id-${i}`,
+    );
+    const big: LedgerSnapshot = {
+      ...snap,
+      count: n,
+      ids,
+      parent: new Int32Array(n).fill(-1),
+      kind: new Uint8Array(n),
+      flags: new Uint8Array(n),
+      line: new Uint32Array(n),
+      offset: new Float64Array(n),
+      length: new Uint32Array(n),
+      usage: new Uint32Array(n * 4),
+    };
+    const back = decodeSnapshot(encodeSnapshot(big, KEY)).snapshot;
+    expect(back.ids).toEqual(ids);
+    expect(back.count).toBe(n);
+    expect(back.prevHash).toBe(snap.prevHash);
+  });
+
   it('carries a whole tree layout of its entries, and refuses a malformed one', () => {
     const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
     const snap = kept(l);

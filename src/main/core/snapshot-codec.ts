@@ -83,8 +83,15 @@ const ARRAYS: { name: keyof Arrays; per: number; ctor: { new (n: number): Arrays
 const bytesOf = (a: Arrays[keyof Arrays]): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
+ * Ids per piece of the JSON part's text: a kept index of 1M entries wrote its JSON part as one
+ * string (~40 MB, and as much again while JSON.stringify built it, then its bytes): its keep was
+ * the peak of the session's first open (+130 MB over the read, `npm run bench -- memory`).
+ */
+const IDS_PER_PIECE = 65536;
+
+/**
  * The bytes of a kept index as parts to write one after the other (issue 9: memory follows the
- * index): the head and JSON part, then the typed arrays as views of the snapshot's (no copy: a
+ * index): the head, the JSON part in pieces, then the typed arrays as views of the snapshot's (no copy: a
  * 1M-entry index is ~80 MB encoded), then the checksum. Computed synchronously, as the snapshot
  * views a live index: its JSON part is taken now, and the arrays' slots of the entries it covers
  * are written once, when an entry is indexed, so they hold still while the parts are written.
@@ -97,7 +104,7 @@ export function encodeSnapshotParts(
   const { work, turns } = extras;
   // Only a layout of the entries this snapshot covers.
   const layout = extras.layout !== null && extras.layout.count === snap.count ? extras.layout : null;
-  const json: JsonPart = {
+  const json: Omit<JsonPart, 'ids'> = {
     realPath: key.realPath,
     dev: key.dev,
     ino: key.ino,
@@ -108,7 +115,6 @@ export function encodeSnapshotParts(
     lastLineLength: snap.lastLineLength,
     count: snap.count,
     header: snap.header,
-    ids: snap.ids.slice(0, snap.count),
     warnings: snap.warnings,
     orphanParent: snap.orphanParent,
     unknownKind: snap.unknownKind,
@@ -120,14 +126,22 @@ export function encodeSnapshotParts(
     turnCount: turns === null ? 0 : turns.full.length,
     layout: layout === null ? null : { busy: layout.busy, foldRows: layout.foldStart.length },
   };
+  // The JSON text in pieces, the ids last, IDS_PER_PIECE at a time: never one string of them all.
   const text = JSON.stringify(json);
-  const jsonLen = Buffer.byteLength(text, 'utf8');
-  const head = Buffer.allocUnsafe(12 + jsonLen);
+  const pieces = [Buffer.from(text.slice(0, -1) + ',"ids":[', 'utf8')];
+  for (let at = 0; at < snap.count; at += IDS_PER_PIECE) {
+    const ids = JSON.stringify(snap.ids.slice(at, Math.min(snap.count, at + IDS_PER_PIECE)));
+    pieces.push(Buffer.from((at === 0 ? '' : ',') + ids.slice(1, -1), 'utf8'));
+  }
+  pieces.push(Buffer.from(']}', 'utf8'));
+  const head = Buffer.allocUnsafe(12);
   MAGIC.copy(head, 0);
   head.writeUInt32LE(SNAPSHOT_FORMAT, 4);
-  head.writeUInt32LE(jsonLen, 8);
-  head.write(text, 12, 'utf8');
-  const parts: Uint8Array[] = [head, ...ARRAYS.map((a) => bytesOf(snap[a.name]))];
+  head.writeUInt32LE(
+    pieces.reduce((n, p) => n + p.length, 0),
+    8,
+  );
+  const parts: Uint8Array[] = [head, ...pieces, ...ARRAYS.map((a) => bytesOf(snap[a.name]))];
   if (layout !== null) parts.push(bytesOf(layout.lanes), bytesOf(layout.foldStart));
   const sum = createHash('sha256');
   for (const p of parts) sum.update(p);

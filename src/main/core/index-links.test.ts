@@ -125,6 +125,35 @@ describe('index links (a kept index restored)', () => {
   });
 });
 
+describe('index links over more entries than one chunk of the WebAssembly memory (65,536)', () => {
+  const n = 150_000;
+  // Mostly a chain, with branches reaching back across chunks.
+  const parents = Array.from({ length: n }, (_, i) => (i === 0 ? NO_PARENT : i % 7000 === 0 ? i - 66_000 : i - 1)).map(
+    (p) => (p < -1 ? 0 : p),
+  );
+  const ix = indexOf(parents, new Array<number>(n).fill(0));
+  const covered = ix.offset[n - 1] + ix.length[n - 1] + 1;
+  const lines = ix.line[n - 1];
+
+  it('links every entry as the loop does', () => {
+    const js = arraysOf(ix, n);
+    const wasm = arraysOf(ix, n);
+    expect(linkEntriesJs(js, n, covered, lines)).toBeNull();
+    expect(linkEntriesWasm(wasm, n, covered, lines)).toBeNull();
+    expect(links(wasm)).toEqual(links(js));
+  });
+
+  it.each([65_535, 65_536, 65_537, 131_072, n - 1])('finds a problem at entry %i as the loop does', (at) => {
+    for (let what = 0; what < 9; what++) {
+      const damaged = arraysOf(ix, n);
+      damage(damaged, n, [at, what, -1]);
+      const js = copies(damaged);
+      const wasm = copies(damaged);
+      expect(linkEntriesWasm(wasm, n, covered, lines)).toBe(linkEntriesJs(js, n, covered, lines));
+    }
+  });
+});
+
 describe('ids told apart (a kept index restored)', () => {
   /** Ids from a few pieces (so repeats are common), any characters JSON allows, U+0000 too. */
   const ids = fc.array(

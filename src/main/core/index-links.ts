@@ -76,7 +76,8 @@ export function idsDiffer(ids: readonly string[]): boolean {
 
 interface LinkExports {
   link(
-    n: number,
+    from: number,
+    to: number,
     kinds: number,
     covered: number,
     lines: number,
@@ -115,8 +116,13 @@ function linkModule(): { wasm: WasmApi; module: object } | null {
 }
 
 const PAGE = 65536;
-/** Bytes per entry in the module's memory: 7 arrays of 4 bytes, offsets 8, kinds 1. */
-const BYTES_PER_ENTRY = 4 * 7 + 8 + 1;
+/**
+ * Entries whose arrays are in the module's memory at once (offsets 8 bytes, parents, lengths and lines
+ * 4, kinds 1 each): a chunk at a time, so a 1M-entry reopen does not hold another copy of them all
+ * (its peak memory is issue 9's bound). The links of every entry (4 arrays of 4 bytes) are there whole.
+ */
+const CHUNK = 65536;
+const CHUNK_BYTES = CHUNK * (8 + 4 * 3 + 1);
 /** A memory of its own per call, sized for it (a wasm32 memory holds at most 65,536 pages). */
 const MAX_PAGES = 32768;
 
@@ -143,39 +149,44 @@ export function linkEntriesWasm(
   lines: number,
 ): LinkProblem | null | undefined {
   const m = linkModule();
-  const instance = m === null ? null : instanceFor(m, n * BYTES_PER_ENTRY);
+  const instance = m === null ? null : instanceFor(m, CHUNK_BYTES + 16 * n);
   if (instance === null) return undefined;
   const { link } = instance.exports;
   const buf = instance.memory.buffer;
-  // Offsets first (8-byte aligned at 0), then the 4-byte arrays, the kinds last.
-  const at = { offset: 0, parent: 8 * n, length: 12 * n, line: 16 * n, first: 20 * n, last: 24 * n };
-  const more = { next: 28 * n, count: 32 * n, kind: 36 * n };
-  new Float64Array(buf, at.offset, n).set(a.offset.subarray(0, n));
-  new Int32Array(buf, at.parent, n).set(a.parent.subarray(0, n));
-  new Uint32Array(buf, at.length, n).set(a.length.subarray(0, n));
-  new Uint32Array(buf, at.line, n).set(a.line.subarray(0, n));
-  new Uint8Array(buf, more.kind, n).set(a.kind.subarray(0, n));
-  const code = link(
-    n,
-    KNOWN_KINDS.length,
-    coveredBytes,
-    lines,
-    at.parent,
-    more.kind,
-    at.offset,
-    at.length,
-    at.line,
-    at.first,
-    at.last,
-    more.next,
-    more.count,
-  );
-  const problem = PROBLEMS[code];
-  if (problem === undefined) throw new Error(`index-links: unexpected result ${code}`);
-  if (problem !== null) return problem;
-  a.firstChild.set(new Int32Array(buf, at.first, n));
-  a.lastChild.set(new Int32Array(buf, at.last, n));
-  a.nextSibling.set(new Int32Array(buf, more.next, n));
-  a.childCount.set(new Uint32Array(buf, more.count, n));
+  // A chunk's inputs first (its offsets 8-byte aligned at 0, the kinds last), then every entry's links.
+  const input = { offset: 0, parent: 8 * CHUNK, length: 12 * CHUNK, line: 16 * CHUNK, kind: 20 * CHUNK };
+  const out = { first: CHUNK_BYTES, last: CHUNK_BYTES + 4 * n, next: CHUNK_BYTES + 8 * n, count: CHUNK_BYTES + 12 * n };
+  new Int32Array(buf, out.first, 3 * n).fill(-1); // first, last, next (the counts are zeroed)
+  for (let from = 0; from < n; from += CHUNK) {
+    const to = Math.min(n, from + CHUNK);
+    new Float64Array(buf, input.offset, to - from).set(a.offset.subarray(from, to));
+    new Int32Array(buf, input.parent, to - from).set(a.parent.subarray(from, to));
+    new Uint32Array(buf, input.length, to - from).set(a.length.subarray(from, to));
+    new Uint32Array(buf, input.line, to - from).set(a.line.subarray(from, to));
+    new Uint8Array(buf, input.kind, to - from).set(a.kind.subarray(from, to));
+    const code = link(
+      from,
+      to,
+      KNOWN_KINDS.length,
+      coveredBytes,
+      lines,
+      input.parent,
+      input.kind,
+      input.offset,
+      input.length,
+      input.line,
+      out.first,
+      out.last,
+      out.next,
+      out.count,
+    );
+    const problem = PROBLEMS[code];
+    if (problem === undefined) throw new Error(`index-links: unexpected result ${code}`);
+    if (problem !== null) return problem;
+  }
+  a.firstChild.set(new Int32Array(buf, out.first, n));
+  a.lastChild.set(new Int32Array(buf, out.last, n));
+  a.nextSibling.set(new Int32Array(buf, out.next, n));
+  a.childCount.set(new Uint32Array(buf, out.count, n));
   return null;
 }

@@ -9,6 +9,7 @@
 import { KNOWN_KINDS } from './entry-types';
 import { INDEX_LINKS_WASM_BASE64 } from './index-links-wasm';
 import { NO_PARENT, ORPHAN, UNKNOWN_KIND } from './ledger-index';
+import { compileWasm, type CompiledWasm } from './wasm-module';
 
 /** The arrays of an index's first `n` entries that are checked, and the links written. */
 export interface EntryArrays {
@@ -93,25 +94,11 @@ interface LinkExports {
   ): number;
 }
 
-/** The part of the WebAssembly API used here (declared by the DOM lib, which the main process's tsconfig has not). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-  Memory: new (desc: { initial: number; maximum?: number }) => { buffer: ArrayBuffer };
-}
-
 /** The compiled module, or null where WebAssembly cannot load (then the loop runs). */
-let compiled: { wasm: WasmApi; module: object } | null | undefined;
+let compiled: CompiledWasm | null | undefined;
 
-function linkModule(): { wasm: WasmApi; module: object } | null {
-  if (compiled === undefined) {
-    try {
-      const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-      compiled = { wasm, module: new wasm.Module(Buffer.from(INDEX_LINKS_WASM_BASE64, 'base64')) };
-    } catch {
-      compiled = null;
-    }
-  }
+function linkModule(): CompiledWasm | null {
+  if (compiled === undefined) compiled = compileWasm(INDEX_LINKS_WASM_BASE64);
   return compiled;
 }
 
@@ -127,15 +114,12 @@ const CHUNK_BYTES = CHUNK * (8 + 4 * 3 + 1);
 const MAX_PAGES = 32768;
 
 /** An instance with a memory of its own of at least `bytes` (zeroed), or null when there is none that big. */
-function instanceFor(
-  m: { wasm: WasmApi; module: object },
-  bytes: number,
-): { memory: { buffer: ArrayBuffer }; exports: LinkExports } | null {
+function instanceFor(m: CompiledWasm, bytes: number): { memory: { buffer: ArrayBuffer }; exports: LinkExports } | null {
   const pages = Math.ceil((bytes + 64) / PAGE);
   if (pages > MAX_PAGES) return null;
   try {
-    const memory = new m.wasm.Memory({ initial: pages, maximum: pages });
-    return { memory, exports: new m.wasm.Instance(m.module, { env: { memory } }).exports as LinkExports };
+    const memory = new m.api.Memory({ initial: pages, maximum: pages });
+    return { memory, exports: new m.api.Instance(m.module, { env: { memory } }).exports as LinkExports };
   } catch {
     return null; // (no memory that big here: the JavaScript ways need none)
   }

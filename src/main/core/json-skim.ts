@@ -15,6 +15,7 @@
  * reader's notes see placeholders: entries are always parsed from their lines when shown.
  */
 import { JSON_SKIM_WASM_BASE64 } from './json-skim-wasm';
+import { compileWasm } from './wasm-module';
 
 /** Lines shorter than this are parsed as they are (nothing long enough to gain from). */
 export const SKIM_MIN_LINE = 2048;
@@ -61,12 +62,6 @@ interface SkimExports {
   skim(len: number, minLong: number, maxRecords: number): number;
 }
 
-/** The part of the WebAssembly API used here (declared by the DOM lib, which the main process's tsconfig has not). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-}
-
 /** The lexer and views of its memory (never grown, so they stay valid). */
 interface Lexer {
   skim: SkimExports['skim'];
@@ -79,17 +74,19 @@ let lexer: Lexer | null | undefined;
 
 function loadLexer(): Lexer | null {
   if (lexer === undefined) {
+    lexer = null; // (no WebAssembly SIMD here, or no memory for it: every line is parsed as it is)
+    const compiled = compileWasm(JSON_SKIM_WASM_BASE64);
     try {
-      const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-      const module = new wasm.Module(Buffer.from(JSON_SKIM_WASM_BASE64, 'base64'));
-      const { memory, skim } = new wasm.Instance(module).exports as SkimExports;
-      lexer = {
-        skim,
-        bytes: Buffer.from(memory.buffer),
-        records: new Int32Array(memory.buffer, 0, MAX_RECORDS * RECORD_INTS),
-      };
+      if (compiled !== null) {
+        const { memory, skim } = new compiled.api.Instance(compiled.module).exports as SkimExports;
+        lexer = {
+          skim,
+          bytes: Buffer.from(memory.buffer),
+          records: new Int32Array(memory.buffer, 0, MAX_RECORDS * RECORD_INTS),
+        };
+      }
     } catch {
-      lexer = null; // (no WebAssembly SIMD here: every line is parsed as it is)
+      // stays null
     }
   }
   return lexer;

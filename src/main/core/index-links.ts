@@ -64,17 +64,6 @@ export function linkEntriesJs(a: EntryArrays, n: number, coveredBytes: number, l
   return null;
 }
 
-/**
- * Whether no id is there twice (restoreIndex: the reader never indexes one twice). Ids that increase
- * in file order differ: vak's are UUIDv7 (time first), so that is one pass of comparisons (~2 ms of
- * 36k, cold); otherwise a Set of them (11-45 ms of 36k on a reopen here). `ids` are strings.
- */
-export function idsDiffer(ids: readonly string[]): boolean {
-  let i = 1;
-  while (i < ids.length && ids[i - 1] < ids[i]) i++;
-  return i >= ids.length || new Set(ids).size === ids.length;
-}
-
 interface LinkExports {
   link(
     from: number,

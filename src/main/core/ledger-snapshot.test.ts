@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { FIXTURES } from '../../test-support/fixtures';
 import { useTempDir } from '../../test-support/temp-dir';
 import { FileSource } from './byte-source';
 import { Ledger } from './ledger';
-import { snapshotMismatch, SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
+import { idsDiffer, snapshotMismatch, SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-codec';
 import { TreeLayout } from './tree-layout';
 
@@ -314,5 +315,32 @@ describe('a kept index that no longer fits the file is not used', () => {
     const dupIds: LedgerSnapshot = { ...snap, ids: snap.ids.map((id, i) => (i === 2 ? snap.ids[1] : id)) };
     await expect(Ledger.resume(new FileSource(file), dupIds)).rejects.toThrow(/ids/);
     expect(readFileSync(file).length).toBeGreaterThan(0);
+  });
+});
+
+describe('ids told apart (a kept index restored)', () => {
+  /** Ids from a few pieces (so repeats are common), any characters JSON allows, U+0000 too. */
+  const ids = fc.array(
+    fc
+      .array(fc.constantFrom('a', 'b', '01a1f7f8-', 'é', '\u{1F600}', '\n', '', '\u0000', 'xyz'.repeat(20)), {
+        maxLength: 4,
+      })
+      .map((parts) => parts.join('')),
+    { maxLength: 60 },
+  );
+
+  it('tells exactly when an id is there twice, whether the ids increase or not', () => {
+    fc.assert(
+      fc.property(ids, fc.boolean(), (list, sorted) => {
+        const l = sorted ? [...list].sort() : list;
+        expect(idsDiffer(l)).toBe(new Set(l).size === l.length);
+      }),
+      { numRuns: 2000 },
+    );
+    const many = Array.from({ length: 50_000 }, (_, i) => `01a1f7f8-${i.toString(36).padStart(6, '0')}`);
+    expect(idsDiffer(many)).toBe(true);
+    expect(idsDiffer([...many, many[31_337]])).toBe(false); // increasing until the last
+    expect(idsDiffer([...many.slice(1), many[0]])).toBe(true); // the first one last
+    expect(idsDiffer(['b', 'a', 'b'])).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { readRange, type ByteSource } from './byte-source';
-import { idsDiffer, linkEntries } from './index-links';
+import { linkEntries } from './index-links';
 import { LedgerIndex, ORPHAN, UNKNOWN_KIND } from './ledger-index';
 import type { LineReader } from './line-reader';
 import { WARNING_CODES, type LedgerWarning } from './warnings';
@@ -96,6 +96,17 @@ export class SnapshotInvalidError extends Error {
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 
+/**
+ * Whether no id is there twice (restoreIndex: the reader never indexes one twice). Ids that increase
+ * in file order differ: vak's are UUIDv7 (time first), so that is one pass of comparisons (~2 ms of
+ * 36k, cold); otherwise a Set of them (11-45 ms of 36k on a reopen here). `ids` are strings.
+ */
+export function idsDiffer(ids: readonly string[]): boolean {
+  let i = 1;
+  while (i < ids.length && ids[i - 1] < ids[i]) i++;
+  return i >= ids.length || new Set(ids).size === ids.length;
+}
+
 function check(ok: boolean, what: string): void {
   if (!ok) throw new SnapshotInvalidError(what);
 }
@@ -140,7 +151,7 @@ export function restoreIndex(snap: LedgerSnapshot): LedgerIndex {
   if (problem !== null) throw new SnapshotInvalidError(problem);
   const ids = snap.ids.slice(0, n);
   check(ids.every(isString), 'ids');
-  // No id twice (the reader never indexes one twice), told at once when they increase (index-links.ts).
+  // No id twice (the reader never indexes one twice), told at once when they increase.
   check(idsDiffer(ids), 'ids');
   ix.adoptIds(ids);
   ix.count = n;

@@ -90,7 +90,7 @@ export class TreeLayout {
   static build(index: LedgerIndex): TreeLayout {
     const t = new TreeLayout(index);
     t.whole = true;
-    t.placeNew();
+    t.extend();
     return t;
   }
 
@@ -131,7 +131,7 @@ export class TreeLayout {
     t.foldRows = kept.foldStart.length;
     t.count = n;
     t.whole = true;
-    t.placeNew();
+    t.extend();
     return t.whole ? t : null;
   }
 
@@ -139,13 +139,11 @@ export class TreeLayout {
     return this.busy.length;
   }
 
-  /** Places entries appended to the index since the last call; earlier rows keep their lanes. */
+  /**
+   * Places the entries appended to the index since the last call, in file order; earlier rows keep
+   * their lanes. Notes whether the layout is still a build's (see `whole`).
+   */
   extend(): void {
-    this.placeNew();
-  }
-
-  /** Places the entries after `count` in file order (see `extend`), noting whether that is still a build's. */
-  private placeNew(): void {
     const ix = this.index;
     const from = this.count;
     if (ix.count <= from) return;

@@ -8,7 +8,8 @@
  * `node scripts/build-cli.mjs --force` in it). The session is the real100 bench's (run that once).
  * Prints each build's wall times, the serving process's CPU time (all its threads) and its
  * backend thread's own CPU time and wait for a core (thread-times.ts: steadier than wall time
- * here) from open to panes, and the paired differences, second build minus first.
+ * here) from open to panes, the time the host took from this machine's CPUs meanwhile (steal),
+ * and the paired differences, second build minus first.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,7 @@ const wall = new Map<string, number[]>();
 const cpu = new Map<string, number[]>();
 const backendCpu = new Map<string, number[]>();
 const backendWait = new Map<string, number[]>();
+const hostSteal = new Map<string, number[]>();
 for (let r = 0; r < rounds; r++) {
   for (const { name, cli } of variants) {
     process.env['VAK_BENCH_CLI'] = cli;
@@ -67,6 +69,7 @@ for (let r = 0; r < rounds; r++) {
       if (threads) {
         add(backendCpu, name, threads.backendCpuMs);
         add(backendWait, name, threads.backendWaitMs);
+        if (threads.hostStealMs !== null) add(hostSteal, name, threads.hostStealMs);
       }
       console.log(`round ${r + 1} ${name}: open → panes ${ms} ms, CPU ${used} ms; ${describeThreads(threads)}`);
       c.close();
@@ -82,6 +85,7 @@ for (const [label, m] of [
   ['CPU', cpu],
   ['backend thread CPU', backendCpu],
   ['backend thread wait', backendWait],
+  ['host steal (both cores)', hostSteal],
 ] as const) {
   for (const { name } of variants) {
     const v = m.get(name) ?? [];

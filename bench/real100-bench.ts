@@ -51,7 +51,10 @@ function eventLoopLines(runs: EventLoopFigures[], log: Log): void {
     if (st !== null) {
       log(
         `      its longest stall (2 ms ticks): ${f(st.ms, 1)} ms, of which the main thread ran ${f(st.ranMs, 1)} ms ` +
-          `and waited ${f(st.waitedMs, 1)} ms for a core (/proc/thread-self/schedstat)`,
+          `and waited ${f(st.waitedMs, 1)} ms for a core (/proc/thread-self/schedstat)` +
+          (st.hostStealMs === null
+            ? ''
+            : `; the host took ${st.hostStealMs} ms of this machine's CPUs meanwhile (steal)`),
       );
     }
     selectionLines(r.selection, log, '      ');

@@ -9,7 +9,9 @@
  * load: measured after the main-thread placement it met that run's garbage (hundreds of MB of a
  * backend's heap) being collected, which a serving process never has. On Linux the longest stall
  * is split into the time the main thread ran and the time it waited, runnable, for a core
- * (/proc/thread-self/schedstat): on 2 shared cores a stall can be the scheduler, not our code.
+ * (/proc/thread-self/schedstat): on 2 shared cores a stall can be the scheduler, not our code;
+ * and in a virtual machine, the host: the machine's steal during it is given too (/proc/stat,
+ * both cores, 10 ms ticks).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +21,7 @@ import { ExplorerBackend, type ExplorerBackendOptions } from '../src/main/api/ex
 import { ROOT } from '../src/test-support/serve-process';
 import type { Real100 } from './real100-data';
 import { selectionScript, type Call, type SelectionFigures } from './real100-selection';
-import { readSchedstat } from './thread-times';
+import { readSchedstat, readSteal } from './thread-times';
 
 export interface EventLoopFigures {
   label: string;
@@ -36,6 +38,8 @@ export interface Stall {
   ms: number;
   ranMs: number;
   waitedMs: number;
+  /** The machine's steal meanwhile (both cores; 10 ms ticks), or null where /proc/stat has none. */
+  hostStealMs: number | null;
 }
 
 /** The calling thread's CPU time and run-queue wait so far, in ms (Linux), or null. */
@@ -53,15 +57,19 @@ function stallWatch(): () => Stall | null {
   if (schedstat() === null) return () => null;
   let last = performance.now();
   let lastSched = schedstat() as [number, number];
+  let lastSteal = readSteal();
   let longest: Stall | null = null;
   const timer = setInterval(() => {
     const now = performance.now();
     const sched = schedstat() as [number, number];
+    const steal = readSteal();
     if (longest === null || now - last > longest.ms) {
-      longest = { ms: now - last, ranMs: sched[0] - lastSched[0], waitedMs: sched[1] - lastSched[1] };
+      const hostStealMs = steal === null || lastSteal === null ? null : steal - lastSteal;
+      longest = { ms: now - last, ranMs: sched[0] - lastSched[0], waitedMs: sched[1] - lastSched[1], hostStealMs };
     }
     last = now;
     lastSched = sched;
+    lastSteal = steal;
   }, 2);
   return () => {
     clearInterval(timer);

@@ -4,11 +4,34 @@
  * moves by ±30 % in wall time from one run to the next, while the backend thread's own CPU time
  * moves by about ±10 %; the rest is the thread waiting for a core (other processes, and V8's
  * helper threads: concurrent compilation and GC, ~0.5 s of CPU during that open).
+ *
+ * In a virtual machine a thread can also be ready and "on a CPU" while the host runs something
+ * else on that CPU: the guest counts that as steal (/proc/stat), in neither the thread's run time
+ * nor its wait. The figures carry it for the machine (both cores) so that a slow run can be told
+ * from a slow explorer: on this VM a first open's wall time follows the steal in its window.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 
-/** Per thread id: nanoseconds on a CPU and waiting on the run queue. */
-export type ThreadSample = Map<number, { runNs: number; waitNs: number }>;
+/** Per thread id: nanoseconds on a CPU and waiting on the run queue; and the machine's steal so far. */
+export interface ThreadSample {
+  threads: Map<number, { runNs: number; waitNs: number }>;
+  /** All CPUs' steal since boot (ms), or null where /proc/stat has no steal column. */
+  stealMs: number | null;
+}
+
+/** /proc/stat counts in USER_HZ, 100 a second on every Linux architecture Node runs on. */
+const MS_PER_TICK = 10;
+
+/** The machine's steal so far (ms, all CPUs: /proc/stat's first line, 8th number), or null. */
+export function readSteal(): number | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+    const ticks = Number(fields[8]);
+    return fields[0] === 'cpu' && Number.isFinite(ticks) ? ticks * MS_PER_TICK : null;
+  } catch {
+    return null;
+  }
+}
 
 /** One thread's schedstat file (`/proc/…/schedstat`): ns on a CPU and waiting on the run queue; throws where there is none. */
 export function readSchedstat(path: string): { runNs: number; waitNs: number } {
@@ -20,15 +43,15 @@ export function readSchedstat(path: string): { runNs: number; waitNs: number } {
 export function sampleThreads(pid: number | undefined): ThreadSample | null {
   if (pid === undefined) return null;
   try {
-    const out: ThreadSample = new Map();
+    const threads: ThreadSample['threads'] = new Map();
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        out.set(Number(tid), readSchedstat(`/proc/${pid}/task/${tid}/schedstat`));
+        threads.set(Number(tid), readSchedstat(`/proc/${pid}/task/${tid}/schedstat`));
       } catch {
         // the thread ended meanwhile
       }
     }
-    return out;
+    return { threads, stealMs: readSteal() };
   } catch {
     return null;
   }
@@ -44,6 +67,8 @@ export interface ThreadFigures {
   helpersCpuMs: number;
   /** The main thread (routing, sockets). */
   mainCpuMs: number;
+  /** Time the host took from this machine's CPUs meanwhile (steal, all CPUs, 10 ms ticks), or null. */
+  hostStealMs: number | null;
 }
 
 export function threadFigures(
@@ -53,8 +78,8 @@ export function threadFigures(
 ): ThreadFigures | null {
   if (pid === undefined || before === null || after === null) return null;
   const ms = (ns: number): number => Math.round(ns / 1e6);
-  const deltas = [...after].map(([tid, a]) => {
-    const b = before.get(tid) ?? { runNs: 0, waitNs: 0 };
+  const deltas = [...after.threads].map(([tid, a]) => {
+    const b = before.threads.get(tid) ?? { runNs: 0, waitNs: 0 };
     return { tid, run: a.runNs - b.runNs, wait: a.waitNs - b.waitNs };
   });
   const main = deltas.find((d) => d.tid === pid);
@@ -66,14 +91,19 @@ export function threadFigures(
     backendWaitMs: ms(backend.wait),
     helpersCpuMs: ms(helpers.reduce((n, h) => n + h.run, 0)),
     mainCpuMs: ms(main.run),
+    hostStealMs: after.stealMs === null || before.stealMs === null ? null : after.stealMs - before.stealMs,
   };
 }
 
-/** "the backend thread ran 950 ms and waited 150 ms for a core; helper threads 550 ms, main 40 ms". */
+/**
+ * "the backend thread ran 950 ms and waited 150 ms for a core; helper threads 550 ms, main 40 ms;
+ * the host took 120 ms of this machine's CPUs (steal)".
+ */
 export function describeThreads(t: ThreadFigures | null): string {
   if (t === null) return 'per-thread times: not available here';
+  const steal = t.hostStealMs === null ? '' : `; the host took ${t.hostStealMs} ms of this machine's CPUs (steal)`;
   return (
     `the backend thread ran ${t.backendCpuMs} ms and waited ${t.backendWaitMs} ms for a core; ` +
-    `helper threads ${t.helpersCpuMs} ms, main thread ${t.mainCpuMs} ms`
+    `helper threads ${t.helpersCpuMs} ms, main thread ${t.mainCpuMs} ms${steal}`
   );
 }

@@ -66,9 +66,10 @@ const SOURCE_SCAN = 1024;
 
 /**
  * Chain positions of the entries named in `messages`' source_ids (ids are ledger data: a
- * prototype-free record). A reopened session maps its ids between requests (session-cache.ts):
- * until it has, the sources are first looked for near the chain's two ends, where a first screen's
- * are (its first and last messages), so its first leaf does not map them all at once (1M ids: ~0.5 s).
+ * prototype-free record). A session whose ids do not increase maps them between requests
+ * (session-cache.ts; ids that increase are searched, never mapped): until it has, the sources are
+ * first looked for near the chain's two ends, where a first screen's are (its first and last
+ * messages), so its first leaf does not map them all at once (1M ids: ~0.5 s).
  */
 function sourcePositionsOf(
   s: OpenSession,
@@ -80,7 +81,7 @@ function sourcePositionsOf(
   for (const m of messages) for (const id of m.source_ids) wanted.add(id);
   const ix = s.ledger.index;
   const chain = c.lp.chain;
-  if (!ix.idsMapped) {
+  if (ix.unmappedIds > 0) {
     const near = (pos: number): void => {
       const id = ix.ids[chain[pos]];
       if (wanted.has(id)) positions.set(id, pos);

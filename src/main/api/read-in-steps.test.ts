@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -47,6 +48,21 @@ function homeWith(bytes: Buffer): { home: string; file: string } {
   const file = join(home, KEY);
   writeFileSync(file, bytes);
   return { home, file };
+}
+
+/** `bytes` and one more user message, child of their last line, with id `id`. */
+function withLine(bytes: Buffer, id: string): Buffer {
+  const lines = bytes.toString('utf8').trimEnd().split('\n');
+  const last = lines[lines.length - 1];
+  const line = JSON.stringify({
+    id,
+    parent_id: (JSON.parse(last) as { id: string }).id,
+    ts: '2026-12-02T10:00:00.000Z',
+    prev_hash: hash('sha256', last, 'hex'),
+    kind: 'message',
+    message: { role: 'user', content: [{ type: 'text', text: 'one more' }] },
+  });
+  return Buffer.concat([bytes, Buffer.from(line + '\n')]);
 }
 
 async function backendOn(home: string, firstReadBytes: number, userDataDir?: string): Promise<ExplorerBackend> {
@@ -205,7 +221,9 @@ describe('a first open read in steps (issue 9)', () => {
 
   it("a reopen's first leaf shapes no closed turn the last process shaped (their costs are kept with the index)", async () => {
     const g = generateSession({ seed: 9, bytes: 2_000_000, cwd: '/home/ana/projects/vak', shape: 'uncompacted' });
-    const { home } = homeWith(g.bytes);
+    // A last line whose id sorts before the generated (UUIDv7) ones: ids that no longer increase are
+    // mapped, between requests after a reopen (ids that increase are searched, never mapped).
+    const { home } = homeWith(withLine(g.bytes, '00-sorts-first'));
     const userDataDir = join(tmp(), 'data');
     const req = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {}, pagedMessages: true };
     const first = await backendOn(home, Infinity, userDataDir);
@@ -218,7 +236,7 @@ describe('a first open read in steps (issue 9)', () => {
     const again = await backendOn(home, Infinity, userDataDir);
     const view = (await again.call('getLeafView', req, new Client('d'))) as LeafView;
     // Its first screen's sources were found on the chain, no id looked up (they are mapped after).
-    expect(again.cache.peek(KEY)?.ledger.index.idsMapped).toBe(false);
+    expect(again.cache.peek(KEY)?.ledger.index.mappedIds).toBe(0);
     expect(again.coreWork()).toMatchObject({ turnsProjected: 0, linesParsed: 0 });
     expect(again.coreWork().turnsReused).toBeGreaterThan(50);
     expect(view).toEqual(before);

@@ -235,8 +235,11 @@ describe('Full notes (issue 9: parse once)', () => {
     expect(withNotes.turnsProjected).toBeGreaterThan(100);
     expect(presented.length).toBeGreaterThan(0);
     expect(withNotes.turnsNoted).toBe(withNotes.turnsProjected);
-    const plain = work(Ledger.fromBytes(g.bytes));
+    const plainLedger = Ledger.fromBytes(g.bytes);
+    const plain = work(plainLedger);
     expect(plain.turnsNoted).toBe(0);
+    // Its ids increase (UUIDv7): searched, never mapped — nor did a turn shaped from its lines map them.
+    expect([noted.index.mappedIds, plainLedger.index.mappedIds]).toEqual([0, 0]);
     expect(plain.turnsProjected).toBe(withNotes.turnsProjected);
     // The open turn's and the tail's messages, and the few assistant messages with a presented card
     // call: 33 of the 2,686 entries the same leaf reads without notes.

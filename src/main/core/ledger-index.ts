@@ -33,15 +33,30 @@ export const F_HASH_MISMATCH = 32;
 export const F_RESET = 64; // a compaction with reset_all: true
 export const F_USAGE = 128; // a message with meta.usage (see `usage`)
 
+/** How many of the last entries `recentIndexOf` compares before a lookup (a parent is nearly always the last). */
+const RECENT = 4;
+
+/** Whether each id is greater than the one before it (then none is there twice). */
+export function idsIncrease(ids: readonly string[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (!(ids[i - 1] < ids[i])) return false;
+  return true;
+}
+
 export class LedgerIndex {
   count = 0;
   /** Entry ids by index (replaced whole only by restoreIndex). */
   ids: string[] = [];
   /**
-   * id → index of the entries before `mapped`: every entry as a reader adds them; after a restore
-   * (`adoptIds`), none at first. A reopen's first rows look no id up, and mapping them was the
-   * largest part of restoring a kept index (36k ids: 26-38 ms in code still cold; 1M: ~0.5 s): the
-   * session maps them between requests (`mapSomeIds`), and a lookup maps the rest at once.
+   * Whether each id is greater than the one before it. vak's ids are UUIDv7 (time first), so they
+   * increase in file order, and then the ids are their own index: an id is found by binary search
+   * (`indexOf`), and a new one greater than the last is no repeat of any (`repeatOf`). No map is
+   * made: it was ~2 lookups a line of a first read, the largest part of restoring a kept index
+   * (36k ids: 26-38 ms in code still cold; 1M: ~0.5 s) and ~29 bytes an entry (1M: ~29 MB).
+   */
+  private idsIncrease = true;
+  /**
+   * Otherwise, id → index of the entries before `mapped`, mapped when needed: a lookup maps the
+   * ones not yet mapped at once, and a session maps them between requests (`mapSomeIds`).
    */
   private readonly idMap = new Map<string, number>();
   private mapped = 0;
@@ -110,11 +125,8 @@ export class LedgerIndex {
   ): number {
     const i = this.count;
     this.ensure(i + 1);
-    this.ids.push(id);
-    if (this.mapped === i) {
-      this.idMap.set(id, i);
-      this.mapped = i + 1;
-    } // (else ids restored are still being mapped: this one is mapped after them)
+    if (i > 0 && !(id > this.ids[i - 1])) this.idsIncrease = false;
+    this.ids.push(id); // (searched while the ids increase; else mapped by the next lookup or between requests)
     this.parent[i] = parentIdx;
     this.kind[i] = kind;
     this.flags[i] = flags;
@@ -133,27 +145,65 @@ export class LedgerIndex {
 
   /** The index of the entry with this id, or undefined. */
   indexOf(id: string): number | undefined {
+    if (this.idsIncrease) return this.searchIds(id);
     if (this.mapped < this.count) this.mapSomeIds(Infinity);
     return this.idMap.get(id);
   }
 
+  /** Binary search of ids that increase (compared as `idsIncrease` compared them: UTF-16 code units). */
+  private searchIds(id: string): number | undefined {
+    const ids = this.ids;
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const m = ids[mid];
+      if (m === id) return mid;
+      if (m < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** `indexOf` for an id about to be added (a reader's duplicate_id): nothing to look up when the ids increase past it. */
+  repeatOf(id: string): number | undefined {
+    const n = this.count;
+    if (this.idsIncrease && (n === 0 || id > this.ids[n - 1])) return undefined;
+    return this.indexOf(id);
+  }
+
+  /** `indexOf` that looks at the last few entries first: a new entry's parent (most often one of them). */
+  recentIndexOf(id: string): number | undefined {
+    const ids = this.ids;
+    for (let i = this.count - 1, end = Math.max(0, this.count - RECENT); i >= end; i--) if (ids[i] === id) return i;
+    return this.indexOf(id);
+  }
+
   /**
-   * Takes restored ids (restoreIndex: `ids` has no repeat), mapped later (`mapSomeIds`, or the
-   * first lookup). The reader adds no id it holds already (duplicate_id): the map is the same.
+   * Takes restored ids (restoreIndex: `ids` has no repeat, and `increase` tells whether each is
+   * greater than the one before), mapped later if they do not increase. The reader adds no id it
+   * holds already (duplicate_id): the map is the same.
    */
-  adoptIds(ids: string[]): void {
+  adoptIds(ids: string[], increase: boolean): void {
     this.ids = ids;
     this.idMap.clear();
     this.mapped = 0;
+    this.idsIncrease = increase;
   }
 
-  /** Whether every id is mapped (the work-count tests: a reopen's first rows map none). */
-  get idsMapped(): boolean {
-    return this.mapped === this.count;
+  /** Ids a lookup would map before it answers: 0 when they increase (searched) or are mapped. */
+  get unmappedIds(): number {
+    return this.idsIncrease ? 0 : this.count - this.mapped;
   }
 
-  /** Maps up to `max` more ids, in file order; whether every id is mapped now. */
+  /** Ids in the map (the work-count tests: ids that increase are never mapped). */
+  get mappedIds(): number {
+    return this.mapped;
+  }
+
+  /** Maps up to `max` more ids, in file order (none when they increase); whether none is left. */
   mapSomeIds(max: number): boolean {
+    if (this.idsIncrease) return true;
     const m = this.idMap;
     const ids = this.ids;
     const end = Math.min(this.count, this.mapped + max);

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { hash } from 'node:crypto';
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +55,22 @@ function kept(l: Ledger): LedgerSnapshot {
   const snap = l.snapshot();
   if (!snap) throw new Error('nothing to keep');
   return decodeSnapshot(encodeSnapshot(snap, KEY)).snapshot;
+}
+
+/** A valid ledger whose ids do not increase in file order (vak's do: UUIDv7), a branch among them. */
+function unorderedFile(): string {
+  const ids = ['h', 'm', 'c', 'x', 'b', 'q', 'a', 'k', 'd'];
+  const lines: string[] = [];
+  ids.forEach((id, k) => {
+    const parent = k === 0 ? null : ids[k === 5 ? 2 : k - 1];
+    const prev = k === 0 ? null : hash('sha256', lines[k - 1], 'hex');
+    const kind = k === 0 ? 'header' : 'message';
+    const message = { role: 'user', content: [{ type: 'text', text: id }] };
+    lines.push(JSON.stringify({ id, parent_id: parent, ts: 't', prev_hash: prev, kind, ...(k > 0 && { message }) }));
+  });
+  const file = join(tmp(), 'unordered.jsonl');
+  writeFileSync(file, lines.map((l) => l + '\n').join(''));
+  return file;
 }
 
 /** Reads `prefix` of `bytes` into a file, keeps its snapshot, appends the rest, resumes. */
@@ -274,28 +291,34 @@ describe('a kept index that no longer fits the file is not used', () => {
     expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, { work: null, turns: null, layout: odd }))).toThrow(/layout/);
   });
 
-  it('maps no id on a resume until one is looked up, then every id as a full read does', async () => {
-    const file = join(FIXTURES, 'branching.jsonl');
-    const whole = Ledger.openSync(file);
-    const resumed = await Ledger.resume(new FileSource(file), kept(whole));
-    expect(resumed.index.idsMapped).toBe(false);
-    expect(resumed.index.count).toBeGreaterThan(3);
-    for (const id of whole.index.ids) expect(resumed.indexOf(id)).toBe(whole.indexOf(id));
-    expect(resumed.index.idsMapped).toBe(true);
-    expect(resumed.indexOf('no such id')).toBeUndefined();
+  it('maps no id on a resume until one is looked up, then every id as a full read does; ids that increase never', async () => {
+    for (const [file, increase] of [
+      [unorderedFile(), false],
+      [join(FIXTURES, 'branching.jsonl'), true],
+    ] as const) {
+      const whole = Ledger.openSync(file);
+      const resumed = await Ledger.resume(new FileSource(file), kept(whole));
+      expect(resumed.index.mappedIds).toBe(0);
+      expect(resumed.index.unmappedIds).toBe(increase ? 0 : resumed.index.count);
+      expect(resumed.index.count).toBeGreaterThan(3);
+      for (const id of whole.index.ids) expect(resumed.indexOf(id)).toBe(whole.indexOf(id));
+      expect(resumed.index.mappedIds).toBe(increase ? 0 : resumed.index.count);
+      expect(resumed.index.unmappedIds).toBe(0);
+      expect(resumed.indexOf('no such id')).toBeUndefined();
+    }
   });
 
   it('maps restored ids a few at a time, an entry added meanwhile after them, the rest on a lookup', async () => {
-    const file = join(FIXTURES, 'branching.jsonl');
+    const file = unorderedFile();
     const whole = Ledger.openSync(file);
     const ix = (await Ledger.resume(new FileSource(file), kept(whole))).index;
     const n = ix.count;
     expect(ix.mapSomeIds(2)).toBe(false);
-    expect(ix.idsMapped).toBe(false);
+    expect(ix.unmappedIds).toBe(n - 2);
     ix.add('added-meanwhile', n - 1, ix.kind[n - 1], 0, 999, 1e6, 10);
     expect(ix.mapSomeIds(3)).toBe(false);
     expect(ix.indexOf('added-meanwhile')).toBe(n); // (maps the rest)
-    expect(ix.idsMapped).toBe(true);
+    expect(ix.unmappedIds).toBe(0);
     for (let i = 0; i < n; i++) expect(ix.indexOf(whole.index.ids[i])).toBe(i);
     expect(ix.mapSomeIds(5)).toBe(true);
   });

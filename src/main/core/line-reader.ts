@@ -116,7 +116,7 @@ export class LineReader {
       addWarning(this, lineNo, offset, 'hash_mismatch', `prev_hash ${obj.prev_hash} != ${expectedPrev}`, entryId);
     }
     const index = this.index;
-    const first = index.indexOf(entryId);
+    const first = index.repeatOf(entryId);
     if (first !== undefined) {
       deferred?.claim(lineNo, -1, obj.prev_hash, entryId);
       // Never line 1: no id was accepted before it.
@@ -126,7 +126,7 @@ export class LineReader {
 
     let parentIdx = NO_PARENT;
     if (obj.parent_id !== null) {
-      const p = index.indexOf(obj.parent_id);
+      const p = index.recentIndexOf(obj.parent_id);
       if (p === undefined) {
         parentIdx = ORPHAN;
         addWarning(this, lineNo, offset, 'orphan', `parent ${obj.parent_id} is no earlier valid entry`, entryId);

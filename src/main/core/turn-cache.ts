@@ -128,7 +128,7 @@ export class TurnCache {
       sources = new Int32Array(msgs.length);
       msgs.forEach((m, k) => {
         tokens += m.tokens;
-        sources[k] = ledger.index.indexOf(m.source_ids[0]) ?? -1;
+        sources[k] = sourceEntry(ledger.index, turn, m.source_ids[0]);
       });
     }
     let acks: Map<string, number> | null = null;
@@ -397,4 +397,14 @@ export function turnCacheOf(ledger: Ledger): TurnCache {
     caches.set(ledger.index, c);
   }
   return c;
+}
+
+/**
+ * The entry a Full message of `turn` was shaped from, by its source id: one of the turn's own
+ * entries (fullTurn), found among them without the id map (a first leaf would map every id of the
+ * session for the few turns it shapes from their lines).
+ */
+function sourceEntry(ix: LedgerIndex, turn: Turn, id: string): number {
+  for (const i of turn.entries) if (ix.ids[i] === id) return i;
+  return ix.indexOf(id) ?? -1;
 }

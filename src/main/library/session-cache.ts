@@ -208,10 +208,12 @@ export class SessionCache {
     if (turns !== null) adoptTurnsText(ledger, turns.text, turns.entries);
     this.open.set(key, s);
     this.evict();
-    if (resumed) this.mapIdsSoon(s);
     if (s.reading) this.nextStep(key);
-    // A full read, or a resume that still read a lot: keep the reading for the next open.
-    else if (this.store && (!resumed || ledger.stats.bytesRead >= this.store.minBytes)) this.keepSoon(s);
+    else {
+      this.mapIdsSoon(s);
+      // A full read, or a resume that still read a lot: keep the reading for the next open.
+      if (this.store && (!resumed || ledger.stats.bytesRead >= this.store.minBytes)) this.keepSoon(s);
+    }
     return s;
   }
 
@@ -237,12 +239,15 @@ export class SessionCache {
   }
 
   /**
-   * Maps a reopened session's ids a few thousand at a time between requests (LedgerIndex.mapSomeIds),
-   * so its first leaf finds them mapped (1M ids: ~0.5 s in one go) without its first rows waiting.
-   * A lookup meanwhile maps the rest at once; a session that left or was read again stops it.
+   * Maps a session's ids a few thousand at a time between requests (LedgerIndex.mapSomeIds), once it
+   * is read, when they do not increase (those that do are searched, never mapped): a reopen maps
+   * none, and a first read only those it looked up, so that a leaf asked for by id finds them mapped
+   * (1M ids: ~0.5 s in one go) without the first rows or the active leaf's panes waiting. A lookup
+   * meanwhile maps the rest at once; a session that left or was read again stops it.
    */
   private mapIdsSoon(s: OpenSession): void {
     const ix = s.ledger.index;
+    if (ix.unmappedIds === 0) return;
     const step = (): void => {
       if (this.open.get(s.key) !== s || s.ledger.index !== ix) return;
       if (!ix.mapSomeIds(ID_MAP_STEP)) setImmediate(step);
@@ -267,6 +272,7 @@ export class SessionCache {
     layoutAtEnd(s); // (read again from byte 0 on the way: followers are told)
     s.revision++;
     this.checkHashesSoon(s);
+    this.mapIdsSoon(s);
     // (Kept a second later: the check is done by then, or keeping it finishes it.)
     if (this.store) this.keepSoon(s);
   }

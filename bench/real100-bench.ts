@@ -5,11 +5,12 @@
  * with the backend on the main thread and on a worker thread. Absolute times against the
  * issue's goals; memory as a ratio to the file's size.
  */
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { prepareReal100 } from './real100-data';
 import { eventLoopFigures, type EventLoopFigures } from './real100-event-loop';
 import type { LeafFigure, SelectionFigures } from './real100-selection';
-import { describeThreads } from './thread-times';
+import { describeThreads, readSteal } from './thread-times';
 import { serveFigures, type ServeFigures } from './real100-serve';
 
 type Log = (s: string) => void;
@@ -84,6 +85,8 @@ function memoryLines(s: ServeFigures, fileMB: number, log: Log): void {
 /** Runs issue 9's figures and logs them. */
 export async function runReal100Bench(log: Log): Promise<void> {
   const data = prepareReal100(log);
+  const stealAtStart = readSteal();
+  const t0 = performance.now();
   log(
     `session: ${f(data.bytes / MB, 1)} MiB, ${data.entries.toLocaleString('en-US')} entries, every turn Full (generator shape realSizeUncompacted)`,
   );
@@ -101,6 +104,12 @@ export async function runReal100Bench(log: Log): Promise<void> {
   );
   log('main thread of the serving process (in-process backend, same script):');
   eventLoopLines(await eventLoopFigures(data, log), log);
+  const stealAtEnd = readSteal();
+  if (stealAtStart !== null && stealAtEnd !== null) {
+    // On a virtual machine whose host runs other guests on its cores the figures above move with it.
+    const share = (stealAtEnd - stealAtStart) / ((performance.now() - t0) * availableParallelism());
+    log(`the host took ${f(share * 100)} % of this machine's CPU time during this bench (steal, /proc/stat)`);
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -181,6 +181,25 @@ describe('a first open read in steps (issue 9)', () => {
     expect(await shown(b, c)).toEqual(whole);
   });
 
+  it("the active leaf's panes answer before the step that announces the rest of the file (it sums every entry read)", async () => {
+    // Over 4 MiB after the first step: the rest is read in two parts, with a turn of the event loop
+    // between them in which the next step is asked for (queued behind that read).
+    const g = generateSession({ seed: 6, bytes: 5_000_000, cwd: '/home/ana/projects/vak' });
+    const { home } = homeWith(g.bytes);
+    const b = await backendOn(home, 128 << 10);
+    const c = new Client('steps');
+    await b.call('subscribe', { topic: 'session', key: KEY }, c);
+    const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+    expect(first.reading).not.toBeNull();
+    const req = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {}, pagedMessages: true };
+    const view = (await b.call('getLeafView', req, c)) as LeafView;
+    const ended = (e: ApiEvent): boolean => e.type === 'session' && e.reading === null;
+    expect(c.events.filter(ended)).toEqual([]); // (not yet: it comes after this answer)
+    const end = await c.until(ended);
+    // The panes were the whole file's active leaf's, which the announcement then names.
+    expect(end.type === 'session' && [end.entryCount, end.activeLeaf]).toEqual([g.entries, view.leaf]);
+  });
+
   it('cost (read like the series and export) reads the rest first: the whole file’s figures', async () => {
     const g = generateSession({ seed: 6, bytes: 600_000, cwd: '/home/ana/projects/vak' });
     const { home } = homeWith(g.bytes);

@@ -6,7 +6,9 @@ import { generateSession } from '../../generator';
 import { fixtureCases } from '../../test-support/fixtures';
 import { Ledger } from '../core/ledger';
 import { project } from '../core/projection';
-import { contextSeries } from './context-series';
+import { WorkCancelled } from '../core/cancel';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { contextSeries, contextSeriesInSteps } from './context-series';
 
 const fixtures = fixtureCases()
   .filter((c) => c.name !== 'missing-header')
@@ -180,5 +182,56 @@ describe('context series', () => {
       const i = generated.indexOf(p.measured!.entryId)!;
       expect(p.measured!.tokens).toBe(u[i * 4] + u[i * 4 + 2] + u[i * 4 + 3]);
     }
+  });
+});
+
+describe('a series in steps (issue 9: other requests answer meanwhile, a superseded one is cancelled)', () => {
+  const bytes = generateSession({ seed: 8, entries: 1200, cwd: '/w', branchChance: 0 }).bytes;
+  const req = { key: 'k', leaf: null, plan: 'auto', profile: DEFAULT_PROFILE } as const;
+  /** Turns of the event loop while `p` runs (each a chance for another request). */
+  async function turnsWhile<T>(p: () => Promise<T>): Promise<{ value: T; turns: number }> {
+    let turns = 0;
+    let on = true;
+    const tick = (): void => {
+      if (!on) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    try {
+      return { value: await p(), turns };
+    } finally {
+      on = false;
+    }
+  }
+
+  it('is the series built at once, with a turn of the event loop after each step', async () => {
+    const l = Ledger.fromBytes(bytes);
+    const { value, turns } = await turnsWhile(() => contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, 0));
+    const atOnce = Ledger.fromBytes(bytes);
+    expect(value).toEqual(contextSeries(atOnce, atOnce.index.activeLeaf, req));
+    expect(value.points.length).toBeGreaterThan(50);
+    // A pause after each turn of the scan and each point (steps of 0 ms): at least one turn each.
+    expect(turns).toBeGreaterThanOrEqual(2 * value.points.length - 1);
+  });
+
+  it('stops at its next step once its signal aborts, and keeps no half scan', async () => {
+    const l = Ledger.fromBytes(bytes);
+    const signal = { aborted: false };
+    setImmediate(() => setImmediate(() => (signal.aborted = true)));
+    await expect(contextSeriesInSteps(l, l.index.activeLeaf, req, signal, 0)).rejects.toThrow(WorkCancelled);
+    const again = await contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, 0);
+    expect(again.work.scanned).toBe(true);
+    const atOnce = Ledger.fromBytes(bytes);
+    expect(again).toEqual(contextSeries(atOnce, atOnce.index.activeLeaf, req));
+  });
+
+  it('builds series of one ledger one at a time: the second asked reuses the first one’s scan', async () => {
+    const l = Ledger.fromBytes(bytes);
+    const [a, b] = await Promise.all([
+      contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, 0),
+      contextSeriesInSteps(l, l.index.activeLeaf, { ...req, plan: 'none' }, undefined, 0),
+    ]);
+    expect([a.work.scanned, b.work.scanned]).toEqual([true, false]);
   });
 });

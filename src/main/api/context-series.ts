@@ -9,7 +9,9 @@
  * estimate for that call (`series-measured.ts`) and its markers (`series-markers.ts`).
  */
 import type { ContextPoint, ContextSeries, ContextSeriesRequest } from '../../shared/api-features';
+import { KeyedQueue } from '../../shared/keyed-queue';
 import { Lru } from '../../shared/lru';
+import { checkCancelled, type CancelSignal } from '../core/cancel';
 import { chainToRoot } from '../core/chain';
 import type { Ledger } from '../core/ledger';
 import { PointEvaluator } from './series-evaluate';
@@ -17,7 +19,7 @@ import { fitBytesPerToken, type FitSample } from './series-fit';
 import { contextPoint } from './series-markers';
 import { measuredInput } from './series-measured';
 import type { PointEval } from './series-point-eval';
-import { scanSeriesChain, type ChainScan } from './series-scan';
+import { scanSeriesSteps, type ChainScan } from './series-scan';
 
 /**
  * Scans kept per ledger, keyed by (entries read, leaf, bytes per token): a chart redrawn for
@@ -26,8 +28,51 @@ import { scanSeriesChain, type ChainScan } from './series-scan';
 const scans = new WeakMap<Ledger, Lru<string, ChainScan>>();
 const KEEP_SCANS = 4;
 
-/** Builds the series for `leaf` (an entry index) under the request's plan and profile. */
+/** Work between two pauses of `contextSeriesInSteps` (a step ends after the turn or point that passes it). */
+const STEP_MS = 12;
+
+/** Series of one ledger are built one at a time: a second (a comparison's plan B) reuses the first's scan. */
+const building = new KeyedQueue<Ledger>();
+
+/** Builds the series for `leaf` (an entry index) under the request's plan and profile, at once. */
 export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesRequest): ContextSeries {
+  const steps = seriesSteps(ledger, leaf, req);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The same in steps of ~STEP_MS, other requests answered between them, stopped when `signal`
+ * aborts (a newer selection superseded it). A 100 MB session's first series costs ~4 s (its
+ * scan parses every turn again): in one piece it held every other request of the session that
+ * long — the cursor's move to the active leaf after a first open, or a leaf clicked meanwhile.
+ */
+export function contextSeriesInSteps(
+  ledger: Ledger,
+  leaf: number,
+  req: ContextSeriesRequest,
+  signal?: CancelSignal,
+  stepMs = STEP_MS,
+): Promise<ContextSeries> {
+  return building.run(ledger, async () => {
+    const steps = seriesSteps(ledger, leaf, req);
+    let since = performance.now();
+    for (;;) {
+      checkCancelled(signal);
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() - since >= stepMs) {
+        await new Promise((turn) => setImmediate(turn));
+        since = performance.now();
+      }
+    }
+  });
+}
+
+/** The series, pausing (yielding) after each turn of a scan and each point. */
+function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): Generator<void, ContextSeries> {
   let kept = scans.get(ledger);
   if (!kept) scans.set(ledger, (kept = new Lru(KEEP_SCANS)));
   const key = `${ledger.index.count}:${leaf}:${req.profile.bytes_per_token}`;
@@ -35,7 +80,7 @@ export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesRe
   const work = { projections: 0, points: 0, scanned: false };
   let scan = kept.peek(key);
   if (!scan) {
-    scan = scanSeriesChain(ledger, chain, req.profile.bytes_per_token);
+    scan = yield* scanSeriesSteps(ledger, chain, req.profile.bytes_per_token);
     work.scanned = true;
   }
   const evaluator = new PointEvaluator(ledger, chain, scan, req, work);
@@ -48,6 +93,7 @@ export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesRe
     const measured = measuredInput(ledger, chain, req.profile.bytes_per_token, p, ev, estimateAt, samples);
     points.push(contextPoint(ledger, chain, scan, p, ev, prev, measured));
     prev = ev;
+    yield;
   }
   work.points = points.length;
   const series: ContextSeries = {

@@ -5,6 +5,7 @@
  */
 import type { FeatureApiMethods, PriceTable } from '../../shared/api-features';
 import type { SessionKey, SessionSummary } from '../../shared/api';
+import type { CancelSignal } from '../core/cancel';
 import { parseSessionKey } from '../core/home';
 import { project } from '../core/projection';
 import { loadPriceTable } from '../cost/price-table';
@@ -14,7 +15,7 @@ import { sessionHtml } from '../export/session-html';
 import type { OpenSession } from '../library/session-cache';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
-import { contextSeries } from './context-series';
+import { contextSeriesInSteps } from './context-series';
 import { leafIndex } from './leaf-context';
 
 type FeatureMethod = keyof FeatureApiMethods;
@@ -22,6 +23,7 @@ export type FeatureHandlers = {
   [M in FeatureMethod]: (
     req: Parameters<FeatureApiMethods[M]>[0],
     client: ApiClient,
+    signal?: CancelSignal,
   ) => Promise<ReturnType<FeatureApiMethods[M]>>;
 };
 
@@ -62,9 +64,9 @@ const sessionIdOf = (key: SessionKey): string => parseSessionKey(key)?.sessionId
 /** The handlers, resolving the FeatureApi only when called (the backend builds it lazily). */
 export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
   return {
-    getContextSeries: async (req, client) => {
+    getContextSeries: async (req, client, signal) => {
       const s = await api().session(req.key, client);
-      return contextSeries(s.ledger, leafIndex(s, req.leaf), req);
+      return contextSeriesInSteps(s.ledger, leafIndex(s, req.leaf), req, signal);
     },
     search: async (req, client) => {
       try {

@@ -81,8 +81,21 @@ interface Found {
   presentations: ChainPresentation[];
 }
 
-/** One pass over the chain: resets, intents, cards, packets, presentations; then each segment. */
+/** `scanSeriesSteps` at once. */
 export function scanSeriesChain(ledger: Ledger, chain: number[], bpt: number): ChainScan {
+  const steps = scanSeriesSteps(ledger, chain, bpt);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * One pass over the chain: resets, intents, cards, packets, presentations; then each segment.
+ * It pauses (yields) after each turn it costs at Full: every turn's entries are parsed again (a
+ * 100 MB session's first scan: ~4 s), and a caller in steps answers other requests meanwhile.
+ */
+export function* scanSeriesSteps(ledger: Ledger, chain: number[], bpt: number): Generator<void, ChainScan> {
   const ix = ledger.index;
   const ctx = scanChain(ledger, chain);
   const header = headerContext(ledger);
@@ -122,15 +135,16 @@ export function scanSeriesChain(ledger: Ledger, chain: number[], bpt: number): C
     }
   }
   const bounds = [-1, ...resets];
-  bounds.forEach((r, s) => {
+  for (let s = 0; s < bounds.length; s++) {
+    const r = bounds[s];
     const end = s + 1 < bounds.length ? bounds[s + 1] - 1 : chain.length - 1;
-    scan.segments.push(scanSegment(ledger, chain, bpt, scan, r, Math.max(end, r), found));
-  });
+    scan.segments.push(yield* scanSegment(ledger, chain, bpt, scan, r, Math.max(end, r), found));
+  }
   return scan;
 }
 
-/** One reset segment: its preamble, its turns at Full, its usable packets; late ranges go to `scan`. */
-function scanSegment(
+/** One reset segment: its preamble, its turns at Full (a pause after each), its usable packets; late ranges go to `scan`. */
+function* scanSegment(
   ledger: Ledger,
   chain: number[],
   bpt: number,
@@ -138,7 +152,7 @@ function scanSegment(
   resetPos: number,
   end: number,
   found: Found,
-): Segment {
+): Generator<void, Segment> {
   const start = resetPos + 1;
   const ti = buildTurnIndex(ledger.index, chain.slice(start, end + 1));
   let pos = start + ti.preamble.length;
@@ -178,7 +192,8 @@ function scanSegment(
   });
   // Every turn at Full, costed once by the core (with the leaf's chain context: see lateRanges).
   const toolUseTurn = new Map<string, number>();
-  ti.turns.forEach((t, k) => {
+  for (let k = 0; k < ti.turns.length; k++) {
+    const t = ti.turns[k];
     const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt, true);
     for (const m of msgs) {
       seg.costs.full[k] += m.tokens;
@@ -189,7 +204,8 @@ function scanSegment(
     }
     seg.costs.prefixFull[k + 1] = seg.costs.prefixFull[k] + seg.costs.full[k];
     verbatimOf(ledger, turns[k], bpt); // while its entries are in the ledger's cache
-  });
+    yield;
+  }
   // A card call whose presentation comes after its turn ended: before that, the turn costs otherwise.
   for (const pr of found.presentations) {
     const k = toolUseTurn.get(pr.toolUseId);

@@ -64,6 +64,12 @@ describe('context over time', () => {
     await waitFor(() =>
       expect(seriesCalls(api).some((c) => (c.req as { leaf: string | null }).leaf === other!.id)).toBe(true),
     );
+    // Every series asked before is aborted (cancelled in the backend if still running): only the last stands.
+    const asked = seriesCalls(api); // (the chart's own: lastSeries below asks too)
+    expect(asked.every((c) => c.signal !== undefined)).toBe(true);
+    expect(asked.filter((c) => !c.signal?.aborted).map((c) => (c.req as { leaf: string | null }).leaf)).toEqual([
+      other!.id,
+    ]);
     const s = await lastSeries(api);
     expect(s.leaf).toBe(other!.id);
     await waitFor(() => expect(slider().getAttribute('data-cursor')).toBe(String(s.points.length - 1)));

@@ -119,7 +119,10 @@ export function useContextSeries(open: boolean): SeriesState {
 
   useEffect(() => {
     if (!key || !open || !ready || deferred) return;
-    let live = true;
+    // A series superseded (another leaf, plan, window…) is cancelled in the backend, not only
+    // ignored here: a big session's first one is seconds of work there (issue 9).
+    const abort = new AbortController();
+    const opts = { signal: abort.signal };
     const req: Omit<LeafRequest, 'overrides'> & { overrides: LeafRequest['overrides'] } = {
       key,
       leaf,
@@ -127,17 +130,15 @@ export function useContextSeries(open: boolean): SeriesState {
       profile,
       overrides,
     };
-    const a = api.getContextSeries(req);
+    const a = api.getContextSeries(req, opts);
     const b = withB
-      ? api.getContextSeries({ ...req, plan: planB, profile: profileB, overrides: overridesB })
+      ? api.getContextSeries({ ...req, plan: planB, profile: profileB, overrides: overridesB }, opts)
       : Promise.resolve(null);
     Promise.all([a, b]).then(
-      ([series, seriesB]) => live && setState({ sig, series, seriesB, error: null }),
-      (e: unknown) => live && setState((s) => ({ ...s, sig, error: describeError(e) })),
+      ([series, seriesB]) => !abort.signal.aborted && setState({ sig, series, seriesB, error: null }),
+      (e: unknown) => !abort.signal.aborted && setState((s) => ({ ...s, sig, error: describeError(e) })),
     );
-    return () => {
-      live = false;
-    };
+    return () => abort.abort();
   }, [
     api,
     key,

@@ -37,7 +37,8 @@ export interface BackendApi extends Api {
   /** The temp home the backend serves. */
   readonly home: string;
   /** Every request, in order (what the UI asked for, checked by tests). */
-  readonly calls: { method: ApiMethod; req: unknown }[];
+  /** Every call, with the signal it was given (a transport passes it on: the backend cancels on abort). */
+  readonly calls: { method: ApiMethod; req: unknown; signal?: AbortSignal }[];
   /** Every pushed event, in order. */
   readonly events: ApiEvent[];
   /** The session key of a fixture copied in by name. */
@@ -190,7 +191,7 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
   });
 
   const listeners = new Set<(e: ApiEvent) => void>();
-  const calls: { method: ApiMethod; req: unknown }[] = [];
+  const calls: { method: ApiMethod; req: unknown; signal?: AbortSignal }[] = [];
   const events: ApiEvent[] = [];
   const client: ApiClient = {
     id: 'renderer-test',
@@ -203,10 +204,11 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
   };
   const api: Record<string, unknown> = {};
   for (const method of API_METHOD_NAMES) {
-    api[method] = async (req: unknown) => {
-      calls.push({ method, req });
+    api[method] = async (req: unknown, opts?: { signal?: AbortSignal }) => {
+      const signal = opts?.signal;
+      calls.push({ method, req, ...(signal ? { signal } : {}) });
       try {
-        const res = await backend.call(method, JSON.parse(JSON.stringify(req ?? {})), client);
+        const res = await backend.call(method, JSON.parse(JSON.stringify(req ?? {})), client, signal);
         return res === undefined ? res : JSON.parse(JSON.stringify(res));
       } catch (e) {
         const { code, message } = e as { code?: string; message?: string };

@@ -40,6 +40,11 @@ function selectionLines(s: SelectionFigures, log: Log, indent: string): void {
   log(
     `${indent}five quick j (5 consecutive leaves at 90%) → 5th answered: ${f(s.jFiveMs)} ms (goal ≤ 300: ${goal(s.jFiveMs, 300)})`,
   );
+  const during = s.series.duringError ?? `${f(s.series.duringMs)} ms (goal ≤ 150: ${goal(s.series.duringMs, 150)})`;
+  log(
+    `${indent}the chart's first series of the active leaf (${s.series.points} points): ${f(s.series.ms)} ms; ` +
+      `a leaf asked meanwhile (60% deep) answered in ${during}`,
+  );
 }
 
 function eventLoopLines(runs: EventLoopFigures[], log: Log): void {

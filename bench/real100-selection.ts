@@ -41,6 +41,8 @@ export interface SelectionFigures {
   leaves: LeafFigure[];
   /** Five consecutive entries requested at once → the 5th answered. */
   jFiveMs: number;
+  /** The chart's first series of the active leaf (asked with its panes), and a leaf asked meanwhile. */
+  series: { ms: number; points: number; duringMs: number; duringError: string | null };
 }
 
 /** The UI's first page of tree rows (tree-cache PAGE_SIZE). */
@@ -105,6 +107,20 @@ export async function selectionScript(call: Call, key: string, servingPid?: numb
     const [id] = await idAt(pos);
     leaves.push(await leafFigure(call, key, label, pos, id));
   }
+  // The chart (open by default) asks for the active leaf's context series with its panes: a first
+  // one scans every turn again (seconds at 100 MB). A leaf clicked meanwhile must not wait for it.
+  // (The leaf's id first: asked after the series, that request would wait for it where it blocks.)
+  const [duringId] = await idAt(Math.floor(chainLength * 0.6));
+  const seriesAsked = timed(() => call('getContextSeries', leafRequest(key, null)));
+  const during = await leafFigure(call, key, 'a leaf asked while the series is built', -1, duringId);
+  const seriesDone = await seriesAsked;
+  const series = {
+    ms: seriesDone.ms,
+    points: seriesDone.v.res.points.length,
+    duringMs: during.ms,
+    duringError: during.error,
+  };
+
   const jIds = await idAt(Math.floor(chainLength * 0.9), 5);
   // Each press supersedes the one before: its request is aborted (the backend drops or stops it).
   const j = await timed(async () => {
@@ -127,5 +143,6 @@ export async function selectionScript(call: Call, key: string, servingPid?: numb
     active,
     leaves,
     jFiveMs: j.ms,
+    series,
   };
 }

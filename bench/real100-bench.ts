@@ -42,7 +42,7 @@ function selectionLines(s: SelectionFigures, log: Log, indent: string): void {
   );
   const during = s.series.duringError ?? `${f(s.series.duringMs)} ms (goal ≤ 150: ${goal(s.series.duringMs, 150)})`;
   log(
-    `${indent}the chart's first series of the active leaf (${s.series.points} points): ${f(s.series.ms)} ms; ` +
+    `${indent}the chart's first series of the active leaf (${f(s.series.bytes / 1024)} KB): ${f(s.series.ms)} ms; ` +
       `a leaf asked meanwhile (60% deep) answered in ${during}`,
   );
 }

@@ -42,7 +42,7 @@ export interface SelectionFigures {
   /** Five consecutive entries requested at once → the 5th answered. */
   jFiveMs: number;
   /** The chart's first series of the active leaf (asked with its panes), and a leaf asked meanwhile. */
-  series: { ms: number; points: number; duringMs: number; duringError: string | null };
+  series: { ms: number; bytes: number; duringMs: number; duringError: string | null };
 }
 
 /** The UI's first page of tree rows (tree-cache PAGE_SIZE). */
@@ -116,7 +116,7 @@ export async function selectionScript(call: Call, key: string, servingPid?: numb
   const seriesDone = await seriesAsked;
   const series = {
     ms: seriesDone.ms,
-    points: seriesDone.v.res.points.length,
+    bytes: seriesDone.v.bytes,
     duringMs: during.ms,
     duringError: during.error,
   };

@@ -25,6 +25,19 @@ export interface ApiBackend {
   close(): Promise<void>;
 }
 
+/**
+ * A backend that can answer with its result's JSON text (or undefined for no result), written
+ * off the calling thread: WorkerBackend, whose worker serializes it. Serve mode's socket sends
+ * that text as it is.
+ */
+export interface JsonAnswers {
+  callJson(method: string, rawReq: unknown, client: ApiClient, signal?: AbortSignal): Promise<string | undefined>;
+}
+
+export function answersJson(b: ApiBackend): b is ApiBackend & JsonAnswers {
+  return typeof (b as Partial<JsonAnswers>).callJson === 'function';
+}
+
 export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorPayload['code'],

@@ -11,7 +11,7 @@
 import type { RawData, WebSocket } from 'ws';
 import type { ApiEvent } from '../../shared/api';
 import { isApiMethod, wsCancelFrame, wsClientFrame, type WsServerFrame } from '../../shared/api-schemas';
-import { cancelledError, errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
+import { answersJson, cancelledError, errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
 
 /**
  * Requests one connection may have running at once: past this the socket is not read until one
@@ -92,15 +92,17 @@ export function serveApiSocket(
     ws.once('close', () => clearTimeout(cutOff));
   };
 
-  const send = (frame: WsServerFrame): void => {
+  const send = (frame: WsServerFrame): void => sendText(serialize(frame), 'id' in frame ? frame.id : null);
+  /** A frame's text (null: none to send); `id`: the request it answers, or null for an event. */
+  const sendText = (frameText: string | null, id: number | null): void => {
     if (ws.readyState !== ws.OPEN || stats.shed) return;
-    let text = serialize(frame);
+    let text = frameText;
     if (text === null) return;
     let bytes = Buffer.byteLength(text);
-    if ('id' in frame && bytes > MAX_REPLY_BYTES) {
+    if (id !== null && bytes > MAX_REPLY_BYTES) {
       stats.tooLarge++;
       text = JSON.stringify({
-        id: frame.id,
+        id,
         ok: false,
         error: {
           code: 'too_large',
@@ -129,12 +131,17 @@ export function serveApiSocket(
     }
     const controller = new AbortController();
     running.set(id, controller);
-    backend
-      .call(method, req, client, controller.signal)
-      .then(
-        (res) => send({ id, ok: true, res }),
-        (e: unknown) => send({ id, ok: false, error: errorPayload(e) }),
-      )
+    // A worker's answer comes as its JSON text and goes out as it is (the same frame as
+    // JSON.stringify writes): this thread neither rebuilds nor serializes a big answer.
+    const answered = answersJson(backend)
+      ? backend
+          .callJson(method, req, client, controller.signal)
+          .then((json) =>
+            json === undefined ? send({ id, ok: true, res: undefined }) : sendText(resultText(id, json), id),
+          )
+      : backend.call(method, req, client, controller.signal).then((res) => send({ id, ok: true, res }));
+    answered
+      .then(undefined, (e: unknown) => send({ id, ok: false, error: errorPayload(e) }))
       .finally(() => {
         if (running.get(id) === controller) running.delete(id);
         settle();
@@ -194,6 +201,11 @@ export function serveApiSocket(
     backend.disconnect(client);
   });
   return { client, stats };
+}
+
+/** `{"id":…,"ok":true,"res":…}` around a result's JSON text, as JSON.stringify writes that frame. */
+function resultText(id: number, json: string): string {
+  return `{"id":${JSON.stringify(id)},"ok":true,"res":${json}}`;
 }
 
 /** A frame as JSON; a reply whose result cannot be serialized becomes an error reply, such an event is dropped. */

@@ -53,12 +53,14 @@ function clientOf(id: string): ApiClient {
   return c;
 }
 
-function answer(id: number, run: () => Promise<unknown>, signal: AbortSignal): void {
+function answer(id: number, run: () => Promise<unknown>, signal: AbortSignal, json: boolean): void {
   run().then(
     (res) => {
       if (signal.aborted) return; // the main thread answered the caller already
       try {
-        post({ type: 'result', id, ok: true, res });
+        // (A result that is no JSON value, `undefined`, goes as it is: its frame has no `res`.)
+        const text = json && res !== undefined ? JSON.stringify(res) : undefined;
+        post(text !== undefined ? { type: 'result', id, ok: true, json: text } : { type: 'result', id, ok: true, res });
       } catch (e) {
         // Not structured-clone safe: a bug of ours, reported as this call's failure only.
         post({ type: 'result', id, ok: false, error: errorPayload(e) });
@@ -90,6 +92,7 @@ function pump(): void {
         .call(next.method, next.req, clientOf(next.clientId), callCancelled(cancelTable, next.id, controller.signal))
         .finally(() => running.delete(next.id)),
     controller.signal,
+    next.json === true,
   );
   if (queue.length > 0) setImmediate(pump);
   else pumping = false;

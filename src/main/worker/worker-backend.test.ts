@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
 import type { ApiEvent, LeafRequest } from '../../shared/api';
+import type { ContextSeries } from '../../shared/api-features';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { useTempDir } from '../../test-support/temp-dir';
 import { ApiError, type ApiClient } from '../api/api-backend';
@@ -93,6 +94,31 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     // Validation still happens (in the worker): a bad request is a bad_request, not a crash.
     await expect(w.call('openSession', { key: 42 }, c)).rejects.toMatchObject({ code: 'bad_request' });
     await expect(w.call('noSuchMethod', {}, c)).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('answers as JSON text written by the worker (serve mode sends it as it is): the same text as the answer serialized here', async () => {
+    const { home, key, path } = homeWith(600);
+    const w = await workerOn(home);
+    const c = recorder('c1');
+    const info = await w.call('openSession', { key }, c);
+    expect(await w.callJson('openSession', { key }, c)).toBe(JSON.stringify(info));
+    const req = leafReq(key);
+    expect(await w.callJson('getLeafView', req, c)).toBe(JSON.stringify(await w.call('getLeafView', req, c)));
+    // (The second series reuses the first one's scan: its work counts differ.)
+    const series = JSON.parse((await w.callJson('getContextSeries', req, c)) ?? '') as ContextSeries;
+    const again = (await w.call('getContextSeries', req, c)) as ContextSeries;
+    expect({ ...series, work: null }).toEqual({ ...again, work: null });
+    // Errors and cancellations are the same; subscriptions still map their ids here.
+    await expect(w.callJson('openSession', { key: 42 }, c)).rejects.toMatchObject({ code: 'bad_request' });
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(w.callJson('getLeafView', req, c, aborted.signal)).rejects.toMatchObject({ code: 'cancelled' });
+    const sub = JSON.parse((await w.callJson('subscribe', { topic: 'session', key }, c)) ?? '') as {
+      subscription: string;
+    };
+    appendEntry(path, 'after the subscription');
+    await until(() => c.events.some((e) => e.type === 'session' && e.key === key), 'the appended entry');
+    expect(JSON.parse((await w.callJson('unsubscribe', { subscription: sub.subscription }, c)) ?? '')).toEqual({});
   });
 
   it('pushes a session event to the client that subscribed, and to no other', async () => {

@@ -10,8 +10,12 @@ import type { CoreWork } from '../core/core-work';
 
 /** Main → worker. */
 export type ToWorker =
-  /** Run one API method for a client; answered by a `result` with the same id. */
-  | { type: 'call'; id: number; method: string; req: unknown; clientId: string }
+  /**
+   * Run one API method for a client; answered by a `result` with the same id: with `json`, its
+   * result as JSON text written here (a big answer then costs the main thread a string copy, not
+   * a structured clone it rebuilds and then serializes again for a socket).
+   */
+  | { type: 'call'; id: number; method: string; req: unknown; clientId: string; json?: boolean }
   /**
    * The caller no longer wants call `id` (a superseded selection). A call still queued is
    * dropped unrun; a running call sees its AbortSignal aborted (honoured between pages/turns
@@ -44,6 +48,7 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'startFailed'; message: string }
   | { type: 'result'; id: number; ok: true; res: unknown }
+  | { type: 'result'; id: number; ok: true; json: string }
   | { type: 'result'; id: number; ok: false; error: ApiErrorPayload }
   | { type: 'push'; clientId: string; event: ApiEvent }
   | { type: 'stats'; stats: WorkerStats }
@@ -59,6 +64,8 @@ const errorCode = z.enum(['bad_request', 'not_found', 'locked', 'refused', 'inte
 export const fromWorker: z.ZodType<FromWorker> = z.union([
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('startFailed'), message: z.string() }),
+  // (Before the `res` form: a union takes its first match, and `res: unknown` matches a missing res.)
+  z.object({ type: z.literal('result'), id: z.number().int(), ok: z.literal(true), json: z.string() }).strict(),
   z.object({ type: z.literal('result'), id: z.number().int(), ok: z.literal(true), res: z.unknown() }),
   z.object({
     type: z.literal('result'),
@@ -95,6 +102,7 @@ export const toWorker: z.ZodType<ToWorker> = z.union([
     method: z.string(),
     req: z.unknown(),
     clientId: z.string(),
+    json: z.boolean().optional(),
   }),
   z.object({ type: z.literal('cancel'), id: z.number().int() }),
   z.object({ type: z.literal('disconnect'), clientId: z.string() }),

@@ -8,7 +8,7 @@
  * against api-schemas.ts.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { ApiErrorPayload, ApiEvent, ApiMethod, ApiReply, ApiRequest, ApiResponse, BridgeApi } from '../shared/api';
+import type { ApiErrorPayload, ApiEvent, ApiMethod, ApiRequest, ApiResponse, BridgeApi, IpcReply } from '../shared/api';
 import {
   API_METHOD_NAMES,
   IPC_CANCEL_CHANNEL,
@@ -25,8 +25,9 @@ import {
 async function invoke<M extends ApiMethod>(method: M, req: ApiRequest<M>, callId?: number): Promise<ApiResponse<M>> {
   const reply = (await (callId === undefined
     ? ipcRenderer.invoke(ipcChannel(method), req)
-    : ipcRenderer.invoke(ipcChannel(method), req, callId))) as ApiReply;
-  if (reply.ok) return reply.res as ApiResponse<M>;
+    : ipcRenderer.invoke(ipcChannel(method), req, callId))) as IpcReply;
+  // A result the core's worker wrote as JSON text is parsed here, in the renderer's process.
+  if (reply.ok) return ('json' in reply ? JSON.parse(reply.json) : reply.res) as ApiResponse<M>;
   throw { code: reply.error.code, message: reply.error.message } satisfies ApiErrorPayload;
 }
 

@@ -565,3 +565,9 @@ export interface ApiErrorPayload {
 
 /** One request's answer, the same on both transports (IPC invoke result; a WebSocket frame adds its `id`). */
 export type ApiReply = { ok: true; res: unknown } | { ok: false; error: ApiErrorPayload };
+
+/**
+ * An IPC reply: an ApiReply, or a result as the JSON text the core's worker wrote (parsed by the
+ * preload, in the renderer's process: the main process only copies the string).
+ */
+export type IpcReply = ApiReply | { ok: true; json: string };

@@ -42,6 +42,25 @@ describe('IPC handlers', () => {
     expect(backend.calls[0].client.id).toBe(`ipc-${wc.id}`);
   });
 
+  it("passes a worker's answer on as the JSON text it wrote (a backend that answers so)", async () => {
+    adapter.dispose();
+    const jsonBackend = Object.assign(new FakeBackend(), {
+      texts: 0,
+      async callJson(method: string, req: unknown, client: never) {
+        jsonBackend.texts++;
+        return JSON.stringify(await jsonBackend.call(method, req, client));
+      },
+    });
+    adapter = registerIpc(jsonBackend, isOwnUrl);
+    adapter.attach(wc as never);
+    expect(await invoke('getHome', {})).toEqual({
+      ok: true,
+      json: JSON.stringify({ home: '/fake/home', isDemo: false, label: 'fake home' }),
+    });
+    expect(jsonBackend.texts).toBe(1);
+    expect(await invoke('getWarnings', {})).toEqual({ ok: false, error: { code: 'internal', message: 'boom' } });
+  });
+
   it('turns backend errors into payloads', async () => {
     expect(await invoke('openSession', { key: 'x' })).toEqual({
       ok: false,

@@ -31,6 +31,12 @@ describe('preload bridge', () => {
     expect(ipcRenderer.invoke).toHaveBeenLastCalledWith(ipcChannel(method), req);
   });
 
+  it('parses a result that came as the JSON text the core wrote', async () => {
+    const series = { leaf: 'e1', points: [{ pos: 0, parts: { system: 46 } }] };
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, json: JSON.stringify(series) });
+    await expect(exposed.getContextSeries({ key: 'k' } as never)).resolves.toEqual(series);
+  });
+
   it('rejects with the plain error payload (its code survives contextBridge)', async () => {
     ipcRenderer.invoke.mockResolvedValueOnce({ ok: false, error: { code: 'locked', message: 'held by an agent' } });
     await expect(exposed.branch({ key: 'k', parentId: 'p', text: 't', idempotencyKey: 'u' })).rejects.toEqual({

@@ -7,7 +7,7 @@ import { press, renderSession, treeRow } from '../test-support/render-backend';
 import { PAD } from './chart-draw';
 
 const slider = () => screen.getByRole('slider', { name: /Context size per turn end/ });
-const seriesCalls = (api: { calls: { method: string; req: unknown }[] }) =>
+const seriesCalls = (api: { calls: { method: string; req: unknown; signal?: AbortSignal }[] }) =>
   api.calls.filter((c) => c.method === 'getContextSeries');
 
 /** The chart's series as the backend answers it for the request the chart made last. */

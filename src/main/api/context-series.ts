@@ -19,7 +19,7 @@ import { fitBytesPerToken, type FitSample } from './series-fit';
 import { contextPoint } from './series-markers';
 import { measuredInput } from './series-measured';
 import type { PointEval } from './series-point-eval';
-import { scanSeriesSteps, type ChainScan } from './series-scan';
+import { atOnce, scanSeriesSteps, type ChainScan } from './series-scan';
 
 /**
  * Scans kept per ledger, keyed by (entries read, leaf, bytes per token): a chart redrawn for
@@ -36,11 +36,7 @@ const building = new KeyedQueue<Ledger>();
 
 /** Builds the series for `leaf` (an entry index) under the request's plan and profile, at once. */
 export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesRequest): ContextSeries {
-  const steps = seriesSteps(ledger, leaf, req);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return atOnce(seriesSteps(ledger, leaf, req));
 }
 
 /**

@@ -81,13 +81,17 @@ interface Found {
   presentations: ChainPresentation[];
 }
 
-/** `scanSeriesSteps` at once. */
-export function scanSeriesChain(ledger: Ledger, chain: number[], bpt: number): ChainScan {
-  const steps = scanSeriesSteps(ledger, chain, bpt);
+/** Work that pauses (a generator yielding between its steps), run to its end at once. */
+export function atOnce<T>(steps: Generator<void, T>): T {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
   }
+}
+
+/** `scanSeriesSteps` at once. */
+export function scanSeriesChain(ledger: Ledger, chain: number[], bpt: number): ChainScan {
+  return atOnce(scanSeriesSteps(ledger, chain, bpt));
 }
 
 /**

@@ -102,9 +102,7 @@ export class WorkerBackend implements ApiBackend {
    * once with a cancellation error and tells the worker to drop the call (a superseded request).
    */
   async call(method: string, rawReq: unknown, client: ApiClient, signal?: AbortSignal): Promise<unknown> {
-    if (this.closing) throw new ApiError('refused', 'the backend is closed');
-    this.clients.set(client.id, client);
-    await this.whenReady();
+    await this.admit(client);
     let req = rawReq;
     if (method === 'unsubscribe' && isRecord(rawReq) && typeof rawReq['subscription'] === 'string') {
       const workerId = this.subs.workerIdOf(client.id, rawReq['subscription']);
@@ -138,12 +136,17 @@ export class WorkerBackend implements ApiBackend {
     if (method === 'subscribe' || method === 'unsubscribe') {
       return JSON.stringify(await this.call(method, rawReq, client, signal));
     }
-    if (this.closing) throw new ApiError('refused', 'the backend is closed');
-    this.clients.set(client.id, client);
-    await this.whenReady();
+    await this.admit(client);
     const answer = await this.send(method, rawReq, client.id, signal, true);
     // (A result of `undefined` comes as it is, not as text: no JSON value.)
     return typeof answer === 'string' ? answer : undefined;
+  }
+
+  /** Before a call: refused once closing; the client is known (its pushes reach it); the worker is up. */
+  private async admit(client: ApiClient): Promise<void> {
+    if (this.closing) throw new ApiError('refused', 'the backend is closed');
+    this.clients.set(client.id, client);
+    await this.whenReady();
   }
 
   /** The client went away: its subscriptions end here and in the worker. */

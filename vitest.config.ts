@@ -8,5 +8,7 @@ export default defineConfig({
     pool: 'forks',
     // Tests that spawn bin/vak-explorer.mjs run the built CLI: (re)build it when stale.
     globalSetup: ['src/test-support/build-cli-setup.ts'],
+    // waitFor/findBy bounds that hold on a loaded machine.
+    setupFiles: ['src/test-support/testing-library-timeouts.ts'],
   },
 });

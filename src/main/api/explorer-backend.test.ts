@@ -54,7 +54,7 @@ class TestClient implements ApiClient {
     this.events.push(e);
   }
   /** Waits for an event matching `pred` (fails after `ms`). */
-  async next(pred: (e: ApiEvent) => boolean, ms = 3000): Promise<ApiEvent> {
+  async next(pred: (e: ApiEvent) => boolean, ms = 15_000): Promise<ApiEvent> {
     const end = Date.now() + ms;
     for (;;) {
       const e = this.events.find(pred);
@@ -342,15 +342,18 @@ describe('ExplorerBackend branch and live updates', () => {
     const c = new TestClient('c3');
     const path = join(dir, 'home', BIG);
     const before = statSync(path).size;
-    holder = spawn('flock', ['-n', path, '-c', 'sleep 5'], { stdio: 'ignore', detached: true });
-    let err: unknown = null;
-    for (let k = 0; k < 100; k++) {
-      await new Promise((r) => setTimeout(r, 20));
-      err = await backend
-        .call('branch', { key: BIG, parentId: VERIFY[BIG].active_leaf, text: 'hi', idempotencyKey: randomUUID() }, c)
-        .catch((x: unknown) => x);
-      if (err instanceof ApiError && err.code === 'locked') break;
-    }
+    // The holder says when it has the lock: a branch tried before that would be appended.
+    holder = spawn('flock', ['-n', path, '-c', 'echo held; sleep 30'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
+    await new Promise<void>((resolve, reject) => {
+      holder!.stdout!.once('data', () => resolve());
+      holder!.once('exit', (code) => reject(new Error(`flock exited (${code}) before it held the lock`)));
+    });
+    const err = await backend
+      .call('branch', { key: BIG, parentId: VERIFY[BIG].active_leaf, text: 'hi', idempotencyKey: randomUUID() }, c)
+      .catch((x: unknown) => x);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('locked');
     expect((err as ApiError).message).toMatch(/lock/);
@@ -424,13 +427,16 @@ describe('ExplorerBackend branch and live updates', () => {
 
   it('drops a client and its subscriptions on disconnect', async () => {
     const c = new TestClient('c7');
+    const witness = new TestClient('c7-witness');
     const { subscription } = (await backend.call('subscribe', { topic: 'session', key: BIG }, c)) as {
       subscription: string;
     };
+    await backend.call('subscribe', { topic: 'session', key: BIG }, witness);
     backend.disconnect(c);
     await expectApiError(backend.call('unsubscribe', { subscription }, c), 'not_found');
     appendFromOtherProcess(join(dir, 'home', BIG), 'after-disconnect', VERIFY[BIG].active_leaf);
-    await new Promise((r) => setTimeout(r, 100));
+    // A client still subscribed hears of the append: by then the one that left would have too.
+    await witness.next((e) => e.type === 'session' && e.key === BIG, 15_000);
     expect(c.events).toEqual([]);
   });
 });

@@ -63,6 +63,15 @@ function hostileLedger(): Ledger {
   return Ledger.fromBytes(Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n') + '\n'));
 }
 
+/** Sets the page's hash and resolves once its hashchange listeners (the page's own first) have run. */
+function navigate(dom: JSDOM, hash: string): Promise<void> {
+  const changed = new Promise<void>((resolve) =>
+    dom.window.addEventListener('hashchange', () => resolve(), { once: true }),
+  );
+  dom.window.location.hash = hash;
+  return changed;
+}
+
 const sha = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
 describe('HTML export', () => {
@@ -108,12 +117,10 @@ describe('HTML export', () => {
     expect(doc.querySelectorAll('img, b, x').length).toBe(0);
     expect((dom.window as unknown as { pwned?: number }).pwned).toBeUndefined();
     // Another deep link, with the hostile id.
-    dom.window.location.hash = '#leaf=' + encodeURIComponent('"><x');
-    await new Promise((r) => setTimeout(r, 20));
+    await navigate(dom, '#leaf=' + encodeURIComponent('"><x'));
     expect(doc.getElementById('history')?.textContent).toContain('History of "><x (4 entries)');
     // An unknown id falls back to the chosen leaf.
-    dom.window.location.hash = '#leaf=nope';
-    await new Promise((r) => setTimeout(r, 20));
+    await navigate(dom, '#leaf=nope');
     expect(doc.querySelector('#tree a.selected')?.getAttribute('href')).toBe('#leaf=' + encodeURIComponent('"><x'));
     dom.window.close();
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -24,12 +24,21 @@ function start(rescanMs = 0): void {
   watcher.start();
 }
 
-async function waitFor(pred: (c: HomeChange) => boolean, ms = 2000): Promise<HomeChange> {
+async function waitFor(pred: (c: HomeChange) => boolean, ms = 10_000): Promise<HomeChange> {
   const end = Date.now() + ms;
   for (;;) {
     const c = changes.find(pred);
     if (c) return c;
     if (Date.now() > end) throw new Error(`no matching change; got ${JSON.stringify(changes)}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Waits until `cond` holds (a state the watcher reaches through its own events). */
+async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('the watcher did not settle');
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -72,7 +81,11 @@ describe('HomeWatcher', () => {
     start();
     for (let k = 0; k < 50; k++) appendFileSync(join(dir, KEY), '{}\n');
     await waitFor((c) => c.key === KEY);
-    await new Promise((r) => setTimeout(r, 50));
+    // Settled: the watcher has noted the file's final size and holds no pending report, so no
+    // event still in flight can report it again. Only then is the count final.
+    const finalSize = statSync(join(dir, KEY)).size;
+    const inner = watcher as unknown as { files: Map<string, { size: number }>; pending: Map<string, unknown> };
+    await until(() => inner.files.get(KEY)?.size === finalSize && inner.pending.size === 0);
     expect(changes.length).toBeLessThan(10);
   });
 
@@ -112,7 +125,7 @@ describe('HomeWatcher', () => {
       d.watcher?.close(),
     );
     appendFileSync(join(dir, KEY), '{}\n');
-    await new Promise((r) => setTimeout(r, 30));
+    // No watch is open, so nothing can have reported the append: only the rescan can.
     expect(changes).toEqual([]);
     watcher.rescan();
     await waitFor((c) => c.type === 'changed' && c.key === KEY);

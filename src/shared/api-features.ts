@@ -3,7 +3,7 @@
  * Merged into `ApiMethods` (api.ts) and validated by `api-features-schemas.ts`.
  * Plain types only: the renderer imports this file.
  */
-import type { LeafRequest, SessionKey } from './api';
+import type { LeafRequest, SessionKey } from './leaf-request';
 import type { CapacityProfile, Projection, TurnOverride } from './ledger-types';
 
 // ── 1. Context over time ────────────────────────────────────────────────────

@@ -7,22 +7,21 @@
  * `/api/ws` in serve mode. Both carry exactly these methods and events.
  */
 import type {
-  CapacityProfile,
   Fidelity,
   Json,
   LedgerWarning,
   PlanRow,
   ProjectedMessage,
   Projection,
-  TurnOverride,
   UsageTotals,
   WorkItem,
 } from './ledger-types';
 import type { StripSegment } from './plan-strip';
 import type { FeatureApiMethods } from './api-features';
 
-/** A session's path relative to the home: `agents/<agent>/sessions/<cwd-hash>/<session-id>.jsonl`. */
-export type SessionKey = string;
+import type { LeafRequest, SessionKey } from './leaf-request';
+
+export type { LeafRequest, SessionKey } from './leaf-request';
 
 export interface HomeInfo {
   /** Absolute path of the home being shown. */
@@ -254,16 +253,6 @@ export interface ChainItem {
   projectedFidelity: Fidelity[];
   /** Why the entry reaches the model as no message; set only when `projectedAs` is empty. */
   hidden: HiddenReason | null;
-}
-
-export interface LeafRequest {
-  key: SessionKey;
-  /** Entry id of the leaf; null means the active leaf. */
-  leaf: string | null;
-  plan: 'none' | 'auto';
-  profile: CapacityProfile;
-  /** turn id → forced fidelity. */
-  overrides: Record<string, TurnOverride>;
 }
 
 /** A packet (§3 compaction with `packet`) the plan could put a turn behind. */

@@ -8,7 +8,16 @@ import type { LedgerIndex } from '../core/ledger-index';
 import { visibilityContext, type VisibilityContext } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { ApiError, throwIfCancelled } from './api-backend';
-import type { PlanFacts } from './plan-turns';
+import type { usablePackets } from '../core/projection';
+import type { Turn } from '../core/turn-index';
+
+/** What a context's plan rows need besides the plan: its closed turns, their positions by id, the usable packets. */
+export interface PlanFacts {
+  closed: Turn[];
+  /** turn id → position in the plan (ids are ledger data: a Map, never an object). */
+  position: Map<string, number>;
+  packets: ReturnType<typeof usablePackets>;
+}
 
 /**
  * A leaf's projection plan with everything a window of its chain needs, computed
@@ -16,6 +25,7 @@ import type { PlanFacts } from './plan-turns';
  * paging through the chain or the projected pane never decides the plan again.
  * Message bodies are not kept: a page shapes its own (`lp.messages`).
  */
+
 export interface LeafContext {
   leaf: number;
   lp: LeafPlan;

@@ -12,9 +12,8 @@ import { entryPreview } from '../core/entry-preview';
 import type { Ledger } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { usablePackets } from '../core/projection';
-import type { Turn } from '../core/turn-index';
 import type { OpenSession } from '../library/session-cache';
-import { leafContext, type LeafContext } from './leaf-context';
+import { leafContext, type LeafContext, type PlanFacts } from './leaf-context';
 
 /** Directive previews by entry, per ledger index: a leaf shares its turns with its neighbours, so each is read once. */
 const previews = new WeakMap<LedgerIndex, Map<number, string>>();
@@ -28,14 +27,6 @@ function directivePreview(ledger: Ledger, i: number): string {
     m.set(i, text);
   }
   return text;
-}
-
-/** What a context's plan rows need besides the plan: its closed turns, their positions by id, the usable packets. */
-export interface PlanFacts {
-  closed: Turn[];
-  /** turn id → position in the plan (ids are ledger data: a Map, never an object). */
-  position: Map<string, number>;
-  packets: ReturnType<typeof usablePackets>;
 }
 
 function planFacts(c: LeafContext): PlanFacts {

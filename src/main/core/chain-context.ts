@@ -1,6 +1,6 @@
 import { isObject, type Json, type LedgerEntry } from './entry-types';
 import { F_ASSISTANT, F_RESET, KIND, type LedgerIndex } from './ledger-index';
-import type { Ledger } from './ledger';
+import type { EntryReader } from './entry-reader';
 
 /** A packet found in the chain (§3 compaction with `packet`); its summary is read when used. */
 export interface PacketRef {
@@ -31,7 +31,7 @@ export interface ChainContext {
   packets: PacketRef[];
 }
 
-export function scanChain(ledger: Ledger, chain: number[]): ChainContext {
+export function scanChain(ledger: EntryReader, chain: number[]): ChainContext {
   const empty: ChainContext = {
     chain,
     resetPos: -1,
@@ -50,7 +50,12 @@ export function scanChain(ledger: Ledger, chain: number[]): ChainContext {
  * entries after them are looked at. What they do not change is shared with `prev` (the same Map and
  * array objects, so a caller can tell by identity that no presentation, card or packet came).
  */
-export function extendChainContext(ledger: Ledger, prev: ChainContext, chain: number[], from: number): ChainContext {
+export function extendChainContext(
+  ledger: EntryReader,
+  prev: ChainContext,
+  chain: number[],
+  from: number,
+): ChainContext {
   const index = ledger.index;
   const ctx: ChainContext = { ...prev, chain };
   // Copied on the first change: `prev`'s own stay as they are.
@@ -96,7 +101,7 @@ export function extendChainContext(ledger: Ledger, prev: ChainContext, chain: nu
 }
 
 /** The ack a card call's input becomes (§5.3), or undefined when the call is no card call. */
-export function ackFor(ledger: Ledger, ctx: ChainContext, toolUseId: string): Json | undefined {
+export function ackFor(ledger: EntryReader, ctx: ChainContext, toolUseId: string): Json | undefined {
   const i = ctx.presentations.get(toolUseId);
   if (i === undefined) return undefined;
   const p = ledger.entry(i);
@@ -104,7 +109,7 @@ export function ackFor(ledger: Ledger, ctx: ChainContext, toolUseId: string): Js
 }
 
 /** A packet's summary text, read from its entry. */
-export function packetSummary(ledger: Ledger, ref: PacketRef): string {
+export function packetSummary(ledger: EntryReader, ref: PacketRef): string {
   const e = ledger.entry(ref.entry);
   return e.kind === 'compaction' && e.packet ? e.packet.summary : '';
 }
@@ -113,7 +118,7 @@ export function packetSummary(ledger: Ledger, ref: PacketRef): string {
  * Resolves a tool_result's tool name: the nearest assistant tool_use with that id
  * at or before chain position `pos` (§5: `unknown` when none).
  */
-export function toolNameFor(ledger: Ledger, ctx: ChainContext, pos: number, toolUseId: string): string {
+export function toolNameFor(ledger: EntryReader, ctx: ChainContext, pos: number, toolUseId: string): string {
   const index: LedgerIndex = ledger.index;
   for (let p = pos; p >= 0; p--) {
     const i = ctx.chain[p];

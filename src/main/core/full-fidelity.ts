@@ -1,5 +1,5 @@
 import { isObject, type Json, type LedgerEntry } from './entry-types';
-import type { Ledger } from './ledger';
+import type { EntryReader } from './entry-reader';
 import { blockTokens, contentString, MESSAGE_OVERHEAD } from './tokens';
 import type { LongStrings } from './json-skim';
 import { ackFor, toolNameFor, type ChainContext } from './chain-context';
@@ -27,7 +27,7 @@ export function verbatimMessage(e: LedgerEntry): ShapedMessage | null {
  * instead of reading the calling message again (§5 `toolNameFor`: the nearest call before).
  */
 export function fullMessage(
-  ledger: Ledger,
+  ledger: EntryReader,
   ctx: ChainContext,
   pos: number,
   turn: { scan: boolean; names: Map<string, string> } | null = null,

@@ -75,7 +75,7 @@ const PROGRESS_EVERY = 16 << 20;
  */
 export class Ledger {
   index!: LedgerIndex;
-  private reader!: LineReader;
+  private reader!: LineReader<FullNotes>;
   private feeder!: LineFeeder;
   /** Parsed entries, the most recently asked for, bounded by their lines' bytes (payloads stay on disk otherwise). */
   private readonly cache = new EntryCache<LedgerEntry>();

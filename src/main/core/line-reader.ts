@@ -1,9 +1,8 @@
 import { hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { isControlSet, isObject, type Json } from './entry-types';
-import type { FullNotes } from './full-notes';
 import type { DeferredHashCheck } from './hash-check';
-import { JsonSkim } from './json-skim';
+import { JsonSkim, type LongStrings } from './json-skim';
 import {
   F_ASSISTANT,
   F_CONTROL,
@@ -23,6 +22,14 @@ import {
 import type { LedgerWarning } from './warnings';
 
 /**
+ * What a reader hands each parsed message's content to, when its ledger keeps per-line facts for
+ * projection (`FullNotes` is one). The reader owns this shape, so it imports nothing of projection.
+ */
+export interface LineNotes {
+  add(index: LedgerIndex, i: number, content: readonly Json[] | undefined, long: LongStrings | null): void;
+}
+
+/**
  * Validates complete physical lines (LEDGER.md §2, §8) and adds the accepted
  * entries to a LedgerIndex. It never stops at bad input: a line it cannot use
  * is reported and skipped, and still counts for the hash chain.
@@ -30,7 +37,7 @@ import type { LedgerWarning } from './warnings';
  * Lines arrive through `line()` from a LineFeeder, which owns chunking; this
  * class keeps no reference to the bytes it is given.
  */
-export class LineReader {
+export class LineReader<Notes extends LineNotes = LineNotes> {
   /** Physical lines completed so far. */
   lines = 0;
   /** Hash of the last complete line (what the next line's prev_hash must be). */
@@ -54,7 +61,7 @@ export class LineReader {
    */
   constructor(
     readonly index: LedgerIndex,
-    readonly notes: FullNotes | null = null,
+    readonly notes: Notes | null = null,
     private readonly skim = new JsonSkim(),
   ) {}
 

@@ -16,6 +16,7 @@ declare module 'jsdom' {
   export interface TestWindow {
     document: TestDocument;
     location: { hash: string };
+    addEventListener(type: 'hashchange', listener: () => void, options?: { once?: boolean }): void;
     close(): void;
   }
   export class JSDOM {

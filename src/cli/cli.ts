@@ -8,6 +8,7 @@ import { projectionJson } from '../shared/projection-json';
 import type { Json } from '../shared/ledger-types';
 import { numberOption, parseArgs, UsageError } from './args';
 import type { CliIo } from './cli-io';
+import { errnoText } from './errno-text';
 import { readDirective, type StdinSource } from './directive-text';
 
 export type { CliIo };
@@ -157,5 +158,10 @@ async function branch(argv: string[], io: CliIo, stdin: StdinSource): Promise<nu
   const text = await readDirective(args.options.get('text'), args.options.get('text-file'), stdin);
   const r = await appendBranchToFile(path, at, text);
   io.out(args.flags.has('json') ? JSON.stringify(r) + '\n' : r.id + '\n');
+  // The line is in the ledger: a failed exit would make a script append it again.
+  const failure = (await io.outFailure?.()) ?? null;
+  if (failure !== null) {
+    io.err(`vak-explorer: branch appended ${r.id} (stdout failed: ${errnoText(failure)})\n`);
+  }
   return 0;
 }

@@ -20,7 +20,12 @@ export const USAGE = `usage:
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
   vak-explorer serve [--home DIR] [--port N] [--no-open]
 
-exit codes: 0 ok · 1 verify found warnings, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments`;
+N is a whole number in plain decimal digits (no 0x, 1e3, +, spaces or decimal point).
+serve --home DIR must be an existing folder; without --home: $VAK_HOME, else ~/.vak, else the bundled demo.
+
+exit codes: 0 ok · 1 verify found warnings, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments,
+  or stdout failed (other than a reader that stopped early: \`verify | head\` keeps verify's code).
+  A branch that was appended exits 0 even when stdout fails; its id is then on stderr.`;
 
 /** Runs one CLI command (LEDGER.md §9) and returns its exit code; `stdin` feeds `--text-file -`. */
 export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = process.stdin): Promise<number> {

@@ -13,6 +13,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -217,6 +218,37 @@ describe('serve mode (a real process)', () => {
     }
     const ok = await api.call('openSession', { key: REGULAR });
     expect(ok.ok).toBe(true);
+  });
+
+  it('prices over the socket: a model named __proto__ arrives; a linked secret does not', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'xdg', 'vak-explorer');
+    mkdirSync(data, { recursive: true });
+    const price = { input: 1, output: 2, cache_read: 0, cache_write: 0 };
+    writeFileSync(join(dir, 'good.json'), `{"models": {"__proto__": ${JSON.stringify(price)}}}`);
+    writeFileSync(join(dir, 'shadow'), 'root:*:20210:0:99999:7:::\n');
+    symlinkSync(join(dir, 'good.json'), join(data, 'prices.json'));
+    const saved = process.env['XDG_DATA_HOME'];
+    process.env['XDG_DATA_HOME'] = join(dir, 'xdg'); // serve keeps prices.json in $XDG_DATA_HOME/vak-explorer
+    try {
+      serve = await startServeChild(home());
+    } finally {
+      if (saved === undefined) delete process.env['XDG_DATA_HOME'];
+      else process.env['XDG_DATA_HOME'] = saved;
+    }
+    const api = rpc(await socket(serve));
+    const good = await api.call('getPriceTable', {});
+    expect(good.ok && (good.res as PriceTable)).toMatchObject({ source: 'user', errors: [] });
+    expect(good.ok && Object.getOwnPropertyDescriptor((good.res as PriceTable).models, '__proto__')?.value).toEqual(
+      price,
+    );
+    rmSync(join(data, 'prices.json'));
+    symlinkSync(join(dir, 'shadow'), join(data, 'prices.json'));
+    const bad = await api.call('getPriceTable', {});
+    expect(bad.ok && (bad.res as PriceTable).errors).toEqual([
+      `${join(data, 'prices.json')}: not valid JSON: line 1, column 1: a value was expected here`,
+    ]);
+    expect(JSON.stringify(bad)).not.toContain('root');
   });
 
   it('idempotency keys are compared as sent: two spellings of one UUID are two keys; one key twice appends once', async () => {

@@ -1,3 +1,4 @@
+import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
 import { project } from '../main/core/projection';
@@ -63,7 +64,7 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
       io.err(`vak-explorer: branch refused: ${e.message}\n`);
       return e.reason === 'unreadable' ? 2 : 1;
     }
-    io.err(`vak-explorer: ${(e as Error).message}\n`);
+    io.err(`vak-explorer: ${unexpectedErrorText(e)}\n`);
     return 2;
   }
 }

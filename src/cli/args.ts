@@ -3,6 +3,7 @@
  * option or a missing value is refused (exit 2, the option named) instead of silently ignored.
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
+import { parseDecimalInteger } from '../shared/decimal-integer';
 
 /** A command's options: each a string (`--name VALUE` / `--name=VALUE`) or a boolean flag. */
 export type OptionSpec = Readonly<Record<string, 'string' | 'boolean'>>;
@@ -55,13 +56,23 @@ function usageErrorFrom(command: string, e: NodeArgsError): UsageError {
   return new UsageError(`${command}: ${e.message}`);
 }
 
-/** A whole-number option ≥ `min`, or `dflt` when absent. */
-export function numberOption(args: ParsedArgs, name: string, dflt: number, min: number): number {
+/**
+ * A whole-number option from `min` to `max` in plain decimal digits (src/shared/decimal-integer.ts:
+ * "0x10", "1e3", "+5", " 5" are refused), or `dflt` when absent.
+ */
+export function numberOption(
+  args: ParsedArgs,
+  name: string,
+  dflt: number,
+  min: number,
+  max: number = Number.MAX_SAFE_INTEGER,
+): number {
   const v = args.options.get(name);
   if (v === undefined) return dflt;
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isInteger(n) || n < min) {
-    throw new UsageError(`--${name} must be a whole number ≥ ${min}, not ${JSON.stringify(v)}`);
+  const n = parseDecimalInteger(v, max);
+  if (n === null || n < min) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`--${name} must be a whole number ${range} in plain decimal digits, not ${JSON.stringify(v)}`);
   }
   return n;
 }

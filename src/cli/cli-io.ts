@@ -2,4 +2,10 @@
 export interface CliIo {
   out(s: string): void;
   err(s: string): void;
+  /**
+   * Waits until everything given to `out` was written, then says why stdout failed, or null.
+   * A command that must report what it did whatever stdout does (a branch, once appended) asks
+   * this, and the failure is then its to report; absent (buffers), nothing can fail.
+   */
+  outFailure?(): Promise<NodeJS.ErrnoException | null>;
 }

@@ -1,3 +1,4 @@
+import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
 import { project } from '../main/core/projection';
@@ -8,6 +9,7 @@ import { projectionJson } from '../shared/projection-json';
 import type { Json } from '../shared/ledger-types';
 import { numberOption, parseArgs, UsageError } from './args';
 import type { CliIo } from './cli-io';
+import { errnoText } from './errno-text';
 import { readDirective, type StdinSource } from './directive-text';
 
 export type { CliIo };
@@ -19,7 +21,12 @@ export const USAGE = `usage:
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
   vak-explorer serve [--home DIR] [--port N] [--no-open]
 
-exit codes: 0 ok · 1 verify found warnings, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments`;
+N is a whole number in plain decimal digits (no 0x, 1e3, +, spaces or decimal point).
+serve --home DIR must be an existing folder; without --home: $VAK_HOME, else ~/.vak, else the bundled demo.
+
+exit codes: 0 ok · 1 verify found warnings, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments,
+  or stdout failed (other than a reader that stopped early: \`verify | head\` keeps verify's code).
+  A branch that was appended exits 0 even when stdout fails; its id is then on stderr.`;
 
 /** Runs one CLI command (LEDGER.md §9) and returns its exit code; `stdin` feeds `--text-file -`. */
 export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = process.stdin): Promise<number> {
@@ -57,7 +64,7 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
       io.err(`vak-explorer: branch refused: ${e.message}\n`);
       return e.reason === 'unreadable' ? 2 : 1;
     }
-    io.err(`vak-explorer: ${(e as Error).message}\n`);
+    io.err(`vak-explorer: ${unexpectedErrorText(e)}\n`);
     return 2;
   }
 }
@@ -157,5 +164,10 @@ async function branch(argv: string[], io: CliIo, stdin: StdinSource): Promise<nu
   const text = await readDirective(args.options.get('text'), args.options.get('text-file'), stdin);
   const r = await appendBranchToFile(path, at, text);
   io.out(args.flags.has('json') ? JSON.stringify(r) + '\n' : r.id + '\n');
+  // The line is in the ledger: a failed exit would make a script append it again.
+  const failure = (await io.outFailure?.()) ?? null;
+  if (failure !== null) {
+    io.err(`vak-explorer: branch appended ${r.id} (stdout failed: ${errnoText(failure)})\n`);
+  }
   return 0;
 }

@@ -1,20 +1,17 @@
 import { runCli } from './cli';
+import { StdoutSink } from './stdout-sink';
 
 /** The `vak-explorer` command (bin): plain Node, no Electron. */
 
-// A reader that stops early (`vak-explorer tree BIG --json | head`) closes the pipe: end quietly,
-// as Unix tools do, instead of an unhandled EPIPE stack trace.
-let stdoutClosed = false;
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code !== 'EPIPE') throw e;
-  stdoutClosed = true;
-  process.exit(0);
-});
+// A reader that stops early (`tree BIG | head`) or a full disk must not end the command with an
+// unhandled error: see stdout-sink.ts. With stderr gone too, only the exit code can tell.
+const stdout = new StdoutSink(process.stdout);
+const err = (s: string): void => void process.stderr.write(s);
+process.stderr.on('error', () => undefined);
 
 const code = await runCli(process.argv.slice(2), {
-  out: (s) => {
-    if (!stdoutClosed) process.stdout.write(s);
-  },
-  err: (s) => process.stderr.write(s),
+  out: (s) => stdout.write(s),
+  err,
+  outFailure: () => stdout.claimFailure(),
 });
-process.exitCode = code;
+process.exitCode = await stdout.finish(code, err);

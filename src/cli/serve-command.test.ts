@@ -82,15 +82,15 @@ describe('vak-explorer serve', () => {
     await expect(rawRequest(Number(url.port), '/')).rejects.toThrow();
   });
 
-  it('passes --home as VAK_HOME to resolveHome, else the environment', async () => {
+  it('passes --home to resolveHome, else the environment', async () => {
     const t = io();
     const a = fakeDeps();
-    const running = serveCommand(['--home', '/my/home', '--no-open'], t.io, a.deps);
+    const running = serveCommand(['--home', dir, '--no-open'], t.io, a.deps);
     await expect.poll(() => t.out.length).toBe(1);
     a.stop();
     await running;
     expect(a.deps.resolveHome).toHaveBeenCalledWith(
-      expect.objectContaining({ env: { VAK_HOME: '/my/home' }, userDataDir: join(dir, 'data') }),
+      expect.objectContaining({ home: dir, env: { VAK_HOME: '/from/env' }, userDataDir: join(dir, 'data') }),
     );
     const b = fakeDeps();
     const t2 = io();
@@ -98,7 +98,26 @@ describe('vak-explorer serve', () => {
     await expect.poll(() => t2.out.length).toBe(1);
     b.stop();
     await running2;
-    expect(b.deps.resolveHome).toHaveBeenCalledWith(expect.objectContaining({ env: { VAK_HOME: '/from/env' } }));
+    expect(b.deps.resolveHome).toHaveBeenCalledWith(
+      expect.objectContaining({ home: undefined, env: { VAK_HOME: '/from/env' } }),
+    );
+  });
+
+  it('refuses a --home that is no folder before anything is resolved or served', async () => {
+    writeFileSync(join(dir, 'file'), '');
+    for (const [home, problem] of [
+      [join(dir, 'nope'), /does not exist/],
+      [join(dir, 'file'), /is a regular file, not a folder/],
+      ['', /names no folder/],
+    ] as const) {
+      const t = io();
+      const f = fakeDeps();
+      expect(await serveCommand(['--home', home, '--no-open'], t.io, f.deps)).toBe(2);
+      expect(t.err.join('')).toMatch(problem);
+      expect(t.out).toEqual([]);
+      expect(f.deps.resolveHome).not.toHaveBeenCalled();
+      expect(f.deps.createBackend).not.toHaveBeenCalled();
+    }
   });
 
   it('opens the browser with a one-time URL, not the printed token', async () => {

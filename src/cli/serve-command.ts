@@ -5,7 +5,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiBackend } from '../main/api/api-backend';
-import { defaultUserDataDir, resolveHome } from '../main/library/resolve-home';
+import {
+  defaultUserDataDir,
+  HomeError,
+  namedHomeProblem,
+  resolveHome,
+  type ResolveHomeOptions,
+} from '../main/library/resolve-home';
 import { openInBrowser } from '../main/server/browser-opener';
 import { createLoopbackServer } from '../main/server/loopback-server';
 import type { HomeInfo } from '../shared/api';
@@ -19,7 +25,7 @@ export interface ServeDeps {
   staticDir: string;
   bundledDemoDir: string;
   userDataDir: string;
-  resolveHome(opts: { env: NodeJS.ProcessEnv; userDataDir: string; bundledDemoDir: string }): Promise<HomeInfo>;
+  resolveHome(opts: ResolveHomeOptions): Promise<HomeInfo>;
   createBackend(home: HomeInfo): Promise<ApiBackend>;
   openBrowser(url: string): void;
   /** Resolves with the signal's name when the user stops the server. */
@@ -31,18 +37,30 @@ export async function serveCommand(argv: string[], io: CliIo, overrides: Partial
   const args = parseArgs('serve', argv, { home: 'string', port: 'string', 'no-open': 'boolean' });
   if (args.positionals.length > 0)
     throw new UsageError(`serve takes no FILE (got ${JSON.stringify(args.positionals[0])})`);
-  const port = numberOption(args, 'port', 0, 0);
-  if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
+  const port = numberOption(args, 'port', 0, 0, 65535);
 
   const deps = { ...defaultDeps(), ...overrides };
+  // --home wins over $VAK_HOME and must name a folder (refused before anything else is done);
+  // without it, resolveHome applies $VAK_HOME, ~/.vak and the demo fallback.
+  const named = args.options.get('home');
+  const problem = named === undefined ? null : namedHomeProblem(named);
+  if (named !== undefined && problem !== null) return refuseHome(io, new HomeError(named, problem));
   if (!existsSync(join(deps.staticDir, 'index.html'))) {
     io.err(`vak-explorer: the built renderer is missing (${deps.staticDir}): run \`npm run build\` first\n`);
     return 2;
   }
-  const home = args.options.get('home');
-  // --home wins over $VAK_HOME; resolveHome applies ~/.vak and the demo fallback.
-  const env = home === undefined ? deps.env : { ...deps.env, VAK_HOME: home };
-  const homeInfo = await deps.resolveHome({ env, userDataDir: deps.userDataDir, bundledDemoDir: deps.bundledDemoDir });
+  let homeInfo: HomeInfo;
+  try {
+    homeInfo = await deps.resolveHome({
+      env: deps.env,
+      userDataDir: deps.userDataDir,
+      bundledDemoDir: deps.bundledDemoDir,
+      home: named,
+    });
+  } catch (e) {
+    if (e instanceof HomeError) return refuseHome(io, e); // gone between the check and now
+    throw e;
+  }
   const backend = await deps.createBackend(homeInfo);
 
   let server;
@@ -61,6 +79,11 @@ export async function serveCommand(argv: string[], io: CliIo, overrides: Partial
   await server.close();
   await backend.close();
   return 0;
+}
+
+function refuseHome(io: CliIo, e: HomeError): number {
+  io.err(`vak-explorer: serve: --home ${e.message}; nothing is served\n`);
+  return 2;
 }
 
 function defaultDeps(): ServeDeps {

@@ -6,13 +6,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseJsonText } from '../shared/json-problem';
 
 function findPackageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
-      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
-      if (name === 'vak-explorer') return dir;
+      // Another package's manifest on the way may be anything: not ours, whatever its text.
+      const parsed = parseJsonText(readFileSync(manifest, 'utf8'));
+      if (parsed.ok && (parsed.value as { name?: unknown } | null)?.name === 'vak-explorer') return dir;
     }
     if (dirname(dir) === dir) throw new Error(`vak-explorer: no package root above ${from}`);
   }

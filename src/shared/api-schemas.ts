@@ -114,7 +114,8 @@ export const requestSchemas = {
       key: sessionKey,
       parentId: entryId,
       text: z.string().max(1_000_000),
-      idempotencyKey: z.uuid('idempotencyKey must be a UUID the client chose for this submission'),
+      // Compared as sent (case included): see BranchRequest.idempotencyKey.
+      idempotencyKey: z.uuid('idempotencyKey must be a UUID the client chose for this submission (compared as sent)'),
     })
     .strict(),
   subscribe: z.discriminatedUnion('topic', [

@@ -420,6 +420,8 @@ export interface BranchRequest {
   /**
    * A UUID the client chose for this submission. The backend appends at most once per key
    * (per session, while it runs): a repeat is answered with the first result, not appended.
+   * Keys are compared exactly as sent, byte for byte: the same UUID in upper and in lower
+   * case is two keys (send one spelling; a client that draws `crypto.randomUUID()` does).
    */
   idempotencyKey: string;
 }

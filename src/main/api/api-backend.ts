@@ -65,5 +65,14 @@ export function throwIfCancelled(signal: CancelSignal | undefined): void {
 /** Any thrown value as the payload a transport sends back. */
 export function errorPayload(e: unknown): ApiErrorPayload {
   if (e instanceof ApiError) return e.toPayload();
-  return { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+  return { code: 'internal', message: unexpectedErrorText(e) };
+}
+
+/**
+ * An unexpected error in words for a client. A SyntaxError is JSON.parse's, whose message
+ * quotes the text it met: a file's bytes would reach the client, so only the kind is said.
+ */
+export function unexpectedErrorText(e: unknown): string {
+  if (e instanceof SyntaxError) return 'text that should have been JSON was not (it is not quoted here)';
+  return e instanceof Error ? e.message : String(e);
 }

@@ -129,6 +129,20 @@ describe('BranchIdempotency', () => {
   const req = (n: number) => ({ key: KEY, parentId: 'p', text: `t${n}`, idempotencyKey: `k${n}` });
   const result = (n: number): BranchResult => ({ id: `id${n}`, parentId: 'p', line: n, offset: n });
 
+  it('compares keys as sent: ABC and abc are two keys; the same key twice runs once', async () => {
+    const memo = new BranchIdempotency();
+    let appended = 0;
+    const append = (n: number) => async (): Promise<BranchResult> => {
+      appended++;
+      return result(n);
+    };
+    const same = { key: KEY, parentId: 'p', text: 't' };
+    expect(await memo.run({ ...same, idempotencyKey: 'ABC' }, append(1))).toEqual(result(1));
+    expect(await memo.run({ ...same, idempotencyKey: 'abc' }, append(2))).toEqual(result(2));
+    expect(await memo.run({ ...same, idempotencyKey: 'ABC' }, append(3))).toEqual(result(1));
+    expect(appended).toBe(2);
+  });
+
   it('stays bounded, forgetting the oldest settled keys first', async () => {
     const memo = new BranchIdempotency(4);
     let appended = 0;

@@ -32,6 +32,7 @@ export class BranchIdempotency {
     req: { key: SessionKey; parentId: string; text: string; idempotencyKey: string },
     append: () => Promise<BranchResult>,
   ): Promise<BranchResult> {
+    // The key as sent, byte for byte: normalising it (case) would make two submissions one.
     const slot = `${req.key}\n${req.idempotencyKey}`;
     const fingerprint = createHash('sha256').update(req.parentId).update('\0').update(req.text).digest('hex');
     const seen = this.byKey.get(slot);

@@ -23,7 +23,14 @@ import { IndexStore } from '../library/index-store';
 import { ensureDemoCopy } from '../library/resolve-home';
 import { SessionCache, type OpenSession } from '../library/session-cache';
 import { SessionLibrary } from '../library/session-library';
-import { ApiError, cancelledError, throwIfCancelled, type ApiBackend, type ApiClient } from './api-backend';
+import {
+  ApiError,
+  cancelledError,
+  throwIfCancelled,
+  unexpectedErrorText,
+  type ApiBackend,
+  type ApiClient,
+} from './api-backend';
 import { BranchIdempotency } from './branch-idempotency';
 import { entrySlice } from './entry-slice';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
@@ -181,7 +188,7 @@ export class ExplorerBackend implements ApiBackend {
       // Work stopped by the abort (the core throws the signal's reason) is a cancellation.
       if (signal?.aborted && method !== 'branch') throw cancelledError();
       if (e instanceof ApiError) throw e;
-      throw new ApiError('internal', `${method} failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw new ApiError('internal', `${method} failed: ${unexpectedErrorText(e)}`);
     }
   }
 

@@ -155,7 +155,9 @@ describe('feature methods over the backend', () => {
     writeFileSync(join(data, 'prices.json'), JSON.stringify({ models: { m: { input: 'free' } } }));
     const broken = (await b.call('getPriceTable', {}, c)) as PriceTable;
     expect(broken.source).toBe('bundled');
-    expect(broken.errors.some((e) => e.includes('models.m.input'))).toBe(true);
+    expect(broken.errors).toContain(
+      `${join(data, 'prices.json')}: model 1 in "models": "input" must be a number from 0 to 1000000 (USD per million tokens)`,
+    );
     writeFileSync(
       join(data, 'prices.json'),
       JSON.stringify({ models: { m: { input: 1, output: 2, cache_read: 0, cache_write: 0 } } }),

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
 
 /**
  * Opening a path a user can name (a session file, a link in the home) without
@@ -20,6 +20,24 @@ export class NotRegularFileError extends Error {
   }
 }
 
+/** What a path is whose links lead back to themselves, in words: ELOOP is a refusal, not a failure. */
+export const LINK_LOOP = 'a symbolic link loop (ELOOP: too many levels of symbolic links)';
+
+/** Runs `f` on `path`; a link loop on the way is a NotRegularFileError that says so. */
+function refuseLoop<T>(path: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new NotRegularFileError(path, LINK_LOOP);
+    throw e;
+  }
+}
+
+/** The real path of `path` (links resolved); throws NotRegularFileError for a link loop. */
+export function realPathOf(path: string): string {
+  return refuseLoop(path, () => realpathSync(path));
+}
+
 /** What a stat says a path is, in words (for warnings). */
 export function fileTypeOf(st: Stats): string {
   if (st.isFile()) return 'a regular file';
@@ -38,12 +56,12 @@ export interface OpenedFile {
 
 /**
  * Opens a regular file (following links) for reading, or `flags` (e.g. O_WRONLY|O_APPEND),
- * without ever blocking; throws NotRegularFileError for a FIFO, device, socket or directory.
+ * without ever blocking; throws NotRegularFileError for a FIFO, device, socket, directory or link loop.
  */
 export function openRegularFile(path: string, flags: number = constants.O_RDONLY): OpenedFile {
-  const before = statSync(path);
+  const before = refuseLoop(path, () => statSync(path));
   if (!before.isFile()) throw new NotRegularFileError(path, fileTypeOf(before));
-  const fd = openSync(path, flags | constants.O_NONBLOCK | constants.O_NOCTTY);
+  const fd = refuseLoop(path, () => openSync(path, flags | constants.O_NONBLOCK | constants.O_NOCTTY));
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new NotRegularFileError(path, fileTypeOf(stat));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SESSION_EXT } from '../../shared/session-key';
 import { isObject } from './entry-types';
 import type { SessionFile } from './home';
-import { openRegularFile, type OpenedFile } from './safe-open';
+import { openRegularFile, realPathOf, type OpenedFile } from './safe-open';
 
 /**
  * Which files of a home may be read as sessions (docs/security.md, "Links").
@@ -78,11 +78,11 @@ function headerNames(fd: number, sessionId: string): boolean {
 
 /**
  * Opens a session file for reading under the rule above, never blocking: throws
- * NotRegularFileError (FIFO, device, directory…), NotASessionError (a link to
+ * NotRegularFileError (FIFO, device, directory, link loop…), NotASessionError (a link to
  * something that is not this session's ledger) or the file system's error.
  */
 export function openSessionFile(file: SessionFile): OpenedSessionFile {
-  const realPath = realpathSync(file.path);
+  const realPath = realPathOf(file.path);
   let homeReal: string;
   try {
     homeReal = realpathSync(homeOf(file));

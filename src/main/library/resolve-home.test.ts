@@ -1,9 +1,19 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scanHome } from '../core/home';
-import { DEMO_LABEL, defaultUserDataDir, resolveHome } from './resolve-home';
+import { DEMO_LABEL, defaultUserDataDir, HomeError, resolveHome } from './resolve-home';
 
 const FIXTURE_HOME = join(__dirname, '../../../../shared/fixtures/demo-home');
 
@@ -49,6 +59,24 @@ describe('resolveHome', () => {
       bundledDemoDir: join(dir, 'none'),
     });
     expect(r.isDemo).toBe(false);
+  });
+
+  it('shows a named home as it is, never the demo; refuses one that is no folder', async () => {
+    const opts = { env: {}, userDataDir: join(dir, 'data'), bundledDemoDir: bundled };
+    const empty = join(dir, 'empty-but-there');
+    mkdirSync(empty);
+    expect(await resolveHome({ ...opts, home: empty })).toEqual({ home: empty, isDemo: false, label: empty });
+    symlinkSync('loop', join(dir, 'loop'));
+    for (const [home, problem] of [
+      [join(dir, 'missing'), /missing does not exist$/],
+      [join(bundled, 'agents', 'nope', 'x'), /does not exist/],
+      [join(dir, 'loop'), /is a symbolic link loop \(ELOOP: too many levels of symbolic links\)$/],
+    ] as const) {
+      const e = await resolveHome({ ...opts, home }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(HomeError);
+      expect((e as HomeError).message).toMatch(problem);
+    }
+    expect(existsSync(join(dir, 'data'))).toBe(false); // no demo copy was made
   });
 
   it('puts user data under $XDG_DATA_HOME', () => {

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HomeInfo } from '../../shared/api';
 import { defaultHome, scanHome } from '../core/home';
+import { fileTypeOf, LINK_LOOP } from '../core/safe-open';
 
 export interface ResolveHomeOptions {
   env: Record<string, string | undefined>;
@@ -10,6 +11,35 @@ export interface ResolveHomeOptions {
   userDataDir: string;
   /** The bundled demo home (`resources/demo-home`), never written to. */
   bundledDemoDir: string;
+  /** A home the user named (serve's `--home`): shown as it is, never replaced by the demo. */
+  home?: string;
+}
+
+/** A home the user named that cannot be shown (missing, not a folder, a link loop…). */
+export class HomeError extends Error {
+  constructor(
+    readonly home: string,
+    problem: string,
+  ) {
+    super(`${home === '' ? 'an empty path' : home} ${problem}`);
+    this.name = 'HomeError';
+  }
+}
+
+/** Why a named home cannot be shown, in words, or null when it is a folder (a stat: nothing is read). */
+export function namedHomeProblem(home: string): string | null {
+  if (home === '') return 'names no folder';
+  try {
+    const st = statSync(home);
+    return st.isDirectory() ? null : `is ${fileTypeOf(st)}, not a folder`;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'does not exist';
+    if (code === 'ENOTDIR') return 'does not exist (a part of its path is not a folder)';
+    if (code === 'ELOOP') return `is ${LINK_LOOP}`;
+    if (code === 'EACCES') return 'cannot be reached (EACCES: permission denied)';
+    return `cannot be reached (${code ?? (e as Error).message})`;
+  }
 }
 
 export const DEMO_LABEL = 'Demo home (bundled)';
@@ -46,11 +76,17 @@ export function ensureDemoCopy(bundledDemoDir: string, target: string): string {
 }
 
 /**
- * The home to show: `$VAK_HOME` (default `~/.vak`) when it holds a session;
- * otherwise a copy of the bundled demo in the user-data folder, labelled a demo,
- * so that branching in the demo never writes to the bundled files.
+ * The home to show. A home the user named (`opts.home`) must be a folder (else HomeError):
+ * a typo must not quietly show the demo in its place. Otherwise `$VAK_HOME` (default
+ * `~/.vak`) when it holds a session; else a copy of the bundled demo in the user-data
+ * folder, labelled a demo, so that branching in the demo never writes to the bundled files.
  */
 export async function resolveHome(opts: ResolveHomeOptions): Promise<HomeInfo> {
+  if (opts.home !== undefined) {
+    const problem = namedHomeProblem(opts.home);
+    if (problem !== null) throw new HomeError(opts.home, problem);
+    return { home: opts.home, isDemo: false, label: tildify(opts.home) };
+  }
   const home = defaultHome(opts.env);
   if (scanHome(home).length > 0 || !existsSync(opts.bundledDemoDir)) {
     return { home, isDemo: false, label: tildify(home) };

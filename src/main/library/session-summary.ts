@@ -101,11 +101,12 @@ function unreadableRow(file: SessionFile, e: unknown): SummaryRead | null {
     e instanceof NotRegularFileError || e instanceof NotASessionError
       ? e.message
       : `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
-  let st: Stats;
+  let st: Stats | null = null;
   try {
     st = lstatSync(file.path);
-  } catch {
-    return null;
+  } catch (x) {
+    // A folder on the way that is a link loop: the file is there as far as anyone can say, and refused.
+    if ((x as NodeJS.ErrnoException).code !== 'ELOOP') return null;
   }
   return {
     bytesRead: 0,
@@ -125,8 +126,8 @@ function unreadableRow(file: SessionFile, e: unknown): SummaryRead | null {
       branches: null,
       warnings: null,
       tailUnterminated: false,
-      sizeBytes: st.isFile() ? st.size : 0,
-      mtimeMs: st.mtimeMs,
+      sizeBytes: st?.isFile() ? st.size : 0,
+      mtimeMs: st?.mtimeMs ?? 0,
       lock: 'unknown',
       unreadable: reason,
       parentSession: null,

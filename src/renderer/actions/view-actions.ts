@@ -1,6 +1,7 @@
 /** The plan, its profile, compare, branching, folding and the drawer's panels. */
 import type { AppState } from '../store/types';
 import type { CapacityProfile } from '../../shared/ledger-types';
+import { parseDecimalInteger } from '../../shared/decimal-integer';
 import { profileProblem } from '../plan/profile-rules';
 import type { Action, ActionPrompt } from './action';
 import { hasOpenSession, hasSelectedEntry } from './enabled';
@@ -8,7 +9,7 @@ import { hasOpenSession, hasSelectedEntry } from './enabled';
 /** The number typed at a profile prompt ("200,000" and "200_000" too), or null. */
 const parseWhole = (input: string): number | null => {
   const t = input.trim().replace(/[_,\s]/g, '');
-  return /^\d{1,12}$/.test(t) ? Number(t) : null;
+  return parseDecimalInteger(t, 999_999_999_999);
 };
 
 /** Sets one field of the profile; the prompt refuses what the plan bar would (profile-rules.ts). */

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { CapacityProfile } from '../../shared/ledger-types';
+import { parseDecimalInteger } from '../../shared/decimal-integer';
 import { fmtInt } from '../util/format';
 import './compare.css';
 import { profileFault, profileProblem } from './profile-rules';
@@ -23,9 +24,9 @@ const draftsOf = (p: CapacityProfile): Drafts => ({
 export function readDrafts(d: Drafts): { profile: CapacityProfile } | { problem: string; field: Field } {
   const nums: Partial<CapacityProfile> = {};
   for (const f of FIELDS) {
-    const t = d[f.key].trim();
-    if (!/^\d{1,9}$/.test(t)) return { problem: `${f.label} must be a whole number`, field: f.key };
-    nums[f.key] = Number(t);
+    const n = parseDecimalInteger(d[f.key].trim(), 999_999_999);
+    if (n === null) return { problem: `${f.label} must be a whole number`, field: f.key };
+    nums[f.key] = n;
   }
   const profile = nums as CapacityProfile;
   const fault = profileFault(profile);

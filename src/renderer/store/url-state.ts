@@ -1,4 +1,5 @@
 import { type CapacityProfile, DEFAULT_PROFILE, type TurnOverride } from '../../shared/ledger-types';
+import { parseDecimalInteger } from '../../shared/decimal-integer';
 import { profileProblem } from '../plan/profile-rules';
 
 /** Drawer panels a link can open (the keys overlay is not a place to return to). */
@@ -52,7 +53,7 @@ const decode = (s: string): string | null => {
 };
 const validId = (s: string | null): s is string => s !== null && s.length > 0 && s.length <= MAX_ID;
 
-const posInt = (v: string | null): number | null => (v !== null && /^\d{1,9}$/.test(v) ? Number(v) : null);
+const posInt = (v: string | null): number | null => (v === null ? null : parseDecimalInteger(v, 999_999_999));
 
 /** A profile from three parameters; any missing, malformed or refused part (§6 rules) drops the whole profile. */
 function parseProfile(p: URLSearchParams, prefix: string, fallback: CapacityProfile): CapacityProfile | null {

@@ -15,6 +15,7 @@
  * reader's notes see placeholders: entries are always parsed from their lines when shown.
  */
 import { JSON_SKIM_WASM_BASE64 } from './json-skim-wasm';
+import { findLongStrings, RECORD_INTS } from './json-skim-lexer';
 import { compileWasm } from './wasm-module';
 
 /** Lines shorter than this are parsed as they are (nothing long enough to gain from). */
@@ -26,7 +27,6 @@ export const SKIM_MIN_STRING = 256;
 
 /** Where json-skim.wat reads the line and writes its records (see the .wat). */
 const INPUT = 4096;
-const RECORD_INTS = 5;
 const MAX_RECORDS = 128;
 /** A SIMD load may read up to 15 bytes past the line (never used). */
 const SLACK = 16;
@@ -92,14 +92,23 @@ function loadLexer(): Lexer | null {
   return lexer;
 }
 
+/** The `\u0000` escape: in a skimmed text, only where a placeholder starts. */
+const NUL_ESCAPE = Buffer.from('\\u0000');
+
 /** Skims lines for one reader; `long` describes the placeholders of the last `text`. */
 export class JsonSkim {
   readonly long = new LongStrings();
+  private readonly records = new Int32Array(MAX_RECORDS * RECORD_INTS);
+  /** Where each placeholder of the last text starts in it. */
+  private readonly placed = new Int32Array(MAX_RECORDS);
+  /** The shorter text is written here (grown to the longest line skimmed). */
+  private out = Buffer.allocUnsafeSlow(0);
 
   /** `minString` ≥ 12: a placeholder token (up to 11 bytes) must never be longer than its string's. */
   constructor(
     readonly minLine = SKIM_MIN_LINE,
     readonly minString = SKIM_MIN_STRING,
+    readonly lexer: 'ts' | 'wasm' = 'ts',
   ) {
     if (minString < 12) throw new RangeError(`minString ${minString} < 12`);
   }
@@ -108,32 +117,52 @@ export class JsonSkim {
   text(line: Buffer): string {
     const long = this.long;
     long.count = 0;
-    const lex = line.length >= this.minLine && line.length <= SKIM_MAX_LINE ? loadLexer() : null;
-    if (lex === null) return line.toString('utf8');
-    const { bytes: mem, records } = lex;
-    if (mem.length < INPUT + line.length + SLACK) return line.toString('utf8'); // (never: SKIM_MAX_LINE)
-    mem.set(line, INPUT);
-    const n = lex.skim(line.length, this.minString, MAX_RECORDS);
+    if (line.length < this.minLine || line.length > SKIM_MAX_LINE) return line.toString('utf8');
+    let src = line;
+    let base = 0;
+    let n: number;
+    let records: Int32Array = this.records;
+    if (this.lexer === 'wasm') {
+      const lex = loadLexer();
+      if (lex === null) return line.toString('utf8');
+      const { bytes: mem } = lex;
+      if (mem.length < INPUT + line.length + SLACK) return line.toString('utf8'); // (never: SKIM_MAX_LINE)
+      mem.set(line, INPUT);
+      n = lex.skim(line.length, this.minString, MAX_RECORDS);
+      src = mem;
+      base = INPUT;
+      records = lex.records;
+    } else n = findLongStrings(line, this.minString, records, MAX_RECORDS);
     if (n <= 0) return line.toString('utf8');
 
-    // Compacted in place: each string's token becomes its (shorter) placeholder token.
-    let to = INPUT;
-    let from = INPUT;
+    if (this.out.length < line.length) this.out = Buffer.allocUnsafeSlow(Math.max(line.length, 2 * this.out.length));
+    const out = this.out;
+    const placed = this.placed;
+    let to = 0;
+    let from = base;
     for (let k = 0; k < n; k++) {
       const r = k * RECORD_INTS;
-      const start = INPUT + records[r];
-      mem.copyWithin(to, from, start);
-      to += start - from;
-      to = writePlaceholder(mem, to, k);
-      from = INPUT + records[r + 1];
+      const start = base + records[r];
+      to += src.copy(out, to, from, start);
+      placed[k] = to;
+      to = writePlaceholder(out, to, k);
+      from = base + records[r + 1];
       long.bytes[k] = records[r + 2];
       long.newlines[k] = records[r + 3];
       long.endsNewline[k] = records[r + 4];
     }
-    mem.copyWithin(to, from, INPUT + line.length);
-    to += INPUT + line.length - from;
+    to += src.copy(out, to, from, base + line.length);
+    // Unforgeable: U+0000 is written `\u0000` in JSON (never raw), so when the text has no other
+    // `\u0000` than the placeholders', no other string of its value holds U+0000 (a `\\u0000` is
+    // taken for one too: the line is then only parsed whole).
+    const text = out.subarray(0, to);
+    let k = 0;
+    for (let at = text.indexOf(NUL_ESCAPE); at >= 0; at = text.indexOf(NUL_ESCAPE, at + NUL_ESCAPE.length)) {
+      if (k >= n || at !== placed[k] + 1) return line.toString('utf8');
+      k++;
+    }
     long.count = n;
-    return mem.toString('utf8', INPUT, to);
+    return out.toString('utf8', 0, to);
   }
 }
 

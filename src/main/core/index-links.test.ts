@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_KINDS } from './entry-types';
-import { linkEntries, linkEntriesJs, linkEntriesWasm, type EntryArrays } from './index-links';
+import { linkEntries, type EntryArrays, type LinkProblem } from './index-links';
 import { LedgerIndex, NO_PARENT, ORPHAN, UNKNOWN_KIND } from './ledger-index';
 
 /** An index's arrays as a reader leaves them: parents earlier, offsets and lines increasing. */
@@ -78,12 +78,7 @@ function damage(a: EntryArrays, n: number, [where, what, by]: [number, number, n
 }
 
 describe('index links (a kept index restored)', () => {
-  it('loads the WebAssembly here (else every reopen runs the loop)', () => {
-    const ix = indexOf([NO_PARENT, 0, 1, 1], [0, 1, 1, 1]);
-    expect(linkEntriesWasm(arraysOf(ix, 4), 4, 1000, 100)).toBeNull();
-  });
-
-  it('links every entry as LedgerIndex.add does, in WebAssembly and in the loop alike', () => {
+  it('links every entry as LedgerIndex.add does', () => {
     fc.assert(
       fc.property(sessions, ({ parents, kinds }) => {
         const ix = indexOf(parents, kinds);
@@ -91,17 +86,15 @@ describe('index links (a kept index restored)', () => {
         const covered = ix.offset[n - 1] + ix.length[n - 1] + 1;
         const lines = ix.line[n - 1];
         const want = links({ ...arraysOf(ix, n), ...ixLinks(ix, n) }); // (what add wrote)
-        for (const run of [linkEntriesJs, linkEntriesWasm, linkEntries]) {
-          const a = arraysOf(ix, n);
-          expect(run(a, n, covered, lines)).toBeNull();
-          expect(links(a)).toEqual(want);
-        }
+        const a = arraysOf(ix, n);
+        expect(linkEntries(a, n, covered, lines)).toBeNull();
+        expect(links(a)).toEqual(want);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('finds the same first problem both ways, on arrays damaged anywhere', () => {
+  it('finds the first problem of arrays damaged anywhere, as the checks read one by one say', () => {
     const seen = new Set<string | null>();
     fc.assert(
       fc.property(sessions, fc.array(damages, { minLength: 1, maxLength: 3 }), fc.nat({ max: 2 }), (s, ds, slack) => {
@@ -111,11 +104,14 @@ describe('index links (a kept index restored)', () => {
         const lines = ix.line[n - 1] + slack - 1;
         const damaged = arraysOf(ix, n);
         for (const d of ds) damage(damaged, n, d);
-        const js = copies(damaged);
-        const wasm = copies(damaged);
-        const problem = linkEntriesJs(js, n, covered, lines);
-        expect(linkEntriesWasm(wasm, n, covered, lines)).toBe(problem);
-        if (problem === null) expect(links(wasm)).toEqual(links(js));
+        const problem = linkEntries(damaged, n, covered, lines);
+        expect(problem).toBe(firstProblem(damaged, n, covered, lines));
+        if (problem === null) {
+          // (a damage may leave the arrays valid, its parents other: as add links those)
+          const again = new LedgerIndex();
+          for (let i = 0; i < n; i++) again.add(`e${i}`, damaged.parent[i], damaged.kind[i], 0, 1, 0, 1);
+          expect(links(damaged)).toEqual(links({ ...damaged, ...ixLinks(again, n) }));
+        }
         seen.add(problem);
       }),
       { numRuns: 1000 },
@@ -125,34 +121,19 @@ describe('index links (a kept index restored)', () => {
   });
 });
 
-describe('index links over more entries than one chunk of the WebAssembly memory (65,536)', () => {
-  const n = 150_000;
-  // Mostly a chain, with branches reaching back across chunks.
-  const parents = Array.from({ length: n }, (_, i) => (i === 0 ? NO_PARENT : i % 7000 === 0 ? i - 66_000 : i - 1)).map(
-    (p) => (p < -1 ? 0 : p),
-  );
-  const ix = indexOf(parents, new Array<number>(n).fill(0));
-  const covered = ix.offset[n - 1] + ix.length[n - 1] + 1;
-  const lines = ix.line[n - 1];
-
-  it('links every entry as the loop does', () => {
-    const js = arraysOf(ix, n);
-    const wasm = arraysOf(ix, n);
-    expect(linkEntriesJs(js, n, covered, lines)).toBeNull();
-    expect(linkEntriesWasm(wasm, n, covered, lines)).toBeNull();
-    expect(links(wasm)).toEqual(links(js));
-  });
-
-  it.each([65_535, 65_536, 65_537, 131_072, n - 1])('finds a problem at entry %i as the loop does', (at) => {
-    for (let what = 0; what < 9; what++) {
-      const damaged = arraysOf(ix, n);
-      damage(damaged, n, [at, what, -1]);
-      const js = copies(damaged);
-      const wasm = copies(damaged);
-      expect(linkEntriesWasm(wasm, n, covered, lines)).toBe(linkEntriesJs(js, n, covered, lines));
-    }
-  });
-});
+/** The first problem, the checks as the restore states them, entry by entry. */
+function firstProblem(a: EntryArrays, n: number, covered: number, lines: number): LinkProblem | null {
+  for (let i = 0; i < n; i++) {
+    const p = a.parent[i];
+    const previousEnd = i === 0 ? 0 : a.offset[i - 1] + a.length[i - 1] + 1;
+    if (![NO_PARENT, ORPHAN].includes(p) && !(p >= 0 && p < i)) return 'parent links';
+    if (a.kind[i] >= KNOWN_KINDS.length && a.kind[i] !== UNKNOWN_KIND) return 'kind codes';
+    const off = a.offset[i];
+    if (!Number.isInteger(off) || off < previousEnd || off + a.length[i] >= covered) return 'offsets';
+    if (a.line[i] <= (i === 0 ? 0 : a.line[i - 1]) || a.line[i] > lines) return 'line numbers';
+  }
+  return null;
+}
 
 /** The links LedgerIndex.add made for the first `n` entries. */
 function ixLinks(
@@ -164,20 +145,5 @@ function ixLinks(
     lastChild: ix.lastChild.slice(0, n),
     nextSibling: ix.nextSibling.slice(0, n),
     childCount: ix.childCount.slice(0, n),
-  };
-}
-
-/** Arrays of its own for each run (the inputs are only read; the links are written). */
-function copies(a: EntryArrays): EntryArrays {
-  return {
-    parent: a.parent.slice(),
-    kind: a.kind.slice(),
-    offset: a.offset.slice(),
-    length: a.length.slice(),
-    line: a.line.slice(),
-    firstChild: a.firstChild.slice(),
-    lastChild: a.lastChild.slice(),
-    nextSibling: a.nextSibling.slice(),
-    childCount: a.childCount.slice(),
   };
 }

@@ -3,33 +3,29 @@
  * (issue 9, "open → the active leaf's panes ≤ 1 s"). A big session is mostly tool results: on the
  * 100 MB bench session JSON.parse spent ~0.4 s of a first open making ~85 MB of strings that the
  * reader only measures for its notes (full-notes.ts: UTF-8 bytes and lines of a tool result, bytes
- * of a text block) and then drops. Here a WebAssembly lexer (json-skim.wat) finds the strings at
- * message.content[*].text and message.content[*].content, measures them, and the line is parsed
+ * of a text block) and then drops. Here a lexer (json-skim-lexer.ts) finds the strings at
+ * message.content[*].text and message.content[*].content and measures them, and the line is parsed
  * with each of them replaced by a placeholder string (`"\u0000<k>"`) whose measures `LongStrings`
  * keeps until the next line.
  *
  * Exactness: a whole string token replaced by another changes no other token, so the shorter text
  * parses exactly when the line does and to the same value but at those places; the lexer gives the
- * line up (it is then parsed as it is) on any string JSON would refuse, and on a short string at
- * those places that starts with U+0000 (a real string is never taken for a placeholder). Only the
- * reader's notes see placeholders: entries are always parsed from their lines when shown.
+ * line up (it is then parsed as it is) on any long string JSON would refuse. Unforgeable: a text
+ * is kept only when its sole `\u0000` escapes are its placeholders', so no other string of its
+ * value holds U+0000 and none is ever taken for a placeholder, whatever the line's keys and
+ * strings look like. Only the reader's notes see placeholders: entries are always parsed from
+ * their lines when shown.
  */
-import { JSON_SKIM_WASM_BASE64 } from './json-skim-wasm';
-import { compileWasm } from './wasm-module';
+import { findLongStrings, RECORD_INTS } from './json-skim-lexer';
 
 /** Lines shorter than this are parsed as they are (nothing long enough to gain from). */
 export const SKIM_MIN_LINE = 2048;
-/** Nor longer than this: the lexer's memory (json-skim.wat: 65 pages, never grown) holds one such line. */
+/** Nor longer than this: the buffer the shorter text is written to grows to the longest line skimmed. */
 const SKIM_MAX_LINE = 4 << 20;
 /** Strings (raw, quotes included) shorter than this stay in the text. */
 export const SKIM_MIN_STRING = 256;
 
-/** Where json-skim.wat reads the line and writes its records (see the .wat). */
-const INPUT = 4096;
-const RECORD_INTS = 5;
 const MAX_RECORDS = 128;
-/** A SIMD load may read up to 15 bytes past the line (never used). */
-const SLACK = 16;
 
 /** The long strings of the last skimmed line, by placeholder number. */
 export class LongStrings {
@@ -57,44 +53,21 @@ export class LongStrings {
   }
 }
 
-interface SkimExports {
-  memory: { readonly buffer: ArrayBuffer };
-  skim(len: number, minLong: number, maxRecords: number): number;
-}
+/**
+ * The shorter texts are written here, one per thread (a line is skimmed and its text decoded in
+ * one synchronous step), grown to the longest line skimmed.
+ */
+let out = Buffer.allocUnsafeSlow(0);
 
-/** The lexer and views of its memory (never grown, so they stay valid). */
-interface Lexer {
-  skim: SkimExports['skim'];
-  bytes: Buffer;
-  records: Int32Array;
-}
-
-/** One lexer per thread (a line is skimmed and parsed in one synchronous step); null if it cannot load. */
-let lexer: Lexer | null | undefined;
-
-function loadLexer(): Lexer | null {
-  if (lexer === undefined) {
-    lexer = null; // (no WebAssembly SIMD here, or no memory for it: every line is parsed as it is)
-    const compiled = compileWasm(JSON_SKIM_WASM_BASE64);
-    try {
-      if (compiled !== null) {
-        const { memory, skim } = new compiled.api.Instance(compiled.module).exports as SkimExports;
-        lexer = {
-          skim,
-          bytes: Buffer.from(memory.buffer),
-          records: new Int32Array(memory.buffer, 0, MAX_RECORDS * RECORD_INTS),
-        };
-      }
-    } catch {
-      // stays null
-    }
-  }
-  return lexer;
-}
+/** The `\u0000` escape: in a skimmed text, only where a placeholder starts. */
+const NUL_ESCAPE = Buffer.from('\\u0000');
 
 /** Skims lines for one reader; `long` describes the placeholders of the last `text`. */
 export class JsonSkim {
   readonly long = new LongStrings();
+  private readonly records = new Int32Array(MAX_RECORDS * RECORD_INTS);
+  /** Where each placeholder of the last text starts in it. */
+  private readonly placed = new Int32Array(MAX_RECORDS);
 
   /** `minString` ≥ 12: a placeholder token (up to 11 bytes) must never be longer than its string's. */
   constructor(
@@ -108,32 +81,38 @@ export class JsonSkim {
   text(line: Buffer): string {
     const long = this.long;
     long.count = 0;
-    const lex = line.length >= this.minLine && line.length <= SKIM_MAX_LINE ? loadLexer() : null;
-    if (lex === null) return line.toString('utf8');
-    const { bytes: mem, records } = lex;
-    if (mem.length < INPUT + line.length + SLACK) return line.toString('utf8'); // (never: SKIM_MAX_LINE)
-    mem.set(line, INPUT);
-    const n = lex.skim(line.length, this.minString, MAX_RECORDS);
+    if (line.length < this.minLine || line.length > SKIM_MAX_LINE) return line.toString('utf8');
+    const records = this.records;
+    const n = findLongStrings(line, this.minString, records, MAX_RECORDS);
     if (n <= 0) return line.toString('utf8');
 
-    // Compacted in place: each string's token becomes its (shorter) placeholder token.
-    let to = INPUT;
-    let from = INPUT;
+    if (out.length < line.length) out = Buffer.allocUnsafeSlow(Math.max(line.length, 2 * out.length));
+    const placed = this.placed;
+    // Each long string's token becomes its (shorter) placeholder token.
+    let to = 0;
+    let from = 0;
     for (let k = 0; k < n; k++) {
       const r = k * RECORD_INTS;
-      const start = INPUT + records[r];
-      mem.copyWithin(to, from, start);
-      to += start - from;
-      to = writePlaceholder(mem, to, k);
-      from = INPUT + records[r + 1];
+      to += line.copy(out, to, from, records[r]);
+      placed[k] = to;
+      to = writePlaceholder(out, to, k);
+      from = records[r + 1];
       long.bytes[k] = records[r + 2];
       long.newlines[k] = records[r + 3];
       long.endsNewline[k] = records[r + 4];
     }
-    mem.copyWithin(to, from, INPUT + line.length);
-    to += INPUT + line.length - from;
+    to += line.copy(out, to, from, line.length);
+    // Unforgeable: U+0000 is written `\u0000` in JSON (never raw), so when the text has no other
+    // `\u0000` than the placeholders', no other string of its value holds U+0000 (a `\\u0000` is
+    // taken for one too: the line is then only parsed whole).
+    const text = out.subarray(0, to);
+    let k = 0;
+    for (let at = text.indexOf(NUL_ESCAPE); at >= 0; at = text.indexOf(NUL_ESCAPE, at + NUL_ESCAPE.length)) {
+      if (k >= n || at !== placed[k] + 1) return line.toString('utf8');
+      k++;
+    }
     long.count = n;
-    return mem.toString('utf8', INPUT, to);
+    return out.toString('utf8', 0, to);
   }
 }
 

@@ -145,7 +145,7 @@ export function restoreIndex(snap: LedgerSnapshot): LedgerIndex {
   ix.offset.set(snap.offset);
   ix.length.set(snap.length);
   ix.usage.set(snap.usage);
-  // Checked and linked without a loop of ours (index-links.ts: a reopen runs this cold).
+  // Checked and linked in one loop (index-links.ts: a reopen runs this cold).
   const problem = linkEntries(ix, n, snap.coveredBytes, snap.lines);
   if (problem !== null) throw new SnapshotInvalidError(problem);
   const ids = snap.ids.slice(0, n);

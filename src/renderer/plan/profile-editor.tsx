@@ -21,13 +21,15 @@ const draftsOf = (p: CapacityProfile): Drafts => ({
 
 /** The drafts as a profile, or the reason they are not one (and which field is at fault). */
 export function readDrafts(d: Drafts): { profile: CapacityProfile } | { problem: string; field: Field } {
-  const nums: Partial<CapacityProfile> = {};
   for (const f of FIELDS) {
-    const t = d[f.key].trim();
-    if (!/^\d{1,9}$/.test(t)) return { problem: `${f.label} must be a whole number`, field: f.key };
-    nums[f.key] = Number(t);
+    if (!/^\d{1,9}$/.test(d[f.key].trim())) return { problem: `${f.label} must be a whole number`, field: f.key };
   }
-  const profile = nums as CapacityProfile;
+  const num = (f: Field): number => Number(d[f].trim());
+  const profile: CapacityProfile = {
+    window: num('window'),
+    reserve: num('reserve'),
+    bytes_per_token: num('bytes_per_token'),
+  };
   const fault = profileFault(profile);
   return fault ? { problem: fault.reason, field: fault.field } : { profile };
 }

@@ -95,7 +95,7 @@ export function builtinNamesSession(): BuiltinNamesSession {
     add(`role.${role}`, 'message', { message: { role, content: [{ type: 'text', text: role }] } });
   add('blocks', 'message', {
     message: { role: 'assistant', content: BUILTIN_NAMES.map((type) => own(['type', type], ['text', type])) },
-    meta: { model: H, stop_reason: H },
+    meta: { model: H, stop_reason: H, usage },
   });
   for (const type of BUILTIN_NAMES)
     add(`activity.${type}`, 'activity', { activity: { type, detail: own([type, type]) } });

@@ -3,7 +3,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
-import local from './eslint-rules/layering.js';
+import layering from './eslint-rules/layering.js';
+import ownKeyLookup from './eslint-rules/own-key-lookup.js';
+
+/** The project's own rules, registered as `local`. */
+const local = { meta: layering.meta, rules: { ...layering.rules, 'own-key-lookup': ownKeyLookup } };
 
 /**
  * What the pure core may take from src/shared: the ledger's own vocabulary and pure helpers,
@@ -202,6 +206,8 @@ const LAYERS = [
     why: 'the reliability suite',
     test: true,
     allow: ['node:*', 'src/reliability', 'src/cli', 'src/main', 'src/shared', 'src/generator', 'src/test-support'],
+    // The exported page's own script, run over ledgers of odd names.
+    testAllow: ['jsdom'],
   },
   {
     layer: 'src/main/server/testing',
@@ -246,6 +252,14 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: { local },
     rules: { 'local/layering': ['error', { layers: LAYERS, testAllow: TEST_ALLOW }] },
+  },
+  // Ledger strings (kinds, roles, ids, tool and model names) are data: `__proto__` or `toString` must not
+  // find Object.prototype in a lookup table (docs/spec-decisions.md).
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/**/test-support/**'],
+    plugins: { local },
+    rules: { 'local/own-key-lookup': 'error' },
   },
   {
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],

@@ -36,10 +36,10 @@ export class LedgerWriter {
     return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${r.slice(0, 3)}-${variant}${r.slice(3, 6)}-${r.slice(6, 18)}`;
   }
 
-  /** Appends one entry and returns its id. */
-  append(kind: string, parentId: string | null, payload: Payload, advanceMs = 1000): string {
+  /** Appends one entry and returns its id (a new UUIDv7 unless `id` names one). */
+  append(kind: string, parentId: string | null, payload: Payload, advanceMs = 1000, id?: string): string {
     this.clock += advanceMs;
-    const id = this.newId();
+    id ??= this.newId();
     const line = JSON.stringify({
       id,
       parent_id: parentId,

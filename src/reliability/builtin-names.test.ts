@@ -1,8 +1,12 @@
+import * as jsdom from 'jsdom';
+import { JSDOM } from 'jsdom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChainItems, LeafView, PlanTurns, SessionInfo, TreeRowsResult } from '../shared/api';
+import type { HtmlExport, SessionCost } from '../shared/api-features';
 import { DEFAULT_PROFILE, type ProjectedMessage, type TreeReport, type VerifyReport } from '../shared/ledger-types';
 import type { ApiClient } from '../main/api/api-backend';
 import { ExplorerBackend } from '../main/api/explorer-backend';
+import { BUILTIN_NAMES, writeBuiltinNamesSession } from '../test-support/builtin-names-ledger';
 import { useTempDir } from '../test-support/temp-dir';
 import { cliInProcess } from './cli-run';
 import { ledgerBytes, userMsg } from './ledger-lines';
@@ -137,5 +141,83 @@ describe('ids, kinds and names like built-in properties', () => {
     ]);
     const rows = await call<TreeRowsResult>('getTreeRows', { key, start: 0, count: 50, foldAudit: false });
     expect(rows.rows.map((r) => r.id).slice(1, 4)).toEqual(['__proto__', 'constructor', 'toString']);
+  });
+});
+
+/** jsdom's console for a page's own errors (not in src/main/export/jsdom.d.ts, which types only what export tests use). */
+interface ErrorConsole {
+  on(event: 'jsdomError', listener: (e: Error) => void): void;
+}
+const { VirtualConsole } = jsdom as unknown as { VirtualConsole: new () => ErrorConsole };
+
+describe('a session of built-in names through the API and its exported page', () => {
+  it('rows, leaf views, kind filters and cost keep every name as written', async () => {
+    const home = tempDir();
+    const s = writeBuiltinNamesSession(home);
+    backend = await ExplorerBackend.create({ home, isDemo: false, label: 't', watch: false, lockPollMs: 0 });
+    const call = async <T>(method: string, req: unknown): Promise<T> =>
+      JSON.parse(JSON.stringify(await backend?.call(method, JSON.parse(JSON.stringify(req)), client))) as T;
+    const info = await call<SessionInfo>('openSession', { key: s.key });
+    expect(info.work.map((w) => w.work_id).sort()).toEqual(['__proto__', 'constructor']);
+    const rows = await call<TreeRowsResult>('getTreeRows', { key: s.key, start: 0, count: 100, foldAudit: false });
+    expect(rows.rows.map((r) => r.id)).toEqual(s.ids);
+    const kindOf = new Map(rows.rows.map((r) => [r.id, r.kind]));
+    expect(
+      ['__lookupGetter__', '__defineSetter__', '__lookupSetter__', 'valueOf.hasOwnProperty'].map((id) =>
+        kindOf.get(id),
+      ),
+    ).toEqual([...BUILTIN_NAMES]);
+    for (const leaf of s.leaves) {
+      const req = { key: s.key, leaf, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {} };
+      const view = await call<LeafView>('getLeafView', req);
+      expect(view.leaf).toBe(leaf);
+      expect(view.chainLength).toBe(s.ids.length - BUILTIN_NAMES.length + 1);
+      for (const kind of BUILTIN_NAMES.slice(0, 3)) expect(Object.hasOwn(view.kindCounts, kind)).toBe(true);
+      // The tail's source is the leaf itself, at the chain's end.
+      expect(Object.hasOwn(view.sourcePositions, leaf)).toBe(true);
+      expect(view.sourcePositions[leaf]).toBe(view.chainLength - 1);
+      const items = await call<ChainItems>('getChainItems', { ...req, start: 0, count: 50, kinds: ['__proto__'] });
+      expect(items.items.map((i) => i.id)).toEqual(['__lookupGetter__']);
+    }
+    const cost = await call<SessionCost>('getCost', { key: s.key, leaf: 'constructor' });
+    expect(cost.chain.messages.byModel.map((m) => [m.model, m.usd]).sort()).toEqual(
+      [
+        ['__proto__', null],
+        ['constructor', null],
+        ['hasOwnProperty', null],
+        ['toString', null],
+      ].sort(),
+    );
+  });
+
+  it('the exported page opens at every leaf and entry without an error, showing its own content', async () => {
+    const home = tempDir();
+    const s = writeBuiltinNamesSession(home);
+    backend = await ExplorerBackend.create({ home, isDemo: false, label: 't', watch: false, lockPollMs: 0 });
+    const out = (await backend.call('exportSessionHtml', { key: s.key, leaf: 'constructor' }, client)) as HtmlExport;
+    const errors: string[] = [];
+    const virtualConsole = new VirtualConsole();
+    virtualConsole.on('jsdomError', (e) => errors.push(e.message));
+    const options = { runScripts: 'dangerously' as const, url: 'file:///export.html', virtualConsole };
+    const dom = new JSDOM(out.html, options);
+    const doc = dom.window.document;
+    expect(doc.querySelectorAll('#tree a').length).toBe(s.ids.length);
+    expect(doc.querySelector('#tree a.selected')?.getAttribute('data-id')).toBe('constructor');
+    // Every entry: leaves show their projected context, other entries the list of projected leaves.
+    for (const id of s.ids) {
+      dom.window.location.hash = '#leaf=' + encodeURIComponent(id);
+      await new Promise((r) => setTimeout(r, 0));
+      expect(doc.querySelector('#tree a.selected')?.getAttribute('data-id')).toBe(id);
+      const history = doc.getElementById('history')?.textContent ?? '';
+      expect(history).toMatch(new RegExp(`^History of ${id.replace(/[.$]/g, '\\$&')} \\(\\d+ entries\\)`));
+      expect(history).toContain(`"id": "${id}"`);
+      expect(history).not.toContain('content not in this export');
+      expect(history).not.toContain('[native code]');
+      const projection = doc.getElementById('projection')?.textContent ?? '';
+      if ((s.leaves as readonly string[]).includes(id)) expect(projection).toContain('[tail]');
+      else for (const leaf of s.leaves) expect(projection).toContain(leaf);
+    }
+    expect(errors).toEqual([]);
+    dom.window.close();
   });
 });

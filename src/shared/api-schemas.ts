@@ -13,6 +13,7 @@ import {
   type ApiReply,
   type ApiRequest,
 } from './api';
+import { ownTable } from './own-key';
 import { parseSessionKey, SESSION_KEY_PATTERN } from './session-key';
 
 const sessionKey = z
@@ -69,7 +70,8 @@ const sliceBytes = z
   .min(1)
   .max(MAX_SLICE_BYTES, `at most ${MAX_SLICE_BYTES} bytes per request: read a longer line in slices`);
 
-export const requestSchemas = {
+// Without a prototype: a method named by a client is looked up among these keys only.
+export const requestSchemas = ownTable({
   getHome: empty,
   listSessions: empty,
   openSession: z.object({ key: sessionKey }).strict(),
@@ -124,7 +126,7 @@ export const requestSchemas = {
   ]),
   unsubscribe: z.object({ subscription: z.string().min(1).max(128) }).strict(),
   ...featureRequestSchemas({ sessionKey, entryId, profile, overrides: overridesByTurn }),
-} satisfies { [M in ApiMethod]: z.ZodType<ApiRequest<M>> };
+} satisfies { [M in ApiMethod]: z.ZodType<ApiRequest<M>> });
 
 export const API_METHODS = Object.keys(requestSchemas) as ApiMethod[];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyedCopy, ownValue } from './own-key';
+import { keyedCopy, ownTable, ownValue } from './own-key';
 
 describe('records keyed by ledger data', () => {
   it('reads only own keys', () => {
@@ -16,5 +16,15 @@ describe('records keyed by ledger data', () => {
     next['constructor'] = 6;
     expect(Object.keys(next)).toEqual(['a', '__proto__', 'constructor']);
     expect(JSON.parse(JSON.stringify(next))).toEqual(JSON.parse('{"a":1,"__proto__":5,"constructor":6}'));
+  });
+
+  it('a table without a prototype finds only its listed keys', () => {
+    const t: Record<string, string> = ownTable({ header: 'head', turn_card: 'card' });
+    expect(t['header']).toBe('head');
+    for (const k of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(t[k]).toBeUndefined();
+      expect(k in t).toBe(false);
+    }
+    expect(Object.keys(t)).toEqual(['header', 'turn_card']);
   });
 });

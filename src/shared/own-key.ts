@@ -13,3 +13,11 @@ export function keyedCopy<V>(record: Readonly<Record<string, V>>): Record<string
   for (const k of Object.keys(record)) out[k] = record[k];
   return out;
 }
+
+/**
+ * A lookup table without a prototype, typed as written: `table[key]` with a key from a ledger or
+ * a URL finds only the listed keys, never `Object.prototype` or one of its methods.
+ */
+export function ownTable<T extends object>(entries: T): T {
+  return Object.assign(Object.create(null) as T, entries);
+}

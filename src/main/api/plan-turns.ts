@@ -41,7 +41,11 @@ export function planOutline(c: LeafContext, overrides: Record<string, unknown>):
   if (c.memo.outline) return c.memo.outline;
   const plan = c.lp.summary.plan;
   const out: PlanOutline = { turns: plan.length, full: 0, card: 0, packet: 0, strip: [] };
-  for (const r of plan) out[r.fidelity]++;
+  for (const r of plan) {
+    if (r.fidelity === 'full') out.full++;
+    else if (r.fidelity === 'card') out.card++;
+    else out.packet++;
+  }
   out.strip = planStrip(plan, (id) => ownValue(overrides, id) !== undefined, STRIP_SEGMENTS);
   return (c.memo.outline = out);
 }

@@ -7,6 +7,7 @@
  */
 import type { ContextSeriesRequest } from '../../shared/api-features';
 import type { TurnOverride } from '../../shared/ledger-types';
+import { ownTable } from '../../shared/own-key';
 import type { Ledger } from '../core/ledger';
 import { projectLeaf } from '../core/projection';
 import { fixedTokens } from './series-costs';
@@ -27,7 +28,7 @@ export function evaluateByProjection(
   work.projections++;
   const { plan, profile } = req;
   const proj = projectLeaf(ledger, chain[p], { plan, profile, overrides }).projection;
-  const parts = { ...u.parts, full: 0, card: 0, packet: 0 };
+  const parts = ownTable({ ...u.parts, full: 0, card: 0, packet: 0 });
   let fixed = u.fixed;
   for (const m of proj.messages) {
     if (m.fidelity === 'full' || m.fidelity === 'card' || m.fidelity === 'packet') {
@@ -36,7 +37,7 @@ export function evaluateByProjection(
     }
   }
   const fidelity = new Uint8Array(closed);
-  const counts = { full: 0, card: 0, packet: 0 };
+  const counts = ownTable({ full: 0, card: 0, packet: 0 });
   const used = new Set<string>();
   proj.plan.forEach((row) => {
     const k = seg.byId.get(row.turn_id);

@@ -216,7 +216,7 @@ export function decodeSnapshot(buf: Buffer): {
     throw new SnapshotInvalidError('layout');
   }
   let at = 12 + jsonLen;
-  const arrays = {} as Record<keyof Arrays, Arrays[keyof Arrays]>;
+  const arrays = Object.create(null) as Record<keyof Arrays, Arrays[keyof Arrays]>;
   for (const a of ARRAYS) {
     const out = new a.ctor(n * a.per);
     const len = out.byteLength;

@@ -34,6 +34,9 @@ export const PAGE_SCRIPT = `
   'use strict';
   const data = JSON.parse(document.getElementById('vak-data').textContent);
   const rows = new Map(data.rows.map((r) => [r.id, r]));
+  // Ids are ledger data: Maps, so a leaf named 'constructor' or '__proto__' finds only its own entry.
+  const entries = new Map(Object.entries(data.entries));
+  const projections = new Map(Object.entries(data.projections));
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -72,15 +75,15 @@ export const PAGE_SCRIPT = `
     for (const r of chain) {
       const item = el('div', 'item');
       item.append(el('div', 'meta', r.line + ' · ' + r.kind + ' · ' + r.ts + ' · ' + r.id));
-      const body = data.entries[r.id];
+      const body = entries.get(r.id);
       item.append(body === undefined ? el('div', 'note', 'content not in this export') : el('pre', '', body));
       history.append(item);
     }
-    const p = data.projections[id];
+    const p = projections.get(id);
     projection.replaceChildren(el('h2', '', 'Projected context'));
     if (!p) {
       projection.append(el('p', 'note', 'This export holds the projected context of these leaves only:'));
-      for (const leaf of Object.keys(data.projections)) {
+      for (const leaf of projections.keys()) {
         const a = el('a', '', leaf);
         a.href = '#leaf=' + encodeURIComponent(leaf);
         projection.append(el('div'), a);

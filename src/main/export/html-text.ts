@@ -3,7 +3,15 @@
  * through one of these two functions and nowhere else.
  */
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+import { ownTable } from '../../shared/own-key';
+
+const HTML_ESCAPES: Record<string, string> = ownTable({
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+});
 
 /** Text for an HTML text node or a quoted attribute value. */
 export function escapeHtml(s: string): string {

@@ -5,8 +5,9 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ownTable } from '../../shared/own-key';
 
-const CONTENT_TYPES: Record<string, string> = {
+const CONTENT_TYPES: Record<string, string> = ownTable({
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -25,7 +26,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.ttf': 'font/ttf',
   '.wasm': 'application/wasm',
-};
+});
 
 /** The Content-Type for a file name (octet-stream when unknown, so nothing is sniffed as script). */
 export function contentTypeFor(path: string): string {

@@ -37,8 +37,9 @@ export function bridgeApi(bridge: BridgeApi): Api {
       );
     });
   };
-  const api = {} as Record<string, unknown>;
-  for (const m of API_METHOD_NAMES) api[m] = (req: never, opts?: CallOptions) => call(m, req, opts);
+  const api: Record<string, unknown> = Object.fromEntries(
+    API_METHOD_NAMES.map((m) => [m, (req: never, opts?: CallOptions) => call(m, req, opts)]),
+  );
   api.onEvent = bridge.onEvent.bind(bridge);
   return api as unknown as Api;
 }

@@ -37,13 +37,13 @@ function keyOf(req: unknown): string | null {
  * (the backend also appends at most once per idempotency key). Every other method is a
  * read, safe to send again after a reconnect.
  */
-const WRITES: Partial<Record<ApiMethod, string>> = {
-  branch: 'the branch may or may not have been appended — look at the tree',
-};
+const WRITES = new Map<ApiMethod, string>([
+  ['branch', 'the branch may or may not have been appended — look at the tree'],
+]);
 
 /** The error of a write that was sent and whose reply was lost: nobody knows whether it happened. */
 function unknownOutcome(method: ApiMethod, why: string): ApiError {
-  return new ApiError('unknown_outcome', `${why}: ${WRITES[method] ?? 'it may or may not have happened'}`);
+  return new ApiError('unknown_outcome', `${why}: ${WRITES.get(method) ?? 'it may or may not have happened'}`);
 }
 
 /**
@@ -119,7 +119,7 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
       // Requests already on the wire will not be answered by a new connection: send reads again,
       // never a write (it may have happened); a write not yet sent waits for the new connection.
       for (const [id, p] of pending) {
-        if (p.sent && p.method in WRITES) {
+        if (p.sent && WRITES.has(p.method)) {
           pending.delete(id);
           clearTimeout(p.timer);
           p.reject(unknownOutcome(p.method, 'the connection dropped before the reply'));
@@ -167,7 +167,7 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
         const p = pending.get(id);
         pending.delete(id);
         const waited = `${method} got no answer within ${Math.round(timeoutMs / 1000)} s`;
-        reject(p?.sent && method in WRITES ? unknownOutcome(method, waited) : new ApiError('timeout', waited));
+        reject(p?.sent && WRITES.has(method) ? unknownOutcome(method, waited) : new ApiError('timeout', waited));
       };
       const entry: Pending = {
         method,
@@ -189,8 +189,9 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
 
   connect();
 
-  const api = {} as Record<string, unknown>;
-  for (const m of API_METHOD_NAMES) api[m] = (req: never, opts?: CallOptions) => call(m, req, opts);
+  const api: Record<string, unknown> = Object.fromEntries(
+    API_METHOD_NAMES.map((m) => [m, (req: never, opts?: CallOptions) => call(m, req, opts)]),
+  );
   api.subscribe = async (req: Subscription) => {
     const r = await call('subscribe', req);
     const local = `local-${nextSub++}`;

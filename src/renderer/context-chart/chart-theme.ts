@@ -1,8 +1,9 @@
+import { ownTable } from '../../shared/own-key';
 import { STACK } from './chart-model';
 import type { ChartTheme } from './chart-draw';
 
 /** CSS variable of each stacked part: the fidelity colours of the badges and the plan strip. */
-const PART_VAR: Record<(typeof STACK)[number], string> = {
+const PART_VAR: Record<(typeof STACK)[number], string> = ownTable({
   system: '--chart-system',
   tools: '--chart-tools',
   reset: '--fid-reset',
@@ -12,7 +13,7 @@ const PART_VAR: Record<(typeof STACK)[number], string> = {
   packet: '--fid-packet',
   open: '--fid-open',
   tail: '--fid-tail',
-};
+});
 
 /** The chart's colours as the page's stylesheet sets them now (light or dark). */
 export function readChartTheme(el: Element): ChartTheme {

@@ -96,11 +96,16 @@ function ChartStrip() {
   const onKey = (e: KeyboardEvent<HTMLCanvasElement>) => {
     if (!cols || cols.count === 0) return;
     const at = focus >= 0 ? focus : cursor >= 0 ? cursor : cols.count - 1;
-    const move: Record<string, number> = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: cols.count - 1 };
-    if (e.key in move) {
+    const move = new Map([
+      ['ArrowLeft', at - 1],
+      ['ArrowRight', at + 1],
+      ['Home', 0],
+      ['End', cols.count - 1],
+    ]).get(e.key);
+    if (move !== undefined) {
       e.preventDefault();
       e.stopPropagation();
-      setFocus(Math.max(0, Math.min(cols.count - 1, move[e.key])));
+      setFocus(Math.max(0, Math.min(cols.count - 1, move)));
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       select(at);

@@ -472,16 +472,22 @@ class ScaledScroller {
   private onKey(e: KeyboardEvent): void {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || typing(e.target)) return;
     const page = this.model.viewport * PAGE_FRACTION;
-    const by: Record<string, number> = { ArrowDown: LINE_PX, ArrowUp: -LINE_PX, PageDown: page, PageUp: -page };
+    const by = new Map([
+      ['ArrowDown', LINE_PX],
+      ['ArrowUp', -LINE_PX],
+      ['PageDown', page],
+      ['PageUp', -page],
+    ]);
     // Space pages only where the browser would: not on a control it would press.
-    if (e.key === ' ' && e.target === this.p.el) by[' '] = e.shiftKey ? -page : page;
-    if (e.key !== 'Home' && e.key !== 'End' && by[e.key] === undefined) return;
+    if (e.key === ' ' && e.target === this.p.el) by.set(' ', e.shiftKey ? -page : page);
+    const step = by.get(e.key);
+    if (e.key !== 'Home' && e.key !== 'End' && step === undefined) return;
     e.preventDefault();
     this.dragging = false;
     this.takeScroll();
     if (e.key === 'Home') this.model.fromScroll(0);
     else if (e.key === 'End') this.model.toEnd();
-    else this.model.moveBy(by[e.key]);
+    else this.model.moveBy(step ?? 0);
     this.update(true);
   }
 }

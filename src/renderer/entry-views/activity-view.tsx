@@ -1,3 +1,4 @@
+import { ownValue } from '../../shared/own-key';
 import { asText, Fields, isObj, JsonBlock, objAt, own, Text, type JsonObject } from './parts';
 
 /** What each activity type (§3) records, in one sentence. */
@@ -26,7 +27,7 @@ const ACTIVITY: Record<string, { label: string; means: string }> = {
 export function ActivityView({ e }: { e: JsonObject }) {
   const a = objAt(e, 'activity');
   const type = asText(own(a, 'type'));
-  const known = Object.hasOwn(ACTIVITY, type) ? ACTIVITY[type] : null;
+  const known = ownValue(ACTIVITY, type) ?? null;
   const detail = own(a, 'detail');
   return (
     <div className={`ev ev-activity ev-activity-${known ? type : 'other'}`}>

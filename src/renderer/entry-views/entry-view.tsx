@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import './entry-views.css';
 import type { ChainItem, EntryDetail } from '../../shared/api';
+import { ownValue } from '../../shared/own-key';
 import { ActivityView } from './activity-view';
 import { CapabilitiesView } from './capabilities-view';
 import { ChildRunView } from './child-run-view';
@@ -108,7 +109,7 @@ export function EntryView({ detail, item, raw }: { detail: EntryDetail; item: Ch
         {raw}
       </>
     );
-  const drawn = new Set([...COMMON, ...(DRAWN[detail.kind] ?? [])]);
+  const drawn = new Set([...COMMON, ...(ownValue(DRAWN, detail.kind) ?? [])]);
   const extra = Object.keys(e).filter((k) => !drawn.has(k));
   return (
     <>

@@ -1,5 +1,5 @@
 import type { ChainItem } from '../../shared/api';
-import { kindIcon, kindLabel, ROLE_LABEL } from '../tree/kind-icons';
+import { kindIcon, kindLabel, roleLabel } from '../tree/kind-icons';
 import { shortId } from '../util/format';
 import { asText, Fields, lightEntries, num, objAt, own, Text, type JsonObject } from './parts';
 import { useChainItems } from './use-chain-items';
@@ -96,7 +96,7 @@ function TurnEntryLink({ c }: { c: ChainItem }) {
       onClick={() => lightEntries([c.id])}
     >
       <span className="kind-icon">{kindIcon(c.kind)}</span>{' '}
-      <span className="ev-entry-role">{c.role ? ROLE_LABEL[c.role] : kindLabel(c.kind)}</span>{' '}
+      <span className="ev-entry-role">{c.role ? roleLabel(c.role) : kindLabel(c.kind)}</span>{' '}
       <span className="ev-entry-text">{c.text || shortId(c.id)}</span>
     </button>
   );

@@ -1,10 +1,11 @@
 import type { ReactElement } from 'react';
+import { ownTable } from '../../shared/own-key';
 
 /**
  * Inline SVG icons drawn with the text colour. Glyphs such as ⑂ or ⧉ depend on the fonts a
  * machine has (a stock Debian shows empty boxes for them); these paths do not.
  */
-const PATHS = {
+const PATHS = ownTable({
   /** ⚠ a triangle with a bang. */
   warn: (
     <path
@@ -94,7 +95,7 @@ const PATHS = {
   ),
   /** ↑ to the parent session. */
   parent: <path d="M13 14.5H6.5V2M3 5.5 6.5 2 10 5.5" />,
-} satisfies Record<string, ReactElement>;
+} satisfies Record<string, ReactElement>);
 
 export type IconName = keyof typeof PATHS;
 

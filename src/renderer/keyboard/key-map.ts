@@ -4,6 +4,7 @@
  * or Alt held, the modifiers and the key in capitals: `Mod+K`, `Mod+Shift+F`. Shift alone is
  * part of the key already (`?` is Shift+/ on a US layout, `$` Shift+4).
  */
+import { ownValue } from '../../shared/own-key';
 
 /** A Mac shows ⌘ where other systems show Ctrl. */
 export const isMac = (): boolean => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -35,10 +36,10 @@ export function chordLabel(chord: string, mac: boolean = isMac()): string {
   // A chord of the `+` key itself ends in an empty part.
   const key = chord.endsWith('++') || chord === '+' ? '+' : (parts.pop() ?? '');
   const mods = chord === '+' ? [] : parts.filter((p) => p !== '');
-  const name = NAMES[key] ?? key;
+  const name = ownValue(NAMES, key) ?? key;
   if (mac) {
     const sym: Record<string, string> = { Mod: '⌘', Alt: '⌥', Shift: '⇧' };
-    return mods.map((m) => sym[m] ?? m).join('') + name;
+    return mods.map((m) => ownValue(sym, m) ?? m).join('') + name;
   }
   return [...mods.map((m) => (m === 'Mod' ? 'Ctrl' : m)), name].join('+');
 }

@@ -5,7 +5,7 @@ import { describeError } from '../api/api-methods';
 import { EntryView } from '../entry-views/entry-view';
 import { CopyButton } from '../export/copy-button';
 import { rawLineOf } from '../export/exports';
-import { kindIcon, kindLabel, ROLE_LABEL } from '../tree/kind-icons';
+import { kindIcon, kindLabel, roleLabel } from '../tree/kind-icons';
 import { formatBytes, fullTime, shortId, timeOfDay } from '../util/format';
 import { prettyJson } from '../util/heavy-work';
 
@@ -68,7 +68,7 @@ export const HistoryItem = memo(function HistoryItem({
         >
           {shortId(item.id)}
         </button>
-        <span className="row-role">{item.role ? ROLE_LABEL[item.role] : kindLabel(item.kind)}</span>
+        <span className="row-role">{item.role ? roleLabel(item.role) : kindLabel(item.kind)}</span>
         {item.control && <span className="tag">control</span>}
         <span className="row-text">{item.text}</span>
         {item.hidden ? (

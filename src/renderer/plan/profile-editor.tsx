@@ -22,13 +22,19 @@ const draftsOf = (p: CapacityProfile): Drafts => ({
 
 /** The drafts as a profile, or the reason they are not one (and which field is at fault). */
 export function readDrafts(d: Drafts): { profile: CapacityProfile } | { problem: string; field: Field } {
-  const nums: Partial<CapacityProfile> = {};
+  // Field names are ours, but a Map keeps the lookup free of any prototype all the same.
+  const nums = new Map<Field, number>();
   for (const f of FIELDS) {
     const n = parseDecimalInteger(d[f.key].trim(), 999_999_999);
     if (n === null) return { problem: `${f.label} must be a whole number`, field: f.key };
-    nums[f.key] = n;
+    nums.set(f.key, n);
   }
-  const profile = nums as CapacityProfile;
+  const num = (f: Field): number => nums.get(f) ?? 0;
+  const profile: CapacityProfile = {
+    window: num('window'),
+    reserve: num('reserve'),
+    bytes_per_token: num('bytes_per_token'),
+  };
   const fault = profileFault(profile);
   return fault ? { problem: fault.reason, field: fault.field } : { profile };
 }

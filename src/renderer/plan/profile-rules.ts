@@ -1,7 +1,8 @@
 import type { CapacityProfile } from '../../shared/ledger-types';
+import { ownTable } from '../../shared/own-key';
 
 /** The largest values the API accepts (src/shared/api-schemas.ts). */
-export const PROFILE_MAX = { window: 100_000_000, reserve: 100_000_000, bytes_per_token: 1000 } as const;
+export const PROFILE_MAX = ownTable({ window: 100_000_000, reserve: 100_000_000, bytes_per_token: 1000 } as const);
 
 /** What is wrong with a profile: the field at fault and the reason, in words. */
 export interface ProfileFault {

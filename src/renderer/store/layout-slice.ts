@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import { ownTable } from '../../shared/own-key';
 import type { AppState, LayoutSlice, PaneName } from './types';
 
 /** Where the widths are remembered (localStorage, per origin). */
@@ -8,11 +9,11 @@ type Column = PaneName | 'sidebar';
 type Widths = Record<Column, number>;
 
 /** Narrowest and widest each column may be, and its width on first start (fits 1280 px). */
-export const PANE_LIMITS: Record<Column, { min: number; max: number; initial: number }> = {
+export const PANE_LIMITS: Record<Column, { min: number; max: number; initial: number }> = ownTable({
   sidebar: { min: 180, max: 640, initial: 240 },
   tree: { min: 250, max: 1400, initial: 380 },
   history: { min: 240, max: 1400, initial: 330 },
-};
+});
 
 const COLUMNS = Object.keys(PANE_LIMITS) as Column[];
 

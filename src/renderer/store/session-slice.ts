@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { SessionKey } from '../../shared/api';
+import { keyedCopy } from '../../shared/own-key';
 import { leafResetForSession } from './leaf-slice';
 import type { AppState, SessionSlice } from './types';
 
@@ -71,7 +72,7 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
   setDraft: (parentId, text) =>
     set((s) => {
       const k = draftKey(s.sessionKey, parentId);
-      const drafts = { ...s.drafts };
+      const drafts = keyedCopy(s.drafts); // parent ids are ledger data
       if (text) drafts[k] = text;
       else delete drafts[k];
       return { drafts };

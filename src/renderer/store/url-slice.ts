@@ -10,8 +10,7 @@ export type { UrlState };
 export const createUrlSlice: StateCreator<AppState, [], [], UrlSlice> = (set) => ({
   applyUrl: (u) =>
     set((s) => {
-      const panels = { ...s.panels };
-      for (const p of URL_PANELS) panels[p] = u.panels.includes(p);
+      const panels = { ...s.panels, ...Object.fromEntries(URL_PANELS.map((p) => [p, u.panels.includes(p)])) };
       return {
         ...(s.sessionKey !== u.session ? { sessionKey: u.session, ...sessionReset(), ...leafResetForSession() } : {}),
         leaf: u.leaf,

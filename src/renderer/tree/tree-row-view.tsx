@@ -3,7 +3,7 @@ import type { TreeRow } from '../../shared/api';
 import type { Fidelity } from '../../shared/ledger-types';
 import { Icon } from '../icons/icon';
 import { fullTime, timeOfDay } from '../util/format';
-import { kindIcon, kindLabel, ROLE_LABEL } from './kind-icons';
+import { kindIcon, kindLabel, roleLabel } from './kind-icons';
 import { LaneGraph, ROW_HEIGHT } from './lane-graph';
 
 interface Props {
@@ -53,7 +53,7 @@ export const TreeRowView = memo(function TreeRowView(p: Props) {
       <span className="kind-icon" title={row.kind}>
         {kindIcon(row.kind)}
       </span>
-      <span className="row-role">{row.role ? ROLE_LABEL[row.role] : kindLabel(row.kind)}</span>
+      <span className="row-role">{row.role ? roleLabel(row.role) : kindLabel(row.kind)}</span>
       {row.control && <span className="tag">control</span>}
       {row.folded ? (
         <button

@@ -53,7 +53,7 @@ describe('content blocks, verbatim (the default)', () => {
   it('labels the characters that draw nothing, keeping each in the text', () => {
     const { container } = draw([{ type: 'text', text: AWKWARD }]);
     const ctl = [...container.querySelectorAll('.ctl')];
-    expect(ctl.map((c) => c.getAttribute('data-ctl'))).toEqual(['␍', 'ZWSP', 'ZWJ', 'RLO', 'PDF', '␍', '␛', '␛']);
+    expect(ctl.map((c) => c.getAttribute('data-ctl'))).toEqual(['CR', 'ZWSP', 'ZWJ', 'RLO', 'PDF', 'CR', 'ESC', 'ESC']);
     expect(ctl.map((c) => c.textContent)).toEqual([
       '\r',
       '\u200b',

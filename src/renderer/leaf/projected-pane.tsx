@@ -54,9 +54,9 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
   return (
     <section className="projected-pane" aria-label={title}>
       <header className="pane-head">
-        <b>{title}</b> <span className="dim">leaf {view.leaf}</span>
-        <CopyButton label="copy all" name={`copy the whole ${title.toLowerCase()} (JSON)`} text={copyContext} />
+        <b>{title}</b> <span className="dim pane-leaf">leaf {view.leaf}</span>
         <TextViewToggle view={textView} onToggle={toggleTextView} />
+        <CopyButton label="copy all" name={`copy the whole ${title.toLowerCase()} (JSON)`} text={copyContext} />
       </header>
       <TextViewContext value={textView}>
         <MessageList key={source.id} source={source} view={view} request={request} linkable={main} rect={rect} />

@@ -36,10 +36,19 @@ const NAMES: Record<number, string> = {
 
 const hex = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
 
-/** What stands in for an invisible character: its control picture (␛, ␍), name (ZWSP, RLO) or code. */
+/** The C0 controls' names (tab and newline are drawn as themselves). */
+const C0 =
+  'NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US'.split(
+    ' ',
+  );
+
+/**
+ * What stands in for an invisible character: its name (ESC, CR, ZWSP, RLO) or code point. Names,
+ * not the Control Pictures (␛): the monospace fonts at hand have no glyph for those.
+ */
 export function invisibleLabel(c: number): string {
-  if (c < 0x20) return String.fromCharCode(0x2400 + c);
-  if (c === 0x7f) return '\u2421';
+  if (c < 0x20) return C0[c];
+  if (c === 0x7f) return 'DEL';
   return NAMES[c] ?? hex(c);
 }
 

@@ -211,8 +211,8 @@ async function checkPane(page: Page, want: Projection): Promise<number> {
     const last = Math.max(...checked);
     if (checked.size === want.messages.length) break;
     await pane.locator(`article.projected-msg[data-message-index="${last}"]`).evaluate((a) => {
-      const box = a.closest('.pane-scroll') as HTMLElement;
-      box.scrollTop += Math.max(1, a.getBoundingClientRect().bottom - box.getBoundingClientRect().top - 4);
+      const box = a.closest('.pane-scroll');
+      if (box) box.scrollTop += Math.max(1, a.getBoundingClientRect().bottom - box.getBoundingClientRect().top - 4);
     });
   }
   return clipped;

@@ -147,6 +147,7 @@ const LAYERS = [
       'zustand',
       'zustand/*',
       '@tanstack/react-virtual',
+      '@jest/diff-sequences',
     ],
     testAllow: ['@testing-library/*'],
   },

@@ -201,7 +201,7 @@ describe('entry views on the demo home', { timeout: 60_000 }, () => {
     const rows = await onlyKind('message');
     const tool = rows.find((r) => r.querySelector('.row-role')?.textContent === 'tool') as HTMLElement;
     const view = await expand(tool);
-    const out = view.querySelector('pre.ansi')?.textContent ?? '';
+    const out = view.querySelector('.block-tool-result pre.verbatim')?.textContent ?? '';
     expect(out).toContain('\n');
     expect(out).not.toContain('\\n');
     // The raw JSON is one click away, and back.

@@ -1,5 +1,8 @@
-import { ContentBlock } from '../leaf/content-block';
+import type { Json } from '../../shared/ledger-types';
+import { MessageBlocks } from '../leaf/message-blocks';
 import { asText, Fields, objAt, own, usageLine, type JsonObject } from './parts';
+
+const NO_BLOCKS: Json[] = [];
 
 /** §4 message: its blocks drawn by type (tool results as the tool's text, with colours), then its meta. */
 export function MessageView({ e }: { e: JsonObject }) {
@@ -10,9 +13,7 @@ export function MessageView({ e }: { e: JsonObject }) {
   return (
     <div className="ev ev-message">
       <div className="ev-blocks">
-        {(Array.isArray(content) ? content : []).map((b, i) => (
-          <ContentBlock key={i} block={b} />
-        ))}
+        <MessageBlocks content={Array.isArray(content) ? content : NO_BLOCKS} />
       </div>
       <Fields
         rows={[

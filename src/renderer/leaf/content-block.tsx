@@ -1,56 +1,118 @@
+import { useContext } from 'react';
 import { stringifyJson } from '../../shared/json-text';
 import type { Json } from '../../shared/ledger-types';
 import { AnsiText } from './ansi-text';
-import { CollapsibleText } from './collapsible-text';
 import { MarkdownText } from './markdown-text';
+import { TextViewContext } from './text-view';
+import { VerbatimText } from './verbatim-text';
 
 type Block = { [k: string]: Json };
 
-// Values are drawn as text, never as nested elements, and serialized without recursion
-// (stringifyJson): a value of any depth shows, clipped with "show all" by CollapsibleText.
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : v === undefined ? '' : stringifyJson(v));
+const isBlock = (b: Json): b is Block => typeof b === 'object' && b !== null && !Array.isArray(b);
 
-/** One content block of a projected message, drawn by its type. */
-export function ContentBlock({ block }: { block: Json }) {
-  if (!block || typeof block !== 'object' || Array.isArray(block)) {
-    return <CollapsibleText text={stringifyJson(block)} render={(t) => <pre className="block-raw">{t}</pre>} />;
-  }
-  const b = block as Block;
-  switch (b.type) {
+// Values are drawn as text, never as nested elements, and serialized without recursion
+// (stringifyJson): a value of any depth shows.
+const asText = (v: Json | undefined): string =>
+  typeof v === 'string' ? v : v === undefined ? '' : stringifyJson(v, 2);
+
+/**
+ * The text a block shows, as the model got it: a text's or thinking's text, a tool call's input
+ * and a value of any other shape as JSON text, a tool result's content; null for an image (its
+ * line says what it is).
+ */
+export function blockText(block: Json): string | null {
+  if (!isBlock(block)) return stringifyJson(block, 2);
+  switch (block.type) {
     case 'text':
-      return <CollapsibleText text={str(b.text)} render={(t) => <MarkdownText text={t} />} />;
+    case 'thinking':
+      return asText(block.text);
+    case 'tool_use':
+      return asText(block.input ?? null);
+    case 'tool_result':
+      return asText(block.content);
+    case 'image':
+      return null;
+    default:
+      return stringifyJson(block, 2);
+  }
+}
+
+interface Props {
+  block: Json;
+  /** `blockText(block)`, whole or its first part (see `hidden`). */
+  text: string | null;
+  /** How many characters of the text are not shown (0: all of it is). */
+  hidden: number;
+  /** The message was clipped for transport: more than `hidden` characters are left out. */
+  atLeast?: boolean;
+}
+
+/** One content block of a message, drawn by its type; the text verbatim unless the pane's view is rendered. */
+export function ContentBlock({ block, text, hidden, atLeast = false }: Props) {
+  const view = useContext(TextViewContext);
+  const body = text ?? '';
+  const note =
+    hidden > 0 ? (
+      <div className="clip-note">
+        … {atLeast ? 'at least ' : ''}
+        {hidden.toLocaleString('en-US')} more characters
+      </div>
+    ) : null;
+  if (!isBlock(block))
+    return (
+      <div className="block block-raw">
+        <VerbatimText text={body} />
+        {note}
+      </div>
+    );
+  switch (block.type) {
+    case 'text':
+      return (
+        <div className="block block-text">
+          {view === 'rendered' ? <MarkdownText text={body} /> : <VerbatimText text={body} />}
+          {note}
+        </div>
+      );
     case 'thinking':
       return (
-        <details className="block-thinking">
-          <summary>thinking ({str(b.text).length.toLocaleString('en-US')} chars)</summary>
-          <CollapsibleText text={str(b.text)} render={(t) => <pre className="plain">{t}</pre>} />
+        <details className="block block-thinking">
+          <summary>thinking ({asText(block.text).length.toLocaleString('en-US')} chars)</summary>
+          <VerbatimText text={body} />
+          {note}
         </details>
       );
     case 'tool_use':
       return (
-        <div className="block-tool-use">
-          <span className="tool-name">⚙ {str(b.name)}</span> <span className="dim">{str(b.id)}</span>
-          <CollapsibleText text={stringifyJson(b.input ?? null, 2)} render={(t) => <pre className="json">{t}</pre>} />
+        <div className="block block-tool-use">
+          <span className="tool-name">⚙ {asText(block.name)}</span> <span className="dim">{asText(block.id)}</span>
+          <VerbatimText text={body} className="json" />
+          {note}
         </div>
       );
     case 'tool_result':
       return (
-        <div className={`block-tool-result${b.is_error ? ' is-error' : ''}`}>
+        <div className={`block block-tool-result${block.is_error ? ' is-error' : ''}`}>
           <span className="dim">
-            result for {str(b.tool_use_id)}
-            {b.is_error ? ' · error' : ''}
-            {typeof b.digest === 'string' ? ' · has digest' : ''}
+            result for {asText(block.tool_use_id)}
+            {block.is_error ? ' · error' : ''}
+            {typeof block.digest === 'string' ? ' · has digest' : ''}
           </span>
-          <CollapsibleText text={str(b.content)} render={(t) => <AnsiText text={t} />} />
+          {view === 'rendered' ? <AnsiText text={body} /> : <VerbatimText text={body} />}
+          {note}
         </div>
       );
     case 'image':
       return (
-        <div className="block-image">
-          [image {str(b.media_type)} · {str(b.bytes)} bytes · sha256 {str(b.sha256).slice(0, 12)}…]
+        <div className="block block-image">
+          [image {asText(block.media_type)} · {asText(block.bytes)} bytes · sha256 {asText(block.sha256).slice(0, 12)}…]
         </div>
       );
     default:
-      return <CollapsibleText text={stringifyJson(b, 2)} render={(t) => <pre className="json">{t}</pre>} />;
+      return (
+        <div className="block block-other">
+          <VerbatimText text={body} className="json" />
+          {note}
+        </div>
+      );
   }
 }

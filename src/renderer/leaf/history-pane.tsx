@@ -14,6 +14,7 @@ import { HistoryItem } from './history-item';
 import { SessionCard } from '../entry-views/session-card';
 import { ownValue } from '../../shared/own-key';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
+import { TextViewContext, TextViewToggle, useTextView } from './text-view';
 
 /**
  * Estimated height of a history row (rows are measured once drawn): a closed row's, as Chromium
@@ -52,11 +53,13 @@ export const HistoryPane = memo(function HistoryPane({ view, request, sessionKey
   const rect = useRef<PaneRect | null>(null);
   const kinds = Object.entries(view.kindCounts);
   const allHidden = kinds.length > 0 && kinds.every(([k]) => hiddenKinds.includes(k));
+  const [textView, toggleTextView] = useTextView('history');
 
   return (
     <section className="history-pane" aria-label="History">
       <header className="pane-head">
         <b>History</b> <span className="dim">{view.chainLength.toLocaleString('en-US')} entries root → leaf</span>
+        <TextViewToggle view={textView} onToggle={toggleTextView} />
       </header>
       <SessionCard />
       <div className="chips" role="group" aria-label="Filter by kind">
@@ -81,7 +84,9 @@ export const HistoryPane = memo(function HistoryPane({ view, request, sessionKey
           </button>
         </p>
       )}
-      <HistoryList key={source.id} source={source} view={view} sessionKey={sessionKey} rect={rect} />
+      <TextViewContext value={textView}>
+        <HistoryList key={source.id} source={source} view={view} sessionKey={sessionKey} rect={rect} />
+      </TextViewContext>
       {link?.reason && (
         <p className="link-reason" role="status">
           not model-visible: {link.reason}

@@ -6,6 +6,7 @@ import { SessionWriter } from '../test-support/backend-api';
 import { longSession } from '../test-support/written-sessions';
 import { renderOnBackend, renderSession, sessionHash, treeRow, waitCursor } from '../test-support/render-backend';
 import { stubScrolling } from '../test-support/scroll-stub';
+import { setTextView } from './text-view';
 
 const history = () => screen.getByRole('region', { name: 'History' });
 const projected = () => screen.getByRole('region', { name: 'Projected context' });
@@ -68,30 +69,46 @@ describe('leaf panes', () => {
     expect(seen.filter((s) => !s.endsWith('|true|true'))).toEqual([]);
   });
 
-  it('renders ledger markdown safely end to end: raw HTML and javascript: links stay inert', async () => {
+  it('shows the text verbatim end to end; markdown is a remembered view that leaves raw HTML as text', async () => {
+    const text =
+      'Some **bold**. <img src=x onerror="globalThis.__pwned=1"> <script>globalThis.__pwned=2</script> [run](javascript:globalThis.__pwned=3)';
+    const result = '\u001b[31msrc/cache.rs:14\u001b[0m // TODO';
     const w = new SessionWriter()
       .header()
       .message('u1', 'h', 'user', [{ type: 'text', text: 'Show me.' }])
-      .message('a1', 'u1', 'assistant', [
-        {
-          type: 'text',
-          text: 'Some **bold**. <img src=x onerror="globalThis.__pwned=1"> <script>globalThis.__pwned=2</script> [run](javascript:globalThis.__pwned=3)',
-        },
-      ])
-      .message('t1', 'a1', 'tool', [
-        { type: 'tool_result', tool_use_id: 'x', content: '\u001b[31msrc/cache.rs:14\u001b[0m // TODO' },
-      ]);
-    await renderOnBackend({ written: { hostile: w }, hash: sessionHash('hostile') });
-    await waitFor(() => expect(projected().querySelector('strong')?.textContent).toBe('bold'));
-    for (const tag of ['img', 'script', 'a']) expect(projected().querySelector(tag)).toBeNull();
-    const attrs = [...projected().querySelectorAll('*')].flatMap((el) => el.getAttributeNames());
-    expect(attrs.filter((a) => a.startsWith('on') || a === 'href' || a === 'src')).toEqual([]);
-    expect(projected().querySelector('.md-link')?.textContent).toBe('run');
-    expect(projected().querySelector('.md-link')?.getAttribute('title') ?? '').not.toContain('javascript');
-    expect((globalThis as { __pwned?: number }).__pwned).toBeUndefined();
-    // The tool result's ANSI colour is a span; no escape byte is left.
-    expect(projected().querySelector('.ansi .ansi-fg-31')?.textContent).toBe('src/cache.rs:14');
-    expect(projected().querySelector('.ansi')?.textContent).not.toContain('\u001b');
+      .message('a1', 'u1', 'assistant', [{ type: 'text', text }])
+      .message('t1', 'a1', 'tool', [{ type: 'tool_result', tool_use_id: 'x', content: result }]);
+    const inert = () => {
+      for (const tag of ['img', 'script', 'a']) expect(projected().querySelector(tag)).toBeNull();
+      const attrs = [...projected().querySelectorAll('*')].flatMap((el) => el.getAttributeNames());
+      expect(attrs.filter((a) => a.startsWith('on') || a === 'href' || a === 'src')).toEqual([]);
+      expect((globalThis as { __pwned?: number }).__pwned).toBeUndefined();
+    };
+    try {
+      await renderOnBackend({ written: { hostile: w }, hash: sessionHash('hostile') });
+      const texts = () => [...projected().querySelectorAll('.msg-body pre.verbatim')].map((p) => p.textContent);
+      // Verbatim by default: each block's text as the model got it, escape codes included.
+      await waitFor(() => expect(texts().slice(0, 3)).toEqual(['Show me.', text, result]), { timeout: 5000 });
+      expect(projected().querySelector('strong')).toBeNull();
+      inert();
+      // Markdown is switched on in the pane's head, and remembered.
+      const toggle = within(projected()).getByRole('button', { name: 'markdown' });
+      expect(toggle.getAttribute('aria-pressed')).toBe('false');
+      fireEvent.click(toggle);
+      await waitFor(() => expect(projected().querySelector('strong')?.textContent).toBe('bold'), { timeout: 5000 });
+      expect(localStorage.getItem('vak-explorer.text-view.projected.v1')).toBe('rendered');
+      inert();
+      expect(projected().textContent).toContain('<script>globalThis.__pwned=2</script>');
+      expect(projected().querySelector('.md-link')?.textContent).toBe('run');
+      expect(projected().querySelector('.md-link')?.getAttribute('title') ?? '').not.toContain('javascript');
+      // The tool result's ANSI colour is a span there; no escape byte is left.
+      expect(projected().querySelector('.ansi .ansi-fg-31')?.textContent).toBe('src/cache.rs:14');
+      expect(projected().querySelector('.ansi')?.textContent).not.toContain('\u001b');
+      // The History pane has its own choice, verbatim until switched.
+      expect(within(history()).getByRole('button', { name: 'markdown' }).getAttribute('aria-pressed')).toBe('false');
+    } finally {
+      act(() => setTextView('projected', 'verbatim'));
+    }
   });
 
   it('filters the history by kind and expands an entry to its view, the raw JSON one click away', async () => {

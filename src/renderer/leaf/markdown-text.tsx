@@ -21,7 +21,7 @@ const components: Components = {
  * Parsed markdown by text (the 500 last used, each of at most COLLAPSE_AT characters: what a
  * clipped block shows; a text shown whole is parsed each time). Neighbouring leaves share most
  * of their messages, and a list draws a row again as it scrolls or as its page arrives: parsing
- * each time took a few ms a message, in the task that draws a new view (issue 9). A parse is pure
+ * each time took a few ms a message, in the task that draws a new view. A parse is pure
  * (react-markdown's `Markdown` with no hooks), so its elements can be drawn again anywhere.
  */
 const kept = new Lru<string, ReactElement>(500);
@@ -29,12 +29,16 @@ const kept = new Lru<string, ReactElement>(500);
 function parsed(text: string): ReactElement {
   const have = kept.get(text);
   if (have) return have;
-  const el = Markdown({ children: text, skipHtml: true, components }) as ReactElement;
+  const el = Markdown({ children: text, components }) as ReactElement;
   if (text.length <= COLLAPSE_AT) kept.set(text, el);
   return el;
 }
 
-/** A text block as markdown, raw HTML skipped (ledger content is untrusted). */
+/**
+ * A text block as markdown: the view a user switches on. Raw HTML in the text (`<rules>`, `a<b`)
+ * is drawn as the text it is, never left out and never live DOM (react-markdown turns raw nodes
+ * into text when no plugin parses them); links and images stay text (see `components`).
+ */
 export function MarkdownText({ text }: { text: string }) {
   const el = useMemo(() => parsed(text), [text]);
   return <div className="markdown">{el}</div>;

@@ -2,8 +2,8 @@ import { memo } from 'react';
 import type { ProjectedMessage } from '../../shared/ledger-types';
 import { fmtInt, shortId } from '../util/format';
 import { CopyButton } from '../export/copy-button';
-import { ContentBlock } from './content-block';
 import { FidelityBadge } from './fidelity-badge';
+import { MessageBlocks } from './message-blocks';
 
 interface Props {
   index: number;
@@ -81,14 +81,7 @@ export const ProjectedMessageView = memo(function ProjectedMessageView(p: Props)
         <CopyButton label="copy" name={`copy the text of message ${p.index}`} text={() => p.onCopyText(p.index)} />
       </header>
       <div className="msg-body">
-        {msg.content.map((b, i) => (
-          <ContentBlock key={i} block={b} />
-        ))}
-        {p.clipped && (
-          <button type="button" className="show-all" onClick={() => p.onShowAll(p.index)}>
-            clipped for transport — show all
-          </button>
-        )}
+        <MessageBlocks content={msg.content} fetchRest={p.clipped ? () => p.onShowAll(p.index) : undefined} />
       </div>
     </article>
   );

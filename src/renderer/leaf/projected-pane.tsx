@@ -10,6 +10,8 @@ import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
 import { ProjectedMessageView } from './projected-message-view';
+import { TextViewContext, TextViewToggle, useTextView } from './text-view';
+import { VerbatimText } from './verbatim-text';
 import { TotalsBar } from './totals-bar';
 
 /** Estimated height of a projected message (messages are measured once drawn). */
@@ -47,13 +49,18 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
     [api, request, view.leaf],
   );
 
+  const [textView, toggleTextView] = useTextView('projected');
+
   return (
     <section className="projected-pane" aria-label={title}>
       <header className="pane-head">
-        <b>{title}</b> <span className="dim">leaf {view.leaf}</span>
+        <b>{title}</b> <span className="dim pane-leaf">leaf {view.leaf}</span>
+        <TextViewToggle view={textView} onToggle={toggleTextView} />
         <CopyButton label="copy all" name={`copy the whole ${title.toLowerCase()} (JSON)`} text={copyContext} />
       </header>
-      <MessageList key={source.id} source={source} view={view} request={request} linkable={main} rect={rect} />
+      <TextViewContext value={textView}>
+        <MessageList key={source.id} source={source} view={view} request={request} linkable={main} rect={rect} />
+      </TextViewContext>
       <TotalsBar projection={p} profile={request.profile} />
     </section>
   );
@@ -171,7 +178,7 @@ function MessageList({ source, view, request, linkable, rect }: ListProps) {
     <div className="pane-scroll" ref={scrollRef} {...list.scrollProps}>
       <details className="system-prompt">
         <summary>system prompt · {fmtInt(p.tokens.system)} tok</summary>
-        <pre className="plain">{p.system}</pre>
+        <VerbatimText text={p.system} />
       </details>
       <details className="tools">
         <summary>

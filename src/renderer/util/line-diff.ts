@@ -1,41 +1,59 @@
+import diffSequence from '@jest/diff-sequences';
+
 export type DiffOp = { op: 'same' | 'add' | 'del'; text: string };
 
-/** Above this many LCS cells the middle is shown as one removed and one added block. */
-const MAX_CELLS = 4_000_000;
-
-/** A line diff by longest common subsequence, with the common head and tail trimmed first. */
+/**
+ * A shortest line diff: Jest's Myers diff in linear space over the lines as integers. Lines that
+ * occur on one side only can never be common, so they are set aside before the diff (GNU diff does
+ * the same): the longest common subsequence is unchanged, and two texts that share little cost a
+ * diff of what they share, not of everything they differ in.
+ */
 export function lineDiff(a: string[], b: string[]): DiffOp[] {
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const am = a.slice(head, a.length - tail);
-  const bm = b.slice(head, b.length - tail);
-  const out: DiffOp[] = a.slice(0, head).map((text) => ({ op: 'same', text }));
-  if (am.length * bm.length > MAX_CELLS) {
-    for (const text of am) out.push({ op: 'del', text });
-    for (const text of bm) out.push({ op: 'add', text });
-  } else {
-    const n = am.length;
-    const m = bm.length;
-    const w = m + 1;
-    const t = new Uint32Array((n + 1) * w);
-    for (let i = n - 1; i >= 0; i--)
-      for (let j = m - 1; j >= 0; j--)
-        t[i * w + j] = am[i] === bm[j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]);
-    let i = 0;
-    let j = 0;
-    while (i < n && j < m) {
-      if (am[i] === bm[j]) {
-        out.push({ op: 'same', text: am[i] });
-        i++;
+  const ids = new Map<string, number>();
+  const idOf = (s: string) => {
+    let id = ids.get(s);
+    if (id === undefined) ids.set(s, (id = ids.size));
+    return id;
+  };
+  const aIds = Int32Array.from(a, idOf);
+  const bIds = Int32Array.from(b, idOf);
+  const inA = new Uint8Array(ids.size);
+  const inB = new Uint8Array(ids.size);
+  for (const id of aIds) inA[id] = 1;
+  for (const id of bIds) inB[id] = 1;
+  // Positions (in a and b) of the lines the other side has too: the only ones the diff can match.
+  const aKept = keptPositions(aIds, inB);
+  const bKept = keptPositions(bIds, inA);
+
+  const out: DiffOp[] = [];
+  let i = 0;
+  let j = 0;
+  /** Lines up to a[ai] and b[bj] (exclusive) that are not common: removed first, then added. */
+  const gapTo = (ai: number, bj: number) => {
+    while (i < ai) out.push({ op: 'del', text: a[i++] });
+    while (j < bj) out.push({ op: 'add', text: b[j++] });
+  };
+  diffSequence(
+    aKept.length,
+    bKept.length,
+    (x, y) => aIds[aKept[x]] === bIds[bKept[y]],
+    (n, x, y) => {
+      for (let k = 0; k < n; k++) {
+        gapTo(aKept[x + k], bKept[y + k]);
+        out.push({ op: 'same', text: a[i++] });
         j++;
-      } else if (t[(i + 1) * w + j] >= t[i * w + j + 1]) out.push({ op: 'del', text: am[i++] });
-      else out.push({ op: 'add', text: bm[j++] });
-    }
-    while (i < n) out.push({ op: 'del', text: am[i++] });
-    while (j < m) out.push({ op: 'add', text: bm[j++] });
-  }
-  for (const text of a.slice(a.length - tail)) out.push({ op: 'same', text });
+      }
+    },
+  );
+  gapTo(a.length, b.length);
   return out;
+}
+
+function keptPositions(ids: Int32Array, other: Uint8Array): Int32Array {
+  let n = 0;
+  for (const id of ids) if (other[id]) n++;
+  const kept = new Int32Array(n);
+  n = 0;
+  for (let p = 0; p < ids.length; p++) if (other[ids[p]]) kept[n++] = p;
+  return kept;
 }

@@ -423,8 +423,14 @@ export class ExplorerBackend implements ApiBackend {
           : open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
         const e = this.sessionEvent(open, 'appended', ids);
         if (e.type === 'session') {
-          const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
-          this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
+          try {
+            const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
+            this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
+          } catch (x) {
+            // A row of the delta read back a line that changed: read again whole (followers hear `reloaded`).
+            if (!(x instanceof LedgerChangedError)) throw x;
+            await this.cache.rereadChanged(x.ledger);
+          }
         }
       } else if (change?.kind === 'reloaded') {
         this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], REREAD_WHY[change.reason]));

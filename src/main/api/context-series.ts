@@ -14,6 +14,7 @@ import { Lru } from '../../shared/lru';
 import { checkCancelled, type CancelSignal } from '../core/cancel';
 import { chainToRoot } from '../core/chain';
 import type { Ledger } from '../core/ledger';
+import { PerReading } from '../core/per-reading';
 import { PointEvaluator } from './series-evaluate';
 import { fitBytesPerToken, type FitSample } from './series-fit';
 import { contextPoint } from './series-markers';
@@ -22,10 +23,11 @@ import type { PointEval } from './series-point-eval';
 import { atOnce, scanSeriesSteps, type ChainScan } from './series-scan';
 
 /**
- * Scans kept per ledger, keyed by (entries read, leaf, bytes per token): a chart redrawn for
+ * Scans kept per reading of a ledger (its generation: a reload or a rewrite in place starts over,
+ * whatever the entry count), keyed by (entries read, leaf, bytes per token): a chart redrawn for
  * another window, plan or override set costs the points only, not the parse of every turn.
  */
-const scans = new WeakMap<Ledger, Lru<string, ChainScan>>();
+const scans = new PerReading<Lru<string, ChainScan>>();
 const KEEP_SCANS = 4;
 
 /** Work between two pauses of `contextSeriesInSteps` (a step ends after the turn or point that passes it). */
@@ -69,8 +71,7 @@ export function contextSeriesInSteps(
 
 /** The series, pausing (yielding) after each turn of a scan and each point. */
 function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): Generator<void, ContextSeries> {
-  let kept = scans.get(ledger);
-  if (!kept) scans.set(ledger, (kept = new Lru(KEEP_SCANS)));
+  const kept = scans.getOrMake(ledger, () => new Lru(KEEP_SCANS));
   const key = `${ledger.index.count}:${leaf}:${req.profile.bytes_per_token}`;
   const chain = chainToRoot(ledger.index, leaf);
   const work = { projections: 0, points: 0, scanned: false };

@@ -16,12 +16,12 @@ import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas
 import { BranchError } from '../core/branch-append';
 import { chainToRoot } from '../core/chain';
 import { addCoreWork, noCoreWork, type CoreWork } from '../core/core-work';
-import type { ReadProgress } from '../core/ledger';
+import { LedgerChangedError, type ReadProgress } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
 import { HomeWatcher, type HomeChange } from '../library/home-watcher';
 import { IndexStore } from '../library/index-store';
 import { ensureDemoCopy } from '../library/resolve-home';
-import { SessionCache, type OpenSession } from '../library/session-cache';
+import { SessionCache, type OpenSession, type RereadReason } from '../library/session-cache';
 import { SessionLibrary } from '../library/session-library';
 import {
   ApiError,
@@ -90,6 +90,20 @@ function utf8Prefix(buf: Buffer, max: number): Buffer {
   return buf.subarray(0, end);
 }
 
+/**
+ * Times a request is answered again after the file changed under it (LedgerChangedError: the
+ * session is read again whole first); past that the file keeps changing and the request is refused.
+ */
+const REREAD_RETRIES = 2;
+
+/** What followers are told when a session was read again whole, by why. */
+const REREAD_WHY: Record<RereadReason | 'shrunk' | 'replaced', string> = {
+  shrunk: 'the file shrank: append-only was broken, so it was read again',
+  replaced: 'the file was replaced by another file, so it was read again',
+  rewritten: 'bytes already read changed (the file was rewritten in place), so it was read again',
+  kept: 'the kept index did not match the file, so the file was read again whole',
+};
+
 /** A background update failed: say so on stderr and keep serving (a watcher must never crash the app). */
 function logFailure(e: unknown): void {
   console.warn(`vak-explorer: background update failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -131,6 +145,7 @@ export class ExplorerBackend implements ApiBackend {
     const store = opts.userDataDir === undefined ? null : new IndexStore(join(opts.userDataDir, 'index-cache'));
     this.cache = new SessionCache(info.home, opts.cacheSize ?? 4, store);
     // A kept index carries the active chain's work fold: a reopen folds only what came since.
+    this.cache.onReread((key, reason) => this.onReread(key, reason));
     this.cache.beforeKeep((s) => {
       const ix = s.ledger.index;
       if (ix.count > 0 && !s.reading) activeWork(s, chainToRoot(ix, ix.activeLeaf));
@@ -146,7 +161,7 @@ export class ExplorerBackend implements ApiBackend {
       b.cache.readInSteps({
         firstBytes: step,
         stepBytes: step,
-        onStep: (key) => void b.onHomeChange({ type: 'changed', key }, true).catch(logFailure),
+        onStep: (key) => void b.onHomeChange({ type: 'changed', key }, 'step').catch(logFailure),
         onHashesChecked: (key, result) => b.onHashesChecked(key, result.mismatches),
       });
     }
@@ -180,7 +195,7 @@ export class ExplorerBackend implements ApiBackend {
     try {
       throwIfCancelled(signal);
       const handler = this.handlers[method] as (r: unknown, c: ApiClient, s?: CancelSignal) => Promise<unknown>;
-      const res = await handler(req, client, signal);
+      const res = await this.answerAsRead(() => handler(req, client, signal));
       // A write (branch) that ran is answered whatever happened meanwhile; a read's answer is dropped.
       if (method !== 'branch') throwIfCancelled(signal);
       return res;
@@ -189,6 +204,24 @@ export class ExplorerBackend implements ApiBackend {
       if (signal?.aborted && method !== 'branch') throw cancelledError();
       if (e instanceof ApiError) throw e;
       throw new ApiError('internal', `${method} failed: ${unexpectedErrorText(e)}`);
+    }
+  }
+
+  /**
+   * Runs a request; when a line it read back no longer holds the entry the reading put there (the
+   * file was rewritten under it), the session is read again whole (followers told) and the request
+   * answered again from that reading: never from the other line, never as an internal error.
+   */
+  private async answerAsRead<T>(run: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run();
+      } catch (e) {
+        if (!(e instanceof LedgerChangedError)) throw e;
+        if (attempt >= REREAD_RETRIES || !(await this.cache.rereadChanged(e.ledger))) {
+          throw new ApiError('refused', `${e.message}; the file keeps changing, ask again`);
+        }
+      }
     }
   }
 
@@ -356,28 +389,36 @@ export class ExplorerBackend implements ApiBackend {
     try {
       result = await this.cache.branch(key, parentId, text);
     } catch (e) {
-      if (e instanceof BranchError) throw new ApiError(e.reason === 'locked' ? 'locked' : 'refused', e.message);
+      if (e instanceof BranchError) {
+        // A proof that failed under the lock read the file again: followers hear of it.
+        if (e.reason === 'changed') void this.onHomeChange({ type: 'changed', key }, 'own').catch(logFailure);
+        const code = e.reason === 'locked' ? 'locked' : e.reason === 'too_large' ? 'too_large' : 'refused';
+        throw new ApiError(code, e.message);
+      }
       throw e;
     }
     // Do not wait for the watcher: followers hear of the new leaf either way (a second look is 'unchanged').
-    void this.onHomeChange({ type: 'changed', key }).catch(logFailure);
+    void this.onHomeChange({ type: 'changed', key }, 'own').catch(logFailure);
     return result;
   }
 
   /**
-   * A file of the home changed or went away: update the open session, then the library. `step`:
-   * no file changed, a first read in steps read on (the library row is not read from disk again
-   * for it: a stat, the file's head and the kernel's lock table, each of ~25 steps of a 100 MB
-   * first open; a change on disk meanwhile comes from the watcher as well).
+   * A file of the home changed or went away: update the open session, then the library. `cause`:
+   * `event`, the watcher saw the file change (one that did not grow it is checked for a rewrite
+   * in place); `own`, this backend appended to it (a branch); `step`, no file changed, a first read
+   * in steps read on (the library row is not read from disk again for it: a stat, the file's head
+   * and the kernel's lock table, each of ~25 steps of a 100 MB first open; a change on disk
+   * meanwhile comes from the watcher as well).
    */
-  private async onHomeChange(c: HomeChange, step = false): Promise<void> {
+  private async onHomeChange(c: HomeChange, cause: 'event' | 'own' | 'step' = 'event'): Promise<void> {
     if (this.closed) return;
     const key = c.key;
+    const step = cause === 'step';
     const open = this.cache.get(key);
     if (open) {
       let change;
       try {
-        change = await this.cache.refresh(key);
+        change = await this.cache.refresh(key, cause === 'event');
       } catch (e) {
         change = null;
         this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], `cannot read: ${(e as Error).message}`));
@@ -389,17 +430,17 @@ export class ExplorerBackend implements ApiBackend {
           : open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
         const e = this.sessionEvent(open, 'appended', ids);
         if (e.type === 'session') {
-          const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
-          this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
+          try {
+            const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
+            this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
+          } catch (x) {
+            // A row of the delta read back a line that changed: read again whole (followers hear `reloaded`).
+            if (!(x instanceof LedgerChangedError)) throw x;
+            await this.cache.rereadChanged(x.ledger);
+          }
         }
       } else if (change?.kind === 'reloaded') {
-        const why =
-          change.reason === 'shrunk'
-            ? 'the file shrank: append-only was broken, so it was read again'
-            : change.reason === 'replaced'
-              ? 'the file was replaced by another file, so it was read again'
-              : 'bytes already read changed: append-only was broken, so it was read again';
-        this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], why));
+        this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], REREAD_WHY[change.reason]));
       } else if (change?.kind === 'removed') {
         const gone: ApiEvent = { type: 'session', key, change: 'removed', entryCount: 0, activeLeaf: null, newIds: [] };
         this.subs.pushSession(key, gone);
@@ -415,6 +456,17 @@ export class ExplorerBackend implements ApiBackend {
     }
     const live = this.cache.get(key);
     const shown = live ? this.summaryOf(live) : after;
+    if (differs(before, shown)) this.subs.pushLibrary({ type: 'library', changed: [shown], removed: [] });
+  }
+
+  /** A session was read again whole outside a refresh (SessionCache.onReread): followers and the library hear of it. */
+  private onReread(key: SessionKey, reason: RereadReason): void {
+    if (this.closed) return;
+    const s = this.cache.peek(key);
+    if (!s) return;
+    this.subs.pushSession(key, this.sessionEvent(s, 'reloaded', [], REREAD_WHY[reason]));
+    const before = this.library.get(key);
+    const shown = this.summaryOf(s);
     if (differs(before, shown)) this.subs.pushLibrary({ type: 'library', changed: [shown], removed: [] });
   }
 

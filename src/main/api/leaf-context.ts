@@ -4,9 +4,9 @@ import { Lru } from '../../shared/lru';
 import { KNOWN_KINDS } from '../core/entry-types';
 import { kindCode, UNKNOWN_KIND } from '../core/ledger-index';
 import { MAX_EXTEND, planLeaf, type ChainFacts, type LeafPlan } from '../core/leaf-plan';
-import type { LedgerIndex } from '../core/ledger-index';
 import { visibilityContext, type VisibilityContext } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
+import { PerReading } from '../core/per-reading';
 import { ApiError, throwIfCancelled } from './api-backend';
 import type { usablePackets } from '../core/projection';
 import type { Turn } from '../core/turn-index';
@@ -44,11 +44,11 @@ const KEEP = 4;
 /** Kind filters kept per context (each an Int32Array of up to the chain's length). */
 const KEEP_FILTERS = 8;
 /**
- * Kept per ledger index: an append grows the index and changes no chain that was there, so a
- * context stays right (and the new active leaf starts from the one above it); a reload makes a
- * new index, and so starts over.
+ * Kept per reading of the session's ledger (its generation): an append changes no chain that was
+ * there, so a context stays right (and the new active leaf starts from the one above it); a reload
+ * or a rewrite found in place is a new reading, and so starts over.
  */
-const cache = new WeakMap<OpenSession, { index: LedgerIndex; entries: Lru<string, LeafContext> }>();
+const cache = new PerReading<Lru<string, LeafContext>>();
 
 /** The leaf's index: the request's id, or the active leaf when null. */
 export function leafIndex(s: OpenSession, leaf: string | null): number {
@@ -73,24 +73,20 @@ function cacheKey(leaf: number, req: LeafRequest): string {
 /** The (cached) context of a leaf request. */
 export function leafContext(s: OpenSession, req: LeafRequest, signal?: CancelSignal): LeafContext {
   const leaf = leafIndex(s, req.leaf);
-  let c = cache.get(s);
-  if (!c || c.index !== s.ledger.index) {
-    c = { index: s.ledger.index, entries: new Lru(KEEP) };
-    cache.set(s, c);
-  }
+  const entries = cache.getOrMake(s.ledger, () => new Lru(KEEP));
   const key = cacheKey(leaf, req);
-  const hit = c.entries.get(key);
+  const hit = entries.get(key);
   if (hit) return hit;
   throwIfCancelled(signal);
   const lp = planLeaf(
     s.ledger,
     leaf,
     { plan: req.plan, profile: req.profile, overrides: new Map(Object.entries(req.overrides)), signal },
-    factsAbove(s, c.entries, leaf, req.profile.bytes_per_token),
+    factsAbove(s, entries, leaf, req.profile.bytes_per_token),
   );
   const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.summary, s.ledger.index.ids, lp.projectedAs);
   const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Lru(KEEP_FILTERS) } };
-  c.entries.set(key, ctx);
+  entries.set(key, ctx);
   return ctx;
 }
 

@@ -10,17 +10,16 @@ import { planStrip, STRIP_SEGMENTS } from '../../shared/plan-strip';
 import type { CancelSignal } from '../core/cancel';
 import { entryPreview } from '../core/entry-preview';
 import type { Ledger } from '../core/ledger';
-import type { LedgerIndex } from '../core/ledger-index';
+import { PerReading } from '../core/per-reading';
 import { usablePackets } from '../core/projection';
 import type { OpenSession } from '../library/session-cache';
 import { leafContext, type LeafContext, type PlanFacts } from './leaf-context';
 
-/** Directive previews by entry, per ledger index: a leaf shares its turns with its neighbours, so each is read once. */
-const previews = new WeakMap<LedgerIndex, Map<number, string>>();
+/** Directive previews by entry, per reading of a ledger: a leaf shares its turns with its neighbours, so each is read once. */
+const previews = new PerReading<Map<number, string>>();
 
 function directivePreview(ledger: Ledger, i: number): string {
-  let m = previews.get(ledger.index);
-  if (!m) previews.set(ledger.index, (m = new Map()));
+  const m = previews.getOrMake(ledger, () => new Map());
   let text = m.get(i);
   if (text === undefined) {
     text = entryPreview(ledger.entry(i)).text;

@@ -3,11 +3,12 @@ import type { OpenSession } from '../library/session-cache';
 import { chainToRoot } from '../core/chain';
 import { KIND } from '../core/ledger-index';
 import { plusTotals, usageTotals } from '../core/usage';
+import { PerReading } from '../core/per-reading';
 import { activeWork } from './session-info';
 import { treeRows } from './tree-rows';
 
 /** The usage totals after the last delta of an index (and its entry count then): the next one adds to them. */
-const usageKnown = new WeakMap<object, { count: number; usage: SessionDelta['usage'] }>();
+const usageKnown = new PerReading<{ count: number; usage: SessionDelta['usage'] }>();
 
 /**
  * The usage totals after entries `firstNew …` came: when the last delta was of the entries just
@@ -24,7 +25,7 @@ function usageAfter(
   activeChain: () => number[],
 ): SessionDelta['usage'] {
   const ix = s.ledger.index;
-  const known = usageKnown.get(ix);
+  const known = usageKnown.get(s.ledger);
   const follows = known !== undefined && known.count === firstNew;
   let allBranches: SessionDelta['usage']['allBranches'];
   if (follows) {
@@ -39,12 +40,12 @@ function usageAfter(
         : usageTotals(s.ledger, activeChain()),
     allBranches,
   };
-  usageKnown.set(ix, { count: ix.count, usage });
+  usageKnown.set(s.ledger, { count: ix.count, usage });
   return usage;
 }
 
 /** The leaf count after the last delta of an index (its entry count then): the next one adds to it. */
-const leavesKnown = new WeakMap<object, { count: number; leaves: number }>();
+const leavesKnown = new PerReading<{ count: number; leaves: number }>();
 
 /**
  * What an append of entries `firstNew … count-1` changed in a session's tree, so a follower
@@ -84,10 +85,10 @@ export function sessionDelta(s: OpenSession, firstNew: number, step = false): Se
     added++;
     if (!step) addedLeaves.push(ix.ids[i]);
   }
-  const before = leavesKnown.get(s.ledger.index);
+  const before = leavesKnown.get(s.ledger);
   const leafCount =
     before !== undefined && before.count === firstNew ? before.leaves + added - ended : ix.leaves().length;
-  leavesKnown.set(s.ledger.index, { count, leaves: leafCount });
+  leavesKnown.set(s.ledger, { count, leaves: leafCount });
 
   const rowCount = layout.rowCount(false);
   const foldedRowCount = layout.rowCount(true);

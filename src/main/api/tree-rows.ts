@@ -2,16 +2,17 @@ import type { TreeRow, TreeRowsResult } from '../../shared/api';
 import { entryPreview } from '../core/entry-preview';
 import { ORPHAN } from '../core/ledger-index';
 import type { OpenSession } from '../library/session-cache';
+import { PerReading } from '../core/per-reading';
 
-/** Lines that carry a reader warning, recomputed when the session changes. */
-const warningLineCache = new WeakMap<OpenSession, { revision: number; lines: Set<number> }>();
+/** Lines that carry a reader warning, per reading, recomputed when the session changes (appends add warnings). */
+const warningLineCache = new PerReading<{ revision: number; lines: Set<number> }>();
 
 /** The set of 1-based line numbers with a §8 warning. */
 function warningLines(s: OpenSession): Set<number> {
-  const c = warningLineCache.get(s);
-  if (c && c.revision === s.revision && c.lines) return c.lines;
+  const c = warningLineCache.get(s.ledger);
+  if (c && c.revision === s.revision) return c.lines;
   const lines = new Set(s.ledger.warningsSoFar().map((w) => w.line));
-  warningLineCache.set(s, { revision: s.revision, lines });
+  warningLineCache.set(s.ledger, { revision: s.revision, lines });
   return lines;
 }
 

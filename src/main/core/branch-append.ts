@@ -6,7 +6,14 @@ import { openRegularFile } from './safe-open';
 import { uuidv7 } from './uuidv7';
 
 /** Why a branch was refused. Nothing was written in any of these cases. */
-export type BranchRefusal = 'locked' | 'unknown_parent' | 'empty_text' | 'unreadable' | 'changed';
+export type BranchRefusal = 'locked' | 'unknown_parent' | 'empty_text' | 'too_large' | 'unreadable' | 'changed';
+
+/**
+ * The largest directive a branch writes, in UTF-8 bytes (1 MiB): a directive is what a person
+ * types or pastes, and the line is built, written and read back around the agent's lock, which the
+ * agent waits for. The CLI reads no more than this of a `--text-file`.
+ */
+export const MAX_DIRECTIVE_BYTES = 1 << 20;
 
 export class BranchError extends Error {
   constructor(
@@ -63,6 +70,13 @@ export async function appendBranch(
   opts: BranchOptions = {},
 ): Promise<BranchResult> {
   if (text.trim().length === 0) throw new BranchError('empty_text', 'the directive is empty; nothing was written');
+  const textBytes = Buffer.byteLength(text, 'utf8');
+  if (textBytes > MAX_DIRECTIVE_BYTES) {
+    throw new BranchError(
+      'too_large',
+      `the directive is ${textBytes} bytes, more than the ${MAX_DIRECTIVE_BYTES} a branch takes; nothing was written`,
+    );
+  }
   const source = ledger.source;
   if (!(source instanceof FileSource)) throw new BranchError('unreadable', 'only a ledger file can be branched');
   const stats = opts.stats ?? { bytesReadUnderLock: 0, lockHeldMs: 0, attempts: 0 };
@@ -83,11 +97,20 @@ export async function appendBranch(
         `${source.path} is no longer the file that was read (replaced or relinked); nothing was written — reopen it`,
       );
     }
+    // The whole line but its prev_hash, made before the lock is taken: under it, only checks and the write.
+    const line = prepareLine(parentId, text, opts.now ?? new Date());
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       await ledger.refresh(); // outside the lock: catch up on whatever the agent wrote
       stats.attempts = attempt;
-      const done = appendUnderLock(fd, ledger, parentId, text, opts.now ?? new Date(), stats);
-      if (done) return done;
+      let done: Written | null;
+      try {
+        done = appendUnderLock(fd, ledger, line, stats);
+      } catch (e) {
+        // The reading no longer describes the file: read it again (outside the lock) before saying so.
+        if (e instanceof BranchError && e.reason === 'changed') await ledger.reload('rewritten');
+        throw e;
+      }
+      if (done) return readBack(ledger, line, done);
     }
     throw new BranchError(
       'changed',
@@ -98,15 +121,39 @@ export async function appendBranch(
   }
 }
 
-/** One attempt with the lock held; null when the ledger must be caught up outside the lock first. */
-function appendUnderLock(
-  fd: number,
-  ledger: Ledger,
-  parentId: string,
-  text: string,
-  now: Date,
-  stats: BranchLockStats,
-): BranchResult | null {
+/** A branch's line made before the lock: all of it but the prev_hash, which links to the file's last line then. */
+interface PreparedLine {
+  id: string;
+  parentId: string;
+  /** `{"id":…,"parent_id":…,"ts":…,"prev_hash":` */
+  head: Buffer;
+  /** `,"kind":"message","message":{…}}\n` */
+  tail: Buffer;
+}
+
+/** What was written under the lock: the line's bytes, where they start, and its line number. */
+interface Written {
+  line: Buffer;
+  offset: number;
+  lineNo: number;
+}
+
+/** The line of §7 (keys in its order: JSON.stringify of that entry gives the same bytes). */
+function prepareLine(parentId: string, text: string, now: Date): PreparedLine {
+  const id = uuidv7(now.getTime());
+  const head = `{"id":${JSON.stringify(id)},"parent_id":${JSON.stringify(parentId)},"ts":${JSON.stringify(now.toISOString())},"prev_hash":`;
+  const message = { role: 'user', content: [{ type: 'text', text }] };
+  const tail = `,"kind":"message","message":${JSON.stringify(message)}}\n`;
+  return { id, parentId, head: Buffer.from(head, 'utf8'), tail: Buffer.from(tail, 'utf8') };
+}
+
+/**
+ * One attempt with the lock held; null when the ledger must be caught up outside the lock first.
+ * Before writing, the branch proves what it stands on: the parent's line, at the offset read, still
+ * holds that entry, and the file still ends with the line the new one links to. Otherwise the
+ * file was rewritten since it was read: refused, nothing written.
+ */
+function appendUnderLock(fd: number, ledger: Ledger, prepared: PreparedLine, stats: BranchLockStats): Written | null {
   if (tryLockExclusive(fd) === 'busy') {
     throw new BranchError(
       'locked',
@@ -117,37 +164,50 @@ function appendUnderLock(
   const read0 = ledger.source.bytesRead;
   try {
     if (ledger.readAppendedSync(MAX_APPENDED_UNDER_LOCK) === null) return null;
-    if (ledger.indexOf(parentId) === undefined) {
-      throw new BranchError('unknown_parent', `entry ${parentId} is not an entry of this ledger; nothing was written`);
+    const parent = ledger.indexOf(prepared.parentId);
+    if (parent === undefined) {
+      throw new BranchError(
+        'unknown_parent',
+        `entry ${prepared.parentId} is not an entry of this ledger; nothing was written`,
+      );
+    }
+    if (!ledger.lineHoldsEntry(parent)) {
+      throw new BranchError(
+        'changed',
+        `${ledger.path}: line ${ledger.index.line[parent]} no longer holds entry ${prepared.parentId} (the file was rewritten since it was read); nothing was written — it is read again`,
+      );
+    }
+    const tailProblem = ledger.tailDiffers();
+    if (tailProblem !== null) {
+      throw new BranchError(
+        'changed',
+        `${ledger.path}: ${tailProblem} (the file was rewritten since it was read); nothing was written — it is read again`,
+      );
     }
     const tail = ledger.lastPhysicalLine();
-    const id = uuidv7(now.getTime());
-    const entry = {
-      id,
-      parent_id: parentId,
-      ts: now.toISOString(),
-      prev_hash: tail.hash,
-      kind: 'message',
-      message: { role: 'user', content: [{ type: 'text', text }] },
-    };
-    const line = Buffer.from(JSON.stringify(entry) + '\n', 'utf8');
+    const line = Buffer.concat([prepared.head, Buffer.from(JSON.stringify(tail.hash), 'utf8'), prepared.tail]);
     const bytes = tail.torn ? Buffer.concat([Buffer.from('\n'), line]) : line;
-    // Under the lock nobody else appends: the file ends where the ledger's reading ends.
+    // Under the lock nobody else appends: the file ends where the ledger's reading ends (checked above).
     const offset = ledger.bytesRead + (tail.torn ? 1 : 0);
     const n = writeSync(fd, bytes, 0, bytes.length);
     if (n !== bytes.length) throw new Error(`short write: ${n} of ${bytes.length} bytes`);
     fsyncSync(fd);
-    const back = Buffer.allocUnsafe(line.length);
-    const got = ledger.source.readInto(back, offset, line.length);
-    if (got !== line.length || !back.equals(line)) {
-      throw new Error(`read-back failed: the line at byte ${offset} is not the one written for ${id}`);
-    }
-    return { id, parentId, line: ledger.linesRead + (tail.torn ? 2 : 1), offset };
+    return { line, offset, lineNo: ledger.linesRead + (tail.torn ? 2 : 1) };
   } finally {
     stats.bytesReadUnderLock += ledger.source.bytesRead - read0;
     unlock(fd);
     stats.lockHeldMs += performance.now() - t0;
   }
+}
+
+/** §7: the line is read back (after the lock is released) by its offset. */
+function readBack(ledger: Ledger, prepared: PreparedLine, w: Written): BranchResult {
+  const back = Buffer.allocUnsafe(w.line.length);
+  const got = ledger.source.readInto(back, w.offset, w.line.length);
+  if (got !== w.line.length || !back.equals(w.line)) {
+    throw new Error(`read-back failed: the line at byte ${w.offset} is not the one written for ${prepared.id}`);
+  }
+  return { id: prepared.id, parentId: prepared.parentId, line: w.lineNo, offset: w.offset };
 }
 
 /** The CLI's branch: opens the ledger (outside the lock), appends, closes. */

@@ -48,9 +48,12 @@ describe('branch append: work under the lock is the new bytes only (counted, not
       const stats: BranchLockStats = { bytesReadUnderLock: -1, lockHeldMs: -1, attempts: 0 };
       const r = await appendBranch(ledger, 'agent-1', 'from the agent’s answer', { stats });
       const written = readFileSync(file).subarray(r.offset);
-      // Under the lock: one byte (the `\n` ending the last line read) and the line read back.
+      // Under the lock: one byte (the `\n` ending the last line read before the agent's), then the
+      // proofs: the parent's line (here the agent's, the last line) and the last line, each with its
+      // `\n`. The line written is read back after the lock is released (§7).
+      expect(written.length).toBeGreaterThan(0);
       expect(stats.attempts).toBe(1);
-      expect(stats.bytesReadUnderLock).toBe(1 + written.length);
+      expect(stats.bytesReadUnderLock).toBe(1 + 2 * Buffer.byteLength(line));
       expect(stats.bytesReadUnderLock).toBeLessThan(4096);
       expect(r.offset).toBe(size + Buffer.byteLength(line));
       const after = Ledger.openSync(file);

@@ -10,6 +10,15 @@ export interface ByteSource {
   readonly label: string;
   /** Bytes read through this source so far (work counters: what a refresh or a branch read). */
   readonly bytesRead: number;
+  /** The file's size and change times now (a file only: memory has none, so every change event checks it). */
+  stamp?(): FileStamp;
+}
+
+/** What a stat tells of a file's content without reading it: same stamp, no write since (but see Ledger's racy rule). */
+export interface FileStamp {
+  size: number;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
 }
 
 /**
@@ -35,6 +44,10 @@ export class FileSource implements ByteSource {
   }
   size(): number {
     return fstatSync(this.fd).size;
+  }
+  stamp(): FileStamp {
+    const st = fstatSync(this.fd, { bigint: true });
+    return { size: Number(st.size), mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
   }
   /** The file's device and inode (a branch checks it writes to the very file it read). */
   identity(): { dev: number; ino: number } {

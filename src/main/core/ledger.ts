@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { FileSource, MemorySource, readRange, type ByteSource } from './byte-source';
+import { FileSource, MemorySource, readRange, type ByteSource, type FileStamp } from './byte-source';
 import { EntryCache } from './entry-cache';
 import type { LedgerEntry } from './entry-types';
 import { typedEntry, type ValidLine } from './entry-validate';
@@ -10,6 +10,7 @@ import { LineWindow } from './line-window';
 import { LineReader } from './line-reader';
 import { FullNotes } from './full-notes';
 import { DeferredHashCheck, type HashWalk } from './hash-check';
+import { readAgain, readingDifference } from './reading-check';
 import { sortWarnings, type LedgerWarning } from './warnings';
 
 export interface ReadProgress {
@@ -41,6 +42,41 @@ export interface OpenOptions {
   deferHashCheck?: boolean;
   deferredClaimsMax?: number;
 }
+
+/** What a refresh is told besides how to read. */
+export interface RefreshOptions extends OpenOptions {
+  /**
+   * A change event told that the file changed (a watcher): a refresh that finds no new byte then
+   * checks the bytes already read (a rewrite in place keeps the size), unless the file's stamp
+   * shows no write since they were read.
+   */
+  changed?: boolean;
+}
+
+/**
+ * An entry read back by its offset is not the entry the index holds there: the file changed
+ * under the reading (a rewrite in place, or a kept index that does not describe it). The
+ * reading must start over (`Ledger.reload`); nothing of the other line is shown.
+ */
+export class LedgerChangedError extends Error {
+  constructor(
+    readonly ledger: Ledger,
+    what: string,
+  ) {
+    super(`${ledger.path} changed under its reading (${what}); it is read again`);
+    this.name = 'LedgerChangedError';
+  }
+}
+
+/**
+ * A write within this long after the stamp's mtime may share its timestamp (file times are kept
+ * at the kernel's coarse clock, a tick of 1-10 ms; some file systems keep seconds): a stamp taken
+ * that soon does not prove that nothing was written since.
+ */
+const RACY_MS = 2000;
+
+/** Numbers the readings of every ledger of the process: a generation is never given twice. */
+let generations = 0;
 
 /** What a deferred hash check found: the hash_mismatch warnings it added. */
 export interface HashCheckResult {
@@ -93,6 +129,18 @@ export class Ledger {
   private hashCheck: DeferredHashCheck | null = null;
   /** What this reading's deferred check found, once done (null: none was deferred, or not done yet). */
   private hashChecked: HashCheckResult | null = null;
+  /**
+   * Which reading this is: a new number whenever the reading starts over from byte 0 (a reload,
+   * a rewrite found, a kept index found wrong), and when a deferred hash check marks entries. What
+   * is derived from the entries read is keyed by it (with the entry count where appends matter):
+   * an append keeps it, since it changes no entry already read.
+   */
+  generation = 0;
+  /** The file's stamp when the last read began, and when that was (ms): see `refresh`'s `changed`. */
+  private stampAtRead: (FileStamp & { atMs: number }) | null = null;
+  /** Restored from a kept index and not yet checked against the file (`checkReading`). */
+  private keptUnchecked = false;
+  private checkedBytes = 0;
   /** Times the file broke append-only (shrank, or its last bytes changed) and was reloaded. */
   readonly appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[] = [];
 
@@ -140,6 +188,7 @@ export class Ledger {
     l.reader.warnings.push(...snap.warnings);
     l.feeder = new LineFeeder(l.reader, snap.coveredBytes);
     l.linesRestored = snap.lines;
+    l.keptUnchecked = true;
     try {
       await l.readNew(opts);
     } catch (e) {
@@ -154,6 +203,8 @@ export class Ledger {
    * line). It views the live index: encode it before anything else reads into this ledger.
    */
   snapshot(): LedgerSnapshot | null {
+    // A reading not checked against its file is not kept again: it could be a crafted one.
+    if (this.keptUnchecked) return null;
     this.finishHashCheck();
     return captureSnapshot(this.reader, this.index);
   }
@@ -201,10 +252,15 @@ export class Ledger {
   /** What this ledger has read and parsed so far. */
   get stats(): LedgerStats {
     return {
-      bytesRead: this.source.bytesRead,
+      bytesRead: this.source.bytesRead - this.checkedBytes,
       linesParsed: this.linesBefore + this.reader.lines - this.linesRestored,
       entriesMaterialised: this.materialised,
     };
+  }
+
+  /** Bytes read again to check that a reading still describes its file (`checkReading`; not in `stats.bytesRead`). */
+  get bytesChecked(): number {
+    return this.checkedBytes;
   }
 
   /** Parsed entries held now, and the bytes of their lines (bounded: see EntryCache). */
@@ -215,6 +271,8 @@ export class Ledger {
   private reset(): void {
     if (this.reader) this.linesBefore += this.reader.lines - this.linesRestored;
     this.linesRestored = 0;
+    this.generation = ++generations;
+    this.keptUnchecked = false;
     this.index = new LedgerIndex();
     this.hashCheck = null; // a reading from byte 0 again hashes as it reads
     this.hashChecked = null;
@@ -238,8 +296,16 @@ export class Ledger {
     return this.readBuf;
   }
 
+  /** The file's size, and its stamp noted for `refresh`'s `changed` (a file only). */
+  private sizeForRead(): number {
+    const stamp = this.source.stamp?.();
+    if (!stamp) return this.source.size();
+    this.stampAtRead = { ...stamp, atMs: Date.now() };
+    return stamp.size;
+  }
+
   private readNewSync(): void {
-    const size = this.source.size();
+    const size = this.sizeForRead();
     const buf = this.buffer();
     while (this.feeder.fedOffset < size) {
       const n = this.source.readInto(buf, this.feeder.fedOffset, Math.min(CHUNK, size - this.feeder.fedOffset));
@@ -249,7 +315,7 @@ export class Ledger {
   }
 
   private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}): Promise<void> {
-    const size = this.source.size();
+    const size = this.sizeForRead();
     const end = Math.min(size, this.feeder.fedOffset + maxBytes);
     const buf = this.buffer();
     let sinceYield = 0;
@@ -282,17 +348,16 @@ export class Ledger {
    * Reads what was appended since the last read. If the file shrank or the bytes
    * already read changed (append-only broken), reads it again from byte 0.
    */
-  async refresh(opts: OpenOptions = {}): Promise<RefreshResult> {
+  async refresh(opts: RefreshOptions = {}): Promise<RefreshResult> {
     const size = this.source.size();
     const broken = this.continuityBroken(size);
-    if (broken) {
-      this.appendOnlyBreaks.push({ at: new Date().toISOString(), reason: broken });
-      this.reset();
-      await this.readNew(opts);
-      return { kind: 'reloaded', reason: broken };
-    }
+    if (broken) return this.reload(broken, opts);
     if (size === this.feeder.fedOffset) {
       this.stoppedShort = false;
+      // A change that did not grow the file rewrote it in place, or only touched it: told apart by reading it again.
+      if (opts.changed && this.mayHaveChanged() && (await this.checkReading()) !== null) {
+        return this.reload('rewritten', opts);
+      }
       return { kind: 'unchanged' };
     }
     const before = this.index.count;
@@ -304,6 +369,55 @@ export class Ledger {
       newEntries: this.index.count - before,
       bytes: this.feeder.fedOffset - from,
     };
+  }
+
+  /**
+   * Reads the file again from byte 0 (append-only was broken, or the reading was found not to
+   * describe the file): a new reading, with a new generation.
+   */
+  async reload(reason: 'shrunk' | 'rewritten', opts: OpenOptions = {}): Promise<RefreshResult> {
+    this.appendOnlyBreaks.push({ at: new Date().toISOString(), reason });
+    this.reset();
+    await this.readNew(opts);
+    return { kind: 'reloaded', reason };
+  }
+
+  /** Whether anything may have been written since the last read began (its stamp differs, or is too recent to tell). */
+  private mayHaveChanged(): boolean {
+    const was = this.stampAtRead;
+    const now = this.source.stamp?.();
+    if (!was || !now) return true;
+    if (now.size !== was.size || now.mtimeNs !== was.mtimeNs || now.ctimeNs !== was.ctimeNs) return true;
+    return was.atMs - Number(was.mtimeNs / 1_000_000n) < RACY_MS;
+  }
+
+  /** Restored from a kept index and not yet checked against the file (see `checkReading`). */
+  get keptUnverified(): boolean {
+    return this.keptUnchecked;
+  }
+
+  /**
+   * Reads every complete line read so far again, in steps, and compares the result with this
+   * reading (reading-check.ts): null when they are the same, else what differs (then `reload`).
+   * A kept index becomes checked by it. Nothing else may read into this ledger meanwhile (the
+   * session's queue); a reading started over meanwhile makes it answer null.
+   */
+  async checkReading(stepBytes = YIELD_EVERY): Promise<string | null> {
+    this.finishHashCheck();
+    const generation = this.generation;
+    const r = this.reader;
+    const end = r.lastLineOffset < 0 ? 0 : r.lastLineOffset + r.lastLineLength + 1;
+    const before = this.source.bytesRead;
+    let fresh;
+    try {
+      fresh = await readAgain(this.source, end, stepBytes, () => this.generation !== generation);
+    } finally {
+      this.checkedBytes += this.source.bytesRead - before;
+    }
+    if (this.generation !== generation) return null;
+    const diff = end === 0 ? null : readingDifference(captureSnapshot(r, this.index), fresh);
+    if (diff === null) this.keptUnchecked = false;
+    return diff;
   }
 
   /**
@@ -392,6 +506,8 @@ export class Ledger {
   }
 
   private adoptHashCheck(found: LedgerWarning[]): HashCheckResult {
+    // Entries marked: what was derived from them (warning marks, leaf views) is derived again.
+    if (found.length > 0) this.generation = ++generations;
     const warnings = this.reader.warnings;
     for (const w of found) warnings.push(w); // (not push(...found): a damaged file may give 100k)
     sortWarnings(warnings);
@@ -490,8 +606,55 @@ export class Ledger {
 
   private parse(i: number): LedgerEntry {
     this.materialised++;
-    // The reader accepted this line: it parses to an object with the five common fields.
-    return typedEntry(JSON.parse(this.lines.text(this.index.offset[i], this.index.length[i])) as ValidLine);
+    const ix = this.index;
+    let line: unknown;
+    try {
+      line = JSON.parse(this.lines.text(ix.offset[i], ix.length[i]));
+    } catch {
+      throw new LedgerChangedError(this, `line ${ix.line[i]} no longer parses`);
+    }
+    // The reader accepted an entry with this id and parent here: anything else is another line.
+    if (!holdsEntry(line, ix, i)) {
+      throw new LedgerChangedError(this, `line ${ix.line[i]} no longer holds the entry read there`);
+    }
+    return typedEntry(line);
+  }
+
+  /**
+   * Whether the bytes at entry `i`'s offset still hold that entry, read from the file now (no
+   * window or cache): a branch proves its parent with it under the lock.
+   */
+  lineHoldsEntry(i: number): boolean {
+    const ix = this.index;
+    const bytes = readRange(this.source, ix.offset[i], ix.length[i] + 1);
+    if (bytes.length !== ix.length[i] + 1 || bytes[ix.length[i]] !== 10) return false;
+    try {
+      return holdsEntry(JSON.parse(bytes.toString('utf8', 0, ix.length[i])), ix, i);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Under the lock (§7): whether the last complete line read is still there, byte for byte (its
+   * hash is what a branch links to), and the file ends where this reading ends (a pending torn
+   * tail included). Null when it does, else what differs.
+   */
+  tailDiffers(): string | null {
+    const size = this.source.size();
+    if (size !== this.feeder.fedOffset) return `the file is ${size} bytes, not the ${this.feeder.fedOffset} read`;
+    const r = this.reader;
+    if (r.lastLineOffset >= 0) {
+      const line = readRange(this.source, r.lastLineOffset, r.lastLineLength + 1);
+      if (line[r.lastLineLength] !== 10 || hash('sha256', line.subarray(0, r.lastLineLength), 'hex') !== r.prevHash) {
+        return `its last line (line ${r.lines}) is not the one read`;
+      }
+    }
+    const pending = this.feeder.pendingBytes();
+    if (pending.length > 0 && !readRange(this.source, this.feeder.pendingOffset, pending.length).equals(pending)) {
+      return 'its unterminated last line changed';
+    }
+    return null;
   }
 
   /** Index of an id, or undefined. */
@@ -503,4 +666,21 @@ export class Ledger {
     this.hashCheck = null; // a check in steps stops at its next step
     this.source.close();
   }
+}
+
+/**
+ * Whether a parsed line is entry `i` of the index: a valid entry (§8's five common fields) with the
+ * id, parent_id and kind the index keeps of it.
+ */
+function holdsEntry(line: unknown, ix: LedgerIndex, i: number): line is ValidLine {
+  if (typeof line !== 'object' || line === null || Array.isArray(line)) return false;
+  const o = line as Record<string, unknown>;
+  const prev = o['prev_hash'];
+  return (
+    o['id'] === ix.ids[i] &&
+    o['parent_id'] === ix.parentId(i) &&
+    o['kind'] === ix.kindName(i) &&
+    typeof o['ts'] === 'string' &&
+    (prev === null || typeof prev === 'string')
+  );
 }

@@ -11,13 +11,14 @@
  * so a leaf checks its chain's presentations (hundreds) rather than every tool call of every
  * turn (tens of thousands in a 100 MB session). Tool names (§5) come from the chain before the
  * turn, fixed by the directive.
- * An append keeps the cache (the index only grows); a reload makes a new index, and so a
- * new cache.
+ * An append keeps the cache (it changes no entry read before); a new reading (Ledger.generation:
+ * a reload, a rewrite found in place) starts a new cache.
  */
 import type { ChainContext } from './chain-context';
 import type { Ledger } from './ledger';
 import type { LedgerIndex } from './ledger-index';
 import { fullMessage } from './full-fidelity';
+import { PerReading } from './per-reading';
 import { fullTurn } from './message-shapes';
 import { messageTokens } from './tokens';
 import type { Turn } from './turn-index';
@@ -353,18 +354,18 @@ export function isKeptTurns(v: unknown, count: number): v is KeptTurns {
   return factsOk && small.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && isInt(m[1]));
 }
 
-const caches = new WeakMap<LedgerIndex, TurnCache>();
-/** Kept turn costs not read yet: read when the index's cache is first asked for (a leaf, not the first rows). */
-const pending = new WeakMap<LedgerIndex, () => TurnCache>();
+const caches = new PerReading<TurnCache>();
+/** Kept turn costs not read yet: read when the reading's cache is first asked for (a leaf, not the first rows). */
+const pending = new PerReading<() => TurnCache>();
 
 /** How many closed turns' facts the cache holds (what a kept index would carry); none while still pending. */
 export function keptTurnCount(ledger: Ledger): number {
-  return caches.get(ledger.index)?.size ?? 0;
+  return caches.get(ledger)?.size ?? 0;
 }
 
-/** The turn cache of `ledger`'s index as plain data, or null when it has none. */
+/** The turn cache of `ledger`'s reading as plain data, or null when it has none. */
 export function exportTurns(ledger: Ledger): KeptTurns | null {
-  const c = pending.has(ledger.index) ? turnCacheOf(ledger) : caches.get(ledger.index);
+  const c = pending.has(ledger) ? turnCacheOf(ledger) : caches.get(ledger);
   return c && c.size > 0 ? c.export() : null;
 }
 
@@ -375,8 +376,8 @@ export function exportTurns(ledger: Ledger): KeptTurns | null {
  * cache: the turns are shaped again, as on a first open.
  */
 export function adoptTurnsText(ledger: Ledger, text: string, count: number): void {
-  caches.delete(ledger.index);
-  pending.set(ledger.index, () => {
+  caches.delete(ledger);
+  pending.set(ledger, () => {
     let kept: unknown = null;
     try {
       kept = JSON.parse(text);
@@ -387,14 +388,14 @@ export function adoptTurnsText(ledger: Ledger, text: string, count: number): voi
   });
 }
 
-/** The turn cache of a ledger's current index (a reload gives a new index and an empty cache). */
+/** The turn cache of a ledger's current reading (a new reading gives an empty cache). */
 export function turnCacheOf(ledger: Ledger): TurnCache {
-  let c = caches.get(ledger.index);
+  let c = caches.get(ledger);
   if (!c) {
-    const kept = pending.get(ledger.index);
-    pending.delete(ledger.index);
+    const kept = pending.get(ledger);
+    pending.delete(ledger);
     c = kept ? kept() : new TurnCache();
-    caches.set(ledger.index, c);
+    caches.set(ledger, c);
   }
   return c;
 }

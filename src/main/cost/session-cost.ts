@@ -9,6 +9,7 @@ import type { CostBlock, ModelCost, PriceTable, SessionCost, TokenCounts, TurnCo
 import { chainToRoot } from '../core/chain';
 import { isObject, type Json } from '../core/entry-types';
 import type { Ledger } from '../core/ledger';
+import { PerReading } from '../core/per-reading';
 import { F_USAGE } from '../core/ledger-index';
 import { buildTurnIndex } from '../core/turn-index';
 import { priceOf } from './price-table';
@@ -160,18 +161,14 @@ class CallReader {
 }
 
 /**
- * Readers kept per ledger: entries never change while the file stays append-only, so a
- * cost asked again (another leaf, new prices, after an append) reads only new entries.
- * A reload (append-only broken) re-indexes the file: the reader is made anew.
+ * Readers kept per reading of a ledger: entries never change while the file stays append-only, so
+ * a cost asked again (another leaf, new prices, after an append) reads only new entries. A new
+ * reading (a reload, a rewrite found in place: Ledger.generation) is read anew.
  */
-const readers = new WeakMap<Ledger, { reader: CallReader; reloads: number }>();
+const readers = new PerReading<CallReader>();
 
 function readerFor(ledger: Ledger): CallReader {
-  const kept = readers.get(ledger);
-  if (kept && kept.reloads === ledger.appendOnlyBreaks.length) return kept.reader;
-  const reader = new CallReader(ledger);
-  readers.set(ledger, { reader, reloads: ledger.appendOnlyBreaks.length });
-  return reader;
+  return readers.getOrMake(ledger, () => new CallReader(ledger));
 }
 
 /** Cost of the leaf's chain per turn, of the chain, of every branch, and of the abandoned ones. */

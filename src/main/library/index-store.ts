@@ -121,6 +121,11 @@ export class IndexStore {
     }
   }
 
+  /** Removes the kept index of the ledger at `realPath` (it was found not to describe the file). */
+  async forget(realPath: string): Promise<void> {
+    await unlink(this.fileFor(realPath)).catch(() => undefined);
+  }
+
   /**
    * Keeps `ledger`'s reading of the file `key` (when it is big enough to be worth it):
    * encoded at once, written to a temp file and renamed over the old one (a reader never

@@ -90,8 +90,15 @@ export type SessionChange =
       /** A step of a first open read in steps: more to come, or the one that read to the end. */
       step?: 'more' | 'last';
     }
-  | { kind: 'reloaded'; reason: 'shrunk' | 'rewritten' | 'replaced' }
+  | { kind: 'reloaded'; reason: RereadReason | 'shrunk' | 'replaced' }
   | { kind: 'removed' };
+
+/**
+ * Why a session was read again whole: its bytes changed in place (a change that did not grow it, a
+ * line read back that is no longer the entry read there, a branch's proof under the lock), or the
+ * kept index it was restored from does not describe the file.
+ */
+export type RereadReason = 'rewritten' | 'kept';
 
 /**
  * Open ledgers by key: an LRU of a few, plus every session someone follows
@@ -109,6 +116,7 @@ export class SessionCache {
   private keeping = new Set<Promise<unknown>>();
   private steps: ReadInSteps | null = null;
   private beforeKeeping: ((s: OpenSession) => void) | null = null;
+  private onRereading: ((key: SessionKey, reason: RereadReason) => void) | null = null;
 
   /**
    * `store` keeps verified indexes in the user data folder so a reopen reads only what was
@@ -128,6 +136,14 @@ export class SessionCache {
    */
   beforeKeep(f: (s: OpenSession) => void): void {
     this.beforeKeeping = f;
+  }
+
+  /**
+   * Runs `f` when a session was read again whole outside a refresh (its kept index was found not
+   * to describe the file, or a request read back a line that changed): the backend tells followers.
+   */
+  onReread(f: (key: SessionKey, reason: RereadReason) => void): void {
+    this.onRereading = f;
   }
 
   /** From now on, sessions bigger than `steps.firstBytes` open in steps (default: read whole before answering). */
@@ -208,6 +224,8 @@ export class SessionCache {
     if (turns !== null) adoptTurnsText(ledger, turns.text, turns.entries);
     this.open.set(key, s);
     this.evict();
+    // First rows answer from the kept index at once; then it is checked against the file.
+    if (resumed) this.checkKeptSoon(s);
     if (s.reading) this.nextStep(key);
     else {
       this.mapIdsSoon(s);
@@ -236,6 +254,64 @@ export class SessionCache {
           console.warn(`vak-explorer: checking the hash chain of ${s.key}: ${(e as Error).message}`),
         );
     }, 0);
+  }
+
+  /** Checks a session's kept index against its file once the requests now waiting were answered (in its queue). */
+  private checkKeptSoon(s: OpenSession): void {
+    setTimeout(() => {
+      void this.queue
+        .run(s.key, () => this.checkKept(s))
+        .catch((e: unknown) =>
+          console.warn(`vak-explorer: checking the kept index of ${s.key}: ${(e as Error).message}`),
+        );
+    }, 0);
+  }
+
+  /**
+   * A session restored from a kept index: the reading is checked against the file in steps
+   * (Ledger.checkReading: read again from byte 0 and compared); when it differs, the kept index is
+   * dropped and the file read whole, so the session shows exactly what a full read shows. Runs in
+   * the session's queue.
+   */
+  private async checkKept(s: OpenSession): Promise<void> {
+    if (this.open.get(s.key) !== s || !s.ledger.keptUnverified) return;
+    const diff = await s.ledger.checkReading(HASH_CHECK_STEP);
+    if (diff === null || this.open.get(s.key) !== s) return;
+    console.warn(`vak-explorer: kept index of ${s.realPath} not used (${diff}); reading the file whole`);
+    await this.store?.forget(s.realPath);
+    await this.reread(s, 'kept');
+  }
+
+  /** Reads a session whole again (in its queue) and tells the backend: its views are derived again. */
+  private async reread(s: OpenSession, reason: RereadReason): Promise<void> {
+    await s.ledger.reload('rewritten');
+    s.work = null;
+    s.keptTurns = 0;
+    if (s.reading) {
+      s.stepsUnannounced = false;
+      this.readToEnd(s);
+    } else settle(s);
+    // Told here, not by the next refresh.
+    s.reloadUnannounced = false;
+    s.announced = s.ledger.index.count;
+    this.onRereading?.(s.key, reason);
+  }
+
+  /**
+   * A request read back a line that no longer holds the entry the reading put there
+   * (LedgerChangedError): the session of that ledger is read again whole, in its queue (once,
+   * however many requests found it). False when no open session reads that ledger.
+   */
+  async rereadChanged(ledger: Ledger): Promise<boolean> {
+    for (const [key, s] of this.open) {
+      if (s.ledger !== ledger) continue;
+      const generation = ledger.generation;
+      await this.queue.run(key, async () => {
+        if (this.open.get(key) === s && s.ledger.generation === generation) await this.reread(s, 'rewritten');
+      });
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -314,6 +390,11 @@ export class SessionCache {
 
   private keepNow(s: OpenSession): void {
     if (!this.store) return;
+    // Restored and not yet checked against the file: kept again once it is (checkKept runs first).
+    if (s.ledger.keptUnverified) {
+      if (this.open.get(s.key) === s) this.keepSoon(s);
+      return;
+    }
     try {
       this.beforeKeeping?.(s);
     } catch (e) {
@@ -374,6 +455,8 @@ export class SessionCache {
     try {
       return await this.withSession(key, async (s) => {
         await this.finishReading(s); // a branch links to the file's real last line
+        // A parent is never taken from a kept index not yet checked against the file.
+        if (s.ledger.keptUnverified) await this.checkKept(s);
         let now: string;
         try {
           now = realpathSync(s.path);
@@ -425,12 +508,16 @@ export class SessionCache {
     this.open.delete(key);
   }
 
-  /** Reads what changed in an open session's file (serialized per session); null when not open. */
-  refresh(key: SessionKey): Promise<SessionChange | null> {
-    return this.queue.run(key, () => this.refreshNow(key));
+  /**
+   * Reads what changed in an open session's file (serialized per session); null when not open.
+   * `changed`: a change event told of it (the watcher): if the file did not grow, the bytes already
+   * read are checked (a rewrite in place keeps the size) and, when they differ, read again whole.
+   */
+  refresh(key: SessionKey, changed = false): Promise<SessionChange | null> {
+    return this.queue.run(key, () => this.refreshNow(key, changed));
   }
 
-  private async refreshNow(key: SessionKey): Promise<SessionChange | null> {
+  private async refreshNow(key: SessionKey, changed: boolean): Promise<SessionChange | null> {
     const s = this.open.get(key);
     if (!s) return null;
     let ino: number;
@@ -471,7 +558,11 @@ export class SessionCache {
       return { kind: 'reloaded', reason: 'replaced' };
     }
     const stepping = s.reading && this.steps !== null;
-    const r = await s.ledger.refresh(stepping ? { maxBytes: this.steps?.stepBytes } : {});
+    const r = await s.ledger.refresh(stepping ? { maxBytes: this.steps?.stepBytes, changed } : { changed });
+    if (r.kind === 'reloaded') {
+      s.work = null;
+      s.keptTurns = 0;
+    }
     // The step that reads to the end lays the tree out whole (no extend first, then a rebuild).
     if (s.reading && !(stepping && s.ledger.moreToRead)) this.readToEnd(s);
     else settle(s);

@@ -200,6 +200,8 @@ const LAYERS = [
       'src/shared',
       'scripts',
       '@playwright/test',
+      // waitFor/findBy bounds for the renderer tests (testing-library-timeouts.ts).
+      '@testing-library/dom',
     ],
   },
   {

@@ -1,3 +1,4 @@
+import { ownTable } from '../../shared/own-key';
 import type { CancelSignal } from '../core/cancel';
 import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
@@ -97,12 +98,12 @@ function utf8Prefix(buf: Buffer, max: number): Buffer {
 const REREAD_RETRIES = 2;
 
 /** What followers are told when a session was read again whole, by why. */
-const REREAD_WHY: Record<RereadReason | 'shrunk' | 'replaced', string> = {
+const REREAD_WHY: Record<RereadReason | 'shrunk' | 'replaced', string> = ownTable({
   shrunk: 'the file shrank: append-only was broken, so it was read again',
   replaced: 'the file was replaced by another file, so it was read again',
   rewritten: 'bytes already read changed (the file was rewritten in place), so it was read again',
   kept: 'the kept index did not match the file, so the file was read again whole',
-};
+});
 
 /** A background update failed: say so on stderr and keep serving (a watcher must never crash the app). */
 function logFailure(e: unknown): void {

@@ -10,29 +10,29 @@ const INVISIBLE =
   // eslint-disable-next-line no-control-regex -- control characters are what it finds
   /[\0-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 
-const NAMES: Record<number, string> = {
-  0xad: 'SHY',
-  0x61c: 'ALM',
-  0x180e: 'MVS',
-  0x200b: 'ZWSP',
-  0x200c: 'ZWNJ',
-  0x200d: 'ZWJ',
-  0x200e: 'LRM',
-  0x200f: 'RLM',
-  0x2028: 'LS',
-  0x2029: 'PS',
-  0x202a: 'LRE',
-  0x202b: 'RLE',
-  0x202c: 'PDF',
-  0x202d: 'LRO',
-  0x202e: 'RLO',
-  0x2060: 'WJ',
-  0x2066: 'LRI',
-  0x2067: 'RLI',
-  0x2068: 'FSI',
-  0x2069: 'PDI',
-  0xfeff: 'BOM',
-};
+const NAMES = new Map<number, string>([
+  [0xad, 'SHY'],
+  [0x61c, 'ALM'],
+  [0x180e, 'MVS'],
+  [0x200b, 'ZWSP'],
+  [0x200c, 'ZWNJ'],
+  [0x200d, 'ZWJ'],
+  [0x200e, 'LRM'],
+  [0x200f, 'RLM'],
+  [0x2028, 'LS'],
+  [0x2029, 'PS'],
+  [0x202a, 'LRE'],
+  [0x202b, 'RLE'],
+  [0x202c, 'PDF'],
+  [0x202d, 'LRO'],
+  [0x202e, 'RLO'],
+  [0x2060, 'WJ'],
+  [0x2066, 'LRI'],
+  [0x2067, 'RLI'],
+  [0x2068, 'FSI'],
+  [0x2069, 'PDI'],
+  [0xfeff, 'BOM'],
+]);
 
 const hex = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
 
@@ -49,7 +49,7 @@ const C0 =
 export function invisibleLabel(c: number): string {
   if (c < 0x20) return C0[c];
   if (c === 0x7f) return 'DEL';
-  return NAMES[c] ?? hex(c);
+  return NAMES.get(c) ?? hex(c);
 }
 
 function pieces(text: string): ReactNode[] {

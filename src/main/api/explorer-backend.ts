@@ -15,6 +15,7 @@ import type {
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
 import { chainToRoot } from '../core/chain';
+import { isObject } from '../core/entry-types';
 import { addCoreWork, noCoreWork, type CoreWork } from '../core/core-work';
 import type { ReadProgress } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
@@ -183,6 +184,53 @@ export class ExplorerBackend implements ApiBackend {
       if (e instanceof ApiError) throw e;
       throw new ApiError('internal', `${method} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
+  }
+
+  /**
+   * `branch` again after an attempt whose outcome is unknown (sent at `since`, ms; its worker
+   * stopped): the directive that attempt would have written is looked for first, under its
+   * parent, dated since then; only when the file has none is it appended. At most once per key.
+   */
+  async branchAfterUnknownOutcome(rawReq: unknown, since: number): Promise<BranchResult> {
+    if (this.closed) throw new ApiError('refused', 'the backend is closed');
+    let req: BranchRequest;
+    try {
+      req = parseRequest('branch', rawReq);
+    } catch (e) {
+      throw new ApiError('bad_request', (e as Error).message);
+    }
+    try {
+      return await this.writes.run(
+        req,
+        async () => (await this.writtenSince(req, since)) ?? this.appendBranchOnce(req),
+      );
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError('internal', `branch failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The directive `req` asks for, when the file has one under its parent dated `since` or later. */
+  private async writtenSince(req: BranchRequest, since: number): Promise<BranchResult | null> {
+    await this.session(req.key, undefined, 'whole');
+    await this.cache.refresh(req.key); // what the stopped worker appended
+    const s = await this.session(req.key, undefined, 'whole');
+    const ix = s.ledger.index;
+    const parent = s.ledger.indexOf(req.parentId);
+    if (parent === undefined) return null;
+    let found: number | null = null;
+    for (let c = ix.firstChild[parent]; c >= 0; c = ix.nextSibling[c]) {
+      if (ix.kindName(c) !== 'message') continue;
+      const e = s.ledger.entry(c);
+      if (e.kind !== 'message' || e.message.role !== 'user') continue;
+      const content = e.message.content;
+      const only = content.length === 1 ? content[0] : null;
+      if (!isObject(only) || only['type'] !== 'text' || only['text'] !== req.text) continue;
+      // One clock (this machine's) wrote both; a second's slack for its resolution.
+      if (Date.parse(e.ts) >= since - 1000) found = c;
+    }
+    if (found === null) return null;
+    return { id: ix.ids[found], parentId: req.parentId, line: ix.line[found], offset: ix.offset[found] };
   }
 
   /** The core's counted work over the sessions open now (WorkerBackend.stats; work-count tests). */

@@ -4,7 +4,7 @@
  * text can close).
  */
 import type { ProjectionExport } from '../../shared/api-features';
-import { stringifyJson } from '../../shared/json-text';
+import { clipJson, stringifyJson } from '../../shared/json-text';
 import type { Json, Projection } from '../../shared/ledger-types';
 import { projectionJson } from '../../shared/projection-json';
 import { isObject } from '../core/entry-types';
@@ -56,8 +56,37 @@ export function projectionMarkdown(p: Projection, title: string): string {
   return out.join('\n');
 }
 
-/** The export file for a projection, as JSON (§9) or Markdown. */
-export function projectionExport(p: Projection, format: 'json' | 'markdown', sessionId: string): ProjectionExport {
+/**
+ * Strings longer than this are clipped in an export, with a note of how much is left out: a
+ * tool result of hundreds of MB in the open turn would otherwise be copied whole several times
+ * over (fences, the joined text, the answer) and the export's size would follow it.
+ */
+export const MAX_EXPORT_STRING_CHARS = 1 << 20;
+
+/** The projection with every string over MAX_EXPORT_STRING_CHARS clipped (the same object when none is). */
+export function clipProjection(p: Projection): Projection {
+  const limits = { maxChars: MAX_EXPORT_STRING_CHARS, maxDepth: Infinity };
+  const clipText = (s: string): string => clipJson(s, limits).value as string;
+  let changed = false;
+  const messages = p.messages.map((m) => {
+    const r = clipJson(m.content, limits);
+    if (!r.clipped) return m;
+    changed = true;
+    return { ...m, content: r.value as Json[] };
+  });
+  const tools = clipJson(p.tools, limits);
+  const system = clipText(p.system);
+  if (!changed && !tools.clipped && system === p.system) return p;
+  return { ...p, system, tools: tools.value as Json[], messages };
+}
+
+/**
+ * The export file for a projection, as JSON (§9) or Markdown. Its size follows the projection's:
+ * long strings clipped (MAX_EXPORT_STRING_CHARS), values nested deep written compactly past
+ * MAX_INDENT_LEVELS (stringifyJson).
+ */
+export function projectionExport(full: Projection, format: 'json' | 'markdown', sessionId: string): ProjectionExport {
+  const p = clipProjection(full);
   const stem = `${sessionId}-${p.leaf}`.replace(/[^A-Za-z0-9._-]+/g, '_');
   if (format === 'json') {
     return {

@@ -9,7 +9,14 @@ import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
 import { noCoreWork } from '../core/core-work';
 import { lowerThisThreadPriority } from './thread-priority';
-import { callCancelled, toWorker, type FromWorker, type ToWorker, type WorkerStats } from './worker-protocol';
+import {
+  callCancelled,
+  MAX_ANSWER_CHARS,
+  toWorker,
+  type FromWorker,
+  type ToWorker,
+  type WorkerStats,
+} from './worker-protocol';
 
 /** What WorkerBackend hands this thread as `workerData`. */
 export interface BackendWorkerData {
@@ -60,6 +67,11 @@ function answer(id: number, run: () => Promise<unknown>, signal: AbortSignal, js
       try {
         // (A result that is no JSON value, `undefined`, goes as it is: its frame has no `res`.)
         const text = json && res !== undefined ? JSON.stringify(res) : undefined;
+        if (text !== undefined && text.length > MAX_ANSWER_CHARS) {
+          const message = `the answer would be ${text.length} characters, over the ${MAX_ANSWER_CHARS}-character limit: ask for less`;
+          post({ type: 'result', id, ok: false, error: { code: 'too_large', message } });
+          return;
+        }
         post(text !== undefined ? { type: 'result', id, ok: true, json: text } : { type: 'result', id, ok: true, res });
       } catch (e) {
         // Not structured-clone safe: a bug of ours, reported as this call's failure only.
@@ -88,9 +100,10 @@ function pump(): void {
   answer(
     next.id,
     () =>
-      b
-        .call(next.method, next.req, clientOf(next.clientId), callCancelled(cancelTable, next.id, controller.signal))
-        .finally(() => running.delete(next.id)),
+      (next.recoverSince !== undefined && next.method === 'branch'
+        ? b.branchAfterUnknownOutcome(next.req, next.recoverSince)
+        : b.call(next.method, next.req, clientOf(next.clientId), callCancelled(cancelTable, next.id, controller.signal))
+      ).finally(() => running.delete(next.id)),
     controller.signal,
     next.json === true,
   );

@@ -56,6 +56,7 @@ const CLOSE_TIMEOUT_MS = 5000;
 
 interface Pending {
   method: string;
+  clientId: string;
   resolve(res: unknown): void;
   reject(e: Error): void;
 }
@@ -181,8 +182,17 @@ export class WorkerBackend implements ApiBackend {
     await this.whenReady();
   }
 
-  /** The client went away: its subscriptions end here and in the worker. */
+  /**
+   * The client went away: its subscriptions end here and in the worker, and its reads are
+   * answered `cancelled` here and dropped or stopped there (no one is left to read them).
+   * A branch is not: a write runs and its outcome is kept for a repeat of its key.
+   */
   disconnect(client: ApiClient): void {
+    for (const [id, p] of this.pending) {
+      if (p.clientId !== client.id || p.method === 'branch') continue;
+      this.pending.delete(id);
+      p.reject(new ApiError('cancelled', 'cancelled: the client went away'));
+    }
     this.clients.delete(client.id);
     this.subs.dropClient(client.id);
     if (!this.closing) this.worker.postMessage({ type: 'disconnect', clientId: client.id });
@@ -248,7 +258,7 @@ export class WorkerBackend implements ApiBackend {
           signal?.removeEventListener('abort', onAbort);
           f(v);
         };
-      this.pending.set(id, { method, resolve: settle(resolve), reject: settle(reject) });
+      this.pending.set(id, { method, clientId, resolve: settle(resolve), reject: settle(reject) });
       try {
         this.worker.postMessage({
           type: 'call',

@@ -242,3 +242,31 @@ describe('a branch across a worker restart', () => {
     expect(directives(path, info.activeLeaf, req.text)).toHaveLength(2);
   }, 60_000);
 });
+
+describe('long work runs in steps', () => {
+  it("a long session's export yields to other requests, and stops when its caller goes", async () => {
+    const { home, key } = generatedHome(20_000, 19);
+    const w = await workerOn(home);
+    const exporter = recorder('exporter');
+    const other = recorder('other');
+    await w.call('openSession', { key }, other);
+    const req = { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, format: 'json' };
+    const order: string[] = [];
+    const exported = w.callJson('exportProjection', req, exporter).then(() => order.push('export'));
+    await new Promise((r) => setImmediate(r));
+    await w.callJson('getTreeRows', { key, start: 0, count: 50, foldAudit: false }, other);
+    order.push('rows');
+    await exported;
+    // One export shapes 20,000 entries' messages: the rows asked meanwhile answered between its steps.
+    expect(order).toEqual(['rows', 'export']);
+
+    // A superseded export stops part way: it ends cancelled where it runs.
+    const before = await w.stats();
+    const ctl = new AbortController();
+    const stopped = w.callJson('exportProjection', { ...req, format: 'markdown' }, exporter, ctl.signal);
+    await w.callJson('getTreeRows', { key, start: 50, count: 50, foldAudit: false }, other); // it runs by now
+    ctl.abort();
+    await expect(stopped).rejects.toMatchObject({ code: 'cancelled' });
+    await expect.poll(async () => (await w.stats()).callsEndedCancelled - before.callsEndedCancelled).toBe(1);
+  }, 120_000);
+});

@@ -244,14 +244,35 @@ describe('a branch across a worker restart', () => {
 });
 
 describe('long work runs in steps', () => {
-  it("a long session's export yields to other requests, and stops when its caller goes", async () => {
+  it("a new leaf and a long session's export yield to other requests, and stop when their caller goes", async () => {
     const { home, key } = generatedHome(20_000, 19);
-    const w = await workerOn(home);
+    // Read whole at open: no answer below waits for the rest of a first read.
+    const w = await WorkerBackend.create(
+      { home, isDemo: false, label: 'test', lockPollMs: 0, watch: false, firstReadBytes: Infinity },
+      {},
+    );
+    open.push(w);
     const exporter = recorder('exporter');
     const other = recorder('other');
     await w.call('openSession', { key }, other);
     const req = { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, format: 'json' };
     const order: string[] = [];
+    // A leaf at a new bytes_per_token costs every turn again: planned in steps, it lets others in.
+    const leafReq = {
+      key,
+      leaf: null,
+      plan: 'none',
+      profile: { ...DEFAULT_PROFILE, bytes_per_token: 3 },
+      overrides: {},
+    };
+    const viewed = w.callJson('getLeafView', leafReq, exporter).then(() => order.push('leaf'));
+    await new Promise((r) => setImmediate(r));
+    await w.callJson('getTreeRows', { key, start: 0, count: 50, foldAudit: false }, other);
+    order.push('rows');
+    await viewed;
+    expect(order).toEqual(['rows', 'leaf']);
+    order.length = 0;
+
     const exported = w.callJson('exportProjection', req, exporter).then(() => order.push('export'));
     await new Promise((r) => setImmediate(r));
     await w.callJson('getTreeRows', { key, start: 0, count: 50, foldAudit: false }, other);

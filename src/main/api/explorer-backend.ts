@@ -9,6 +9,7 @@ import type {
   BranchRequest,
   BranchResult,
   HomeInfo,
+  LeafRequest,
   SessionKey,
   SessionSummary,
 } from '../../shared/api';
@@ -27,6 +28,7 @@ import { SessionLibrary } from '../library/session-library';
 import { ApiError, cancelledError, throwIfCancelled, type ApiBackend, type ApiClient } from './api-backend';
 import { BranchIdempotency } from './branch-idempotency';
 import { entrySlice } from './entry-slice';
+import { leafContextInSteps } from './leaf-context';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
 import { planTurns } from './plan-turns';
 import { sessionDelta } from './session-delta';
@@ -293,6 +295,13 @@ export class ExplorerBackend implements ApiBackend {
     return this.session(key, client, 'whole');
   }
 
+  /** The session of a leaf request, with the leaf's plan made (in steps) and kept. */
+  private async leafPlanned(req: LeafRequest, client: ApiClient, signal?: CancelSignal): Promise<OpenSession> {
+    const s = await this.sessionHolding(req.key, client, req.leaf);
+    await leafContextInSteps(s, req, signal);
+    return s;
+  }
+
   private entryIndex(s: OpenSession, id: string): number {
     const i = s.ledger.indexOf(id);
     if (i === undefined) throw new ApiError('not_found', `no entry ${id} in ${s.key}`);
@@ -345,16 +354,14 @@ export class ExplorerBackend implements ApiBackend {
       const s = await this.sessionHolding(req.key, client, req.id);
       return entrySlice(s, this.entryIndex(s, req.id), req.id, req);
     },
-    getLeafView: async (req, client, signal) =>
-      leafView(await this.sessionHolding(req.key, client, req.leaf), req, signal),
-    getChainItems: async (req, client, signal) =>
-      chainItems(await this.sessionHolding(req.key, client, req.leaf), req, signal),
+    // Each plans its leaf in steps first (leafContextInSteps), then answers from the kept plan.
+    getLeafView: async (req, client, signal) => leafView(await this.leafPlanned(req, client, signal), req, signal),
+    getChainItems: async (req, client, signal) => chainItems(await this.leafPlanned(req, client, signal), req, signal),
     getProjectedMessage: async (req, client, signal) =>
-      projectedMessage(await this.sessionHolding(req.key, client, req.leaf), req, signal),
+      projectedMessage(await this.leafPlanned(req, client, signal), req, signal),
     getProjectedMessages: async (req, client, signal) =>
-      projectedMessages(await this.sessionHolding(req.key, client, req.leaf), req, signal),
-    getPlanTurns: async (req, client, signal) =>
-      planTurns(await this.sessionHolding(req.key, client, req.leaf), req, signal),
+      projectedMessages(await this.leafPlanned(req, client, signal), req, signal),
+    getPlanTurns: async (req, client, signal) => planTurns(await this.leafPlanned(req, client, signal), req, signal),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
     getLine: async ({ key, offset, maxBytes }, client) => {
       const s = await this.session(key, client);

@@ -98,20 +98,18 @@ function runToEnd<T>(steps: Generator<void, T>): T {
 export const MAX_EXPORT_STRING_CHARS = 1 << 20;
 const CLIP_LIMITS = { maxChars: MAX_EXPORT_STRING_CHARS, maxDepth: Infinity };
 
-/** The projection with every string over MAX_EXPORT_STRING_CHARS clipped (the same object when none is). */
-export function clipProjection(p: Projection): Projection {
-  const clipText = (s: string): string => clipJson(s, CLIP_LIMITS).value as string;
-  let changed = false;
-  const messages = p.messages.map((m) => {
-    const r = clipJson(m.content, CLIP_LIMITS);
-    if (!r.clipped) return m;
-    changed = true;
-    return { ...m, content: r.value as Json[] };
-  });
+/** A message with every string over MAX_EXPORT_STRING_CHARS clipped (the same object when none is). */
+function clipMessage(m: ProjectedMessage): ProjectedMessage {
+  const r = clipJson(m.content, CLIP_LIMITS);
+  return r.clipped ? { ...m, content: r.value as Json[] } : m;
+}
+
+/** The system prompt and tools with every string over MAX_EXPORT_STRING_CHARS clipped. */
+function clipHeader(p: Projection): Projection {
   const tools = clipJson(p.tools, CLIP_LIMITS);
-  const system = clipText(p.system);
-  if (!changed && !tools.clipped && system === p.system) return p;
-  return { ...p, system, tools: tools.value as Json[], messages };
+  const system = clipJson(p.system, CLIP_LIMITS);
+  if (!tools.clipped && !system.clipped) return p;
+  return { ...p, system: system.value as string, tools: tools.value as Json[] };
 }
 
 /** Where an export's messages come from: a whole projection, or a leaf's plan that shapes them on demand. */
@@ -152,12 +150,11 @@ export function* projectionExportSteps(
   for (let start = 0; start < source.messageCount; start += MESSAGES_PER_STEP) {
     for (const m of source.messages(start, Math.min(source.messageCount, start + MESSAGES_PER_STEP))) {
       // Clipped as it comes: a long string is never kept whole beside the next ones.
-      const r = clipJson(m.content, CLIP_LIMITS);
-      messages.push(r.clipped ? { ...m, content: r.value as Json[] } : m);
+      messages.push(clipMessage(m));
     }
     yield;
   }
-  const p = clipProjection({ ...source.summary, messages });
+  const p = clipHeader({ ...source.summary, messages });
   const stem = `${sessionId}-${p.leaf}`.replace(/[^A-Za-z0-9._-]+/g, '_');
   if (format === 'json') {
     return {

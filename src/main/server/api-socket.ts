@@ -5,8 +5,9 @@
  *
  * Memory per connection is bounded whatever the client does: a reply larger
  * than MAX_REPLY_BYTES is refused (the client pages), a client that does not
- * read its replies is dropped once MAX_BUFFERED_BYTES wait for it, and a client
- * with MAX_IN_FLIGHT requests running is not read from until one finishes.
+ * read its replies has its work cancelled once STALLED_BYTES wait for it (and is
+ * dropped if MAX_BUFFERED_BYTES do), and a client with MAX_IN_FLIGHT requests
+ * running is not read from until one finishes.
  */
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';

@@ -486,7 +486,12 @@ export type ApiEvent =
        */
       reading?: ReadingProgress | null;
     }
-  | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number };
+  | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number }
+  /**
+   * The reader (the ledger core's worker) stopped: `restarted` (requests that were running failed
+   * with `reason`; ask again) or `stopped` (it stopped too often and was not restarted).
+   */
+  | { type: 'reader'; change: 'restarted' | 'stopped'; reason: string };
 
 /** Every request/response pair. The renderer sees exactly this (plus `onEvent`); issue 11's features come from `api-features.ts`. */
 export interface ApiMethods extends FeatureApiMethods {

@@ -13,8 +13,13 @@ const isObj = (v: Json): v is JsonObject => typeof v === 'object' && v !== null 
 /**
  * Exactly what `JSON.stringify(v, null, indent)` writes, at any depth: the native
  * call when the stack allows it, else the same text built with an explicit stack.
+ * Indented text of a value nested more than MAX_INDENT_LEVELS deep is the one exception:
+ * its levels past that are written compactly (see stringifyIterative), whatever the stack.
  */
 export function stringifyJson(v: Json, indent = 0): string {
+  // Native indented text costs depth² characters: a worker's larger stack takes an 18 KB
+  // value nested 9,000 deep and writes 162 MB for it.
+  if (indent > 0 && deeperThan(v, MAX_INDENT_LEVELS)) return stringifyIterative(v, indent);
   try {
     return indent > 0 ? JSON.stringify(v, null, indent) : JSON.stringify(v);
   } catch (e) {
@@ -23,7 +28,10 @@ export function stringifyJson(v: Json, indent = 0): string {
   }
 }
 
-/** Past this depth, pretty-printed text of a very deep value is indented no further. */
+/**
+ * Past this depth, pretty-printed text is written compactly (no line breaks, no indent): the
+ * text then grows with the value, never with the square of its depth.
+ */
 export const MAX_INDENT_LEVELS = 128;
 
 /**
@@ -38,19 +46,22 @@ export function jsonPrefix(v: Json, maxChars: number): string {
  * The iterative serializer behind `stringifyJson` (exported for tests that compare it to
  * JSON.stringify). With `limit`, it stops once it has written at least that many characters.
  * One frame per open container, in parallel arrays (no object per level): depth costs little.
+ * Indented, a container opened MAX_INDENT_LEVELS deep is written compactly, with all it holds:
+ * pads and line breaks for every level would cost depth² characters.
  */
 export function stringifyIterative(root: Json, indent = 0, limit = Infinity): string {
   let out = '';
   const step = ' '.repeat(indent);
-  const nl = indent > 0 ? '\n' : '';
-  const colon = indent > 0 ? ': ' : ':';
+  const maxPad = MAX_INDENT_LEVELS * indent;
   const arrays: (Json[] | null)[] = [];
   const objects: (JsonObject | null)[] = [];
   const keyLists: (string[] | null)[] = [];
   const next: number[] = [];
-  const pads: string[] = [];
-  /** Writes a primitive, or opens a container (pushing its frame). */
-  const open = (v: Json, pad: string): void => {
+  /** Per frame: the pad of its closing line, or null when the frame is written compactly. */
+  const pads: (string | null)[] = [];
+  /** Writes a primitive, or opens a container (pushing its frame); `pad`: its line's, null inside a compact one. */
+  const open = (v: Json, pad: string | null): void => {
+    const framePad = indent === 0 || pad === null || pad.length >= maxPad ? null : pad;
     if (Array.isArray(v)) {
       if (v.length === 0) out += '[]';
       else {
@@ -59,7 +70,7 @@ export function stringifyIterative(root: Json, indent = 0, limit = Infinity): st
         objects.push(null);
         keyLists.push(null);
         next.push(0);
-        pads.push(pad);
+        pads.push(framePad);
       }
     } else if (isObj(v)) {
       const keys = Object.keys(v);
@@ -70,7 +81,7 @@ export function stringifyIterative(root: Json, indent = 0, limit = Infinity): st
         objects.push(v);
         keyLists.push(keys);
         next.push(0);
-        pads.push(pad);
+        pads.push(framePad);
       }
     } else out += JSON.stringify(v);
   };
@@ -87,18 +98,16 @@ export function stringifyIterative(root: Json, indent = 0, limit = Infinity): st
       keyLists.pop();
       next.pop();
       pads.pop();
-      out += nl + pad + (arr ? ']' : '}');
+      out += (pad === null ? '' : '\n' + pad) + (arr ? ']' : '}');
       continue;
     }
     next[top] = i + 1;
-    // Indentation stops growing past MAX_INDENT_LEVELS (only values too deep for
-    // JSON.stringify get here): pads would otherwise cost depth² characters.
-    const inner = indent > 0 && pad.length < MAX_INDENT_LEVELS * indent ? pad + step : pad;
-    out += (i > 0 ? ',' : '') + nl + inner;
+    const inner = pad === null ? null : pad + step;
+    out += (i > 0 ? ',' : '') + (inner === null ? '' : '\n' + inner);
     if (arr) open(arr[i], inner);
     else {
       const k = (keys as string[])[i];
-      out += JSON.stringify(k) + colon;
+      out += JSON.stringify(k) + (inner === null ? ':' : ': ');
       open((objects[top] as JsonObject)[k], inner);
     }
   }

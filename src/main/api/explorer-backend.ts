@@ -10,12 +10,14 @@ import type {
   BranchRequest,
   BranchResult,
   HomeInfo,
+  LeafRequest,
   SessionKey,
   SessionSummary,
 } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
 import { chainToRoot } from '../core/chain';
+import { isObject } from '../core/entry-types';
 import { addCoreWork, noCoreWork, type CoreWork } from '../core/core-work';
 import { LedgerChangedError, type ReadProgress } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
@@ -34,6 +36,7 @@ import {
 } from './api-backend';
 import { BranchIdempotency } from './branch-idempotency';
 import { entrySlice } from './entry-slice';
+import { leafContextInSteps } from './leaf-context';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
 import { planTurns } from './plan-turns';
 import { sessionDelta } from './session-delta';
@@ -226,6 +229,53 @@ export class ExplorerBackend implements ApiBackend {
     }
   }
 
+  /**
+   * `branch` again after an attempt whose outcome is unknown (sent at `since`, ms; its worker
+   * stopped): the directive that attempt would have written is looked for first, under its
+   * parent, dated since then; only when the file has none is it appended. At most once per key.
+   */
+  async branchAfterUnknownOutcome(rawReq: unknown, since: number): Promise<BranchResult> {
+    if (this.closed) throw new ApiError('refused', 'the backend is closed');
+    let req: BranchRequest;
+    try {
+      req = parseRequest('branch', rawReq);
+    } catch (e) {
+      throw new ApiError('bad_request', (e as Error).message);
+    }
+    try {
+      return await this.writes.run(
+        req,
+        async () => (await this.writtenSince(req, since)) ?? this.appendBranchOnce(req),
+      );
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError('internal', `branch failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The directive `req` asks for, when the file has one under its parent dated `since` or later. */
+  private async writtenSince(req: BranchRequest, since: number): Promise<BranchResult | null> {
+    await this.session(req.key, undefined, 'whole');
+    await this.cache.refresh(req.key); // what the stopped worker appended
+    const s = await this.session(req.key, undefined, 'whole');
+    const ix = s.ledger.index;
+    const parent = s.ledger.indexOf(req.parentId);
+    if (parent === undefined) return null;
+    let found: number | null = null;
+    for (let c = ix.firstChild[parent]; c >= 0; c = ix.nextSibling[c]) {
+      if (ix.kindName(c) !== 'message') continue;
+      const e = s.ledger.entry(c);
+      if (e.kind !== 'message' || e.message.role !== 'user') continue;
+      const content = e.message.content;
+      const only = content.length === 1 ? content[0] : null;
+      if (!isObject(only) || only['type'] !== 'text' || only['text'] !== req.text) continue;
+      // One clock (this machine's) wrote both; a second's slack for its resolution.
+      if (Date.parse(e.ts) >= since - 1000) found = c;
+    }
+    if (found === null) return null;
+    return { id: ix.ids[found], parentId: req.parentId, line: ix.line[found], offset: ix.offset[found] };
+  }
+
   /** The core's counted work over the sessions open now (WorkerBackend.stats; work-count tests). */
   coreWork(): CoreWork {
     const w = noCoreWork();
@@ -286,6 +336,13 @@ export class ExplorerBackend implements ApiBackend {
     return this.session(key, client, 'whole');
   }
 
+  /** The session of a leaf request, with the leaf's plan made (in steps) and kept. */
+  private async leafPlanned(req: LeafRequest, client: ApiClient, signal?: CancelSignal): Promise<OpenSession> {
+    const s = await this.sessionHolding(req.key, client, req.leaf);
+    await leafContextInSteps(s, req, signal);
+    return s;
+  }
+
   private entryIndex(s: OpenSession, id: string): number {
     const i = s.ledger.indexOf(id);
     if (i === undefined) throw new ApiError('not_found', `no entry ${id} in ${s.key}`);
@@ -338,16 +395,14 @@ export class ExplorerBackend implements ApiBackend {
       const s = await this.sessionHolding(req.key, client, req.id);
       return entrySlice(s, this.entryIndex(s, req.id), req.id, req);
     },
-    getLeafView: async (req, client, signal) =>
-      leafView(await this.sessionHolding(req.key, client, req.leaf), req, signal),
-    getChainItems: async (req, client, signal) =>
-      chainItems(await this.sessionHolding(req.key, client, req.leaf), req, signal),
+    // Each plans its leaf in steps first (leafContextInSteps), then answers from the kept plan.
+    getLeafView: async (req, client, signal) => leafView(await this.leafPlanned(req, client, signal), req, signal),
+    getChainItems: async (req, client, signal) => chainItems(await this.leafPlanned(req, client, signal), req, signal),
     getProjectedMessage: async (req, client, signal) =>
-      projectedMessage(await this.sessionHolding(req.key, client, req.leaf), req, signal),
+      projectedMessage(await this.leafPlanned(req, client, signal), req, signal),
     getProjectedMessages: async (req, client, signal) =>
-      projectedMessages(await this.sessionHolding(req.key, client, req.leaf), req, signal),
-    getPlanTurns: async (req, client, signal) =>
-      planTurns(await this.sessionHolding(req.key, client, req.leaf), req, signal),
+      projectedMessages(await this.leafPlanned(req, client, signal), req, signal),
+    getPlanTurns: async (req, client, signal) => planTurns(await this.leafPlanned(req, client, signal), req, signal),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
     getLine: async ({ key, offset, maxBytes }, client) => {
       const s = await this.session(key, client);

@@ -7,15 +7,16 @@ import type { FeatureApiMethods, PriceTable } from '../../shared/api-features';
 import type { SessionKey, SessionSummary } from '../../shared/api';
 import type { CancelSignal } from '../core/cancel';
 import { parseSessionKey } from '../core/home';
-import { project } from '../core/projection';
+import { planLeaf } from '../core/projection';
 import { loadPriceTable } from '../cost/price-table';
 import { sessionCost } from '../cost/session-cost';
-import { projectionExport } from '../export/projection-export';
+import { projectionExportSteps } from '../export/projection-export';
 import { sessionHtml } from '../export/session-html';
 import type { OpenSession } from '../library/session-cache';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps } from './context-series';
+import { runInSteps } from './in-steps';
 import { leafIndex } from './leaf-context';
 
 type FeatureMethod = keyof FeatureApiMethods;
@@ -86,14 +87,21 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       const s = await api().session(key, client);
       return sessionHtml(s.ledger, leafIndex(s, leaf ?? null), { key, sessionId: sessionIdOf(key) });
     },
-    exportProjection: async (req, client) => {
+    // In steps (a long session's export shapes every message), stopped when its caller goes.
+    exportProjection: async (req, client, signal) => {
       const s = await api().session(req.key, client);
-      const p = project(s.ledger, leafIndex(s, req.leaf), {
+      const lp = planLeaf(s.ledger, leafIndex(s, req.leaf), {
         plan: req.plan,
         profile: req.profile,
         overrides: new Map(Object.entries(req.overrides ?? {})),
+        signal,
       });
-      return projectionExport(p, req.format, sessionIdOf(req.key));
+      const source = {
+        summary: lp.summary,
+        messageCount: lp.messageCount,
+        messages: (start: number, end: number) => lp.messages(start, end, signal),
+      };
+      return runInSteps(projectionExportSteps(source, req.format, sessionIdOf(req.key)), signal);
     },
   };
 }

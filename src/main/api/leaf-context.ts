@@ -3,11 +3,12 @@ import type { LeafRequest, PlanOutline } from '../../shared/api';
 import { Lru } from '../../shared/lru';
 import { KNOWN_KINDS } from '../core/entry-types';
 import { kindCode, UNKNOWN_KIND } from '../core/ledger-index';
-import { MAX_EXTEND, planLeaf, type ChainFacts, type LeafPlan } from '../core/leaf-plan';
+import { MAX_EXTEND, planLeafSteps, type ChainFacts, type LeafPlan } from '../core/leaf-plan';
 import { visibilityContext, type VisibilityContext } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { PerReading } from '../core/per-reading';
 import { ApiError, throwIfCancelled } from './api-backend';
+import { runInSteps } from './in-steps';
 import type { usablePackets } from '../core/projection';
 import type { Turn } from '../core/turn-index';
 
@@ -72,13 +73,29 @@ function cacheKey(leaf: number, req: LeafRequest): string {
 
 /** The (cached) context of a leaf request. */
 export function leafContext(s: OpenSession, req: LeafRequest, signal?: CancelSignal): LeafContext {
+  for (const steps = leafContextSteps(s, req, signal); ;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `leafContext` in steps of ~STEP_MS, other requests answered between them (a new leaf of a
+ * long chain, or a new bytes_per_token, reads every turn again): callers run it first, and
+ * then find the context kept.
+ */
+export function leafContextInSteps(s: OpenSession, req: LeafRequest, signal?: CancelSignal): Promise<LeafContext> {
+  return runInSteps(leafContextSteps(s, req, signal), signal);
+}
+
+function* leafContextSteps(s: OpenSession, req: LeafRequest, signal?: CancelSignal): Generator<void, LeafContext> {
   const leaf = leafIndex(s, req.leaf);
   const entries = cache.getOrMake(s.ledger, () => new Lru(KEEP));
   const key = cacheKey(leaf, req);
   const hit = entries.get(key);
   if (hit) return hit;
   throwIfCancelled(signal);
-  const lp = planLeaf(
+  const lp = yield* planLeafSteps(
     s.ledger,
     leaf,
     { plan: req.plan, profile: req.profile, overrides: new Map(Object.entries(req.overrides)), signal },

@@ -95,8 +95,18 @@ const CHECK_EVERY = 64;
 /** Most entries a leaf may stand below a planned leaf for its plan to start from that one's chain facts. */
 export const MAX_EXTEND = 256;
 
-/** Closed turns and their facts from turn `fromTurn` on (at chain position `pos`), added to `f`. */
-function addTurns(ledger: Ledger, f: ChainFacts, fromTurn: number, pos: number, signal?: CancelSignal): ChainFacts {
+/**
+ * Closed turns and their facts from turn `fromTurn` on (at chain position `pos`), added to `f`.
+ * Pauses (yields) after each turn: a turn not in the TurnCache is parsed again (every turn of a
+ * 200k-entry chain for a new bytes_per_token: seconds), and a caller in steps answers others meanwhile.
+ */
+function* addTurns(
+  ledger: Ledger,
+  f: ChainFacts,
+  fromTurn: number,
+  pos: number,
+  signal?: CancelSignal,
+): Generator<void, ChainFacts> {
   const cache = turnCacheOf(ledger);
   const turns = f.turnIndex.turns;
   for (let k = fromTurn; k < turns.length; k++) {
@@ -106,6 +116,7 @@ function addTurns(ledger: Ledger, f: ChainFacts, fromTurn: number, pos: number, 
       if (f.closed.length % CHECK_EVERY === 0) checkCancelled(signal);
       f.closed.push({ turn: t, firstPos: pos });
       f.facts.push(cache.fullFacts(ledger, f.ctx, t, pos, f.bpt));
+      yield;
     }
     pos += t.entries.length;
   }
@@ -113,14 +124,19 @@ function addTurns(ledger: Ledger, f: ChainFacts, fromTurn: number, pos: number, 
 }
 
 /** The chain facts of `leaf`, read from its whole chain. */
-function freshChainFacts(ledger: Ledger, leaf: number, bpt: number, signal?: CancelSignal): ChainFacts {
+function* freshChainFacts(
+  ledger: Ledger,
+  leaf: number,
+  bpt: number,
+  signal?: CancelSignal,
+): Generator<void, ChainFacts> {
   const index = ledger.index;
   const chain = chainToRoot(index, leaf);
   const ctx = scanChain(ledger, chain);
   const base = ctx.resetPos + 1;
   const turnIndex = buildTurnIndex(index, ctx.resetPos >= 0 ? chain.slice(base) : chain);
   const f: ChainFacts = { leaf, bpt, chain, ctx, base, turnIndex, lastTurnPos: -1, closed: [], facts: [] };
-  return addTurns(ledger, f, 0, base + turnIndex.preamble.length, signal);
+  return yield* addTurns(ledger, f, 0, base + turnIndex.preamble.length, signal);
 }
 
 /**
@@ -129,13 +145,13 @@ function freshChainFacts(ledger: Ledger, leaf: number, bpt: number, signal?: Can
  * the last one and the entries after `prev` are indexed again. Null when `prev` is no such leaf, or
  * when the new entries hold a reset (the turns start over).
  */
-function extendedChainFacts(
+function* extendedChainFacts(
   ledger: Ledger,
   prev: ChainFacts,
   leaf: number,
   bpt: number,
   signal?: CancelSignal,
-): ChainFacts | null {
+): Generator<void, ChainFacts | null> {
   const turns = prev.turnIndex.turns;
   if (prev.bpt !== bpt || turns.length === 0) return null;
   const index = ledger.index;
@@ -176,7 +192,7 @@ function extendedChainFacts(
     closed,
     facts,
   };
-  return addTurns(ledger, f, turns.length - 1, prev.lastTurnPos, signal);
+  return yield* addTurns(ledger, f, turns.length - 1, prev.lastTurnPos, signal);
 }
 
 /**
@@ -184,13 +200,26 @@ function extendedChainFacts(
  * chain facts of a planned leaf above it), the chain is indexed only below that leaf.
  */
 export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions, from?: ChainFacts): LeafPlan {
+  for (const steps = planLeafSteps(ledger, leaf, opts, from); ;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** `planLeaf`, pausing (yielding) after each closed turn whose facts it reads (see addTurns). */
+export function* planLeafSteps(
+  ledger: Ledger,
+  leaf: number,
+  opts: PlanOptions,
+  from?: ChainFacts,
+): Generator<void, LeafPlan> {
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const bpt = profile.bytes_per_token;
   const index = ledger.index;
   const cache = turnCacheOf(ledger);
   const chainFacts =
-    (from && extendedChainFacts(ledger, from, leaf, bpt, opts.signal)) ??
-    freshChainFacts(ledger, leaf, bpt, opts.signal);
+    (from && (yield* extendedChainFacts(ledger, from, leaf, bpt, opts.signal))) ??
+    (yield* freshChainFacts(ledger, leaf, bpt, opts.signal));
   const { chain, ctx, base, turnIndex, closed, facts } = chainFacts;
   const { system, tools } = headerContext(ledger);
 

@@ -25,6 +25,7 @@ export const MAX_TREE_ROWS = 20000;
 export const MAX_LEAVES = 50;
 export const MAX_STRING_CHARS = 20000;
 const MAX_DEPTH = 32;
+const CLIP_LIMITS = { maxChars: MAX_STRING_CHARS, maxDepth: MAX_DEPTH };
 
 interface PageRow {
   id: string;
@@ -52,14 +53,16 @@ function messageText(content: readonly Json[]): string {
       if (!isObject(b)) return stringifyJson(b);
       if ((b['type'] === 'text' || b['type'] === 'thinking') && typeof b['text'] === 'string') return clip(b['text']);
       if (b['type'] === 'tool_use') {
-        const input = clipJson(b['input'] ?? null, { maxChars: MAX_STRING_CHARS, maxDepth: MAX_DEPTH }).value;
+        const input = clipJson(b['input'] ?? null, CLIP_LIMITS).value;
         return `[tool_use ${String(b['name'])}] ${clip(stringifyJson(input, 2))}`;
       }
       if (b['type'] === 'tool_result') {
         const c = b['content'];
-        return `[tool_result${b['is_error'] === true ? ' error' : ''}] ${clip(typeof c === 'string' ? c : stringifyJson(c ?? null))}`;
+        // Clipped before it is written: a result of hundreds of MB is never copied whole.
+        const text = typeof c === 'string' ? c : stringifyJson(clipJson(c ?? null, CLIP_LIMITS).value);
+        return `[tool_result${b['is_error'] === true ? ' error' : ''}] ${clip(text)}`;
       }
-      return clip(stringifyJson(clipJson(b, { maxChars: MAX_STRING_CHARS, maxDepth: MAX_DEPTH }).value, 2));
+      return clip(stringifyJson(clipJson(b, CLIP_LIMITS).value, 2));
     })
     .join('\n');
 }
@@ -100,7 +103,7 @@ export function sessionHtml(ledger: Ledger, leaf: number, meta: { key: string; s
   // Entry contents as pretty JSON text, keyed by id in an object without a prototype.
   const entries = Object.create(null) as Record<string, string>;
   for (const i of included) {
-    const fields = clipJson(ledger.entry(i).fields, { maxChars: MAX_STRING_CHARS, maxDepth: MAX_DEPTH }).value;
+    const fields = clipJson(ledger.entry(i).fields, CLIP_LIMITS).value;
     entries[ix.ids[i]] = stringifyJson(fields, 2);
   }
   const leaves = small ? rowEntries.filter((i) => ix.childCount[i] === 0).slice(0, MAX_LEAVES) : [];

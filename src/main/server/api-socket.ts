@@ -5,9 +5,11 @@
  *
  * Memory per connection is bounded whatever the client does: a reply larger
  * than MAX_REPLY_BYTES is refused (the client pages), a client that does not
- * read its replies is dropped once MAX_BUFFERED_BYTES wait for it, and a client
- * with MAX_IN_FLIGHT requests running is not read from until one finishes.
+ * read its replies has its work cancelled once STALLED_BYTES wait for it (and is
+ * dropped if MAX_BUFFERED_BYTES do), and a client with MAX_IN_FLIGHT requests
+ * running is not read from until one finishes.
  */
+import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import type { ApiEvent } from '../../shared/api';
 import { isApiMethod, wsCancelFrame, wsClientFrame, type WsServerFrame } from '../../shared/api-schemas';
@@ -32,6 +34,16 @@ export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
  * `too_large` so the client asks for less, instead of the server building and queueing it.
  */
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Unread bytes past which a client counts as not reading (two full replies wait behind what the
+ * kernel holds): its running requests are cancelled — their work stops in the backend, nobody
+ * would read it — and its socket is not read until it has caught up to half of this.
+ */
+export const STALLED_BYTES = 2 * MAX_REPLY_BYTES;
+
+/** The message of a request cancelled because its client stopped reading. */
+export const STALLED_REASON = 'cancelled: this client stopped reading its replies';
 
 /** The close code and reason a client that stopped reading gets. */
 export const SHED_CLOSE_CODE = 1008;
@@ -58,6 +70,11 @@ export interface SocketStats {
   shed: boolean;
   /** `{cancel: id}` frames that found their request waiting or running. */
   cancelled: number;
+  /** True while the client is not reading (over STALLED_BYTES wait for it). */
+  stalled: boolean;
+  /** Times the client stopped reading, and requests cancelled because of it. */
+  stalls: number;
+  stalledCancelled: number;
 }
 
 /** Serves the API on an accepted socket until it closes. */
@@ -65,6 +82,8 @@ export function serveApiSocket(
   ws: WebSocket,
   backend: ApiBackend,
   clientId: string,
+  /** The connection under `ws`: its `drain` says a client that stopped reading caught up. */
+  raw?: Duplex,
 ): { client: ApiClient; stats: SocketStats } {
   const stats: SocketStats = {
     clientId,
@@ -74,6 +93,9 @@ export function serveApiSocket(
     readPaused: false,
     shed: false,
     cancelled: 0,
+    stalled: false,
+    stalls: 0,
+    stalledCancelled: 0,
   };
   /** Requests handed to the backend, by frame id: a `{cancel: id}` frame aborts one. */
   const running = new Map<number, AbortController>();
@@ -91,6 +113,32 @@ export function serveApiSocket(
     cutOff.unref();
     ws.once('close', () => clearTimeout(cutOff));
   };
+
+  /**
+   * The client stopped reading: what it asked for is cancelled where it runs, and nothing more
+   * is read from it until it catches up (a client that never does is shed at MAX_BUFFERED_BYTES
+   * or closes). Its cancelled requests are answered `cancelled`, small frames it may read later.
+   */
+  const stall = (): void => {
+    stats.stalled = true;
+    stats.stalls++;
+    if (!stats.readPaused) ws.pause();
+    for (const c of running.values()) {
+      if (c.signal.aborted) continue;
+      stats.stalledCancelled++;
+      c.abort(STALLED_REASON);
+    }
+    for (const r of backlog.splice(0)) {
+      stats.stalledCancelled++;
+      send({ id: r.id, ok: false, error: { code: 'cancelled', message: STALLED_REASON } });
+    }
+  };
+  const caughtUp = (): void => {
+    if (!stats.stalled || stats.shed || ws.bufferedAmount > STALLED_BYTES / 2) return;
+    stats.stalled = false;
+    if (!stats.readPaused) ws.resume();
+  };
+  raw?.on('drain', caughtUp);
 
   const send = (frame: WsServerFrame): void => sendText(serialize(frame), 'id' in frame ? frame.id : null);
   /** A frame's text (null: none to send); `id`: the request it answers, or null for an event. */
@@ -116,6 +164,7 @@ export function serveApiSocket(
     if (ws.bufferedAmount + bytes > MAX_BUFFERED_BYTES) return shed();
     ws.send(text);
     stats.peakBufferedBytes = Math.max(stats.peakBufferedBytes, ws.bufferedAmount);
+    if (!stats.stalled && ws.bufferedAmount > STALLED_BYTES) stall();
   };
   const client: ApiClient = { id: clientId, push: (event: ApiEvent) => send({ event }) };
 
@@ -171,7 +220,7 @@ export function serveApiSocket(
     if (next) return run(next);
     if (stats.readPaused && stats.inFlight < MAX_IN_FLIGHT) {
       stats.readPaused = false;
-      ws.resume();
+      if (!stats.stalled) ws.resume();
     }
   };
 
@@ -181,6 +230,12 @@ export function serveApiSocket(
     if ('cancel' in parsed) return cancel(parsed.cancel);
     if ('error' in parsed) {
       send({ id: parsed.id, ok: false, error: { code: 'bad_request', message: parsed.error } });
+      return;
+    }
+    // (Frames ws had read before the socket was paused.) Nothing new runs for a client that does not read.
+    if (stats.stalled) {
+      stats.stalledCancelled++;
+      send({ id: parsed.id, ok: false, error: { code: 'cancelled', message: STALLED_REASON } });
       return;
     }
     if (stats.inFlight < MAX_IN_FLIGHT) return run(parsed);
@@ -198,6 +253,7 @@ export function serveApiSocket(
   ws.on('error', () => {});
   ws.on('close', () => {
     for (const c of running.values()) c.abort(); // nobody is left to read the answers
+    raw?.off('drain', caughtUp);
     backend.disconnect(client);
   });
   return { client, stats };

@@ -57,6 +57,8 @@ export interface ServerStats {
   shed: number;
   /** Highest number of bytes that waited for any one socket, over the server's life. */
   peakBufferedBytes: number;
+  /** Requests cancelled because their client stopped reading, over the server's life. */
+  stalledCancelled: number;
 }
 
 /** Starts the loopback server and resolves once it listens. */
@@ -91,7 +93,7 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   let nextClient = 0;
   const sockets = new Set<SocketStats>();
-  const gone = { shed: 0, peakBufferedBytes: 0 };
+  const gone = { shed: 0, peakBufferedBytes: 0, stalledCancelled: 0 };
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const send = (status: number, body: string | Buffer, headers: Record<string, string> = {}): void => {
@@ -158,11 +160,12 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
     if (!auth.hasValidCookie(req.headers.cookie)) return refuse(401, 'open the URL printed in the terminal first\n');
     if (!isOwnOrigin(req.headers.origin, port)) return refuse(403, 'foreign origin\n');
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      const { stats } = serveApiSocket(ws, backend, `ws-${++nextClient}`);
+      const { stats } = serveApiSocket(ws, backend, `ws-${++nextClient}`, socket);
       sockets.add(stats);
       ws.once('close', () => {
         sockets.delete(stats);
         if (stats.shed) gone.shed++;
+        gone.stalledCancelled += stats.stalledCancelled;
         gone.peakBufferedBytes = Math.max(gone.peakBufferedBytes, stats.peakBufferedBytes);
       });
     });
@@ -180,6 +183,7 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
         open,
         shed: gone.shed + open.filter((x) => x.shed).length,
         peakBufferedBytes: Math.max(gone.peakBufferedBytes, ...open.map((x) => x.peakBufferedBytes)),
+        stalledCancelled: gone.stalledCancelled + open.reduce((n, x) => n + x.stalledCancelled, 0),
       };
     },
     close: async () => {

@@ -8,8 +8,16 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
 import { noCoreWork } from '../core/core-work';
+import { FairQueue } from './fair-queue';
 import { lowerThisThreadPriority } from './thread-priority';
-import { callCancelled, toWorker, type FromWorker, type ToWorker, type WorkerStats } from './worker-protocol';
+import {
+  callCancelled,
+  MAX_ANSWER_CHARS,
+  toWorker,
+  type FromWorker,
+  type ToWorker,
+  type WorkerStats,
+} from './worker-protocol';
 
 /** What WorkerBackend hands this thread as `workerData`. */
 export interface BackendWorkerData {
@@ -38,8 +46,12 @@ const stats: Omit<WorkerStats, 'core'> = {
   callsEndedCancelled: 0,
 };
 const clients = new Map<string, ApiClient>();
-const queue: Call[] = [];
-const running = new Map<number, AbortController>();
+const queue = new FairQueue<Call>();
+const running = new Map<number, { controller: AbortController; clientId: string; method: string }>();
+/** Calls of one client running at once (long ones run in steps): past this its next ones wait their turn. */
+const MAX_RUNNING_PER_CLIENT = 4;
+const runningOf = new Map<string, number>();
+const mayStart = (clientId: string): boolean => (runningOf.get(clientId) ?? 0) < MAX_RUNNING_PER_CLIENT;
 let pumping = false;
 let backend: ExplorerBackend | null = null;
 
@@ -60,6 +72,11 @@ function answer(id: number, run: () => Promise<unknown>, signal: AbortSignal, js
       try {
         // (A result that is no JSON value, `undefined`, goes as it is: its frame has no `res`.)
         const text = json && res !== undefined ? JSON.stringify(res) : undefined;
+        if (text !== undefined && text.length > MAX_ANSWER_CHARS) {
+          const message = `the answer would be ${text.length} characters, over the ${MAX_ANSWER_CHARS}-character limit: ask for less`;
+          post({ type: 'result', id, ok: false, error: { code: 'too_large', message } });
+          return;
+        }
         post(text !== undefined ? { type: 'result', id, ok: true, json: text } : { type: 'result', id, ok: true, res });
       } catch (e) {
         // Not structured-clone safe: a bug of ours, reported as this call's failure only.
@@ -74,49 +91,82 @@ function answer(id: number, run: () => Promise<unknown>, signal: AbortSignal, js
   );
 }
 
-/** Starts the next queued call, then yields to the event loop before the one after. */
+/**
+ * Starts the next queued call (clients in turn, see FairQueue), then yields to the event loop
+ * before the one after.
+ */
 function pump(): void {
-  const next = queue.shift();
+  const next = backend ? queue.take(mayStart) : undefined;
   if (!next || !backend) {
     pumping = false;
     return;
   }
   const b = backend;
   const controller = new AbortController();
-  running.set(next.id, controller);
+  running.set(next.id, { controller, clientId: next.clientId, method: next.method });
+  runningOf.set(next.clientId, (runningOf.get(next.clientId) ?? 0) + 1);
   stats.callsRun++;
   answer(
     next.id,
     () =>
-      b
-        .call(next.method, next.req, clientOf(next.clientId), callCancelled(cancelTable, next.id, controller.signal))
-        .finally(() => running.delete(next.id)),
+      (next.recoverSince !== undefined && next.method === 'branch'
+        ? b.branchAfterUnknownOutcome(next.req, next.recoverSince)
+        : b.call(next.method, next.req, clientOf(next.clientId), callCancelled(cancelTable, next.id, controller.signal))
+      ).finally(() => finished(next)),
     controller.signal,
     next.json === true,
   );
-  if (queue.length > 0) setImmediate(pump);
+  if (queue.size > 0) setImmediate(pump);
   else pumping = false;
 }
 
-function enqueue(c: Call): void {
-  queue.push(c);
-  if (!pumping) {
+/** A call ended: its client may start another. */
+function finished(c: Call): void {
+  running.delete(c.id);
+  const n = (runningOf.get(c.clientId) ?? 1) - 1;
+  if (n > 0) runningOf.set(c.clientId, n);
+  else runningOf.delete(c.clientId);
+  wake();
+}
+
+function wake(): void {
+  if (!pumping && queue.size > 0) {
     pumping = true;
     setImmediate(pump);
   }
 }
 
+function enqueue(c: Call): void {
+  queue.push(c);
+  wake();
+}
+
 function cancel(id: number): void {
-  const k = queue.findIndex((c) => c.id === id);
-  if (k >= 0) {
-    queue.splice(k, 1);
+  if (queue.remove(id)) {
     stats.callsDroppedUnrun++;
     return;
   }
   const r = running.get(id);
-  if (r) {
-    r.abort();
+  if (r && !r.controller.signal.aborted) {
+    r.controller.abort();
     stats.callsAbortedRunning++;
+  }
+}
+
+/**
+ * The client went away: its waiting calls are dropped and its running ones stopped (no one reads
+ * them; the main thread answered them already). A branch is never dropped: a write runs and answers.
+ */
+function dropClientCalls(clientId: string): void {
+  for (const c of queue.dropClient(clientId)) {
+    if (c.method === 'branch') queue.push(c);
+    else stats.callsDroppedUnrun++;
+  }
+  for (const r of running.values()) {
+    if (r.clientId === clientId && r.method !== 'branch' && !r.controller.signal.aborted) {
+      r.controller.abort();
+      stats.callsAbortedRunning++;
+    }
   }
 }
 
@@ -134,6 +184,7 @@ async function onMessage(raw: unknown): Promise<void> {
       cancel(m.id);
       return;
     case 'disconnect': {
+      dropClientCalls(m.clientId);
       const c = clients.get(m.clientId);
       if (c && backend) backend.disconnect(c);
       clients.delete(m.clientId);

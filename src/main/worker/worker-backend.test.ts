@@ -229,7 +229,7 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     const failed = w.call('getLeafView', leafReq(key), c);
     await expect(failed).rejects.toThrow(/^the reader stopped: .*memory/i);
     expect(await w.call('getHome', {}, c)).toMatchObject({ home });
-  });
+  }, 60_000);
 
   it('stops restarting a worker that keeps stopping, and says so on every call', async () => {
     const { home } = homeWith(50, 15);

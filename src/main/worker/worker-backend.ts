@@ -5,15 +5,27 @@
  * serve mode's sockets), and a worker that runs out of heap (`resourceLimits`) ends alone.
  *
  * A worker that stops (crash, out of memory, killed) fails every pending call with
- * ApiError('internal', 'the reader stopped: …') and is restarted; the subscriptions are
- * taken up again by the new worker (clients keep their ids) and their clients get a
- * `reloaded` session event (or the whole library as `changed`) so they re-read what they show.
+ * ApiError('internal', 'the reader stopped: …') — a pending branch with `unknown_outcome`: it
+ * may have been written — and is restarted; every client gets a `reader` event naming why. The
+ * subscriptions are taken up again by the new worker (clients keep their ids) and their clients
+ * get a `reloaded` session event (or the whole library as `changed`) so they re-read what they
+ * show. Branch outcomes by idempotency key are kept here (BranchOutcomes), so a restart forgets none.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import type { SessionInfo, SessionKey, SessionSummary, Subscription } from '../../shared/api';
+import type {
+  ApiEvent,
+  BranchRequest,
+  BranchResult,
+  SessionInfo,
+  SessionKey,
+  SessionSummary,
+  Subscription,
+} from '../../shared/api';
+import { parseRequest } from '../../shared/api-schemas';
 import { ApiError, type ApiBackend, type ApiClient } from '../api/api-backend';
 import type { ExplorerBackendOptions } from '../api/explorer-backend';
 import type { BackendWorkerData } from './backend-worker';
+import { BranchOutcomes } from './branch-outcomes';
 import { ForwardedSubscriptions } from './forwarded-subscriptions';
 import { resolveWorkerEntry } from './worker-entry';
 import { CANCEL_SLOTS, CANCELLED, fromWorker, type FromWorker, type WorkerStats } from './worker-protocol';
@@ -43,6 +55,8 @@ const RESTART_WINDOW_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 5000;
 
 interface Pending {
+  method: string;
+  clientId: string;
   resolve(res: unknown): void;
   reject(e: Error): void;
 }
@@ -56,6 +70,7 @@ export class WorkerBackend implements ApiBackend {
   private readonly pending = new Map<number, Pending>();
   private readonly clients = new Map<string, ApiClient>();
   private readonly subs = new ForwardedSubscriptions();
+  private readonly branches = new BranchOutcomes();
   private readonly statsWaiters: ((s: WorkerStats) => void)[] = [];
   /** Ids of cancelled calls, shared with the worker: a running projection sees them between turns. */
   private readonly cancelTable = new Int32Array(new SharedArrayBuffer(4 * CANCEL_SLOTS));
@@ -111,6 +126,7 @@ export class WorkerBackend implements ApiBackend {
       }
       req = { ...rawReq, subscription: workerId };
     }
+    if (method === 'branch') return this.branch(rawReq, client);
     const res = await this.send(method, req, client.id, signal);
     if (method === 'subscribe' && isRecord(res) && typeof res['subscription'] === 'string') {
       return { subscription: this.subs.add(client.id, rawReq as Subscription, res['subscription']) };
@@ -133,13 +149,30 @@ export class WorkerBackend implements ApiBackend {
     client: ApiClient,
     signal?: AbortSignal,
   ): Promise<string | undefined> {
-    if (method === 'subscribe' || method === 'unsubscribe') {
+    if (method === 'subscribe' || method === 'unsubscribe' || method === 'branch') {
       return JSON.stringify(await this.call(method, rawReq, client, signal));
     }
     await this.admit(client);
     const answer = await this.send(method, rawReq, client.id, signal, true);
     // (A result of `undefined` comes as it is, not as text: no JSON value.)
     return typeof answer === 'string' ? answer : undefined;
+  }
+
+  /**
+   * A branch, at most once per idempotency key across worker restarts: its outcome is kept here.
+   * A write is never cancelled (it is answered whatever happened meanwhile), so it takes no signal.
+   */
+  private branch(rawReq: unknown, client: ApiClient): Promise<BranchResult> {
+    let req: BranchRequest;
+    try {
+      req = parseRequest('branch', rawReq);
+    } catch {
+      return this.send('branch', rawReq, client.id) as Promise<BranchResult>; // the worker names what is wrong
+    }
+    return this.branches.run(
+      req,
+      (recoverSince) => this.send('branch', rawReq, client.id, undefined, false, recoverSince) as Promise<BranchResult>,
+    );
   }
 
   /** Before a call: refused once closing; the client is known (its pushes reach it); the worker is up. */
@@ -149,8 +182,17 @@ export class WorkerBackend implements ApiBackend {
     await this.whenReady();
   }
 
-  /** The client went away: its subscriptions end here and in the worker. */
+  /**
+   * The client went away: its subscriptions end here and in the worker, and its reads are
+   * answered `cancelled` here and dropped or stopped there (no one is left to read them).
+   * A branch is not: a write runs and its outcome is kept for a repeat of its key.
+   */
   disconnect(client: ApiClient): void {
+    for (const [id, p] of this.pending) {
+      if (p.clientId !== client.id || p.method === 'branch') continue;
+      this.pending.delete(id);
+      p.reject(new ApiError('cancelled', 'cancelled: the client went away'));
+    }
     this.clients.delete(client.id);
     this.subs.dropClient(client.id);
     if (!this.closing) this.worker.postMessage({ type: 'disconnect', clientId: client.id });
@@ -192,7 +234,14 @@ export class WorkerBackend implements ApiBackend {
     }
   }
 
-  private send(method: string, req: unknown, clientId: string, signal?: AbortSignal, json = false): Promise<unknown> {
+  private send(
+    method: string,
+    req: unknown,
+    clientId: string,
+    signal?: AbortSignal,
+    json = false,
+    recoverSince?: number,
+  ): Promise<unknown> {
     const id = this.nextId++;
     return new Promise<unknown>((resolve, reject) => {
       if (signal?.aborted) return reject(new ApiError('cancelled', CANCELLED));
@@ -209,9 +258,17 @@ export class WorkerBackend implements ApiBackend {
           signal?.removeEventListener('abort', onAbort);
           f(v);
         };
-      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      this.pending.set(id, { method, clientId, resolve: settle(resolve), reject: settle(reject) });
       try {
-        this.worker.postMessage({ type: 'call', id, method, req, clientId, ...(json && { json }) });
+        this.worker.postMessage({
+          type: 'call',
+          id,
+          method,
+          req,
+          clientId,
+          ...(json && { json }),
+          ...(recoverSince !== undefined && { recoverSince }),
+        });
       } catch (e) {
         this.pending.delete(id);
         reject(new ApiError('bad_request', `the request is not plain data: ${(e as Error).message}`));
@@ -283,7 +340,13 @@ export class WorkerBackend implements ApiBackend {
   private onExit(worker: Worker, reason: string): void {
     if (worker !== this.worker) return;
     const err = new ApiError('internal', `the reader stopped: ${reason}`);
-    for (const p of this.pending.values()) p.reject(err);
+    // A write in flight may or may not have reached the file: never reported as a plain failure.
+    const unknown = new ApiError(
+      'unknown_outcome',
+      `the reader stopped while this branch was being written (${reason}): it may or may not have been ` +
+        'appended; send it again with the same idempotency key to find out (it is never appended twice)',
+    );
+    for (const p of this.pending.values()) p.reject(p.method === 'branch' ? unknown : err);
     this.pending.clear();
     if (this.closing) {
       this.closed?.();
@@ -295,12 +358,25 @@ export class WorkerBackend implements ApiBackend {
     if (this.restarts.length >= (this.w.maxRestarts ?? 3)) {
       this.gaveUp = reason;
       console.warn(`vak-explorer: the reader stopped ${this.restarts.length + 1} times in a minute; not restarting`);
+      this.tellEveryone({ type: 'reader', change: 'stopped', reason });
       return;
     }
     this.restarts.push(now);
     console.warn(`vak-explorer: the reader stopped (${reason}); restarting it`);
     this.current = this.spawn();
+    this.tellEveryone({ type: 'reader', change: 'restarted', reason });
     void this.resubscribe(reason);
+  }
+
+  /** An event for every client (a client that fails to take it must not stop the others). */
+  private tellEveryone(event: ApiEvent): void {
+    for (const c of this.clients.values()) {
+      try {
+        c.push(event);
+      } catch {
+        // (see onMessage's `push`)
+      }
+    }
   }
 
   /** A restarted worker takes the subscriptions up again; their clients are told to re-read. */

@@ -15,7 +15,19 @@ export type ToWorker =
    * result as JSON text written here (a big answer then costs the main thread a string copy, not
    * a structured clone it rebuilds and then serializes again for a socket).
    */
-  | { type: 'call'; id: number; method: string; req: unknown; clientId: string; json?: boolean }
+  | {
+      type: 'call';
+      id: number;
+      method: string;
+      req: unknown;
+      clientId: string;
+      json?: boolean;
+      /**
+       * A `branch` whose earlier attempt (sent at this time, ms) had an unknown outcome (its worker
+       * stopped): the directive is looked for in the file first, and appended only when missing.
+       */
+      recoverSince?: number;
+    }
   /**
    * The caller no longer wants call `id` (a superseded selection). A call still queued is
    * dropped unrun; a running call sees its AbortSignal aborted (honoured between pages/turns
@@ -54,7 +66,16 @@ export type FromWorker =
   | { type: 'stats'; stats: WorkerStats }
   | { type: 'closed' };
 
-const errorCode = z.enum(['bad_request', 'not_found', 'locked', 'refused', 'internal', 'too_large', 'cancelled']);
+const errorCode = z.enum([
+  'bad_request',
+  'not_found',
+  'locked',
+  'refused',
+  'internal',
+  'too_large',
+  'cancelled',
+  'unknown_outcome',
+]);
 
 /**
  * The envelope of a worker message, checked at runtime on the main thread (a worker is our
@@ -103,6 +124,7 @@ export const toWorker: z.ZodType<ToWorker> = z.union([
     req: z.unknown(),
     clientId: z.string(),
     json: z.boolean().optional(),
+    recoverSince: z.number().optional(),
   }),
   z.object({ type: z.literal('cancel'), id: z.number().int() }),
   z.object({ type: z.literal('disconnect'), clientId: z.string() }),
@@ -132,6 +154,14 @@ export function callCancelled(table: Int32Array, id: number, signal: AbortSignal
     },
   };
 }
+
+/**
+ * The largest answer (JSON text, characters) the worker hands the main thread: a bigger one is
+ * refused with `too_large` where it was written. Every answer that can grow with a ledger is
+ * paged or clipped far below this; the cap keeps one that is not from costing the main thread
+ * (which serves every window and socket) copies of hundreds of MB.
+ */
+export const MAX_ANSWER_CHARS = 128 << 20;
 
 /** The message of a call that was cancelled (superseded) before it answered. */
 export const CANCELLED = 'cancelled: a newer request superseded it';

@@ -495,7 +495,9 @@ export type ApiEvent =
        */
       reading?: ReadingProgress | null;
     }
-  | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number };
+  | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number }
+  /** The user's `prices.json` was created, edited or removed (to library subscribers): ask for costs again. */
+  | { type: 'prices' };
 
 /** Every request/response pair. The renderer sees exactly this (plus `onEvent`); issue 11's features come from `api-features.ts`. */
 export interface ApiMethods extends FeatureApiMethods {

@@ -6,6 +6,10 @@ import { cwdHash } from '../src/main/core/fnv1a64';
 import { scanHome } from '../src/main/core/home';
 import { Ledger } from '../src/main/core/ledger';
 import { SessionLibrary } from '../src/main/library/session-library';
+import { contextSeries } from '../src/main/api/context-series';
+import { DEFAULT_PROFILE } from '../src/shared/ledger-types';
+import { MIN_APPLY_R2 } from '../src/renderer/context-chart/fit-verdict';
+import { DEMO_BYTES_PER_TOKEN } from './demo-usage';
 import { makeDemoHome } from './make-demo-home';
 
 const BUNDLED = join(__dirname, '../resources/demo-home');
@@ -69,5 +73,34 @@ describe('make-demo-home', () => {
       const b = join(BUNDLED, relative(dir, s.path));
       expect(readFileSync(b).equals(readFileSync(s.path))).toBe(true);
     }
+  });
+
+  it("has the usage a provider reports for its content: the chart's fit is good, the dots follow the bars", () => {
+    let fitted = 0;
+    for (const s of scanHome(BUNDLED)) {
+      const l = Ledger.openSync(s.path);
+      const series = contextSeries(l, l.index.count - 1, {
+        key: s.key,
+        leaf: null,
+        plan: 'auto',
+        profile: DEFAULT_PROFILE,
+      });
+      l.close();
+      const calls = series.points.filter((p) => p.measured !== null);
+      if (calls.length < 3) continue; // the damaged session: too few calls on its chain to judge
+      fitted++;
+      expect(series.fit.cannotFit, s.key).toBeNull();
+      expect(series.fit.r2!, s.key).toBeGreaterThanOrEqual(MIN_APPLY_R2);
+      expect(series.fit.bytesPerToken!, s.key).toBeCloseTo(DEMO_BYTES_PER_TOKEN, 0);
+      // Each call's measured input is within a tenth of the estimate for that call at the fitted value.
+      for (const p of calls) {
+        const m = p.measured!;
+        expect(Math.abs(m.tokens - m.estimated) / m.tokens, `${s.key} ${m.entryId}`).toBeLessThan(0.1);
+      }
+      // Measured input grows with the context: the largest call is half again the smallest or more.
+      const sizes = calls.map((p) => p.measured!.tokens);
+      expect(Math.max(...sizes), s.key).toBeGreaterThan(1.5 * Math.min(...sizes));
+    }
+    expect(fitted).toBeGreaterThanOrEqual(6);
   });
 });

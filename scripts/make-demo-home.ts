@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cwdHash } from '../src/main/core/fnv1a64';
 import { generateSession } from '../src/generator';
+import { withProviderUsage } from './demo-usage';
 
 interface Planned {
   agent: string;
@@ -32,11 +33,21 @@ const REVIEWER_START = DAY + 2 * H;
 const REVIEWER_MS = REVIEWER_START.toString(16).padStart(12, '0');
 const REVIEWER_ID = `${REVIEWER_MS.slice(0, 8)}-${REVIEWER_MS.slice(8)}-7a51-8c0d-5e1f2a3b4c5d`;
 
-function write(out: string, agent: string, cwd: string, sessionId: string, bytes: Buffer): string {
+/** Writes a session, its usage first made what a provider reports for its content (seeded by `seed`). */
+function write(
+  out: string,
+  agent: string,
+  cwd: string,
+  sessionId: string,
+  bytes: Buffer,
+  seed: number,
+  damaged = false,
+): string {
+  const real = withProviderUsage(bytes, seed);
   const dir = join(out, 'agents', agent, 'sessions', cwdHash(cwd));
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${sessionId}.jsonl`);
-  writeFileSync(path, bytes);
+  writeFileSync(path, damaged ? damage(real) : real);
   return path;
 }
 
@@ -64,7 +75,7 @@ export function makeDemoHome(out: string): string[] {
     bigLines: false,
     childRuns: [{ child_session_id: REVIEWER_ID, agent: 'reviewer' }],
   });
-  written.push(write(out, 'vak', ANA, main.sessionId, main.bytes));
+  written.push(write(out, 'vak', ANA, main.sessionId, main.bytes, 11));
   const reviewer = generateSession({
     seed: 12,
     bytes: 50_000,
@@ -75,7 +86,7 @@ export function makeDemoHome(out: string): string[] {
     bigLines: false,
     parentSession: { session_id: main.sessionId, entry_id: main.childRunIds[0] },
   });
-  written.push(write(out, 'reviewer', ANA, reviewer.sessionId, reviewer.bytes));
+  written.push(write(out, 'reviewer', ANA, reviewer.sessionId, reviewer.bytes, 12));
 
   const plans: Planned[] = [
     { agent: 'vak', cwd: ANA, seed: 21, bytes: 110_000, startMs: DAY + 24 * H, branchChance: 0.1 },
@@ -94,10 +105,10 @@ export function makeDemoHome(out: string): string[] {
       toolResultBytes: [300, 2000],
       bigLines: false,
     });
-    written.push(write(out, p.agent, p.cwd, s.sessionId, s.bytes));
+    written.push(write(out, p.agent, p.cwd, s.sessionId, s.bytes, p.seed));
   }
   const broken = generateSession({ seed: 61, bytes: 40_000, cwd: ANA, startMs: DAY + 96 * H, bigLines: false });
-  written.push(write(out, 'vak', ANA, broken.sessionId, damage(broken.bytes)));
+  written.push(write(out, 'vak', ANA, broken.sessionId, broken.bytes, 61, true));
   return written;
 }
 

@@ -46,6 +46,7 @@ export function syntheticSeries(n: number): ContextSeries {
       r2: null,
       meanRelErrorSuggested: null,
       meanRelErrorCurrent: null,
+      cannotFit: null,
     },
     work: { projections: 0, points: n, scanned: true },
   };

@@ -88,6 +88,12 @@ export interface BytesPerTokenFit {
   /** Mean |estimate − measured| / measured at `suggested` and at the request's bytes per token. */
   meanRelErrorSuggested: number | null;
   meanRelErrorCurrent: number | null;
+  /**
+   * Why no bytes per token fits measurements there are (null when one fits, or none were
+   * measured): the measured inputs do not rise above the estimate's fixed part, on average
+   * `meanMeasured` against `meanFixed` tokens.
+   */
+  cannotFit: { reason: 'not_above_fixed'; meanMeasured: number; meanFixed: number } | null;
 }
 
 export interface ContextSeries {

@@ -491,7 +491,9 @@ export type ApiEvent =
    * The reader (the ledger core's worker) stopped: `restarted` (requests that were running failed
    * with `reason`; ask again) or `stopped` (it stopped too often and was not restarted).
    */
-  | { type: 'reader'; change: 'restarted' | 'stopped'; reason: string };
+  | { type: 'reader'; change: 'restarted' | 'stopped'; reason: string }
+  /** The user's `prices.json` was created, edited or removed (to library subscribers): ask for costs again. */
+  | { type: 'prices' };
 
 /** Every request/response pair. The renderer sees exactly this (plus `onEvent`); issue 11's features come from `api-features.ts`. */
 export interface ApiMethods extends FeatureApiMethods {

@@ -22,6 +22,8 @@ import { addCoreWork, noCoreWork, type CoreWork } from '../core/core-work';
 import { LedgerChangedError, type ReadProgress } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
 import { HomeWatcher, type HomeChange } from '../library/home-watcher';
+import { userPricesPath } from '../cost/price-table';
+import { watchPrices } from '../cost/prices-watch';
 import { IndexStore } from '../library/index-store';
 import { ensureDemoCopy } from '../library/resolve-home';
 import { SessionCache, type OpenSession, type RereadReason } from '../library/session-cache';
@@ -138,6 +140,7 @@ export class ExplorerBackend implements ApiBackend {
   private readonly subs = new Subscriptions();
   private readonly writes = new BranchIdempotency();
   private watcher: HomeWatcher | null = null;
+  private stopPrices: (() => void) | null = null;
   private lockTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -175,6 +178,8 @@ export class ExplorerBackend implements ApiBackend {
         rescanMs: opts.rescanMs,
       });
       b.watcher.start();
+      const prices = userPricesPath(opts.userDataDir ?? null);
+      if (prices !== null) b.stopPrices = watchPrices(prices, () => b.subs.pushLibrary({ type: 'prices' }));
     }
     const poll = opts.lockPollMs ?? 5000;
     if (poll > 0) {
@@ -295,6 +300,7 @@ export class ExplorerBackend implements ApiBackend {
   async close(): Promise<void> {
     this.closed = true;
     this.watcher?.close();
+    this.stopPrices?.();
     if (this.lockTimer) clearInterval(this.lockTimer);
     await this.cache.close();
   }

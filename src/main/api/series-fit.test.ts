@@ -30,4 +30,20 @@ describe('bytes-per-token fit', () => {
     const fit = fitBytesPerToken([{ bytes: 10, fixed: 0, estimated: 1, measured: 1000 }]);
     expect(fit.suggested).toBe(1);
   });
+
+  it('says why none fits measured inputs that do not rise above the fixed part', () => {
+    const below = [1000, 5000, 20000].map((bytes) => ({
+      bytes,
+      fixed: 400,
+      estimated: 400 + bytes / 4,
+      measured: 120,
+    }));
+    const f = fitBytesPerToken(below);
+    expect(f).toMatchObject({ points: 3, bytesPerToken: null, suggested: null, r2: null });
+    expect(f.cannotFit).toEqual({ reason: 'not_above_fixed', meanMeasured: 120, meanFixed: 400 });
+    // Barely above: a bytes per token past any profile (1000) explains nothing either.
+    const flat = [1000, 5000, 20000].map((bytes) => ({ bytes, fixed: 400, estimated: 400 + bytes / 4, measured: 401 }));
+    expect(fitBytesPerToken(flat).cannotFit?.reason).toBe('not_above_fixed');
+    expect(fitBytesPerToken([{ bytes: 400, fixed: 4, estimated: 104, measured: 204 }]).cannotFit).toBeNull();
+  });
 });

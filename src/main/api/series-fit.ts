@@ -20,7 +20,11 @@ const NONE: BytesPerTokenFit = {
   r2: null,
   meanRelErrorSuggested: null,
   meanRelErrorCurrent: null,
+  cannotFit: null,
 };
+
+/** The largest bytes per token a profile takes: a fit past it says the bytes explain nothing. */
+const MAX_BPT = 1000;
 
 /**
  * Least squares for `measured ≈ fixed + bytes / bpt`: with k = 1/bpt, minimising
@@ -35,9 +39,18 @@ export function fitBytesPerToken(samples: readonly FitSample[]): BytesPerTokenFi
     sxy += s.bytes * (s.measured - s.fixed);
     sxx += s.bytes * s.bytes;
   }
-  if (sxy <= 0) return { ...NONE, points: use.length };
+  // No positive slope (or one past any profile): the measured inputs are all, or nearly all,
+  // the part that does not scale with bytes — no bytes per token explains them.
+  if (sxy <= 0 || sxx / sxy > MAX_BPT) {
+    const mean = (f: (s: FitSample) => number): number => use.reduce((n, s) => n + f(s), 0) / use.length;
+    return {
+      ...NONE,
+      points: use.length,
+      cannotFit: { reason: 'not_above_fixed', meanMeasured: mean((s) => s.measured), meanFixed: mean((s) => s.fixed) },
+    };
+  }
   const bpt = sxx / sxy;
-  const suggested = Math.min(1000, Math.max(1, Math.round(bpt)));
+  const suggested = Math.max(1, Math.round(bpt));
   const fitted = use.map((s) => s.fixed + s.bytes / suggested);
   const mean = use.reduce((n, s) => n + s.measured, 0) / use.length;
   let ssRes = 0;
@@ -55,5 +68,6 @@ export function fitBytesPerToken(samples: readonly FitSample[]): BytesPerTokenFi
     r2: use.length >= 2 && ssTot > 0 ? 1 - ssRes / ssTot : null,
     meanRelErrorSuggested: rel((_, i) => fitted[i]),
     meanRelErrorCurrent: rel((s) => s.estimated),
+    cannotFit: null,
   };
 }

@@ -1,8 +1,8 @@
 /**
- * One ledger file scanned for a query, from a byte offset, as a stream: chunks are
- * lowercased as Latin-1 text (one byte per character, so offsets stay byte offsets)
- * and searched for the query's ASCII needle; only lines that contain it are decoded
- * as JSON and matched (text-match.ts). Never writes, never takes the agent's lock.
+ * One ledger file scanned for a query, from a byte offset, as a stream: chunks are read
+ * as Latin-1 text (one byte per character, so offsets stay byte offsets) and searched for
+ * what any matching line must hold in its bytes (`candidatePattern`); only those lines
+ * are decoded as JSON and matched (text-match.ts). Never writes, never takes the agent's lock.
  */
 import { constants, promises as fsp } from 'node:fs';
 import type { SearchHit } from '../../shared/api-features';
@@ -58,25 +58,43 @@ function countLines(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
+/** A `\u` escape that may spell a printable character (one of `\u0000`–`\u001f` never does). */
+const ESCAPE = String.raw`\\u(?!00[01])`;
+
+/** A UTF-8 string as the Latin-1 text its bytes read as, escaped for a regular expression. */
+function latin1Pattern(s: string): string {
+  let out = '';
+  for (const b of Buffer.from(s, 'utf8')) out += `\\x${b.toString(16).padStart(2, '0')}`;
+  return out;
+}
+
 /**
- * Where in a chunk (up to `end`) the next line that may match starts its match: the
- * query's ASCII needle in the Latin-1-lowercased text, or, for a query with no ASCII run,
- * the nearest of its raw UTF-8 forms (lower, upper, as typed) in the bytes themselves.
+ * The pattern, over a chunk read as Latin-1 (one character per byte, so offsets stay byte
+ * offsets), of what a line that may match holds: the query's anchor in one of its
+ * spellings, or a `\u` escape (JSON may write any character so; such a line is decoded).
+ * Null when the anchor is empty: every line is a candidate.
  */
-function candidateFinder(buf: Buffer, end: number, q: PreparedQuery): (from: number) => number {
-  if (q.asciiNeedle !== null) {
-    const needle = q.asciiNeedle;
-    const lowered = buf.toString('latin1', 0, end).toLowerCase();
-    return (from) => lowered.indexOf(needle, from);
+export function candidatePattern(q: PreparedQuery): RegExp | null {
+  if (q.anchor.length === 0) return null;
+  const run = q.anchor
+    .map((c) => `(?:${c.spellings.map(latin1Pattern).join('|')})${c.marksFollow ? '[\\x80-\\xff]*' : ''}`)
+    .join('');
+  return new RegExp(`${run}|${ESCAPE}`, 'g');
+}
+
+/** Where in a chunk (up to `end`), from a byte offset, the next line that may match has its anchor, or -1. */
+function candidateFinder(buf: Buffer, end: number, pattern: RegExp | null): (from: number) => number {
+  if (pattern === null) {
+    return (from) => {
+      while (from < end && buf[from] === 10) from++;
+      return from < end ? from : -1;
+    };
   }
-  const window = buf.subarray(0, end);
+  const text = buf.toString('latin1', 0, end);
   return (from) => {
-    let best = -1;
-    for (const n of q.rawNeedles) {
-      const at = window.indexOf(n, from);
-      if (at >= 0 && (best < 0 || at < best)) best = at;
-    }
-    return best;
+    pattern.lastIndex = from;
+    const m = pattern.exec(text);
+    return m ? m.index : -1;
   };
 }
 
@@ -95,6 +113,7 @@ export async function scanFile(
 ): Promise<ScanOutcome> {
   const size = (await fh.stat()).size;
   const out: ScanOutcome = { hits: [], next: null, bytesScanned: 0, decoded: 0 };
+  const pattern = candidatePattern(q);
   let buf = Buffer.allocUnsafe(CHUNK);
   let fill = 0; // bytes of buf holding data from `base`
   let base = start.offset;
@@ -129,7 +148,7 @@ export async function scanFile(
     // `line` counts the complete lines before byte `base + counted`.
     let counted = from;
     let pos = from;
-    const next = candidateFinder(buf, lastNl + 1, q);
+    const next = candidateFinder(buf, lastNl + 1, pattern);
     while (pos <= lastNl) {
       const hitAt = next(pos);
       if (hitAt < 0) break;

@@ -43,9 +43,61 @@ async function allHits(svc: SearchService, r: SearchRequest): Promise<{ rows: st
   return { rows, pages };
 }
 
-/** The reference: parse every line of every file and look at every string value but the structural ones. */
+/**
+ * The strings LEDGER.md says hold what was said and done, written out from its tables
+ * (§3, §4) without the service's code: text and thinking, tool inputs' values, tool
+ * results and digests, compaction summaries, the header's system prompt and tool
+ * descriptions, and audit payloads without their ids and digests.
+ */
+function specStrings(e: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const values = (v: unknown, skip: (k: string) => boolean): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach((x) => values(x, skip));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (!skip(k)) values(x, skip);
+  };
+  const o = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+  const label = (k: string): boolean =>
+    k === 'id' || k.endsWith('_id') || k.endsWith('digest') || k === 'evidence' || k === 'usage';
+  const audit: Record<string, string> = {
+    receipt: 'receipt',
+    goal: 'goal',
+    goal_update: 'goal_update',
+    activity: 'activity',
+    work: 'work',
+    intent: 'intent',
+    child_run: 'child_run',
+    turn_capabilities_bound: 'capabilities',
+    presentation: 'presentation',
+    turn_card: 'turn_card',
+  };
+  const kind = e['kind'] as string;
+  if (kind === 'header') {
+    values(e['system_prompt'], () => true);
+    for (const t of (e['tools'] as unknown[]) ?? []) values(o(t)['description'], () => true);
+  } else if (kind === 'message') {
+    for (const b of (o(e['message'])['content'] as unknown[]) ?? []) {
+      const block = o(b);
+      if (block['type'] === 'text' || block['type'] === 'thinking') values(block['text'], () => true);
+      if (block['type'] === 'tool_use') values(block['input'], () => false);
+      if (block['type'] === 'tool_result') {
+        values(block['content'], () => true);
+        values(block['digest'], () => true);
+      }
+    }
+  } else if (kind === 'compaction') {
+    values(o(e['packet'])['summary'], () => true);
+    values(e['summary'], () => true);
+  } else if (kind in audit) values(e[audit[kind]], label);
+  return out;
+}
+
+/** What a user means by "the same text": canonically equal, case aside. */
+const folded = (s: string): string => s.normalize('NFC').toLowerCase().replace(/ς/g, 'σ');
+
+/** The reference: parse every line of every file (no prefilter) and look in the strings the spec names. */
 function naiveHits(home: string, query: string): Set<string> {
-  const q = query.toLowerCase();
+  const q = folded(query);
   const out = new Set<string>();
   for (const f of scanHome(home)) {
     const lines = readFileSync(f.path, 'utf8').split('\n');
@@ -58,18 +110,22 @@ function naiveHits(home: string, query: string): Set<string> {
         return;
       }
       if (typeof e['id'] !== 'string' || typeof e['kind'] !== 'string' || typeof e['ts'] !== 'string') return;
-      const strings: string[] = [];
-      const walk = (v: unknown): void => {
-        if (typeof v === 'string') strings.push(v);
-        else if (Array.isArray(v)) v.forEach(walk);
-        else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-      };
-      for (const [key, v] of Object.entries(e))
-        if (!['id', 'parent_id', 'prev_hash', 'ts', 'kind'].includes(key)) walk(v);
-      if (strings.some((s) => s.toLowerCase().includes(q))) out.add(`${f.key} ${k + 1} ${e['id']}`);
+      if (specStrings(e).some((s) => folded(s).includes(q))) out.add(`${f.key} ${k + 1} ${e['id']}`);
     });
   }
   return out;
+}
+
+/** Lines of the home whose bytes hold `text` anywhere (what a match on every string value would find, and more). */
+function rawLines(home: string, text: string): number {
+  return scanHome(home).reduce(
+    (n, f) =>
+      n +
+      readFileSync(f.path, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(text)).length,
+    0,
+  );
 }
 
 function demoCopy(): string {
@@ -320,5 +376,125 @@ describe('search', () => {
     const svc2 = await serviceOver(home);
     expect((await allHits(svc2, req('quokka'))).rows.map((r) => r.split(' ')[2])).toEqual(['tail1']);
     expect(sessionPath(home, f.key)).toBe(f.path);
+  });
+});
+
+describe('what search reads', () => {
+  /** A home with the demo's sessions, a generated one, and a session of hand-written lines. */
+  function homeWith(lines: string[]): { home: string; key: string } {
+    const home = demoCopy();
+    const g = generateSession({ seed: 3, bytes: 1 << 20, cwd: '/gen/3' });
+    const gdir = join(home, 'agents', 'vak', 'sessions', '0000000000000030');
+    mkdirSync(gdir, { recursive: true });
+    writeFileSync(join(gdir, `${g.sessionId}.jsonl`), g.bytes);
+    const key = 'agents/vak/sessions/bbbbbbbbbbbbbbbb/s9.jsonl';
+    mkdirSync(join(home, 'agents/vak/sessions/bbbbbbbbbbbbbbbb'), { recursive: true });
+    writeFileSync(join(home, key), lines.join('\n') + '\n');
+    return { home, key };
+  }
+  const entry = (id: string, body: Record<string, unknown>): Record<string, unknown> => ({
+    id,
+    parent_id: null,
+    ts: '2026-01-01T00:00:00Z',
+    prev_hash: null,
+    kind: 'message',
+    ...body,
+  });
+  const says = (id: string, text: string, role = 'user'): string =>
+    JSON.stringify(entry(id, { message: { role, content: [{ type: 'text', text }] } }));
+
+  it('finds a word in message text, tool inputs and results, not in roles, block types, models, stop reasons or tool ids', async () => {
+    const { home } = homeWith([
+      says('t1', 'why does the stream stop with end_turn so early?'),
+      JSON.stringify(
+        entry('t2', {
+          message: {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_zz9', name: 'search', input: { pattern: 'END_TURN' } }],
+          },
+          meta: { model: 'claude-sonnet-4-5', stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } },
+        }),
+      ),
+      JSON.stringify(
+        entry('t3', {
+          message: {
+            role: 'tool',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_zz9', content: 'src/a.rs: end_turn' }],
+          },
+        }),
+      ),
+    ]);
+    const svc = await serviceOver(home);
+    const ids = async (query: string): Promise<Set<string>> =>
+      new Set(
+        (await allHits(svc, req(query, { searchId: query }))).rows.map((r) => r.split(' ').slice(0, 3).join(' ')),
+      );
+    // `end_turn` is the stop reason of nearly every answer: found only where a message says it.
+    const endTurn = await ids('end_turn');
+    expect(endTurn).toEqual(naiveHits(home, 'end_turn'));
+    expect([...endTurn].map((r) => r.split(' ')[2]).sort()).toEqual(['t1', 't2', 't3']);
+    expect(rawLines(home, 'end_turn')).toBeGreaterThan(100);
+    // Labels every entry carries find nothing, or only what a message says.
+    const toolId = /"id":"(toolu_[0-9a-z]+)"/.exec(readFileSync(scanHome(home)[0].path, 'utf8'))![1];
+    for (const label of [
+      'assistant',
+      'claude-sonnet-4-5',
+      'tool_use',
+      'thinking',
+      'tool_result',
+      toolId,
+      'toolu_zz9',
+    ]) {
+      const got = await ids(label);
+      expect(got, label).toEqual(naiveHits(home, label));
+      expect(rawLines(home, label), label).toBeGreaterThan(got.size);
+    }
+    expect(await ids('toolu_zz9')).toEqual(new Set());
+    // What is text is still found: a tool input's value, a result, an audit payload.
+    for (const text of ['cargo test', 'approval', 'src/a.rs']) {
+      const got = await ids(text);
+      expect(got.size, text).toBeGreaterThan(0);
+      expect(got, text).toEqual(naiveHits(home, text));
+    }
+  });
+
+  it('folds case over all of Unicode and finds text the file writes with \\u escapes', async () => {
+    const { home } = homeWith([
+      says('u1', 'A Naïve approach'),
+      says('u2', 'NAÏVE APPROACH'),
+      says('u3', 'nai\u0308ve, decomposed'),
+      // The same word as JSON may write it: every non-ASCII (or any) character as \u escapes.
+      '{"id":"u4","parent_id":null,"ts":"2026-01-01T00:00:00Z","prev_hash":null,"kind":"message","message":{"role":"user","content":[{"type":"text","text":"Na\\u00efve and \\u0074okenizer"}]}}',
+      says('u5', 'the \u212Aelvin scale'),
+      says('u6', 'ΟΔΟΣ and οδος'),
+      says('u7', 'naive without the diaeresis'),
+    ]);
+    const svc = await serviceOver(home);
+    const hitIds = async (query: string): Promise<string[]> =>
+      (await allHits(svc, req(query, { searchId: query }))).rows
+        .filter((r) => r.includes('bbbbbbbbbbbbbbbb'))
+        .map((r) => r.split(' ')[2]);
+    for (const q of ['naïve', 'NAÏVE', 'Nai\u0308ve']) expect(await hitIds(q), q).toEqual(['u1', 'u2', 'u3', 'u4']);
+    expect(await hitIds('tokenizer')).toContain('u4');
+    expect(await hitIds('kelvin')).toEqual(['u5']);
+    expect(await hitIds('οδοσ')).toEqual(['u6']);
+    expect(await hitIds('naive')).toEqual(['u7']);
+    // The whole home agrees with a parse of every line.
+    for (const q of ['naïve', 'tokenizer', 'kelvin', 'ΟΔΟΣ']) {
+      const rows = (await allHits(svc, req(q, { searchId: `all-${q}` }))).rows.map((r) =>
+        r.split(' ').slice(0, 3).join(' '),
+      );
+      expect(new Set(rows), q).toEqual(naiveHits(home, q));
+    }
+    // The snippet marks the word as the file writes it.
+    const page = await svc.search(
+      req('naïve', {
+        searchId: 'snip',
+        scope: { kind: 'session', key: 'agents/vak/sessions/bbbbbbbbbbbbbbbb/s9.jsonl' },
+      }),
+      'c',
+    );
+    const marked = page.sessions[0].hits.map((h) => h.snippet.slice(h.matches[0][0], h.matches[0][1]));
+    expect(marked).toEqual(['Naïve', 'NAÏVE', 'naïve', 'Naïve']);
   });
 });

@@ -1,43 +1,31 @@
 /**
- * What a search matches inside one entry: the JSON-decoded string values of the
- * line (message text, tool inputs and results, audit payloads), case-insensitively,
- * never the keys, and never the structural fields (`id`, `parent_id`, `prev_hash`,
- * `ts`, `kind`) — except that a query equal to the entry's id finds that entry. An id
- * search (`match: 'id'`) looks at the ids only, by their start or their end.
+ * What a search matches inside one entry: the strings `searched-fields.ts` names (message
+ * text, tool inputs and results, audit payloads), folded as `case-fold.ts` folds them —
+ * never keys, labels or the common fields, except that a query equal to the entry's id
+ * finds that entry. An id search (`match: 'id'`) looks at the ids only, by their start or
+ * their end.
  */
 import type { SearchHit } from '../../shared/api-features';
+import { anchorOf, fold, foldMapped, type AnchorChar } from './case-fold';
+import { searchedStrings } from './searched-fields';
 
-/** Fields every line has: they would match every search for a date or a hex digit. */
-const STRUCTURAL = new Set(['id', 'parent_id', 'prev_hash', 'ts', 'kind']);
 const SNIPPET_BEFORE = 60;
 const SNIPPET_CHARS = 160;
 const MAX_MARKS = 20;
 
-/** A query prepared once: its lowercase form, and the bytes a line must contain to possibly match. */
+/** A query prepared once: its folded form, and what a line's bytes must hold to possibly match. */
 export interface PreparedQuery {
   text: string;
-  lower: string;
-  /**
-   * Lowercase ASCII run of the query that any line holding a match contains literally
-   * (JSON writes printable ASCII other than `"` and `\` unescaped), or null when the query
-   * has none of three characters or more: then a line must contain the query's lower, upper
-   * or own UTF-8 bytes (so mixed-case non-ASCII text, "ÜnÏ" for "ünï", is not found).
-   */
-  asciiNeedle: string | null;
-  rawNeedles: Buffer[];
+  folded: string;
+  /** The run of the query every matching line spells in its bytes (empty: every line is a candidate). */
+  anchor: AnchorChar[];
   /** `id`: only entry ids are matched, by their start or end (go to an entry by id). */
   match: 'text' | 'id';
 }
 
 export function prepareQuery(text: string, match: 'text' | 'id' = 'text'): PreparedQuery {
-  const lower = text.toLowerCase();
-  let best = '';
-  for (const run of lower.split(/[^\x20-\x21\x23-\x5b\x5d-\x7e]+/)) if (run.length > best.length) best = run;
-  const raw = [...new Set([lower, text.toUpperCase(), text])].map((s) => Buffer.from(s, 'utf8'));
-  // A run of one or two ASCII characters next to non-ASCII letters ("ünï" → "n") would make
-  // nearly every line a candidate: such a query is found by its raw UTF-8 forms instead.
-  const useAscii = best.length >= 3 || (best.length > 0 && best === lower);
-  return { text, lower, asciiNeedle: useAscii ? best : null, rawNeedles: raw, match };
+  const folded = fold(text);
+  return { text, folded, anchor: anchorOf(folded), match };
 }
 
 /** The hit an entry makes for the query, or null. `entry` is the parsed line. */
@@ -50,54 +38,55 @@ export function matchEntry(
   if (typeof id === 'string' && id === q.text.trim()) {
     return { field: 'id', snippet: id, matches: [[0, id.length]], moreFields: 0 };
   }
+  if (q.folded.length === 0) return null;
   let first: { path: string; value: string } | null = null;
   let more = 0;
-  // Iterative walk: a hostile line may nest arrays thousands deep.
-  const stack: { value: unknown; path: string }[] = [];
-  for (const key of Object.keys(entry)) {
-    if (!STRUCTURAL.has(key)) stack.push({ value: entry[key], path: key });
-  }
-  stack.reverse();
-  while (stack.length > 0) {
-    const { value, path } = stack.pop() as { value: unknown; path: string };
-    if (typeof value === 'string') {
-      if (value.toLowerCase().includes(q.lower)) {
-        if (first) more++;
-        else first = { path, value };
-      }
-    } else if (Array.isArray(value)) {
-      for (let k = value.length - 1; k >= 0; k--) stack.push({ value: value[k], path: `${path}[${k}]` });
-    } else if (value !== null && typeof value === 'object') {
-      const keys = Object.keys(value);
-      for (let k = keys.length - 1; k >= 0; k--) {
-        stack.push({ value: (value as Record<string, unknown>)[keys[k]], path: `${path}.${keys[k]}` });
-      }
-    }
+  for (const s of searchedStrings(entry)) {
+    if (!fold(s.value).includes(q.folded)) continue;
+    if (first) more++;
+    else first = s;
   }
   if (!first) return null;
-  return { field: first.path, ...snippetOf(first.value, q.lower), moreFields: more };
+  return { field: first.path, ...snippetOf(first.value, q.folded), moreFields: more };
 }
 
-/** A window of `value` around its first match, with every match inside it marked. */
-export function snippetOf(value: string, lowerQuery: string): { snippet: string; matches: [number, number][] } {
-  const lower = value.toLowerCase();
-  // Offsets found in the lowercase text are valid in the original only when lowercasing kept the length.
-  const src = lower.length === value.length ? value : lower;
-  const at = lower.indexOf(lowerQuery);
-  const start = Math.max(0, at - SNIPPET_BEFORE);
-  const end = Math.min(src.length, Math.max(start + SNIPPET_CHARS, at + lowerQuery.length));
-  const matches: [number, number][] = [];
-  for (let k = at; k >= 0 && k + lowerQuery.length <= end && matches.length < MAX_MARKS;) {
-    matches.push([k - start, k - start + lowerQuery.length]);
-    k = lower.indexOf(lowerQuery, k + Math.max(1, lowerQuery.length));
+/**
+ * A window of `value` (in normal form C) around its first match of the folded query, with
+ * every match inside it marked on the text as written, not on its folded form.
+ */
+export function snippetOf(value: string, foldedQuery: string): { snippet: string; matches: [number, number][] } {
+  const { text, folded, origin } = foldMapped(value);
+  const found: [number, number][] = [];
+  for (
+    let k = folded.indexOf(foldedQuery);
+    k >= 0;
+    k = folded.indexOf(foldedQuery, k + Math.max(1, foldedQuery.length))
+  ) {
+    found.push([origin[k], nextOrigin(origin, k + foldedQuery.length)]);
   }
-  return { snippet: src.slice(start, end), matches };
+  const at = found.length > 0 ? found[0][0] : 0;
+  const firstEnd = found.length > 0 ? found[0][1] : 0;
+  const start = Math.max(0, at - SNIPPET_BEFORE);
+  const end = Math.min(text.length, Math.max(start + SNIPPET_CHARS, firstEnd));
+  const matches: [number, number][] = [];
+  for (const [a, b] of found) {
+    if (b > end || matches.length >= MAX_MARKS) break;
+    matches.push([a - start, b - start]);
+  }
+  return { snippet: text.slice(start, end), matches };
+}
+
+/** The text offset where folded offset `k` ends a match: past the whole character it falls in. */
+function nextOrigin(origin: number[], k: number): number {
+  const o = origin[k];
+  // A fold of one character into several ("İ" → "i̇") ends inside it only if the next folded unit shares its origin.
+  return k > 0 && origin[k - 1] === o ? (origin.find((x, j) => j > k && x > o) ?? o) : o;
 }
 
 /** An id that starts or ends with the query (case aside): the whole id, the typed part marked. */
 function matchId(id: string, q: PreparedQuery): Pick<SearchHit, 'field' | 'snippet' | 'matches' | 'moreFields'> | null {
-  const lower = id.toLowerCase();
-  const t = q.lower.trim();
+  const lower = fold(id);
+  const t = q.folded.trim();
   if (t.length === 0) return null;
   const at = lower.startsWith(t) ? 0 : lower.endsWith(t) ? id.length - t.length : -1;
   if (at < 0 || lower.length !== id.length) return null;

@@ -52,6 +52,7 @@ function synthetic(n: number): ContextSeries {
       r2: null,
       meanRelErrorSuggested: null,
       meanRelErrorCurrent: null,
+      cannotFit: null,
     },
     work: { projections: 0, points: n, scanned: true },
   };

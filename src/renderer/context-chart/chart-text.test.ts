@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BytesPerTokenFit } from '../../shared/api-features';
-import { fitLine, isPoorFit, usefulSuggestion } from './chart-text';
+import { fitLine } from './chart-text';
+import { fitVerdict, MIN_APPLY_R2, usefulSuggestion } from './fit-verdict';
 
 const fit = (over: Partial<BytesPerTokenFit>): BytesPerTokenFit => ({
   points: 12,
@@ -9,6 +10,7 @@ const fit = (over: Partial<BytesPerTokenFit>): BytesPerTokenFit => ({
   r2: 0.97,
   meanRelErrorSuggested: 0.04,
   meanRelErrorCurrent: 0.18,
+  cannotFit: null,
   ...over,
 });
 
@@ -17,18 +19,23 @@ describe('the bytes-per-token suggestion', () => {
     expect(usefulSuggestion(fit({}), 4)).toBe(3);
   });
 
-  it('says so when even the best fit is far off (the demo: r² −10.5, 90 % error)', () => {
-    const poor = fit({
-      bytesPerToken: 0.09,
+  it('is offered only for a fit worth applying: r² at or above the threshold', () => {
+    // A flat measured line against a growing context: least squares still finds 1 bytes/token.
+    const flat = fit({
+      bytesPerToken: 0.61,
       suggested: 1,
-      r2: -10.51,
-      meanRelErrorSuggested: 0.9,
-      meanRelErrorCurrent: 0.97,
+      r2: -1.47,
+      meanRelErrorSuggested: 0.6,
+      meanRelErrorCurrent: 0.9,
     });
-    expect(isPoorFit(poor)).toBe(true);
-    expect(fitLine(poor, 4)).toContain('a poor fit');
-    expect(isPoorFit(fit({}))).toBe(false);
+    expect(usefulSuggestion(flat, 4)).toBeNull();
+    expect(fitVerdict(flat).kind).toBe('poor');
+    expect(fitLine(flat, 4)).toContain('a poor fit (r² below 0.9)');
+    expect(usefulSuggestion(fit({ r2: MIN_APPLY_R2 - 0.01 }), 4)).toBeNull();
+    expect(usefulSuggestion(fit({ r2: MIN_APPLY_R2 }), 4)).toBe(3);
     expect(fitLine(fit({}), 4)).not.toContain('poor');
+    // One call says nothing about how well the value fits.
+    expect(usefulSuggestion(fit({ points: 1, r2: null }), 4)).toBeNull();
   });
 
   it('is not offered when it is the current value or no better', () => {
@@ -36,7 +43,27 @@ describe('the bytes-per-token suggestion', () => {
     expect(usefulSuggestion(fit({ meanRelErrorCurrent: 0.03 }), 4)).toBeNull();
   });
 
-  it('is not offered without measurements', () => {
-    expect(usefulSuggestion(fit({ suggested: null, bytesPerToken: null, meanRelErrorSuggested: null }), 4)).toBeNull();
+  it('is not offered without measurements, and the chart says nothing then', () => {
+    const none = fit({ points: 0, suggested: null, bytesPerToken: null, r2: null, meanRelErrorSuggested: null });
+    expect(usefulSuggestion(none, 4)).toBeNull();
+    expect(fitLine(none, 4)).toBeNull();
+  });
+
+  it('says why no bytes per token fits measured inputs that do not rise above the fixed part', () => {
+    // As the backend answers measured inputs below the per-message overheads (series-fit.test.ts).
+    const f = fit({
+      points: 3,
+      bytesPerToken: null,
+      suggested: null,
+      r2: null,
+      meanRelErrorSuggested: null,
+      meanRelErrorCurrent: null,
+      cannotFit: { reason: 'not_above_fixed', meanMeasured: 120, meanFixed: 400 },
+    });
+    expect(fitVerdict(f).kind).toBe('cannot');
+    expect(usefulSuggestion(f, 4)).toBeNull();
+    expect(fitLine(f, 4)).toBe(
+      "cannot fit bytes/token: the measured input (mean 120 tok over 3 calls) does not rise above the estimate's fixed part (mean 400 tok) — does the usage leave out cached tokens?",
+    );
   });
 });

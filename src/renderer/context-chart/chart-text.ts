@@ -2,6 +2,7 @@
 import type { BytesPerTokenFit, ContextPoint, ContextSeries } from '../../shared/api-features';
 import { fmtInt, shortId, timeOfDay } from '../util/format';
 import { STACK } from './chart-model';
+import { fitVerdict } from './fit-verdict';
 import { PART_LABEL } from './chart-theme';
 
 /** "turn 12 of 40" — the point's number along the chain (1-based). */
@@ -47,30 +48,20 @@ export function markerWords(p: ContextPoint): string {
   return out.join(' · ');
 }
 
-/** Above this mean relative error the best fit explains the measurements poorly, and says so. */
-export const POOR_FIT_ERROR = 0.25;
-
-/** Whether even the best fit is far from the measurements (least squares always finds *a* value). */
-export function isPoorFit(fit: BytesPerTokenFit): boolean {
-  return fit.meanRelErrorSuggested !== null && fit.meanRelErrorSuggested > POOR_FIT_ERROR;
-}
-
-/** The bytes per token worth offering as "apply": a value other than the current one that fits better. */
-export function usefulSuggestion(fit: BytesPerTokenFit, current: number): number | null {
-  const { suggested, meanRelErrorSuggested: errFit, meanRelErrorCurrent: errNow } = fit;
-  if (suggested === null || suggested === current) return null;
-  return errFit === null || errNow === null || errFit < errNow ? suggested : null;
-}
-
-/** The fit of the bytes per token to the measured inputs, in one line (null without measurements). */
+/**
+ * The fit of the bytes per token to the measured inputs, in one line: the fit and how good
+ * it is, or why none fits (null when nothing was measured).
+ */
 export function fitLine(fit: BytesPerTokenFit, current: number): string | null {
+  const verdict = fitVerdict(fit);
+  if (verdict.kind === 'unmeasured') return null;
+  if (verdict.kind === 'cannot') return verdict.why;
   if (fit.bytesPerToken === null || fit.suggested === null) return null;
   const err = (e: number | null) => (e === null ? '–' : `${Math.round(e * 100)}%`);
-  const poor = isPoorFit(fit);
   return (
     `measured input fits ${fit.bytesPerToken.toFixed(2)} bytes/token (${fit.points} call${fit.points === 1 ? '' : 's'}` +
     (fit.r2 !== null ? `, r² ${fit.r2.toFixed(2)}` : '') +
     `; error ${err(fit.meanRelErrorCurrent)} at ${current}, ${err(fit.meanRelErrorSuggested)} at ${fit.suggested})` +
-    (poor ? ' — a poor fit: the estimate does not follow these measurements' : '')
+    (verdict.kind === 'poor' ? ` — ${verdict.why}` : '')
   );
 }

@@ -3,8 +3,15 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import type { ContextSeries } from '../../shared/api-features';
 import { useAppStore } from '../store/app-store';
-import { press, renderSession, treeRow } from '../test-support/render-backend';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SessionWriter } from '../test-support/backend-api';
+import { press, renderOnBackend, renderSession, sessionHash, treeRow } from '../test-support/render-backend';
+import { MIN_APPLY_R2 } from './fit-verdict';
 import { PAD } from './chart-draw';
+
+/** A session of the bundled demo home (twelve calls on its active chain). */
+const DEMO_SESSION = 'agents/vak/sessions/43ea0aca2ad51db5/01a2076b-4400-7d8a-98d7-e70bd55f634b.jsonl';
 
 const slider = () => screen.getByRole('slider', { name: /Context size per turn end/ });
 const seriesCalls = (api: { calls: { method: string; req: unknown; signal?: AbortSignal }[] }) =>
@@ -92,17 +99,35 @@ describe('context over time', () => {
     await waitFor(() => expect(useAppStore.getState().leaf).toBe(s.points[1].leaf));
   });
 
-  it('one click applies the best-fit bytes per token to the profile; the chart asks again with it', async () => {
-    const api = await renderSession('linear');
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
-    const s = await lastSeries(api);
-    expect(s.fit.suggested).not.toBeNull();
-    const current = useAppStore.getState().profile.bytes_per_token;
-    if (s.fit.suggested === current) {
-      // The fixture's figures fit the default already: move away so there is something to apply.
-      act(() => useAppStore.getState().setProfile({ bytes_per_token: current + 3 }));
+  it('one click applies a good fit (the bundled demo: usage as a provider reports it); the chart asks again with it', async () => {
+    // A demo session, its entries written anew under the test's clock.
+    const w = new SessionWriter();
+    const demo = readFileSync(join(import.meta.dirname, '../../../resources/demo-home', DEMO_SESSION), 'utf8');
+    for (const line of demo.split('\n').filter(Boolean)) {
+      const {
+        id,
+        parent_id,
+        ts: _ts,
+        prev_hash: _prev,
+        kind,
+        ...payload
+      } = JSON.parse(line) as Record<string, unknown>;
+      w.add(id as string, parent_id as string | null, kind as string, payload);
     }
-    const apply = await screen.findByRole('button', { name: `apply ${s.fit.suggested} bytes/token` });
+    const api = await renderOnBackend({ written: { demo: w }, hash: sessionHash('demo') });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 30_000 });
+    const s = await lastSeries(api);
+    expect(s.fit.r2!).toBeGreaterThanOrEqual(MIN_APPLY_R2);
+    const current = useAppStore.getState().profile.bytes_per_token;
+    expect(s.fit.suggested).toBe(current); // the demo's figures fit the default: nothing to apply
+    expect(document.querySelector('.chart-head .apply-fit')).toBeNull();
+    act(() => useAppStore.getState().setProfile({ bytes_per_token: current + 3 }));
+    // (Queried by class: a role query over this many rows takes longer than the chart.)
+    const applyButton = () => document.querySelector<HTMLButtonElement>('.chart-head .apply-fit');
+    await waitFor(() => expect(applyButton()?.textContent).toBe(`apply ${s.fit.suggested} bytes/token`), {
+      timeout: 20_000,
+    });
+    const apply = applyButton()!;
     expect(screen.getByText(/measured input fits/).textContent).toContain(`(${s.fit.points} call`);
     fireEvent.click(apply);
     expect(useAppStore.getState().profile.bytes_per_token).toBe(s.fit.suggested);
@@ -111,7 +136,18 @@ describe('context over time', () => {
         s.fit.suggested,
       ),
     );
-    await waitFor(() => expect(screen.queryByRole('button', { name: /^apply / })).toBeNull());
+    await waitFor(() => expect(applyButton()).toBeNull(), { timeout: 20_000 });
+  }, 60_000);
+
+  it('offers no apply for a poor fit, and says why', async () => {
+    const api = await renderSession('linear');
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    const s = await lastSeries(api);
+    // The fixture's usage does not follow its content: least squares still finds a value.
+    expect(s.fit.suggested).not.toBeNull();
+    expect(s.fit.r2!).toBeLessThan(MIN_APPLY_R2);
+    await waitFor(() => expect(screen.getByText(/measured input fits/).textContent).toContain('a poor fit'));
+    expect(screen.queryByRole('button', { name: /^apply / })).toBeNull();
   });
 
   it('follows live appends: a new turn is a new column', async () => {

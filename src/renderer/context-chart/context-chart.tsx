@@ -4,7 +4,8 @@ import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
 import { columnAtX, drawContextChart, PAD, plotWidthOf } from './chart-draw';
 import { chartModel, columnOfPoint, columnsOf, pointAtPos, STACK, type ChartScale } from './chart-model';
-import { fitLine, isPoorFit, pointLines, turnLabel, usefulSuggestion } from './chart-text';
+import { fitLine, pointLines, turnLabel } from './chart-text';
+import { fitVerdict, usefulSuggestion } from './fit-verdict';
 import { PART_LABEL, PART_VAR, readChartTheme } from './chart-theme';
 import { useContextSeries } from './use-context-series';
 import './context-chart.css';
@@ -124,20 +125,19 @@ function ChartStrip() {
           {loading ? ' · updating…' : ''}
         </span>
         {fit && (
-          <span className="chart-fit" title="Least-squares fit of the bytes per token to the measured input tokens">
+          <span
+            className={`chart-fit fit-${series ? fitVerdict(series.fit).kind : 'unmeasured'}`}
+            title={`Least-squares fit of the bytes per token to the measured input tokens: ${fit}`}
+          >
             {fit}
           </span>
         )}
         {suggested !== null && (
           <button
             type="button"
-            className={series && isPoorFit(series.fit) ? 'apply-fit poor' : 'apply-fit'}
+            className="apply-fit"
             onClick={() => setProfile({ bytes_per_token: suggested })}
-            title={
-              series && isPoorFit(series.fit)
-                ? "Set the profile's bytes per token to the best fit — a poor one: the measured inputs do not follow the estimate"
-                : "Set the profile's bytes per token to the best fit"
-            }
+            title="Set the profile's bytes per token to the best fit"
           >
             apply {suggested} bytes/token
           </button>

@@ -155,4 +155,36 @@ describe('cost panel', () => {
     expect(screen.getByLabelText('Price table').textContent).toContain('your table');
     expect(screen.getByLabelText('Price table').textContent).not.toContain('No price for');
   });
+
+  it('follows an edit of prices.json while it is open', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'vak-cost-ui-'));
+    dirs.push(data);
+    const table = (input: number) =>
+      JSON.stringify({
+        models: {
+          'claude-sonnet-4-5': { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
+          'mystery-model': { input, output: 10, cache_read: 0, cache_write: 0 },
+        },
+      });
+    writeFileSync(join(data, 'prices.json'), table(2));
+    const api = await renderOnBackend({
+      written: { cost: costSession() },
+      hash: sessionHash('cost'),
+      userDataDir: data,
+    });
+    await openCost();
+    const secondRow = async () => {
+      const turns = await screen.findByRole('table', { name: 'Cost per turn' }, { timeout: 10_000 });
+      return within(turns).getByRole('button', { name: 'Second question' }).closest('tr')!;
+    };
+    expect((await secondRow()).textContent).toContain(fmtUsd((7000 * 2 + 70 * 10) / 1e6));
+    const asked = api.calls.filter((c) => c.method === 'getCost').length;
+    // The user edits the file: the panel asks again on the backend's event and shows the new price.
+    writeFileSync(join(data, 'prices.json'), table(5));
+    await waitFor(async () => expect((await secondRow()).textContent).toContain(fmtUsd((7000 * 5 + 70 * 10) / 1e6)), {
+      timeout: 15_000,
+    });
+    expect(api.events.some((e) => e.type === 'prices')).toBe(true);
+    expect(api.calls.filter((c) => c.method === 'getCost').length).toBeGreaterThan(asked);
+  });
 });

@@ -21,6 +21,9 @@ export function CostPanel() {
   const [cost, setCost] = useState<SessionCost | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [allTurns, setAllTurns] = useState(false);
+  // An edit of prices.json (the backend watches it) asks again, while the panel is open.
+  const [pricesVersion, setPricesVersion] = useState(0);
+  useEffect(() => api.onEvent((e) => e.type === 'prices' && setPricesVersion((v) => v + 1)), [api]);
 
   useEffect(() => {
     if (!key) return;
@@ -36,7 +39,7 @@ export function CostPanel() {
     return () => {
       live = false;
     };
-  }, [api, key, leaf, treeVersion]);
+  }, [api, key, leaf, treeVersion, pricesVersion]);
 
   if (!key) return <p className="dim">No session open.</p>;
   if (!cost) return error ? <p className="error">{error}</p> : <p className="dim">Adding up…</p>;

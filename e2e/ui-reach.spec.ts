@@ -4,6 +4,8 @@
  * the panes in a few stops, and the small messages say what happened.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { BIG, expect, readLines, sessionHash, test } from './ui-fixture';
@@ -132,4 +134,182 @@ test('the branch form opened on a low row, and its refusal, are wholly on screen
   } finally {
     lock.kill('SIGTERM');
   }
+});
+
+/**
+ * Controls a user cannot reach: outside the window sideways, cut by a box that clips without
+ * scrolling, or below the window with nothing to scroll them into view.
+ */
+const unreachable = (page: Page) =>
+  page.evaluate(() => {
+    const out: string[] = [];
+    const W = innerWidth;
+    const H = innerHeight;
+    const controls = document.querySelectorAll<HTMLElement>(
+      '.app button:not(.skip-link), .app a[href], .app input, .app select, .app [role="separator"]',
+    );
+    for (const el of controls) {
+      if (el.getClientRects().length === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      const r = el.getBoundingClientRect();
+      const name = `${el.tagName.toLowerCase()}.${el.className} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}" x ${Math.round(r.left)}–${Math.round(r.right)} y ${Math.round(r.top)}–${Math.round(r.bottom)}`;
+      if (r.left < -1 || r.right > W + 1) {
+        out.push(`${name}: outside the window sideways`);
+        continue;
+      }
+      let scrollsY = false;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        const b = a.getBoundingClientRect();
+        if (s.overflowX !== 'visible' && (r.left < b.left - 1 || r.right > b.right + 1)) {
+          out.push(`${name}: cut sideways by .${a.className}`);
+          break;
+        }
+        if (s.overflowY !== 'visible' && (r.top < b.top - 1 || r.bottom > b.bottom + 1)) {
+          if (s.overflowY === 'auto' || s.overflowY === 'scroll') scrollsY = true;
+          else {
+            out.push(`${name}: cut by .${a.className}`);
+            break;
+          }
+        }
+      }
+      if ((r.top < -1 || r.bottom > H + 1) && !scrollsY) out.push(`${name}: below the window, nothing scrolls to it`);
+    }
+    return out;
+  });
+
+/** Compare's two projected sides: each at least 400 px wide, or one above the other. */
+const compareSides = (page: Page) =>
+  page.locator('.compare-panes > .projected-pane').evaluateAll((panes) => {
+    const [a, b] = panes.map((p) => p.getBoundingClientRect());
+    if (!a || !b) return 'not drawn';
+    if (b.top >= a.bottom - 1) return 'stacked';
+    return Math.min(a.width, b.width) >= 400
+      ? 'side by side, readable'
+      : `side by side, ${Math.round(a.width)} px each`;
+  });
+
+for (const [width, height] of [
+  [1280, 800],
+  [1024, 700],
+] as const) {
+  test(`every control is within reach at ${width}×${height}, compare readable`, async ({ page, served }) => {
+    await page.setViewportSize({ width, height });
+    await served.open(page, sessionHash(BIG));
+    await expect(page.locator('.tree-row.selected-leaf')).toBeVisible();
+    const projected = page.getByRole('region', { name: 'Projected context' });
+    await expect(projected.locator('.projected-msg').first()).toBeVisible();
+    await expect(page.locator('.leaf-panes')).toHaveAttribute('aria-busy', 'false');
+    expect(await unreachable(page)).toEqual([]);
+    await page.screenshot({ path: `/tmp/ui-reach-${width}.png` });
+
+    await page
+      .locator('.plan-bar')
+      .getByRole('button', { name: /^compare/ })
+      .click();
+    await expect(page.locator('.compare-panes > .projected-pane .projected-msg').first()).toBeVisible();
+    await expect(page.locator('.compare-panes > .projected-pane')).toHaveCount(2);
+    expect(await compareSides(page)).not.toMatch(/px each|not drawn/);
+    expect(await unreachable(page)).toEqual([]);
+    await page.screenshot({ path: `/tmp/ui-reach-${width}-compare.png` });
+  });
+}
+
+/** The region focus is in, by its accessible name or class. */
+const focusedRegion = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    const r = el?.closest(
+      'nav.library, .context-chart, section.tree, .history-pane, .leaf-columns > .projected-pane, .leaf-columns > .compare, .panel-drawer, .plan-bar',
+    );
+    return r ? (r.getAttribute('aria-label') ?? r.className) : null;
+  });
+
+test('the keyboard reaches the projected pane in a few Tabs; F6 and Shift+F6 cycle the regions', async ({
+  page,
+  served,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await served.open(page, sessionHash(BIG));
+  await expect(page.locator('.leaf-panes')).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByRole('region', { name: 'History' }).locator('.history-item').first()).toBeVisible();
+
+  // The first stop is the skip link, shown when focused; it leads to the tree's rows.
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('button', { name: /Skip to the session tree/ });
+  await expect(skip).toBeFocused();
+  await expect.poll(() => onScreen(skip)).toEqual({ inside: true, hit: true });
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.tree-scroll')).toBeFocused();
+
+  // From the top of the page, Tab by Tab, to the projected pane.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  let tabs = 0;
+  while (tabs < 40) {
+    await page.keyboard.press('Tab');
+    tabs++;
+    if ((await focusedRegion(page)) === 'Projected context') break;
+  }
+  console.log(`Tabs from the page's start to the projected pane: ${tabs}`);
+  expect(tabs).toBeLessThanOrEqual(16);
+  // One stop per list: the next Tab leaves the projected pane's list (no walk through every message).
+  const inList = await page.evaluate(() => !!document.activeElement?.closest('.projected-pane .pane-scroll'));
+  if (inList) {
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedRegion(page)).toBe('Projected context');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('.projected-pane .pane-scroll'))).toBe(false);
+  }
+
+  // F6 walks every region once and comes back; Shift+F6 walks back.
+  await page.locator('.tree-scroll').focus();
+  const seen: (string | null)[] = [];
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('F6');
+    seen.push(await focusedRegion(page));
+  }
+  expect(seen).toEqual([
+    'History',
+    'Projected context',
+    'Plan and panels',
+    'Library',
+    'Context over time',
+    'Session tree',
+  ]);
+  await expect(page.locator('.tree-scroll')).toBeFocused();
+  await page.keyboard.press('Shift+F6');
+  expect(await focusedRegion(page)).toBe('Context over time');
+  // From a text field too.
+  await page.getByRole('searchbox', { name: 'Filter sessions' }).focus();
+  await page.keyboard.press('F6');
+  expect(await focusedRegion(page)).toBe('Context over time');
+});
+
+test('a leaf= the session does not have says so and offers the active leaf', async ({ page, served }) => {
+  const file = join(served.home, BIG);
+  await served.open(page, sessionHash(BIG, '&leaf=does-not-exist'));
+  const alert = page.locator('.leaf-panes [role="alert"]');
+  await expect(alert).toContainText('does-not-exist');
+  await expect(alert).toContainText('this session does not have');
+  await alert.getByRole('button', { name: 'Show the active leaf' }).click();
+  const lines = readLines(file);
+  const active = lines.at(-1)!.id;
+  await expect(page.locator('.leaf-panes')).toHaveAttribute('data-leaf-id', active);
+  await expect.poll(() => cursorRow(page)).toEqual({ id: active, visible: true });
+});
+
+test('axe: every control name holds its visible text (label-content-name-mismatch)', async ({ page, served }) => {
+  await served.open(page, sessionHash(BIG));
+  await expect(page.getByRole('region', { name: 'Projected context' }).locator('.projected-msg').first()).toBeVisible();
+  // Evaluated, not added as a script tag: the page's CSP (script-src 'self') refuses inline scripts.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> };
+      }
+    ).axe;
+    const r = await axe.run(document, { runOnly: { type: 'rule', values: ['label-content-name-mismatch'] } });
+    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.html) }));
+  });
+  expect(violations).toEqual([]);
 });

@@ -10,10 +10,48 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { BIG, expect, readLines, sessionHash, test } from './ui-fixture';
 
+/**
+ * The browser globals the page.evaluate callbacks below use. They run in the page; this file is
+ * type-checked with the Node libraries only (tsconfig.node.json), so they are declared here, in this module alone.
+ */
+interface PageRect {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  width: number;
+  height: number;
+}
+interface PageElement {
+  tagName: string;
+  className: string;
+  textContent: string | null;
+  dataset: Record<string, string | undefined>;
+  parentElement: PageElement | null;
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): PageRect;
+  getClientRects(): { length: number };
+  closest(selector: string): PageElement | null;
+  contains(other: unknown): boolean;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  blur(): void;
+}
+declare const document: {
+  body: PageElement;
+  activeElement: PageElement | null;
+  elementFromPoint(x: number, y: number): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare const window: { location: { hash: string } };
+declare const innerWidth: number;
+declare const innerHeight: number;
+declare function getComputedStyle(el: PageElement): { visibility: string; overflowX: string; overflowY: string };
+
 /** The tree's cursor row (aria-selected) and whether it lies wholly inside the tree's scroll box. */
 const cursorRow = (page: Page) =>
   page.locator('.tree-scroll').evaluate((scroll) => {
-    const row = scroll.querySelector<HTMLElement>('[role="option"][aria-selected="true"]');
+    const row = (scroll as unknown as PageElement).querySelector('[role="option"][aria-selected="true"]');
     if (!row) return null;
     const a = row.getBoundingClientRect();
     const b = scroll.getBoundingClientRect();
@@ -106,7 +144,7 @@ test('the branch form opened on a low row, and its refusal, are wholly on screen
   // A row in the tree's lower third (not the last: the form must open below a row with rows under it).
   const id = await page.locator('.tree-scroll').evaluate((scroll) => {
     const b = scroll.getBoundingClientRect();
-    const rows = [...scroll.querySelectorAll<HTMLElement>('.tree-row[data-entry-id]')];
+    const rows = [...(scroll as unknown as PageElement).querySelectorAll('.tree-row[data-entry-id]')];
     const low = rows.filter((r) => {
       const a = r.getBoundingClientRect();
       return a.top > b.top + (2 * b.height) / 3 && a.bottom < b.bottom - 30;
@@ -145,7 +183,7 @@ const unreachable = (page: Page) =>
     const out: string[] = [];
     const W = innerWidth;
     const H = innerHeight;
-    const controls = document.querySelectorAll<HTMLElement>(
+    const controls = document.querySelectorAll(
       '.app button:not(.skip-link), .app a[href], .app input, .app select, .app [role="separator"]',
     );
     for (const el of controls) {
@@ -242,7 +280,7 @@ test('the keyboard reaches the projected pane in a few Tabs; F6 and Shift+F6 cyc
   await expect(page.locator('.tree-scroll')).toBeFocused();
 
   // From the top of the page, Tab by Tab, to the projected pane.
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.evaluate(() => document.activeElement?.blur());
   let tabs = 0;
   while (tabs < 40) {
     await page.keyboard.press('Tab');

@@ -30,6 +30,7 @@ export function SessionItem({ s, selected, onOpen }: Props) {
         type="button"
         className={`session-item${selected ? ' selected' : ''}`}
         aria-current={selected ? 'true' : undefined}
+        data-session-key={s.key}
         onClick={() => onOpen(s.key)}
         // The title is cut by an ellipsis when long: the hover shows it whole, then the file.
         title={s.title ? `${s.title}\n${s.key}` : s.key}

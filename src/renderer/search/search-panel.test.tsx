@@ -103,7 +103,9 @@ describe('search panel on the real backend (demo home)', () => {
     );
     // The heading names the session by title, agent and directory (another user's home stays whole).
     const heading = panel().querySelector<HTMLElement>(`.search-session[title="${TESTS_RUN}"]`);
-    expect(heading?.textContent).toBe('Run the full test suite and tell me what is broken.vak · /home/ana/projects/vak');
+    expect(heading?.textContent).toBe(
+      'Run the full test suite and tell me what is broken.vak · /home/ana/projects/vak',
+    );
     expect(status()).toBe('2 hits in 2 sessions (7 files searched)');
 
     // An audit payload: a work entry's detail.

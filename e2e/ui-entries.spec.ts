@@ -147,7 +147,7 @@ test('the library warning badge is visible beside a long, ellipsised title', asy
   appendFileSync(join(served.home, SMALL), '{"id":"torn');
   await page.setViewportSize({ width: 1280, height: 800 });
   await served.open(page);
-  const row = page.locator(`.session-item[title="${SMALL}"]`);
+  const row = page.locator(`.session-item[data-session-key="${SMALL}"]`);
   const badge = row.locator('.warn-badge');
   await expect(badge).toBeVisible();
   const rowBox = await row.boundingBox();

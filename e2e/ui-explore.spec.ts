@@ -10,7 +10,7 @@ test('open a session, walk the tree with the keyboard, see both panes and hover 
   await screenshot(page, 'library');
 
   // Open by clicking its title in the library.
-  const title = page.locator(`.session-item[title="${SMALL}"]`);
+  const title = page.locator(`.session-item[data-session-key="${SMALL}"]`);
   await title.click();
   const rows = page.locator('.tree-row:not(.placeholder)');
   await expect(rows).toHaveCount(lines.length);

@@ -31,7 +31,9 @@ try {
 if (existsSync(join(dir, 'path.txt'))) process.exit(0);
 const env = { ...process.env };
 delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
-const r = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: 'inherit', cwd: dir, env });
+// The downloader's own output is kept back: offline it is a stack trace, and the note below says
+// what it means and what still works.
+const r = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, env });
 if (r.status === 0 && existsSync(join(dir, 'path.txt'))) process.exit(0);
 const message =
   '[vak-explorer] The Electron binary could not be downloaded (offline?). `npm start` needs it: run\n' +

@@ -2,6 +2,7 @@ import { ApiProvider } from './api/api-context';
 import type { Api } from '../shared/api';
 import { ContextChart } from './context-chart/context-chart';
 import { KeysOverlay } from './keyboard/keys-overlay';
+import { SkipLink } from './keyboard/skip-link';
 import { useKeyboard } from './keyboard/use-keyboard';
 import { LeafPanes } from './leaf-panes';
 import { useLeafViewLoader } from './leaf/use-leaf-view';
@@ -27,6 +28,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
   useKeyboard(api);
   return (
     <div className="app">
+      <SkipLink />
       <div className="main-row">
         <LibraryOrSearch />
         <div className="work-column">

@@ -2,6 +2,7 @@ import { startTransition, useDeferredValue, useEffect, useRef, useState } from '
 import type { LeafRequest, LeafView } from '../shared/api';
 import { ExportMenu } from './export/export-menu';
 import { PaneHandle } from './layout/pane-handle';
+import { UnknownLeaf, useUnknownLeaf } from './layout/unknown-leaf';
 import { CompareView } from './plan/compare-view';
 import { useAppStore } from './store/app-store';
 import { shortId, timeOfDay } from './util/format';
@@ -25,10 +26,17 @@ export function LeafPanes() {
   const columns = useRef<HTMLDivElement>(null);
   const req = useLeafRequest();
   const projected = useProjectedAfterHistory(view, viewReq);
+  const unknownLeaf = useUnknownLeaf(req, error !== null);
   if (!req)
     return (
       <section className="leaf-panes empty-pane">
         History and projected context appear here. Press ? for the keys.
+      </section>
+    );
+  if (unknownLeaf && req.leaf !== null)
+    return (
+      <section className="leaf-panes empty-pane">
+        <UnknownLeaf leaf={req.leaf} />
       </section>
     );
   if (!view) {

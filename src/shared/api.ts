@@ -30,6 +30,8 @@ export interface HomeInfo {
   isDemo: boolean;
   /** What the UI shows as the home's name ("~/.vak", "Demo home (bundled)"). */
   label: string;
+  /** The user's own home folder: only paths under it are shown as `~/…` (another user's stay whole). */
+  userHome?: string;
 }
 
 export interface SessionSummary {

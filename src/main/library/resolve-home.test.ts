@@ -9,7 +9,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scanHome } from '../core/home';
@@ -32,14 +32,14 @@ describe('resolveHome', () => {
     mkdirSync(join(home, 'agents/vak/sessions/x'), { recursive: true });
     writeFileSync(join(home, 'agents/vak/sessions/x/s.jsonl'), '{}\n');
     const r = await resolveHome({ env: { VAK_HOME: home }, userDataDir: join(dir, 'data'), bundledDemoDir: bundled });
-    expect(r).toEqual({ home, isDemo: false, label: home });
+    expect(r).toEqual({ home, isDemo: false, label: home, userHome: homedir() });
     expect(existsSync(join(dir, 'data'))).toBe(false);
   });
 
   it('opens a writable copy of the bundled demo when the home has no sessions, and keeps it', async () => {
     const opts = { env: { VAK_HOME: join(dir, 'empty') }, userDataDir: join(dir, 'data'), bundledDemoDir: bundled };
     const r = await resolveHome(opts);
-    expect(r).toEqual({ home: join(dir, 'data', 'demo-home'), isDemo: true, label: DEMO_LABEL });
+    expect(r).toEqual({ home: join(dir, 'data', 'demo-home'), isDemo: true, label: DEMO_LABEL, userHome: homedir() });
     const copies = scanHome(r.home);
     expect(copies).toHaveLength(scanHome(bundled).length);
     expect(statSync(copies[0].path).mode & 0o200).toBe(0o200);

@@ -89,8 +89,8 @@ export async function resolveHome(opts: ResolveHomeOptions): Promise<HomeInfo> {
   }
   const home = defaultHome(opts.env);
   if (scanHome(home).length > 0 || !existsSync(opts.bundledDemoDir)) {
-    return { home, isDemo: false, label: tildify(home) };
+    return { home, isDemo: false, label: tildify(home), userHome: homedir() };
   }
   const copy = ensureDemoCopy(opts.bundledDemoDir, join(opts.userDataDir, 'demo-home'));
-  return { home: copy, isDemo: true, label: DEMO_LABEL };
+  return { home: copy, isDemo: true, label: DEMO_LABEL, userHome: homedir() };
 }

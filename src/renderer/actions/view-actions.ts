@@ -88,7 +88,8 @@ export const viewActions: readonly Action[] = [
     title: 'Branch from the selected entry',
     keys: ['b'],
     run: ({ state }) => {
-      const id = state.leafView?.leaf ?? null;
+      // The selection, not the view still drawn for the previous one (a click then `b` at once).
+      const id = state.leaf ?? state.leafView?.leaf ?? null;
       if (id) state.openComposer(id);
     },
     enabled: hasSelectedEntry,

@@ -12,6 +12,16 @@ interface Props {
   className?: string;
 }
 
+/**
+ * The accessible name: the given name when it holds the words shown, else the shown words then
+ * the name. A name without the visible text fails speech users ("click copy all" finds nothing)
+ * and axe's label-content-name-mismatch.
+ */
+export function copyButtonName(label: string, name: string | undefined): string {
+  if (!name) return label;
+  return name.toLowerCase().includes(label.toLowerCase()) ? name : `${label}: ${name}`;
+}
+
 /** A copy button that says "copied" for a moment, or why it failed, in place. */
 export function CopyButton({ label, name, text, className }: Props) {
   const [state, setState] = useState<{ done: boolean; error: string | null }>({ done: false, error: null });
@@ -29,7 +39,7 @@ export function CopyButton({ label, name, text, className }: Props) {
   };
   return (
     <span className={`copy-button${className ? ` ${className}` : ''}`}>
-      <button type="button" onClick={() => void copy()} aria-label={name ?? label} title={name ?? label}>
+      <button type="button" onClick={() => void copy()} aria-label={copyButtonName(label, name)} title={name ?? label}>
         {state.done ? 'copied ✓' : label}
       </button>
       {state.error && (

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { FIXTURES, fixtureLine } from '../test-support/backend-api';
 import { renderSession } from '../test-support/render-backend';
+import { copyButtonName } from './copy-button';
 import { messageText } from './exports';
 
 /** What the page wrote to the clipboard (jsdom has none: this one records, or refuses when told to). */
@@ -37,7 +38,7 @@ const historyItem = (id: string) => {
 async function expandEntry(id: string): Promise<HTMLElement> {
   await waitFor(() => historyItem(id), { timeout: 10_000 });
   fireEvent.click(within(historyItem(id)).getByRole('button', { name: '▸' }));
-  await waitFor(() => within(historyItem(id)).getByRole('button', { name: `copy entry id ${id}` }));
+  await waitFor(() => within(historyItem(id)).getByRole('button', { name: `copy id: copy entry id ${id}` }));
   return historyItem(id);
 }
 
@@ -45,10 +46,10 @@ describe('copy', () => {
   it("an entry's id and its raw line, byte for byte as the file has it", async () => {
     await renderSession('linear');
     const item = await expandEntry('e0003');
-    fireEvent.click(within(item).getByRole('button', { name: 'copy entry id e0003' }));
+    fireEvent.click(within(item).getByRole('button', { name: 'copy id: copy entry id e0003' }));
     await waitFor(() => expect(copied).toEqual(['e0003']));
-    expect(within(item).getByRole('button', { name: 'copy entry id e0003' }).textContent).toBe('copied ✓');
-    fireEvent.click(within(item).getByRole('button', { name: 'copy the raw line of e0003' }));
+    expect(within(item).getByRole('button', { name: 'copy id: copy entry id e0003' }).textContent).toBe('copied ✓');
+    fireEvent.click(within(item).getByRole('button', { name: 'copy line: copy the raw line of e0003' }));
     const line = fixtureLine('linear', 3);
     expect(JSON.parse(line).id).toBe('e0003');
     await waitFor(() => expect(copied).toEqual(['e0003', line]));
@@ -70,7 +71,7 @@ describe('copy', () => {
     expect(copied[0]).toBe(messageText(view.projection.messages[1]));
     expect(copied[0].length).toBeGreaterThan(0);
 
-    fireEvent.click(within(pane).getByRole('button', { name: 'copy the whole projected context (JSON)' }));
+    fireEvent.click(within(pane).getByRole('button', { name: 'copy all: copy the whole projected context (JSON)' }));
     await waitFor(() => expect(copied).toHaveLength(2));
     const expected = JSON.parse(readFileSync(join(FIXTURES, 'linear.expected.json'), 'utf8')) as {
       projections: {
@@ -89,9 +90,19 @@ describe('copy', () => {
     await renderSession('linear');
     const item = await expandEntry('e0003');
     refuse = 'Write permission denied.';
-    fireEvent.click(within(item).getByRole('button', { name: 'copy entry id e0003' }));
+    fireEvent.click(within(item).getByRole('button', { name: 'copy id: copy entry id e0003' }));
     const alert = await within(item).findByRole('alert');
     expect(alert.textContent).toBe('Copy failed: Write permission denied.');
     expect(copied).toEqual([]);
+  });
+});
+
+describe("a copy button's accessible name", () => {
+  it('holds the words it shows (label-content-name-mismatch)', () => {
+    expect(copyButtonName('copy all', 'copy the whole projected context (JSON)')).toBe(
+      'copy all: copy the whole projected context (JSON)',
+    );
+    expect(copyButtonName('copy', 'copy the text of message 3')).toBe('copy the text of message 3');
+    expect(copyButtonName('copy id', undefined)).toBe('copy id');
   });
 });

@@ -45,6 +45,9 @@ export function KeysOverlay() {
         </div>
         <p className="keys-hint">
           Every action, also those without a key: <kbd>{keysLabel(['Mod+K'])}</kbd> opens the command palette.
+          <br />
+          <kbd>F6</kbd> / <kbd>Shift+F6</kbd> move between the regions; in a list, the arrow keys move between its
+          controls (it is one Tab stop).
         </p>
         <button type="button" autoFocus onClick={() => toggle('keys', false)}>
           Close (Esc)

@@ -3,6 +3,8 @@ import type { Api } from '../../shared/api';
 import { actionForKey } from '../actions/registry';
 import { useAppStore } from '../store/app-store';
 import { isModChord, keyChord } from './key-map';
+import { focusRegion } from './regions';
+import { startRovingLists } from './roving';
 
 const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color']);
 
@@ -26,6 +28,12 @@ export function useKeyboard(api: Api): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
+      // F6 / Shift+F6 move between the regions from anywhere, a field included (as in a desktop app).
+      if (e.key === 'F6' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        focusRegion(e.shiftKey ? -1 : 1);
+        return;
+      }
       const chord = keyChord(e);
       if (chord === null) return;
       const always = chord === 'Escape' || isModChord(chord);
@@ -43,6 +51,11 @@ export function useKeyboard(api: Api): void {
       void action.run({ api, state });
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // Each long list is one tab stop, its arrows move within it (roving.ts).
+    const stopRoving = startRovingLists(document.querySelector<HTMLElement>('.app') ?? document.body);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      stopRoving();
+    };
   }, [api]);
 }

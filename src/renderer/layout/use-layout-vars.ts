@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 
-/** The narrowest the projected pane may get; compare needs room for its table and two panes. */
-export const RIGHT_MIN = { projected: 300, compare: 460 } as const;
+/** The narrowest the projected pane may get; compare stacks its sides when narrow (layout.css), so it needs little more. */
+export const RIGHT_MIN = { projected: 300, compare: 320 } as const;
+/** The width the right pane asks for before the tree gives way: compare wants room for its table. */
+export const RIGHT_WANT = { projected: 300, compare: 520 } as const;
 
 /**
  * Publishes the pane widths as CSS variables on the root element (layout.css sizes the tree,
@@ -17,5 +19,6 @@ export function useLayoutVars(root: HTMLElement = document.documentElement): voi
     root.style.setProperty('--tree-w', `${tree}px`);
     root.style.setProperty('--history-w', `${history}px`);
     root.style.setProperty('--right-min', `${comparing ? RIGHT_MIN.compare : RIGHT_MIN.projected}px`);
+    root.style.setProperty('--right-want', `${comparing ? RIGHT_WANT.compare : RIGHT_WANT.projected}px`);
   }, [root, tree, history, comparing]);
 }

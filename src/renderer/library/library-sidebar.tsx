@@ -78,7 +78,7 @@ export function LibrarySidebar() {
                         onClick={() => toggle(k)}
                         title={c.cwd}
                       >
-                        {closed.has(k) ? '▸' : '▾'} {shortPath(c.cwd)}
+                        {closed.has(k) ? '▸' : '▾'} {shortPath(c.cwd, home?.userHome)}
                       </button>
                       {!closed.has(k) && (
                         <ul>

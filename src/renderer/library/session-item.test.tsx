@@ -105,3 +105,13 @@ describe('a session line says what it knows, and no more', () => {
     expect(link.getAttribute('title')).toMatch(/at entry e9/);
   });
 });
+
+describe('the hover on a session line', () => {
+  it('shows the whole title an ellipsis cuts, then the file', () => {
+    const title = 'Look at the last CI run: branch_appends_directive fails on the lock path, find out why';
+    draw(unread({ title }));
+    expect(screen.getByRole('button', { name: /Look at the last CI run/ }).getAttribute('title')).toBe(
+      `${title}\nagents/vak/sessions/abc/s.jsonl`,
+    );
+  });
+});

@@ -30,8 +30,10 @@ export function SessionItem({ s, selected, onOpen }: Props) {
         type="button"
         className={`session-item${selected ? ' selected' : ''}`}
         aria-current={selected ? 'true' : undefined}
+        data-session-key={s.key}
         onClick={() => onOpen(s.key)}
-        title={s.key}
+        // The title is cut by an ellipsis when long: the hover shows it whole, then the file.
+        title={s.title ? `${s.title}\n${s.key}` : s.key}
       >
         <span className="session-title-row">
           {s.lock === 'held' && <span className="live-dot" aria-label="live: an agent holds the lock" title="live" />}

@@ -56,7 +56,8 @@ export function CommandPalette() {
 
   const byIdGroups = useIdLookup(api, prompt ? '' : query, session);
   const actions = useMemo(() => actionEntries(state), [state]);
-  const sessionList = useMemo(() => sessionEntries(sessions), [sessions]);
+  const userHome = useAppStore((s) => s.home?.userHome);
+  const sessionList = useMemo(() => sessionEntries(sessions, userHome), [sessions, userHome]);
   const byId = useMemo(() => byIdGroups.flatMap((g) => entryEntries(g.key, g.hits)), [byIdGroups]);
   const ranked = useMemo(() => rankEntries(query, actions, sessionList, byId), [query, actions, sessionList, byId]);
 

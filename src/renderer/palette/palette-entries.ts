@@ -43,14 +43,14 @@ export function actionEntries(state: AppState): PaletteEntry[] {
 /** Titles are first messages: long ones are clipped (the matcher's cost grows with the length). */
 const clip = (t: string): string => (t.length > 100 ? `${t.slice(0, 99)}…` : t);
 
-export function sessionEntries(sessions: readonly SessionSummary[]): PaletteEntry[] {
+export function sessionEntries(sessions: readonly SessionSummary[], userHome?: string): PaletteEntry[] {
   return [...sessions]
     .sort((a, b) => b.mtimeMs - a.mtimeMs)
     .map((s) => ({
       type: 'session' as const,
       id: `session:${s.key}`,
       title: `Open session: ${clip(s.title ?? s.sessionId)}`,
-      detail: `${s.agent} · ${s.cwd ? shortPath(s.cwd) : 'no cwd'}`,
+      detail: `${s.agent} · ${s.cwd ? shortPath(s.cwd, userHome) : 'no cwd'}`,
       key: s.key,
     }));
 }

@@ -101,9 +101,11 @@ describe('search panel on the real backend (demo home)', () => {
     expect(panel().querySelector('.search-field')?.getAttribute('title')).toMatch(
       /^message\.content\[0\]\.content · line \d+$/,
     );
-    // The heading names the session by title, agent and directory.
+    // The heading names the session by title, agent and directory (another user's home stays whole).
     const heading = panel().querySelector<HTMLElement>(`.search-session[title="${TESTS_RUN}"]`);
-    expect(heading?.textContent).toBe('Run the full test suite and tell me what is broken.vak · ~/projects/vak');
+    expect(heading?.textContent).toBe(
+      'Run the full test suite and tell me what is broken.vak · /home/ana/projects/vak',
+    );
     expect(status()).toBe('2 hits in 2 sessions (7 files searched)');
 
     // An audit payload: a work entry's detail.

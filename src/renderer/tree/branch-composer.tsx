@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useApi } from '../api/api-context';
 import { describeError, errorParts } from '../api/api-methods';
 import { submissionAnswered, submissionKey } from '../api/branch-submission';
@@ -32,6 +32,12 @@ export function BranchComposer({ parentId, top }: Props) {
   const branched = useAppStore((s) => s.branched);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // The form opens under its row, which may be near the tree's bottom edge: the tree scrolls so
+  // the whole form, and any refusal it shows, is in view (never under the plan bar, never cut off).
+  useLayoutEffect(() => {
+    box.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [error, busy]);
 
   const send = async () => {
     if (!key || busy) return;
@@ -58,7 +64,7 @@ export function BranchComposer({ parentId, top }: Props) {
   };
 
   return (
-    <div className="branch-composer" style={{ top }} role="group" aria-label={`Branch from ${parentId}`}>
+    <div ref={box} className="branch-composer" style={{ top }} role="group" aria-label={`Branch from ${parentId}`}>
       <label className="composer-label" htmlFor="branch-text">
         New directive under <code>{parentId}</code> — Enter appends, Shift+Enter new line, Esc cancels
       </label>

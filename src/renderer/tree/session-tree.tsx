@@ -10,6 +10,7 @@ import { BranchComposer } from './branch-composer';
 import { ROW_HEIGHT } from './lane-graph';
 import { rowNumberOf, selectRowEntry } from './tree-nav';
 import { TreeRowView } from './tree-row-view';
+import { useCursorFollowsLeaf } from './use-cursor-follows-leaf';
 
 /** The session's entries as a virtualized git-graph: only the visible rows are fetched and drawn. */
 export function SessionTree() {
@@ -26,6 +27,7 @@ export function SessionTree() {
   const revealRow = useAppStore((s) => s.revealRow);
   const total = info ? (foldAudit ? info.foldedRowCount : info.rowCount) : 0;
   const open = info !== null;
+  useCursorFollowsLeaf(api);
   // The source follows the session and folding; a live change gives it a new total in place
   // (openTreeSource hands back the same source then).
   const tree = useMemo(

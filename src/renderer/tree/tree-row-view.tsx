@@ -83,8 +83,16 @@ export const TreeRowView = memo(function TreeRowView(p: Props) {
           </span>
         )}
         {row.isLeaf && !row.isActiveLeaf && <span className="mark leaf">leaf</span>}
-        {p.selectedLeaf && <span className="mark selected">▶ selected</span>}
-        {row.isActiveLeaf && <span className="mark active">◀ active</span>}
+        {p.selectedLeaf && (
+          <span className="mark selected">
+            ▶<span className="mark-word"> selected</span>
+          </span>
+        )}
+        {row.isActiveLeaf && (
+          <span className="mark active">
+            ◀<span className="mark-word"> active</span>
+          </span>
+        )}
       </span>
       <span className="row-time" title={fullTime(row.ts)}>
         {timeOfDay(row.ts)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fullTime, timeOfDay } from './format';
+import { fullTime, shortPath, timeOfDay } from './format';
 
 // Stamps are built from local dates so the test holds in any time zone.
 const local = (y: number, mo: number, d: number, h: number, mi: number, s: number): string =>
@@ -20,5 +20,20 @@ describe('timestamps in lists', () => {
     const ts = local(2026, 11, 20, 9, 41, 7);
     expect(fullTime(ts)).toBe(`2026-11-20 09:41:07.123 local · ${ts} as recorded`);
     expect(timeOfDay('yesterday', NOW)).toBe('yesterday');
+  });
+});
+
+describe('shortPath', () => {
+  it("abbreviates only the user's own home: another user's home stays whole", () => {
+    expect(shortPath('/home/ana/proj', '/home/ana')).toBe('~/proj');
+    expect(shortPath('/home/bob/proj', '/home/ana')).toBe('/home/bob/proj');
+    expect(shortPath('/home/ana', '/home/ana/')).toBe('~');
+    // A sibling whose name starts with the home's is not under it.
+    expect(shortPath('/home/anabel/proj', '/home/ana')).toBe('/home/anabel/proj');
+    expect(shortPath('/Users/bob/proj', '/Users/bob')).toBe('~/proj');
+  });
+  it('shortens nothing when the home is not known', () => {
+    expect(shortPath('/home/ana/proj', undefined)).toBe('/home/ana/proj');
+    expect(shortPath('/home/ana/proj', '')).toBe('/home/ana/proj');
   });
 });

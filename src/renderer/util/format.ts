@@ -52,9 +52,16 @@ export function fullTime(ts: string): string {
 /** Byte sizes read the same in the previews the core writes and in the renderer. */
 export { formatBytes } from '../../shared/format-bytes';
 
-/** Shortens an absolute home path to "~/…" for display. */
-export function shortPath(p: string): string {
-  return p.replace(/^\/(home|Users)\/[^/]+/, '~');
+/**
+ * Shortens a path under the user's own home to "~/…" for display. Another user's home stays
+ * whole (`/home/ana/proj` and `/home/bob/proj` are different folders); with no home known, nothing
+ * is shortened.
+ */
+export function shortPath(p: string, userHome?: string | null): string {
+  const home = userHome?.replace(/\/+$/, '');
+  if (!home) return p;
+  if (p === home) return '~';
+  return p.startsWith(`${home}/`) ? `~${p.slice(home.length)}` : p;
 }
 
 /** Long ids (UUIDv7) shortened to their random tail, "…5cf37feb"; the full id goes in a title. */

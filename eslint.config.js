@@ -229,6 +229,9 @@ const LAYERS = [
 /** What any test may import besides its layer's list. */
 const TEST_ALLOW = ['vitest', 'fast-check', 'node:*', 'src/test-support', 'src/generator', 'src/reliability'];
 
+/** react-markdown options that drop elements or raw HTML from what is shown. */
+const MARKDOWN_DROPS = '/^(skipHtml|allowedElements|disallowedElements|allowElement|unwrapDisallowed)$/';
+
 export default tseslint.config(
   {
     ignores: [
@@ -276,6 +279,15 @@ export default tseslint.config(
       'no-implied-eval': 'error',
       'no-new-func': 'error',
       'no-restricted-globals': ['error', { name: 'eval', message: 'No eval: ledger content is untrusted.' }],
+      // Message text is shown verbatim, and the markdown view leaves nothing out: raw HTML shows as
+      // text (react-markdown's default). A raw-HTML plugin is outside the layer's allow-list.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `:matches(Property[key.name=${MARKDOWN_DROPS}], JSXAttribute[name.name=${MARKDOWN_DROPS}])`,
+          message: 'Markdown options that leave characters out: ledger text is shown as it is (raw HTML as text).',
+        },
+      ],
     },
   },
 );

@@ -6,6 +6,7 @@
  * every audit kind. Not searched: keys, the five common fields, roles, block types, model
  * names, stop reasons, usage, tool names and ids, and ids or digests inside payloads.
  */
+import { ownTable, ownValue } from '../../shared/own-key';
 
 /** A searched string and where it is in the entry (`message.content[0].text`). */
 export interface SearchedString {
@@ -14,7 +15,7 @@ export interface SearchedString {
 }
 
 /** Payload field of each audit kind (LEDGER.md §3). */
-const AUDIT_PAYLOAD: Record<string, string> = {
+const AUDIT_PAYLOAD: Record<string, string> = ownTable({
   receipt: 'receipt',
   goal: 'goal',
   goal_update: 'goal_update',
@@ -25,7 +26,7 @@ const AUDIT_PAYLOAD: Record<string, string> = {
   turn_capabilities_bound: 'capabilities',
   presentation: 'presentation',
   turn_card: 'turn_card',
-};
+});
 
 /** The kinds whose fields are named by the spec; any other kind is an unknown one, kept raw. */
 const KNOWN = new Set(['header', 'message', 'compaction', ...Object.keys(AUDIT_PAYLOAD)]);
@@ -49,8 +50,8 @@ export function searchedStrings(entry: Record<string, unknown>): SearchedString[
   } else if (kind === 'compaction') {
     str(out, 'packet.summary', field(entry['packet'], 'summary'));
     str(out, 'summary', entry['summary']);
-  } else if (typeof kind === 'string' && kind in AUDIT_PAYLOAD) {
-    const key = AUDIT_PAYLOAD[kind];
+  } else if (typeof kind === 'string' && ownValue(AUDIT_PAYLOAD, kind) !== undefined) {
+    const key = ownValue(AUDIT_PAYLOAD, kind)!;
     payloadStrings(out, key, entry[key]);
   } else if (typeof kind === 'string' && !KNOWN.has(kind)) {
     // An unknown kind is all payload: what it means is not known, so nothing is a label but the common fields.

@@ -182,13 +182,28 @@ export function serveApiSocket(
     running.set(id, controller);
     // A worker's answer comes as its JSON text and goes out as it is (the same frame as
     // JSON.stringify writes): this thread neither rebuilds nor serializes a big answer.
+    // An answer that comes back while the client is stalled was cancelled too late to stop: it
+    // is answered `cancelled` (a small frame) instead of adding its bytes to what the client does
+    // not read, which would shed it.
+    const stalledAnswer = (): boolean => {
+      if (!stats.stalled) return false;
+      stats.stalledCancelled++;
+      send({ id, ok: false, error: { code: 'cancelled', message: STALLED_REASON } });
+      return true;
+    };
     const answered = answersJson(backend)
       ? backend
           .callJson(method, req, client, controller.signal)
           .then((json) =>
-            json === undefined ? send({ id, ok: true, res: undefined }) : sendText(resultText(id, json), id),
+            stalledAnswer()
+              ? undefined
+              : json === undefined
+                ? send({ id, ok: true, res: undefined })
+                : sendText(resultText(id, json), id),
           )
-      : backend.call(method, req, client, controller.signal).then((res) => send({ id, ok: true, res }));
+      : backend
+          .call(method, req, client, controller.signal)
+          .then((res) => (stalledAnswer() ? undefined : send({ id, ok: true, res })));
     answered
       .then(undefined, (e: unknown) => send({ id, ok: false, error: errorPayload(e) }))
       .finally(() => {

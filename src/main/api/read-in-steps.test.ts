@@ -181,7 +181,10 @@ describe('a first open read in steps (issue 9)', () => {
     expect(await shown(b, c)).toEqual(whole);
   });
 
-  it("the active leaf's panes answer before the step that announces the rest of the file (it sums every entry read)", async () => {
+  // The leaf's plan is made in steps (no request holds the worker for long), so the step that
+  // announces the end of the read may now come before or after the panes: what matters is that the
+  // panes are the whole file's active leaf, the one that announcement names.
+  it("the active leaf's panes asked while the file is read are the whole file's", async () => {
     // Over 4 MiB after the first step: the rest is read in two parts, with a turn of the event loop
     // between them in which the next step is asked for (queued behind that read).
     const g = generateSession({ seed: 6, bytes: 5_000_000, cwd: '/home/ana/projects/vak' });
@@ -194,7 +197,6 @@ describe('a first open read in steps (issue 9)', () => {
     const req = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {}, pagedMessages: true };
     const view = (await b.call('getLeafView', req, c)) as LeafView;
     const ended = (e: ApiEvent): boolean => e.type === 'session' && e.reading === null;
-    expect(c.events.filter(ended)).toEqual([]); // (not yet: it comes after this answer)
     const end = await c.until(ended);
     // The panes were the whole file's active leaf's, which the announcement then names.
     expect(end.type === 'session' && [end.entryCount, end.activeLeaf]).toEqual([g.entries, view.leaf]);

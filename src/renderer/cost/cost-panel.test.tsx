@@ -130,7 +130,7 @@ describe('cost panel', () => {
     const note = await screen.findByLabelText('Price table', {}, { timeout: 10_000 });
     expect(within(note).getByText(join(data, 'prices.json'))).toBeTruthy();
     const errors = within(note).getByRole('list', { name: 'Price table errors' });
-    expect(errors.textContent).toContain(`${join(data, 'prices.json')}: models.claude-sonnet-4-5`);
+    expect(errors.textContent).toContain(`${join(data, 'prices.json')}: model 1 in "models": "input" must be a number`);
     expect(errors.textContent).toContain('The bundled prices are used until the file is fixed.');
   });
 

@@ -11,7 +11,7 @@ import { useFollow, useSession } from './live/use-session';
 import { PaletteHost } from './palette/palette-host';
 import { PanelDrawer } from './panels/panel-drawer';
 import { PlanBar } from './plan/plan-bar';
-import { LibraryOrSearch } from './search/library-or-search';
+import { LibraryOrSearch } from './library-or-search';
 import { useUrlSync } from './store/use-url-sync';
 import { useLayoutVars } from './layout/use-layout-vars';
 import { SessionTree } from './tree/session-tree';

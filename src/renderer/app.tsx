@@ -3,6 +3,7 @@ import type { Api } from '../shared/api';
 import { ContextChart } from './context-chart/context-chart';
 import { KeysOverlay } from './keyboard/keys-overlay';
 import { SkipLink } from './keyboard/skip-link';
+import { ReaderNotice } from './layout/reader-notice';
 import { useKeyboard } from './keyboard/use-keyboard';
 import { LeafPanes } from './leaf-panes';
 import { useLeafViewLoader } from './leaf/use-leaf-view';
@@ -29,6 +30,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
   return (
     <div className="app">
       <SkipLink />
+      <ReaderNotice />
       <div className="main-row">
         <LibraryOrSearch />
         <div className="work-column">

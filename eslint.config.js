@@ -22,6 +22,48 @@ const LEDGER_VOCABULARY = [
   'src/shared/lru',
 ];
 
+/** What the renderer may take from outside it (besides src/shared): React and the UI's libraries. */
+const RENDERER_PACKAGES = [
+  'react',
+  'react/*',
+  'react-dom/*',
+  'react-markdown',
+  'zustand',
+  'zustand/*',
+  '@tanstack/react-virtual',
+  '@jest/diff-sequences',
+];
+
+/**
+ * The renderer's folders and the folders each may import (an allow-list, as for src/main). Read
+ * top-down: util, icons, styles and text use (almost) nothing; store holds the state; api and data
+ * reach the backend; views build on them; the root files (app.tsx, leaf-panes.tsx) compose it all.
+ */
+const RENDERER_FOLDERS = {
+  actions: ['export', 'store', 'tree', 'util'],
+  api: ['util'],
+  'context-chart': ['api', 'store', 'tree', 'util'],
+  cost: ['api', 'store', 'tree', 'util'],
+  data: ['api'],
+  'entry-views': ['api', 'data', 'icons', 'store', 'text', 'tree', 'util'],
+  export: ['api', 'store'],
+  icons: [],
+  keyboard: ['actions', 'store'],
+  layout: ['api', 'store'],
+  leaf: ['api', 'data', 'entry-views', 'export', 'store', 'text', 'tree', 'util'],
+  library: ['entry-views', 'icons', 'layout', 'search', 'store', 'util'],
+  live: ['api', 'data', 'store', 'tree'],
+  palette: ['actions', 'api', 'keyboard', 'search', 'store', 'util'],
+  panels: ['api', 'cost', 'plan', 'store', 'tree', 'util'],
+  plan: ['api', 'data', 'leaf', 'store', 'util'],
+  search: ['api', 'keyboard', 'layout', 'store', 'tree', 'util'],
+  store: ['util'],
+  text: ['util'],
+  tree: ['api', 'data', 'icons', 'store', 'util'],
+  util: [],
+  styles: [],
+};
+
 /**
  * The layers of src/ and what each may import (everything else is denied; see eslint-rules/layering.js).
  * Entries: `node:*` any Node built-in · `src/a/b` a folder (and below) or one file · a package
@@ -136,21 +178,18 @@ const LAYERS = [
   },
   {
     layer: 'src/renderer',
-    why: 'the web UI: no Node, talks to main only through the shared API',
-    allow: [
-      'src/renderer',
-      'src/shared',
-      'react',
-      'react/*',
-      'react-dom/*',
-      'react-markdown',
-      'zustand',
-      'zustand/*',
-      '@tanstack/react-virtual',
-      '@jest/diff-sequences',
-    ],
+    why: 'the web UI: no Node, talks to main only through the shared API; its root files compose the folders',
+    allow: ['src/renderer', 'src/shared', ...RENDERER_PACKAGES],
     testAllow: ['@testing-library/*'],
   },
+  // Each folder of the renderer may import only the folders RENDERER_FOLDERS names: they form a
+  // DAG, so no folder depends on one that depends on it. Tests may reach across the renderer.
+  ...Object.entries(RENDERER_FOLDERS).map(([folder, uses]) => ({
+    layer: `src/renderer/${folder}`,
+    why: `renderer folder ${folder}: uses ${uses.length > 0 ? uses.join(', ') : 'no other folder'}`,
+    allow: [`src/renderer/${folder}`, ...uses.map((u) => `src/renderer/${u}`), 'src/shared', ...RENDERER_PACKAGES],
+    testAllow: ['src/renderer', '@testing-library/*'],
+  })),
   {
     layer: 'src/renderer/test-support',
     why: "the renderer tests' helpers: the real backend in process",

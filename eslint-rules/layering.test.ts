@@ -88,6 +88,14 @@ describe('layering: what each layer may not import is reported', () => {
       "import { Ledger } from '../../main/core/ledger';\nexport { Ledger };",
     ],
     ['a file in a folder with no layer', 'src/new-folder/probe.ts', 'export const x = 1;'],
+    // Renderer folders form a DAG: the state never imports a view, a view never the one that embeds it.
+    ['renderer: the store importing a view', 'src/renderer/store/probe.ts', "export * from '../plan/plan-bar';"],
+    [
+      'renderer: search importing the library',
+      'src/renderer/search/probe.ts',
+      "export * from '../library/library-sidebar';",
+    ],
+    ['renderer: text importing the panes', 'src/renderer/text/probe.ts', "export * from '../leaf/history-pane';"],
   ])('%s', async (_what, path, code) => {
     const found = await layering(path, code);
     expect(found.length).toBeGreaterThan(0);
@@ -136,6 +144,11 @@ describe('layering: what each layer may import passes', () => {
       'cli: the server, loaded lazily',
       'src/cli/probe.ts',
       "export async function f() { return import('../main/server/loopback-server'); }",
+    ],
+    [
+      'renderer: the library embedding search',
+      'src/renderer/library/probe.ts',
+      "export * from '../search/search-button';",
     ],
     [
       'renderer: react, zustand, the shared contract',

@@ -3,6 +3,7 @@ import type { Api } from '../shared/api';
 import { ContextChart } from './context-chart/context-chart';
 import { KeysOverlay } from './keyboard/keys-overlay';
 import { SkipLink } from './keyboard/skip-link';
+import { ReaderNotice } from './layout/reader-notice';
 import { useKeyboard } from './keyboard/use-keyboard';
 import { LeafPanes } from './leaf-panes';
 import { useLeafViewLoader } from './leaf/use-leaf-view';
@@ -11,7 +12,7 @@ import { useFollow, useSession } from './live/use-session';
 import { PaletteHost } from './palette/palette-host';
 import { PanelDrawer } from './panels/panel-drawer';
 import { PlanBar } from './plan/plan-bar';
-import { LibraryOrSearch } from './search/library-or-search';
+import { LibraryOrSearch } from './library-or-search';
 import { useUrlSync } from './store/use-url-sync';
 import { useLayoutVars } from './layout/use-layout-vars';
 import { SessionTree } from './tree/session-tree';
@@ -29,6 +30,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
   return (
     <div className="app">
       <SkipLink />
+      <ReaderNotice />
       <div className="main-row">
         <LibraryOrSearch />
         <div className="work-column">

@@ -2,7 +2,7 @@
 import type { AppState } from '../store/types';
 import type { CapacityProfile } from '../../shared/ledger-types';
 import { parseDecimalInteger } from '../../shared/decimal-integer';
-import { profileProblem } from '../plan/profile-rules';
+import { profileProblem } from '../util/profile-rules';
 import type { Action, ActionPrompt } from './action';
 import { hasOpenSession, hasSelectedEntry } from './enabled';
 

@@ -6,7 +6,7 @@
  */
 
 import { Lru } from '../../shared/lru';
-import { draftKey } from '../store/session-slice';
+import { draftKey } from '../util/draft-key';
 
 /** Drafts whose key is remembered; beyond this the oldest is forgotten (it would get a new key). */
 const MAX_REMEMBERED = 100;

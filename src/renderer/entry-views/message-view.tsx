@@ -1,5 +1,5 @@
 import type { Json } from '../../shared/ledger-types';
-import { MessageBlocks } from '../leaf/message-blocks';
+import { MessageBlocks } from '../text/message-blocks';
 import { asText, Fields, objAt, own, usageLine, type JsonObject } from './parts';
 
 const NO_BLOCKS: Json[] = [];

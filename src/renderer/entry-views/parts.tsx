@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { stringifyJson } from '../../shared/json-text';
 import type { Json } from '../../shared/ledger-types';
 import { currentChainSource } from '../data/session-sources';
-import { CollapsibleText } from '../leaf/collapsible-text';
+import { CollapsibleText } from '../text/collapsible-text';
 import { useAppStore } from '../store/app-store';
 import { shortId } from '../util/format';
 

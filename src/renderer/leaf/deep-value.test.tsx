@@ -3,8 +3,8 @@ import { cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clipJson, DEEP_VALUE_MARK, MAX_SENT_DEPTH } from '../../shared/json-text';
 import type { Json } from '../../shared/ledger-types';
-import { COLLAPSE_AT } from './collapsible-text';
-import { MessageBlocks } from './message-blocks';
+import { COLLAPSE_AT } from '../text/collapsible-text';
+import { MessageBlocks } from '../text/message-blocks';
 
 afterEach(cleanup);
 

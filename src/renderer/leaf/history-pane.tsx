@@ -14,7 +14,7 @@ import { HistoryItem } from './history-item';
 import { SessionCard } from '../entry-views/session-card';
 import { ownValue } from '../../shared/own-key';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
-import { TextViewContext, TextViewToggle, useTextView } from './text-view';
+import { TextViewContext, TextViewToggle, useTextView } from '../text/text-view';
 
 /**
  * Estimated height of a history row (rows are measured once drawn): a closed row's, as Chromium

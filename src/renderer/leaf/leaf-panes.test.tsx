@@ -6,7 +6,7 @@ import { SessionWriter } from '../test-support/backend-api';
 import { longSession } from '../test-support/written-sessions';
 import { renderOnBackend, renderSession, sessionHash, treeRow, waitCursor } from '../test-support/render-backend';
 import { stubScrolling } from '../test-support/scroll-stub';
-import { setTextView } from './text-view';
+import { setTextView } from '../text/text-view';
 
 const history = () => screen.getByRole('region', { name: 'History' });
 const projected = () => screen.getByRole('region', { name: 'Projected context' });

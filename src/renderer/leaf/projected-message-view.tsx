@@ -3,7 +3,7 @@ import type { ProjectedMessage } from '../../shared/ledger-types';
 import { fmtInt, shortId } from '../util/format';
 import { CopyButton } from '../export/copy-button';
 import { FidelityBadge } from './fidelity-badge';
-import { MessageBlocks } from './message-blocks';
+import { MessageBlocks } from '../text/message-blocks';
 
 interface Props {
   index: number;

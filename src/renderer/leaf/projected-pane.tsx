@@ -10,8 +10,8 @@ import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
 import { ProjectedMessageView } from './projected-message-view';
-import { TextViewContext, TextViewToggle, useTextView } from './text-view';
-import { VerbatimText } from './verbatim-text';
+import { TextViewContext, TextViewToggle, useTextView } from '../text/text-view';
+import { VerbatimText } from '../text/verbatim-text';
 import { TotalsBar } from './totals-bar';
 
 /** Estimated height of a projected message (messages are measured once drawn). */

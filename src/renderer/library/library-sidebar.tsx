@@ -4,7 +4,7 @@ import { useAppStore } from '../store/app-store';
 import { shortPath } from '../util/format';
 import { groupSessions } from './group-sessions';
 import { SessionItem } from './session-item';
-import { ResizeHandle } from './resize-handle';
+import { ResizeHandle } from '../layout/resize-handle';
 
 /** The left column: every session of the home, grouped agent → working directory. */
 export function LibrarySidebar() {

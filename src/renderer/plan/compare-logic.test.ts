@@ -3,7 +3,7 @@ import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import type { DiffOp } from '../util/line-diff';
 import { compareLabels, type CompareSide } from './compare-labels';
 import { DIFF_CONTEXT, layoutDiff } from './diff-rows';
-import { profileProblem } from './profile-rules';
+import { profileProblem } from '../util/profile-rules';
 
 const side = (p: Partial<CompareSide> = {}): CompareSide => ({
   leaf: 'e0019',

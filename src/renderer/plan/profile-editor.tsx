@@ -3,7 +3,7 @@ import type { CapacityProfile } from '../../shared/ledger-types';
 import { parseDecimalInteger } from '../../shared/decimal-integer';
 import { fmtInt } from '../util/format';
 import './compare.css';
-import { profileFault, profileProblem } from './profile-rules';
+import { profileFault, profileProblem } from '../util/profile-rules';
 
 type Field = keyof CapacityProfile;
 type Drafts = Record<Field, string>;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useApi } from '../api/api-context';
-import { ResizeHandle } from '../library/resize-handle';
+import { ResizeHandle } from '../layout/resize-handle';
 import { useAppStore } from '../store/app-store';
 import { openHit } from './open-hit';
 import { resultRows } from './result-rows';

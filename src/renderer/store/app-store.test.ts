@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../shared/api';
 import { resetAppStore, useAppStore } from './app-store';
-import { draftKey } from './session-slice';
+import { draftKey } from '../util/draft-key';
 
 const st = useAppStore.getState;
 

@@ -1,5 +1,5 @@
+import { draftKey } from '../util/draft-key';
 import type { StateCreator } from 'zustand';
-import type { SessionKey } from '../../shared/api';
 import { keyedCopy } from '../../shared/own-key';
 import { leafResetForSession } from './leaf-slice';
 import type { AppState, SessionSlice } from './types';
@@ -20,8 +20,6 @@ export const sessionInitial = () => ({
   pendingSelect: null,
 });
 
-/** Where an unsent directive is kept: per session and parent entry. */
-export const draftKey = (session: SessionKey | null, parentId: string): string => `${session ?? ''}\n${parentId}`;
 
 /** The per-session part that a new session starts without. */
 export const sessionReset = () => ({

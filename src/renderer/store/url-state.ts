@@ -1,6 +1,6 @@
 import { type CapacityProfile, DEFAULT_PROFILE, type TurnOverride } from '../../shared/ledger-types';
 import { parseDecimalInteger } from '../../shared/decimal-integer';
-import { profileProblem } from '../plan/profile-rules';
+import { profileProblem } from '../util/profile-rules';
 
 /** Drawer panels a link can open (the keys overlay is not a place to return to). */
 export const URL_PANELS = ['warnings', 'usage', 'work', 'plan', 'cost'] as const;

@@ -3,7 +3,7 @@ import { useApi } from '../api/api-context';
 import { describeError, errorParts } from '../api/api-methods';
 import { submissionAnswered, submissionKey } from '../api/branch-submission';
 import { useAppStore } from '../store/app-store';
-import { draftKey } from '../store/session-slice';
+import { draftKey } from '../util/draft-key';
 import { jumpToEntry } from './tree-nav';
 
 interface Props {

@@ -1,5 +1,5 @@
 /**
- * Two builds of the CLI, alternately, on the 100 MB session's first open (issue 9's "open → the
+ * Two builds of the CLI, alternately, on the 100 MB session's first open ("open → the
  * active leaf's panes"): a fresh `serve` process and user data folder per round, open → first
  * rows → the active leaf's panes, as the renderer asks. On a noisy 2-core machine one run of the
  * real100 bench per build says little; pairs taken minutes apart say more.

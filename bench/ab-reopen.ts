@@ -1,5 +1,5 @@
 /**
- * Two builds of the CLI, alternately, on the 100 MB session's second open (issue 9's "second open
+ * Two builds of the CLI, alternately, on the 100 MB session's second open ("second open
  * of the same file ≤ 200 ms"): each build first opens the session once in a serve process of its
  * own to keep its index (a user data folder per build), then, per round, a fresh `serve` process
  * opens it from that kept index → first rows (openSession + the first 256 tree rows), then the

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 
 /**
- * The benchmark's baseline (issue 2): one pass through one reused buffer,
+ * The benchmark's baseline: one pass through one reused buffer,
  * SHA-256 per line and JSON.parse per line, keeping nothing. Opening a ledger
  * (index + verified chain) is measured as a ratio to this.
  */

@@ -1,5 +1,5 @@
 /**
- * The context chart's drawing (issue 11 §1: 10,000 turns under 100 ms), for `npm run bench -- chart`
+ * The context chart's drawing (10,000 turns under 100 ms), for `npm run bench -- chart`
  * and as the `chart` part of `npm run bench -- ui`: the renderer's own chart code, bundled
  * by vite, run in Chromium on a canvas as wide as the strip at 1500×900, on synthetic series
  * of 1,000 and 10,000 turn ends (the smaller one is the baseline of the same run).

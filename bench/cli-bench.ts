@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cli`: the built command as users run it (issue 9, "The CLI is built").
+ * `npm run bench -- cli`: the built command as users run it ("The CLI is built").
  *   · start-up: `vak-explorer verify TINY --json` vs `node -e 0` (goal: < 100 ms over it)
  *   · `vak-explorer verify` of the 100 MB session as a whole process vs the one-pass baseline
  *     (bench/baseline-read.ts) as a whole process (goal: ≤ 1.1×)
@@ -33,7 +33,7 @@ function timed(args: string[], okCodes = [0]): number {
   return ms;
 }
 
-/** Issue 9's 100 MB shape, generated once into bench/.data. */
+/** The 100 MB shape, generated once into bench/.data. */
 function ledger100(log: (s: string) => void): string {
   const path = join(DATA, 'cli-real100.jsonl');
   if (existsSync(path) && statSync(path).size > 90 * MB) return path;

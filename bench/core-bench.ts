@@ -120,7 +120,7 @@ export async function benchProject(log: (s: string) => void): Promise<void> {
 }
 
 /**
- * How long a branch holds the agent's lock (issue 7.3), on big ledgers: under the lock it
+ * How long a branch holds the agent's lock, on big ledgers: under the lock it
  * reads only the bytes appended since the ledger was last read, so the time should not
  * grow with the file. Compared, in the same run, with reading the whole file once (what
  * the old branch did twice under the lock). An agent's line is appended before each

@@ -2,11 +2,11 @@
 //   npm run bench                 everything
 //   npm run bench -- core         only the ledger core (open / append / project)
 //   npm run bench -- cli          the built command: start-up vs node -e 0, verify 100 MB vs the baseline
-//   npm run bench -- real100      issue 9's 100 MB session (serve mode, event-loop delay, memory)
-//   npm run bench -- memory       issue 9's memory on the 1M-entry session (serve mode)
-//   npm run bench -- chart        the context chart's draw, 10,000 turns in Chromium (issue 11)
-//   npm run bench -- series       context over time on a 10,000-turn chain (issue 11)
-//   npm run bench -- search       full-text search over ~1 GB of ledgers (issue 11)
+//   npm run bench -- real100      the 100 MB session (serve mode, event-loop delay, memory)
+//   npm run bench -- memory       memory on the 1M-entry session (serve mode)
+//   npm run bench -- chart        the context chart's draw, 10,000 turns in Chromium
+//   npm run bench -- series       context over time on a 10,000-turn chain
+//   npm run bench -- search       full-text search over ~1 GB of ledgers
 //   npm run bench -- --sizes 10,100   smaller ledgers (the default is 10,100,500)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

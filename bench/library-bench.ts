@@ -1,5 +1,5 @@
 /**
- * Library and live-update speed (issue 3), for `npm run bench`:
+ * Library and live-update speed, for `npm run bench`:
  * (a) an append by another process → session event at an API subscriber: median and p95;
  * (b) listing a home of 3,000 sessions (copies of the demo home): time and bytes read.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- memory`: issue 9's "memory follows the index, not the payloads" on the
+ * `npm run bench -- memory`: "memory follows the index, not the payloads" on the
  * 1M-entry bench session (the `ui` bench's, generated once into bench/.data/ui-home, ~527 MB):
  * the resident memory of a real `vak-explorer serve` (main thread + the ledger core's worker)
  * idle, after the session is opened and read to its end, after its first tree rows and the active

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- real100`: issue 9's table on its own shape — a generated, spec-conformant
+ * `npm run bench -- real100`: the speed table on its own shape — a generated, spec-conformant
  * ~100 MB ledger (~36k entries, one ~35k-entry active chain, every turn Full) — measured at the
  * API level in serve mode (a real `vak-explorer serve`), plus the main thread's event-loop delay
  * with the backend on the main thread and on a worker thread. Absolute times against the
@@ -73,7 +73,7 @@ function eventLoopLines(runs: EventLoopFigures[], log: Log): void {
   }
 }
 
-/** The serving process's resident memory against the file's size (issue 9: ≤ 2× the file), and above the idle process. */
+/** The serving process's resident memory against the file's size (≤ 2× the file), and above the idle process. */
 function memoryLines(s: ServeFigures, fileMB: number, log: Log): void {
   const times = (v: number | null): number | null => (v === null ? null : v / fileMB);
   const above = (v: number | null): number | null => (v === null || s.idleRssMB === null ? null : v - s.idleRssMB);
@@ -87,7 +87,7 @@ function memoryLines(s: ServeFigures, fileMB: number, log: Log): void {
   );
 }
 
-/** Runs issue 9's figures and logs them. */
+/** Runs the 100 MB figures and logs them. */
 export async function runReal100Bench(log: Log): Promise<void> {
   const data = prepareReal100(log);
   const stealAtStart = readSteal();

@@ -1,5 +1,5 @@
 /**
- * Issue 9's 100 MB session (generated once, cached in bench/.data/real100-home): the
+ * The 100 MB session (generated once, cached in bench/.data/real100-home): the
  * generator's `realSizeUncompacted` shape, alone in a home, as `vak-explorer serve` reads it.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * The serving process's main thread while a 100 MB session opens and leaves are selected:
  * event-loop delay (`perf_hooks.monitorEventLoopDelay`, 1 ms resolution) with the backend
- * on the main thread (before issue 9) and on a worker thread (after), in one run. Each answer
+ * on the main thread (before) and on a worker thread (after), in one run. Each answer
  * reaches the main thread as the WebSocket transport takes it: the worker's as the JSON text
  * the worker wrote (sent as it is), the in-process backend's serialised here, so what the
  * transport costs the main thread is in the figure too.

@@ -1,5 +1,5 @@
 /**
- * Issue 9's "second open, fresh process": a new serve process opens a file another one opened
+ * The "second open, fresh process": a new serve process opens a file another one opened
  * before (with the kept index in their shared user data folder, the reopen reads only what was
  * appended since). Runs alone too: node bin/run-ts.mjs bench/real100-reopen.ts
  */

@@ -1,5 +1,5 @@
 /**
- * What a user does first on a 100 MB session, as API calls (issue 9's table at the API level):
+ * What a user does first on a 100 MB session, as API calls (the speed table at the API level):
  * open → first tree rows, → the active leaf's panes (paged: the first screen of the projected
  * pane; asked for right after the first rows, as the renderer does), a shallow / middle / deep leaf, and five quick `j` presses (five consecutive chain
  * entries, each request cancelling the one before, as a renderer that drops superseded

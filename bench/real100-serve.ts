@@ -1,5 +1,5 @@
 /**
- * Issue 9's table in serve mode, at the API level: a real `vak-explorer serve` child process,
+ * The speed table in serve mode, at the API level: a real `vak-explorer serve` child process,
  * driven over its WebSocket like the renderer drives it (the UI's own drawing is `bench -- ui`).
  */
 import { hash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// npm run bench -- search: full-text search (issue 11 §2) over ~1 GB of generated ledgers.
+// npm run bench -- search: full-text search over ~1 GB of generated ledgers.
 import { existsSync, mkdirSync, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -1,4 +1,4 @@
-// npm run bench -- series: context over time (issue 11 §1) on a 10,000-turn chain.
+// npm run bench -- series: context over time on a 10,000-turn chain.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -1,5 +1,5 @@
 /**
- * UI speed (issue 4), for `npm run bench -- ui`: the built renderer in Chromium, through
+ * UI speed, for `npm run bench -- ui`: the built renderer in Chromium, through
  * the real serve mode, on a generated 1,000,000-entry session and, as the baseline measured
  * in the same run, on the 308-entry demo session:
  *   1. navigation to the session → first tree rows drawn (and when the server answered openSession);
@@ -50,7 +50,7 @@ const ENTRIES = 1_000_000;
 const DEMO_KEY = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
 const DEMO_HOME = fileURLToPath(new URL('../../shared/fixtures/demo-home', import.meta.url));
 
-/** Targets from issue 4 ("Speed"); null where the issue sets none. */
+/** The speed targets; null where none is set. */
 const TARGET = { openMs: null as number | null, frameMedianMs: 16, clickMs: 200 };
 const SCROLL_MS = 6000;
 /** A second, slower pass from the middle: about a fast mouse wheel (3,000 px/s, 125 rows/s). */

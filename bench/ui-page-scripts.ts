@@ -45,7 +45,7 @@ export const INIT_SCRIPT = `(() => {
     }
   }
   window.WebSocket = Tapped;
-  // Every main-thread task over 50 ms (Long Tasks API): the renderer must never block (issue 9).
+  // Every main-thread task over 50 ms (Long Tasks API): the renderer must never block.
   B.longTasks = [];
   try {
     new PerformanceObserver((list) => {
@@ -202,8 +202,8 @@ export const armClickScript = (id: string): string => `(() => {
 })()`;
 
 /**
- * Installed after INIT_SCRIPT, for the History and Projected lists at `rows` rows (issue 9:
- * past Chromium's element height). A real ledger of 2M entries is ~1 GB; instead the page's
+ * Installed after INIT_SCRIPT, for the History and Projected lists at `rows` rows
+ * (past Chromium's element height). A real ledger of 2M entries is ~1 GB; instead the page's
  * API WebSocket is tapped: the answer to `getLeafView` (the real one, from the real server, for
  * the demo session's leaf) has its chain and its projection swapped for `rows` synthetic
  * entries and messages (entry c<p> at chain position p went to message #p; messages of 1–7

@@ -1,5 +1,5 @@
 /**
- * The History and Projected lists past Chromium's element height (issue 9), for `npm run bench
+ * The History and Projected lists past Chromium's element height, for `npm run bench
  * -- ui` (and alone: `npm run bench -- ui --panes`). A ledger whose active chain has 2M entries
  * is ~1 GB; instead the demo session is opened in serve mode and its leaf view's chain and
  * projection are swapped, in the page, for synthetic rows (synthRowsScript: the real panes,

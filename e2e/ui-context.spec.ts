@@ -1,5 +1,5 @@
 /**
- * Context over time, cost and export (issue 11 §1, §3, §4) in Chromium through serve mode:
+ * Context over time, cost and export in Chromium through serve mode:
  * the chart selects leaves and applies the fitted bytes per token, the cost panel shows the
  * session's money, and the exported HTML opens offline at a `#leaf=` link.
  */

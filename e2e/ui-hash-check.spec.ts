@@ -1,5 +1,5 @@
 /**
- * Issue 9: a big session's first open answers before its hash chain is checked (the check runs
+ * A big session's first open answers before its hash chain is checked (the check runs
  * after the read). While it is pending the warnings count says so ("…", with a title); when it is
  * done, the hash mismatches it found are counted in the plan bar and the library row, as a whole
  * read counts them (`vak-explorer verify`).

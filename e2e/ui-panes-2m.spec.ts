@@ -1,5 +1,5 @@
 /**
- * Issue 9, "scale past Chromium's element height": the History and Projected lists at 2,000,000
+ * "scale past Chromium's element height": the History and Projected lists at 2,000,000
  * rows each, in Chromium (real layout and real heights, which the jsdom tests only stub). The
  * demo session's leaf view has its chain and projection swapped in the page for synthetic rows
  * (bench/ui-page-scripts.ts: synthRowsScript; a 2M-entry ledger would be ~1 GB), so the panes,

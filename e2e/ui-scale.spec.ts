@@ -1,5 +1,5 @@
 /**
- * Issue 9's renderer half and issue 10's pane defects, in Chromium through serve mode: keys
+ * The renderer at scale and the panes' defects, in Chromium through serve mode: keys
  * move the cursor at once and ask for one leaf view where they stop, both panes open aligned
  * at the leaf end and link both ways, the plan strip holds 3,798 turns in its box.
  */

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, ROOT, SCREENSHOTS, screenshot, test } from './ui-fixture';
 
-/** The demo session whose work entry says "pytest -q" (issue 11 §2: an audit payload). */
+/** The demo session whose work entry says "pytest -q" (an audit payload). */
 const FACTURE = 'agents/vak/sessions/3f7fe33c03d36fc4/01a212d8-6020-771d-86dd-af00b0056a14.jsonl';
 const PYTEST_WORK = '01a212e5-888b-7ea9-b19e-60af2a2b174a';
 

@@ -1,5 +1,5 @@
 /**
- * The real `vak-explorer` command as a process (issue 7 item 11): strict options, a reader
+ * The real `vak-explorer` command as a process: strict options, a reader
  * that stops early, and long directives from a file or stdin.
  */
 import { spawnSync } from 'node:child_process';

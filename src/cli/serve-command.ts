@@ -93,8 +93,8 @@ function defaultDeps(): ServeDeps {
     bundledDemoDir: BUNDLED_DEMO_DIR,
     userDataDir: defaultUserDataDir(process.env),
     resolveHome,
-    // The user data folder also holds the user's prices.json (issue 11 cost).
-    // The ledger core on a worker thread: this thread only routes the sockets (issue 9).
+    // The user data folder also holds the user's prices.json.
+    // The ledger core on a worker thread: this thread only routes the sockets.
     createBackend: async (home) =>
       (await import('../main/worker/worker-backend')).WorkerBackend.create({
         ...home,

@@ -27,7 +27,7 @@ export interface GenerateOptions {
   /**
    * `mixed` (default): turn cards, packets and resets as a compacting agent writes them.
    * `uncompacted`: none of them, so every turn can only be Full — a session of an agent
-   * without compaction, the worst case for `plan none` (issue 9).
+   * without compaction, the worst case for `plan none`.
    */
   shape?: 'mixed' | 'uncompacted';
 }

@@ -1,7 +1,7 @@
 import type { GenerateOptions } from './session-generator';
 
 /**
- * Issue 9's real-size session: ~100 MiB, ~36k entries (35,974 in the issue), one ~35k-entry
+ * The real-size session: ~100 MiB, ~36k entries, one ~35k-entry
  * active chain, every turn Full (no turn cards, packets or resets) — what an agent without
  * compaction writes, and the worst case for `plan none`. Tool results of 5–12 KB bring the
  * mean line to ~2.9 KB as in the issue's file; one branch in ~80 turns leaves ~900 entries

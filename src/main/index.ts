@@ -3,7 +3,7 @@
  * Electron main entry: resolve the home, start the backend, serve the renderer
  * on app://, register IPC, open the window. Each concern lives in ./electron/.
  * The backend (ledger core, library, watcher) runs on a worker thread: this thread
- * only routes IPC, so a 100 MB session never freezes the windows (issue 9).
+ * only routes IPC, so a 100 MB session never freezes the windows.
  */
 import { app, BrowserWindow, dialog, session } from 'electron';
 import type { ApiBackend } from './api/api-backend';
@@ -55,7 +55,7 @@ async function start(): Promise<void> {
     userDataDir: app.getPath('userData'),
     bundledDemoDir: paths.bundledDemoDir,
   });
-  // userData also holds the user's prices.json (issue 11 cost).
+  // userData also holds the user's prices.json.
   const created = await WorkerBackend.create(
     { ...home, userDataDir: app.getPath('userData') },
     { entry: backendWorkerPath },

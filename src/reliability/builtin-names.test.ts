@@ -13,7 +13,7 @@ import { ledgerBytes, userMsg } from './ledger-lines';
 import { header, sessionKey, writeSession } from './temp-home';
 
 /**
- * Issue 7.9: ids, kinds, turn ids, tool names and work ids named like built-in
+ * Ids, kinds, turn ids, tool names and work ids named like built-in
  * properties are ordinary names: every table keyed by ledger data holds them as such.
  */
 const tempDir = useTempDir('vak-names-');

@@ -11,7 +11,7 @@ import { deep, deepText, ledgerBytes, userMsg } from './ledger-lines';
 import { header, sessionKey, writeSession } from './temp-home';
 
 /**
- * Issue 7.8: a line nested thousands of levels deep must not fail the CLI or the panes.
+ * A line nested thousands of levels deep must not fail the CLI or the panes.
  * JSON.parse takes any depth; JSON.stringify, structured clone and recursive walks do not.
  */
 const tempDir = useTempDir('vak-deep-');

@@ -33,7 +33,7 @@ import { mutate, mutation, type Mutation } from './mutations';
 import { sessionKey, writeSession } from './temp-home';
 
 /**
- * Issue 7, reliability: over mutated copies of every fixture ledger (bit flips,
+ * Reliability: over mutated copies of every fixture ledger (bit flips,
  * truncation, inserted bytes and lines, invalid UTF-8, deep nesting, built-in names,
  * multi-megabyte lines), the reader, the projection, the CLI and the API never throw,
  * never hang (the test's timeout bounds them), never change a byte of the file, and

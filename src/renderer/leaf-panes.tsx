@@ -14,7 +14,7 @@ import { useLeafRequest } from './leaf/use-leaf-view';
 /** The right region: History ∥ Projected context for the selected leaf, or the comparison. */
 export function LeafPanes() {
   // A new view is drawn as a deferred (concurrent) render: React draws both panes in slices that
-  // yield to the browser, instead of one task that blocks it (issue 9: no task over 50 ms). Until
+  // yield to the browser, instead of one task that blocks it (no task over 50 ms). Until
   // it is committed the panes show the previous view, as while it loads.
   const latest = useAppStore((s) => s.leafView);
   const view = useDeferredValue(latest);
@@ -85,7 +85,7 @@ export function LeafPanes() {
 /**
  * The view the projected pane shows: the History's, one render later. A new view then draws the
  * History in one commit and the projected pane in the next, each its own task (a commit lays out
- * what it drew: both at once was a task over 50 ms, issue 9).
+ * what it drew: both at once was a task over 50 ms).
  */
 function useProjectedAfterHistory(
   view: LeafView | null,

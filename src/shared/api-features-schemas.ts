@@ -1,5 +1,5 @@
 /**
- * Runtime schemas of the issue 11 feature requests (`api-features.ts`), built from the
+ * Runtime schemas of the feature requests (`api-features.ts`), built from the
  * shared pieces of `api-schemas.ts` so a session key or a profile is checked one way only.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The API of issue 11's backend features: context over time, search, cost, export.
+ * The API of the backend features: context over time, search, cost, export.
  * Merged into `ApiMethods` (api.ts) and validated by `api-features-schemas.ts`.
  * Plain types only: the renderer imports this file.
  */

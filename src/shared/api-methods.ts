@@ -22,7 +22,7 @@ const METHOD_SET: Record<ApiMethod, true> = {
   branch: true,
   subscribe: true,
   unsubscribe: true,
-  // issue 11 features (api-features.ts)
+  // features (api-features.ts)
   getContextSeries: true,
   search: true,
   cancelSearch: true,

@@ -330,7 +330,7 @@ export interface LeafView {
   /** Chain position of every entry named in a projected message's `source_ids`. */
   sourcePositions: Record<string, number>;
   /**
-   * The plan counted and as a strip (bounded: issue 9, an answer follows the screen, not the
+   * The plan counted and as a strip (bounded: an answer follows the screen, not the
    * number of turns); its rows and what each turn could be forced to come from `getPlanTurns`.
    */
   plan: PlanOutline;
@@ -497,7 +497,7 @@ export type ApiEvent =
   /** The user's `prices.json` was created, edited or removed (to library subscribers): ask for costs again. */
   | { type: 'prices' };
 
-/** Every request/response pair. The renderer sees exactly this (plus `onEvent`); issue 11's features come from `api-features.ts`. */
+/** Every request/response pair. The renderer sees exactly this (plus `onEvent`); the features come from `api-features.ts`. */
 export interface ApiMethods extends FeatureApiMethods {
   getHome(req: Record<string, never>): HomeInfo;
   listSessions(req: Record<string, never>): SessionSummary[];

@@ -22,7 +22,7 @@ export interface StripSegment {
 export const STRIP_SEGMENTS = 256;
 
 /**
- * `segs` as at most `max` segments (issue 9: 3,798 turns must fit the strip's box). Runs of the
+ * `segs` as at most `max` segments (3,798 turns must fit the strip's box). Runs of the
  * same fidelity and override state merge first (nothing is lost); while there are still too
  * many, neighbours merge pairwise into mixed segments coloured by their larger part. Works on
  * one-turn segments (the backend, from the plan) and on segments already merged (the renderer,

@@ -185,7 +185,7 @@ describe('context series', () => {
   });
 });
 
-describe('a series in steps (issue 9: other requests answer meanwhile, a superseded one is cancelled)', () => {
+describe('a series in steps (other requests answer meanwhile, a superseded one is cancelled)', () => {
   const bytes = generateSession({ seed: 8, entries: 1200, cwd: '/w', branchChance: 0 }).bytes;
   const req = { key: 'k', leaf: null, plan: 'auto', profile: DEFAULT_PROFILE } as const;
   /** Turns of the event loop while `p` runs (each a chance for another request). */

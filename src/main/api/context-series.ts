@@ -1,5 +1,5 @@
 /**
- * Context over time (issue 11 §1): the projected context at every turn end along a
+ * Context over time: the projected context at every turn end along a
  * leaf's chain, stacked by part, with plan markers and the measured input beside it.
  *
  * Cost: one scan of the chain (`series-scan.ts`: every turn costed once at Full by the

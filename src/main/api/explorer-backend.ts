@@ -80,7 +80,7 @@ type Handlers = {
 
 const DEFAULT_LINE_BYTES = 64 * 1024;
 /**
- * What a first open reads before it answers, and each later step (issue 9: first rows within
+ * What a first open reads before it answers, and each later step (first rows within
  * ~300 ms of opening a 100 MB session). About 25 ms of reading on this machine: requests for the
  * rows on screen answer between steps.
  */
@@ -334,7 +334,7 @@ export class ExplorerBackend implements ApiBackend {
   /**
    * An open session that holds entry `id` — or, for null, its active leaf — as the file has it:
    * while a first open still reads in steps, an entry not read yet and the active leaf wait for
-   * the whole file. Answers about a leaf are never about part of its chain (issue 9).
+   * the whole file. Answers about a leaf are never about part of its chain.
    */
   private async sessionHolding(key: SessionKey, client: ApiClient, id: string | null): Promise<OpenSession> {
     const s = await this.session(key, client);
@@ -371,7 +371,7 @@ export class ExplorerBackend implements ApiBackend {
     return summary;
   }
 
-  // Issue 11's features (feature-handlers.ts): built on first use, after the constructor ran.
+  // The features (feature-handlers.ts): built on first use, after the constructor ran.
   private featureApi: FeatureApi | null = null;
   private features(): FeatureApi {
     this.featureApi ??= new FeatureApi({

@@ -1,5 +1,5 @@
 /**
- * Handlers of issue 11's feature methods (api-features.ts): context over time, search,
+ * Handlers of the feature methods (api-features.ts): context over time, search,
  * cost, export. Kept apart from explorer-backend.ts, which spreads `featureHandlers`
  * into its handler table.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 9's work-count invariant for what a leaf view sends: its answer follows the screen
+ * The work-count invariant for what a leaf view sends: its answer follows the screen
  * (a window of the chain, the first screen of the projected pane, the plan's outline), never
  * the number of turns. Counted in JSON characters (what the WebSocket carries), never timed.
  */
@@ -97,7 +97,7 @@ async function sizes(
   };
 }
 
-describe('a leaf view follows the screen, not the number of turns (issue 9)', () => {
+describe('a leaf view follows the screen, not the number of turns', () => {
   it('100, 1,000 and 3,000 turns: the same answer size within the strip and a few digits', async () => {
     const s100 = await sizes(100);
     const s1000 = await sizes(1000);

@@ -11,7 +11,7 @@ import type { ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
 
 /**
- * Issue 9, "show first rows while a first open is still reading": a session bigger than
+ * "show first rows while a first open is still reading": a session bigger than
  * `firstReadBytes` answers its open early and reads the rest in steps, each announced like an
  * append. What it shows once read to the end is exactly what a whole read shows — on every
  * fixture (damaged, torn, missing header) and with steps that split lines anywhere.
@@ -119,7 +119,7 @@ const fixtureFiles = readdirSync(FIXTURES)
   .filter((f) => f.endsWith('.jsonl'))
   .sort();
 
-describe('a first open read in steps (issue 9)', () => {
+describe('a first open read in steps', () => {
   it.each(fixtureFiles)('%s: ends showing exactly what a whole read shows', async (name) => {
     const bytes = readFileSync(join(FIXTURES, name));
     const { home } = homeWith(bytes);

@@ -58,7 +58,7 @@ function appendLines(
   appendFileSync(path, text);
 }
 
-describe('appended events carry a delta (issue 9)', () => {
+describe('appended events carry a delta', () => {
   it('patching the rows held before with the delta gives exactly the rows after, folded and not', async () => {
     const home = join(tempDir(), 'home');
     cpSync(join(FIXTURES, 'demo-home'), home, { recursive: true });

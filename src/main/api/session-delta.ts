@@ -49,7 +49,7 @@ const leavesKnown = new PerReading<{ count: number; leaves: number }>();
 
 /**
  * What an append of entries `firstNew … count-1` changed in a session's tree, so a follower
- * patches its caches instead of opening the session again (issue 9). The layout only places
+ * patches its caches instead of opening the session again. The layout only places
  * new entries, so old rows keep their lanes; what changes in them is drawn again from
  * `redraw`: the parent of a new entry (its children and forks), every row a new line passes
  * through on its way down from that parent, and the former active leaf. Past MAX_DELTA_ROWS new

@@ -1,5 +1,5 @@
 /**
- * Issue 9's work-count invariants: what selecting, appending and paging cost, counted in
+ * The work-count invariants: what selecting, appending and paging cost, counted in
  * turns shaped, entries parsed and bytes read (never timed, so a busy machine cannot flake them).
  */
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -58,7 +58,7 @@ function closedTurnKeys(l: Ledger, leaf: number): Set<string> {
   return new Set(t.turns.filter((x) => !x.open).map((x) => `${x.entries[0]}:${x.entries[x.entries.length - 1]}`));
 }
 
-describe('work-count invariants (issue 9)', () => {
+describe('work-count invariants', () => {
   it('selecting the next entry of a long chain shapes at most the one turn that differs', async () => {
     const { b, key } = await sessionOf(4000, 21);
     const first = await view(b, key, null);

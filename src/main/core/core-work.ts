@@ -1,6 +1,6 @@
 /**
  * Counted work of the ledger core, summed over open sessions (Ledger.stats, TurnCache.stats): what
- * issue 9's work-count invariants read (never timings), and what the worker reports in its stats.
+ * The work-count invariants read (never timings), and what the worker reports in its stats.
  */
 import type { LedgerStats } from './ledger';
 import type { TurnCacheStats } from './turn-cache';

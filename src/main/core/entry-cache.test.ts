@@ -3,7 +3,7 @@ import { generateSession } from '../../generator';
 import { EntryCache, ENTRY_CACHE_BYTES, ENTRY_CACHE_ENTRIES } from './entry-cache';
 import { Ledger } from './ledger';
 
-// Counted, not timed (issue 9: memory follows the index, not the payloads).
+// Counted, not timed (memory follows the index, not the payloads).
 
 describe('EntryCache holds parsed entries by the bytes of their lines', () => {
   it('never holds more than its bytes, dropping the least recently used first', () => {

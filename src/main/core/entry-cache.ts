@@ -1,7 +1,7 @@
 /**
  * The parsed entries a ledger keeps, the most recently asked for first to stay, bounded by the
  * bytes of their lines rather than by their number: a parsed entry costs a few times its line,
- * and a count alone let 4,096 large entries hold tens of MB (issue 9: memory follows the index,
+ * and a count alone let 4,096 large entries hold tens of MB (memory follows the index,
  * not the payloads). Entries evicted soon also die young: a long scan (a leaf's plan parses its
  * whole chain) no longer promotes every entry it parsed into the old generation.
  *

@@ -126,7 +126,7 @@ function expectSameAsWithoutNotes(
   return { projected: turnsProjected, noted: turnsNoted };
 }
 
-describe('Full notes (issue 9: parse once)', () => {
+describe('Full notes (parse once)', () => {
   it('plan every leaf of the hard cases as without notes, and note the turns they can', () => {
     const { projected, noted } = expectSameAsWithoutNotes(HARD);
     expect(noted).toBeGreaterThan(0);

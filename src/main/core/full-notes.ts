@@ -1,6 +1,6 @@
 /**
  * What each message entry costs at Full fidelity (§5.3), noted by the reader from the parse it
- * does anyway (issue 9 "parse once"): a first open's active leaf then learns its closed turns'
+ * does anyway: a first open's active leaf then learns its closed turns'
  * costs from these numbers instead of reading and parsing every message of the chain again
  * (on a 100 MB session that second parse was half of "open → the active leaf's panes").
  *

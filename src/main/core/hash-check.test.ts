@@ -52,7 +52,7 @@ function damaged(seed: number, picks: number[]): Buffer {
 
 const tempDir = useTempDir('vak-hash-check-');
 
-describe('a deferred hash check reports exactly what hashing while reading reports (issue 9)', () => {
+describe('a deferred hash check reports exactly what hashing while reading reports', () => {
   it('every fixture, any chunks, any number of claims kept before hashing inline again (property)', () => {
     const files = fixtureCases().map((c) => readFileSync(c.file));
     fc.assert(

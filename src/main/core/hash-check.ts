@@ -1,5 +1,5 @@
 /**
- * The hash chain of a first read, checked after it instead of during it (issue 9: "open → the
+ * The hash chain of a first read, checked after it instead of during it ("open → the
  * active leaf's panes"). A hash mismatch changes nothing a leaf shows (§8: such an entry is still
  * kept, counts, and can be a parent or the active leaf), so a big session's first open can answer
  * before it has hashed every line: sha256 was ~15 % of that open. While the read goes on, the

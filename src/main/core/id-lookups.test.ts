@@ -124,7 +124,7 @@ function readingOf(l: Ledger): { ids: string[]; parent: number[]; warnings: stri
   };
 }
 
-describe('repeats and parents told without the id map (issue 9: a first read looks no id up)', () => {
+describe('repeats and parents told without the id map (a first read looks no id up)', () => {
   it('reports what looking every id up reports, whether the ids increase or not', () => {
     fc.assert(
       fc.property(steps, (list) => {

@@ -1,6 +1,6 @@
 /**
  * The JSON text a first read parses for a long line, without the long strings it only measures
- * (issue 9, "open → the active leaf's panes ≤ 1 s"). A big session is mostly tool results: on the
+ * ("open → the active leaf's panes ≤ 1 s"). A big session is mostly tool results: on the
  * 100 MB bench session JSON.parse spent ~0.4 s of a first open making ~85 MB of strings that the
  * reader only measures for its notes (full-notes.ts: UTF-8 bytes and lines of a tool result, bytes
  * of a text block) and then drops. Here a lexer (json-skim-lexer.ts) finds the strings at

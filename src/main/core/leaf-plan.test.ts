@@ -58,7 +58,7 @@ function checkExtended(ledger: Ledger, opts: PlanOptions, step: number, sample?:
 const tight: PlanOptions = { plan: 'auto', profile: { window: 3000, reserve: 0, bytes_per_token: 4 } };
 const roomy: PlanOptions = { plan: 'none', profile: DEFAULT_PROFILE };
 
-describe('a plan from the leaf above (issue 9: an append indexes only what it added)', () => {
+describe('a plan from the leaf above (an append indexes only what it added)', () => {
   it('equals the whole-chain plan on every fixture, one and three entries below', () => {
     for (const name of readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl'))) {
       const ledger = Ledger.fromBytes(readFileSync(join(FIXTURES, name)));

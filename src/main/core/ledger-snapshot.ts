@@ -9,7 +9,7 @@ import { WARNING_CODES, type LedgerWarning } from './warnings';
  * A verified reading of a ledger up to the end of its last complete line: the index and
  * the reader's state (warnings so far, the chain's last hash). Restored, it continues
  * exactly where a full read would be after those bytes, so a reopen reads only what came
- * after them (issue 9 "Reopen is instant"). A pending torn tail is not part of it: it is
+ * after them. A pending torn tail is not part of it: it is
  * read again, as any appended byte.
  */
 export interface LedgerSnapshot {

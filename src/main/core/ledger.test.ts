@@ -116,7 +116,7 @@ describe('the reader on edge inputs', () => {
   });
 });
 
-describe('entries for a one-pass scan (issue 9: a first leaf parses its whole chain once)', () => {
+describe('entries for a one-pass scan (a first leaf parses its whole chain once)', () => {
   it('scanEntry parses what the cache lacks without keeping it, and takes what the cache has', () => {
     const l = Ledger.fromBytes(readFileSync(join(FIXTURES, 'branching.jsonl')));
     const parsed = (): number => l.stats.entriesMaterialised;

@@ -24,7 +24,7 @@ export interface OpenOptions {
   /**
    * Read at most this many bytes now (default: to the end). A read that stops short leaves
    * `moreToRead` true and the rest to later `refresh` calls: a first open shows its first
-   * rows while the rest is still being read (issue 9).
+   * rows while the rest is still being read.
    */
   maxBytes?: number;
   /**
@@ -170,7 +170,7 @@ export class Ledger {
   }
 
   /**
-   * Continues from a kept reading of the file's start (issue 9 "Reopen is instant"): the
+   * Continues from a kept reading of the file's start: the
    * snapshot's index and reader state are restored and only the bytes after it are read,
    * as a refresh would. The caller checked the snapshot still matches the file
    * (`snapshotMismatch`). Throws SnapshotInvalidError, leaving `source` open, when the

@@ -8,7 +8,7 @@ const SEQUENTIAL_GAP = 64 << 10;
 const MIN_AHEAD = 16 << 10;
 
 /**
- * Entries' lines as text, read through one window of the file (issue 9: a leaf's first
+ * Entries' lines as text, read through one window of the file (a leaf's first
  * projection parses every entry of its chain). A chain's entries lie in file order, mostly next
  * to each other: one read of WINDOW_BYTES serves the lines after it too, instead of one read and
  * one fresh Buffer per line (27k lines of a 100 MB chain: ~0.6 s of reads, now ~400 reads).

@@ -90,7 +90,7 @@ const bytesOf = (a: Arrays[keyof Arrays]): Buffer => Buffer.from(a.buffer, a.byt
 const IDS_PER_PIECE = 65536;
 
 /**
- * The bytes of a kept index as parts to write one after the other (issue 9: memory follows the
+ * The bytes of a kept index as parts to write one after the other (memory follows the
  * index): the head, the JSON part in pieces, then the typed arrays as views of the snapshot's (no copy: a
  * 1M-entry index is ~80 MB encoded), then the checksum. Computed synchronously, as the snapshot
  * views a live index: its JSON part is taken now, and the arrays' slots of the entries it covers

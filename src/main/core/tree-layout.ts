@@ -46,7 +46,7 @@ export interface LayoutRow {
 }
 
 /**
- * A layout as plain data, kept with a session's index (issue 9 "Reopen is instant": laying out a
+ * A layout as plain data, kept with a session's index (laying out a
  * 36k-entry session took 11-29 ms of a reopen's first rows, in code still cold). Only a layout
  * that is what `build` gives the index as it was is kept: restored, it is that build.
  */

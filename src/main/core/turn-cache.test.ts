@@ -48,7 +48,7 @@ const LEDGER = ledgerBytes([
   msg('uB2', 'aB', 'user', [text('and again (branch B)')]),
 ]);
 
-describe('turn cache (issue 9)', () => {
+describe('turn cache', () => {
   it.each([
     ['', null, [0, 0, 0]],
     [", costing every turn from the reader's notes", 4, [2, 4, 4]],
@@ -91,7 +91,7 @@ describe('turn cache (issue 9)', () => {
   );
 });
 
-describe('turn costs kept with the index (issue 9: reopen is instant)', () => {
+describe('turn costs kept with the index (reopen is instant)', () => {
   it('a cache restored from its plain data reuses every turn, each in its own shape, and plans as a fresh one', () => {
     const l = Ledger.fromBytes(LEDGER);
     const leaves = ['uA2', 'uB2', 'aA'];

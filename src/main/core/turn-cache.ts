@@ -305,7 +305,7 @@ function fromNotes(
 }
 
 /**
- * A turn cache as plain data, kept with a session's index (issue 9 "Reopen is instant": a
+ * A turn cache as plain data, kept with a session's index (a
  * reopen's first leaf then shapes no closed turn it had shaped before). Per facts: first and
  * last entry, bytes_per_token, tokens, the entry behind each message, the acks it had, and the
  * card calls it looked up without a presentation (the `unacked` index, rebuilt from these).

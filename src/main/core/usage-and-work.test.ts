@@ -39,7 +39,7 @@ describe('work fold (§3)', () => {
   });
 });
 
-describe('work fold extended from a tip (issue 9: an append or a reopen folds what came since)', () => {
+describe('work fold extended from a tip (an append or a reopen folds what came since)', () => {
   const bytes = readFileSync(join(FIXTURES, BIG));
   const base = Ledger.fromBytes(bytes);
   const chain = chainToRoot(base.index, base.index.activeLeaf);

@@ -4,7 +4,7 @@ import type { Ledger } from './ledger';
 
 /**
  * The §3 work fold of a chain as far as its entry `tip` (an entry index): a later fold of a chain
- * through `tip` starts from it and reads only the work entries after it (issue 9: an append or a
+ * through `tip` starts from it and reads only the work entries after it (an append or a
  * reopen from a kept index folds what came since, not the whole chain's work entries again).
  */
 export interface WorkFold {

@@ -1,5 +1,5 @@
 /**
- * The price table (issue 11 §3): USD per million tokens per model, from the user's
+ * The price table: USD per million tokens per model, from the user's
  * `prices.json` in the app's data folder when it is there and valid, else from the
  * bundled default (`resources/prices.json`). A model with no row has no price: its
  * tokens are shown, never a guessed cost.

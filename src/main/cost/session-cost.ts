@@ -1,5 +1,5 @@
 /**
- * Tokens and cost per turn and per session (issue 11 §3). Message usage (`meta.usage`)
+ * Tokens and cost per turn and per session. Message usage (`meta.usage`)
  * is what the session cost; receipt attempts other than the winning one are calls that
  * produced no message (retries, failures) and are counted apart, never added to the
  * message figures: the winning attempt is the message's own call (docs/spec-decisions.md,

@@ -1,5 +1,5 @@
 /**
- * A leaf's projected context as a file (issue 11 §4): the §9 `project --json` shape, or
+ * A leaf's projected context as a file: the §9 `project --json` shape, or
  * Markdown a person can read (each message a section, content in fences that no ledger
  * text can close).
  */

@@ -1,5 +1,5 @@
 /**
- * A session as one self-contained HTML file (issue 11 §4): the tree, the history and
+ * A session as one self-contained HTML file: the tree, the history and
  * projected context of a leaf, deep links `#leaf=<id>`. What is in the file:
  * - a session of at most MAX_ALL_ENTRIES entries: every entry's content, and the
  *   projected context (auto plan, default profile) of every leaf (up to MAX_LEAVES)

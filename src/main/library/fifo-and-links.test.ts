@@ -22,7 +22,7 @@ import { ApiError, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend } from '../api/explorer-backend';
 
 /**
- * Issue 7.4 and 7.6 at the library and backend level (serve mode's end-to-end FIFO test
+ * FIFOs and links at the library and backend level (serve mode's end-to-end FIFO test
  * is the transport's): a FIFO, or a link to one, named *.jsonl never hangs anything, and
  * a link leads out of the home only to a ledger of its own session.
  */
@@ -91,7 +91,7 @@ const c = new Client('c');
 const rowOf = async (key: string): Promise<SessionSummary | undefined> =>
   ((await backend!.call('listSessions', {}, c)) as SessionSummary[]).find((s) => s.key === key);
 
-describe('FIFOs named *.jsonl (issue 7.4)', () => {
+describe('FIFOs named *.jsonl', () => {
   it('a FIFO and a link to one present at start: listed with the reason, refused on open, the rest served', async () => {
     await serve((home, outside) => {
       execFileSync('mkfifo', [join(home, PIPE)]);
@@ -136,7 +136,7 @@ describe('FIFOs named *.jsonl (issue 7.4)', () => {
   });
 });
 
-describe('links in the home (issue 7.6)', () => {
+describe('links in the home', () => {
   it('a link to a file that is not its session ledger is listed, never read: getLine never returns its bytes', async () => {
     const secret = 'root:x:0:0:root:/root:/bin/bash';
     const key = `${DIR}/passwd.jsonl`;

@@ -104,7 +104,7 @@ async function openAndKeep(home: string, store: string): Promise<Ledger> {
   return s.ledger;
 }
 
-describe('kept indexes: a reopen reads only what was appended (issue 9)', () => {
+describe('kept indexes: a reopen reads only what was appended', () => {
   it('keeps a verified index in the user data folder, never beside the ledger', async () => {
     const { home, store } = setup();
     await openAndKeep(home, store);

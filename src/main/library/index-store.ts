@@ -27,7 +27,7 @@ const EXT = '.vkix';
 /** A temp file older than this was left by a process that died while writing: removed when pruning. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
-/** One line on stderr: why a kept index was not used (issue 9: "with the reason logged"). */
+/** One line on stderr: why a kept index was not used ("with the reason logged"). */
 function notUsed(realPath: string, reason: string): void {
   console.warn(`vak-explorer: kept index of ${realPath} not used (${reason}); reading the file whole`);
 }
@@ -35,7 +35,7 @@ function notUsed(realPath: string, reason: string): void {
 /**
  * Verified indexes of sessions, kept in the app's user data folder (never beside a ledger),
  * one file per ledger named by the sha256 of its real path, so that a reopen reads only
- * what was appended since (issue 9 "Reopen is instant"). A kept index is used only for the
+ * what was appended since. A kept index is used only for the
  * very file it was read from: same device and inode, at least as long, and the bytes of its
  * last line still hashing to the same value; a damaged, foreign or outdated one is ignored.
  */

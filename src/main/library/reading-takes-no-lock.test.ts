@@ -13,7 +13,7 @@ import { ExplorerBackend } from '../api/explorer-backend';
 import { flockCalls } from '../core/flock';
 
 /**
- * Issue 7.1: the explorer is a guest beside a running agent, and reading never takes
+ * The explorer is a guest beside a running agent, and reading never takes
  * the agent's flock, not even to probe it (vak's `try_lock` fails with `Locked` when
  * it lands on a probe). Two checks: the flock module's own call count (every flock(2)
  * of this process goes through it), and, where strace is installed, the system calls

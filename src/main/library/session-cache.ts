@@ -62,7 +62,7 @@ export interface OpenSession {
 }
 
 /**
- * How a big session is opened (issue 9, "show first rows while a first open is still reading"):
+ * How a big session is opened ("show first rows while a first open is still reading"):
  * the open answers after `firstBytes`, then `stepBytes` more are read per step, in turn with
  * the session's other refreshes; `onStep(key)` runs each step (the backend refreshes the
  * session and tells its followers, as for an append).
@@ -120,7 +120,7 @@ export class SessionCache {
 
   /**
    * `store` keeps verified indexes in the user data folder so a reopen reads only what was
-   * appended (issue 9); a full open's index is written `keepDelayMs` after it answered.
+   * appended; a full open's index is written `keepDelayMs` after it answered.
    */
   constructor(
     readonly home: string,

@@ -1,5 +1,5 @@
 /**
- * An open session's tree layout kept in step with its ledger (issue 9): laid out on open (from a
+ * An open session's tree layout kept in step with its ledger: laid out on open (from a
  * kept layout on a reopen), extended after appends, built whole again when a read placed it
  * otherwise than a whole read would (a session looks the same however it was read), and handed
  * to the kept index only as a whole build.

@@ -9,7 +9,7 @@ import { ExplorerBackend } from '../api/explorer-backend';
 import { SessionCache } from './session-cache';
 
 /**
- * Issue 7.10: with more sessions followed in one burst than the cache keeps unpinned,
+ * With more sessions followed in one burst than the cache keeps unpinned,
  * every follower must still hear of appends. The cache used to evict a session opened
  * in the burst before its subscriber pinned it, and a closed session gets no events.
  */
@@ -68,7 +68,7 @@ afterEach(async () => {
   backend = null;
 });
 
-describe('a burst of subscriptions (issue 7.10)', () => {
+describe('a burst of subscriptions', () => {
   it(`${N} sessions followed at once all stay open and all hear of an append`, async () => {
     const h = home();
     backend = await ExplorerBackend.create({ home: h.home, isDemo: false, label: 't', lockPollMs: 0, cacheSize: 4 });

@@ -1,5 +1,5 @@
 /**
- * Full-text search over the home's ledgers (issue 11 §2), as a streaming scan: no index
+ * Full-text search over the home's ledgers, as a streaming scan: no index
  * is kept (bench: `npm run bench -- search`). Each search belongs to one client; a new
  * search from that client cancels its previous one of the same kind (text or id) where the
  * work happens (the scan checks between chunks). Pages continue from a cursor the service keeps.

@@ -25,33 +25,30 @@ function threadNices(): Map<number, number> {
   return out;
 }
 
-describe.runIf(process.platform === 'linux')(
-  'the backend worker runs below the main thread (issue 9, event-loop delay)',
-  () => {
-    it('names the calling thread', () => {
-      const tid = currentThreadId();
-      expect(tid).not.toBeNull();
-      expect(threadNices().has(tid as number)).toBe(true);
-    });
+describe.runIf(process.platform === 'linux')('the backend worker runs below the main thread (event-loop delay)', () => {
+  it('names the calling thread', () => {
+    const tid = currentThreadId();
+    expect(tid).not.toBeNull();
+    expect(threadNices().has(tid as number)).toBe(true);
+  });
 
-    it("a WorkerBackend's thread is nicer than the thread that routes its calls, which keeps its priority", async (ctx) => {
-      const me = currentThreadId() as number;
-      const mine = getPriority(me);
-      if (mine + WORKER_NICE_INCREMENT > 19) {
-        ctx.skip(`this test runs at nice ${mine}: no room to run a thread ${WORKER_NICE_INCREMENT} nicer`);
-      }
-      const before = threadNices();
-      const b = await WorkerBackend.create({
-        home: tempDir(),
-        isDemo: false,
-        label: 'test',
-        lockPollMs: 0,
-        watch: false,
-      });
-      open.push(b);
-      const added = [...threadNices()].filter(([tid]) => !before.has(tid));
-      expect(added.filter(([, nice]) => nice === mine + WORKER_NICE_INCREMENT)).toHaveLength(1); // the worker's JS thread
-      expect(getPriority(me)).toBe(mine);
+  it("a WorkerBackend's thread is nicer than the thread that routes its calls, which keeps its priority", async (ctx) => {
+    const me = currentThreadId() as number;
+    const mine = getPriority(me);
+    if (mine + WORKER_NICE_INCREMENT > 19) {
+      ctx.skip(`this test runs at nice ${mine}: no room to run a thread ${WORKER_NICE_INCREMENT} nicer`);
+    }
+    const before = threadNices();
+    const b = await WorkerBackend.create({
+      home: tempDir(),
+      isDemo: false,
+      label: 'test',
+      lockPollMs: 0,
+      watch: false,
     });
-  },
-);
+    open.push(b);
+    const added = [...threadNices()].filter(([tid]) => !before.has(tid));
+    expect(added.filter(([, nice]) => nice === mine + WORKER_NICE_INCREMENT)).toHaveLength(1); // the worker's JS thread
+    expect(getPriority(me)).toBe(mine);
+  });
+});

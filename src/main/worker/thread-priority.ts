@@ -2,7 +2,7 @@
  * The backend worker runs below the main thread's scheduling priority (Linux), so the thread
  * that routes IPC, sockets and Electron's windows gets a core the moment it wakes.
  *
- * Why: on a 2-core machine the main thread's event-loop delay (issue 9: max ≤ 20 ms) was not
+ * Why: on a 2-core machine the main thread's event-loop delay (max ≤ 20 ms) was not
  * its own work but time spent runnable and waiting for a core (/proc/thread-self/schedstat:
  * stalls of 10–15 ms were 9–13 ms of run-queue wait) while the worker and V8's helper threads
  * projected a leaf. A higher nice value on the worker's thread only lets the main thread in

@@ -40,7 +40,7 @@ export interface WorkerBackendOptions {
 }
 
 /**
- * The worker's heap (issue 9: memory follows the index, not the payloads). The old generation
+ * The worker's heap (memory follows the index, not the payloads). The old generation
  * may grow to ten times what the 1M-entry bench session keeps (~0.2 GB), under Electron's ~4 GB
  * pointer-compression cage that the main thread's heap shares. It stays under 2 GiB: with a
  * limit of 2 GiB or more (Node 20's V8; newer ones scale that bound with the machine's memory)

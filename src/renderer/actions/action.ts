@@ -1,6 +1,6 @@
 /**
  * A user action: one definition that the keyboard, the buttons, the keys overlay and the
- * command palette all use (issue 11 §5). Actions live in per-area files of this folder and
+ * command palette all use. Actions live in per-area files of this folder and
  * are listed together in `registry.ts`.
  */
 import type { Api } from '../../shared/api';

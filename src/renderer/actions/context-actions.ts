@@ -1,4 +1,4 @@
-/** Actions of the context chart, the cost panel, exports and copies (issue 11 §1, §3, §4). */
+/** Actions of the context chart, the cost panel, exports and copies. */
 import { copyProjectedContext, exportProjection, exportSessionHtml, hasSession } from '../export/exports';
 import type { Action } from './action';
 

@@ -19,7 +19,7 @@ interface Loaded {
 /**
  * Past this many entries the chart is drawn on request, not on open: its first series reads every
  * entry of the chain (~48 s at 1M entries here), and the session's worker answers nothing else
- * meanwhile — the tree would wait for it (issue 9: cost follows what is on screen).
+ * meanwhile — the tree would wait for it (cost follows what is on screen).
  */
 export const SERIES_ON_REQUEST_ENTRIES = 200_000;
 
@@ -86,7 +86,7 @@ export function useContextSeries(open: boolean): SeriesState {
   const compare = useAppStore((s) => s.compare);
   const [version, setVersion] = useState(0);
   // A session still read in steps (SessionInfo.reading) has no whole chain to draw yet: the
-  // series is asked once it is read (asking earlier would read the rest at once, issue 9).
+  // series is asked once it is read (asking earlier would read the rest at once).
   const ready = useAppStore((s) => s.sessionInfo !== null && s.sessionInfo.reading === null);
   const big = useAppStore((s) => (s.sessionInfo?.entryCount ?? 0) > SERIES_ON_REQUEST_ENTRIES);
   const [asked, setAsked] = useState<string | null>(null);
@@ -120,7 +120,7 @@ export function useContextSeries(open: boolean): SeriesState {
   useEffect(() => {
     if (!key || !open || !ready || deferred) return;
     // A series superseded (another leaf, plan, window…) is cancelled in the backend, not only
-    // ignored here: a big session's first one is seconds of work there (issue 9).
+    // ignored here: a big session's first one is seconds of work there.
     const abort = new AbortController();
     const opts = { signal: abort.signal };
     const req: Omit<LeafRequest, 'overrides'> & { overrides: LeafRequest['overrides'] } = {

@@ -1,5 +1,5 @@
 /**
- * A leaf view's plan rows, read as they come on screen (issue 9: a leaf view carries only the
+ * A leaf view's plan rows, read as they come on screen (a leaf view carries only the
  * plan's outline, whatever the number of turns): by window for the turns panel and the strip's
  * tooltip, by id for the tree's turn markers. One of each per view, made anew for every view
  * (the view's leaf pinned: an append must not move it), so rows of two plans never mix.

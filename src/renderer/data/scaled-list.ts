@@ -283,7 +283,7 @@ class ScaledScroller {
   private placedAt: number | null = null;
   /**
    * A new list draws its first screen alone and the rows beyond its edges a task later: drawing
-   * and laying out both in the task that mounts the list was a task over 50 ms (issue 9). Any
+   * and laying out both in the task that mounts the list was a task over 50 ms. Any
    * move of the user's draws them at once.
    */
   private screenOnly = true;

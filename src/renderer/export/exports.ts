@@ -1,5 +1,5 @@
 /**
- * Exports of the open session and the selected leaf (issue 11 §4): built by the backend
+ * Exports of the open session and the selected leaf: built by the backend
  * (escaped, self-contained), saved here through a download. Each says what happened in the
  * store's `exportNotice`, so a key or the palette that started it shows the outcome too.
  */

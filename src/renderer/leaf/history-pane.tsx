@@ -19,7 +19,7 @@ import { TextViewContext, TextViewToggle, useTextView } from '../text/text-view'
 /**
  * Estimated height of a history row (rows are measured once drawn): a closed row's, as Chromium
  * draws it (panes.css .history-line). Off by much, a new view's first screen has too few rows and
- * draws again, in the same task, once they are measured (issue 9).
+ * draws again, in the same task, once they are measured.
  */
 const ROW_ESTIMATE = 22;
 

@@ -96,7 +96,7 @@ describe('hover linking on a long chain', () => {
   });
 });
 
-describe('links between the panes on a long chain (issue 10: both ways, any message)', () => {
+describe('links between the panes on a long chain (both ways, any message)', () => {
   it('both panes open at the leaf end; the projected pane pages; "→ #400" and "← u0" scroll the other pane', async () => {
     const unstub = stubScrolling(ROW);
     try {

@@ -99,7 +99,7 @@ export function usePaneRows(
     enabled: !scaled,
     // The virtualizer places the rows and sizes the box itself (`top`, `height`), and re-renders
     // only when the rows in range change: a measured row moving the rows below it is no React
-    // render (each was one more render and commit of the whole list in the same task, issue 9).
+    // render (each was one more render and commit of the whole list in the same task).
     // `top`, as the rows always had it: a `transform` (its other mode) measured no better in
     // `npm run bench -- ui` and makes every row a layer of its own.
     directDomUpdates: true,
@@ -203,7 +203,7 @@ export function PaneRowsBox(props: {
 
 /**
  * Draws a pane's list again when its source gets a page, as a transition: in slices that yield to
- * the browser (a page drawn at once was a task over 50 ms, issue 9). The source only grows: a
+ * the browser (a page drawn at once was a task over 50 ms). The source only grows: a
  * slice that reads a newer page than the one before it draws a row instead of its placeholder.
  */
 export function useRedrawOnPages(source: { subscribe(fn: () => void): () => void }): void {

@@ -16,7 +16,7 @@ export function useLeafRequest(): LeafRequest | null {
 
 /**
  * Keeps `leafView` in the store in step with the selection. A request that a newer selection
- * replaces is aborted (the client's AbortSignal: the backend drops or stops its work, issue 9),
+ * replaces is aborted (the client's AbortSignal: the backend drops or stops its work),
  * and its answer, should one still come, is dropped. The projected pane comes paged (its first
  * screen only) except while comparing: the comparison reads both projections whole.
  */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderOnBackend, sessionHash } from '../test-support/render-backend';
 
 /**
- * Issue 9: a session read in steps has its hash chain checked after the read. The plan bar's
+ * A session read in steps has its hash chain checked after the read. The plan bar's
  * warnings count says it is provisional until the `checked` event, then counts the hash mismatch
  * (the damaged fixture has one, line 6).
  */

@@ -66,7 +66,7 @@ describe('live session', () => {
   });
 
   it('shows a big session’s first rows while it is read in steps, then the whole session at its active leaf', async () => {
-    // 60 messages of ~1 KB, read in steps of 8 KB (issue 9: first rows while a first open reads).
+    // 60 messages of ~1 KB, read in steps of 8 KB (first rows while a first open reads).
     const w = new SessionWriter().header().message('m0', 'h', 'user', [{ type: 'text', text: 'Start.' }]);
     for (let i = 1; i < 60; i++) {
       const role = i % 2 ? 'assistant' : 'user';
@@ -126,7 +126,7 @@ describe('live session', () => {
   });
 });
 
-describe('appends are deltas (issue 9)', () => {
+describe('appends are deltas', () => {
   it('an append is patched in from its event: no openSession, the selection kept, follow moves to the new leaf', async () => {
     const w = liveSession();
     const api = await renderOnBackend({ written: { live: w }, hash: sessionHash('live') });

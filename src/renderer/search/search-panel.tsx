@@ -13,7 +13,7 @@ import { useSearch } from './use-search';
 import './search.css';
 
 /**
- * Search in the library's place (issue 11 §2): a query across every session of the home or
+ * Search in the library's place: a query across every session of the home or
  * within the open one, filters, and the hits grouped by session. ↑/↓ move through the hits,
  * Enter opens one as the selected leaf, Esc returns to the library.
  */

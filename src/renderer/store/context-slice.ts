@@ -6,7 +6,7 @@ export const contextInitial = (): Pick<ContextSlice, 'chartOpen' | 'exportNotice
   exportNotice: null,
 });
 
-/** The context-over-time strip, and what the last export or copy did (issue 11 §1, §4). */
+/** The context-over-time strip, and what the last export or copy did. */
 export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = (set) => ({
   ...contextInitial(),
   toggleChart: (open) => set((s) => ({ chartOpen: open ?? !s.chartOpen })),

@@ -20,7 +20,6 @@ export const sessionInitial = () => ({
   pendingSelect: null,
 });
 
-
 /** The per-session part that a new session starts without. */
 export const sessionReset = () => ({
   sessionInfo: null,

@@ -203,7 +203,7 @@ export interface ExportNotice {
   error: boolean;
 }
 
-/** The context-over-time strip and the outcome of exports (issue 11 §1, §4). */
+/** The context-over-time strip and the outcome of exports. */
 export interface ContextSlice {
   chartOpen: boolean;
   exportNotice: ExportNotice | null;
@@ -221,7 +221,7 @@ export interface SearchUiFilters {
   to: string;
 }
 
-/** Search across the home or within the open session (issue 11 §2), and the command palette (§5). */
+/** Search across the home or within the open session, and the command palette (§5). */
 export interface SearchSlice {
   searchOpen: boolean;
   searchScope: 'home' | 'session';

@@ -178,7 +178,7 @@ function TreeList({ tree }: { tree: TreeSource }) {
   const selectedLeafId = leafView?.leaf ?? null;
 
   // The same function from render to render (it reads the view when called): the rows are
-  // memoized, and a selection must not draw every row again (issue 9: the renderer never blocks).
+  // memoized, and a selection must not draw every row again (the renderer never blocks).
   const onHover = useCallback(
     (row: TreeRow | null) => {
       if (!row) return setHover(null);

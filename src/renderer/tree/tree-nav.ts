@@ -9,7 +9,7 @@ const SCAN_LIMIT = 4096;
 /**
  * How long the cursor must rest before its row becomes the selected leaf (ms). Moving with
  * j/k/PageDown draws the cursor at once; the panes are asked for only where it stops, so a
- * run of key presses costs one leaf view, not one per row passed (issue 9).
+ * run of key presses costs one leaf view, not one per row passed.
  */
 export const SETTLE_MS = 100;
 

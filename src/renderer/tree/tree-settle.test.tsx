@@ -25,7 +25,7 @@ async function openLong() {
   return api;
 }
 
-describe('moving the cursor with keys (issue 9: superseded work is dropped)', { timeout: 60_000 }, () => {
+describe('moving the cursor with keys (superseded work is dropped)', { timeout: 60_000 }, () => {
   it('five quick k presses draw the cursor at once and ask for one leaf view, the fifth row’s', async () => {
     const api = await openLong();
     const before = leafViews(api.calls).length;

@@ -4,10 +4,12 @@
  * the panes in a few stops, and the small messages say what happened.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { startServe } from '../src/test-support/serve-process';
 import { BIG, expect, readLines, sessionHash, test } from './ui-fixture';
 
 /**
@@ -350,4 +352,40 @@ test('axe: every control name holds its visible text (label-content-name-mismatc
     return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.html) }));
   });
   expect(violations).toEqual([]);
+});
+
+test("paths are shortened under the user's own home only; a library row's hover holds its whole title", async ({
+  page,
+  served,
+}) => {
+  // The fixture home's sessions ran in /home/ana/…: served for a user whose home that is, and for another.
+  const data = mkdtempSync(join(tmpdir(), 'vak-reach-home-'));
+  const cwdHeads = async (userHome: string): Promise<string[]> => {
+    const s = await startServe(served.home, 30_000, { ...process.env, HOME: userHome, XDG_DATA_HOME: data });
+    try {
+      await page.goto(s.url);
+      const heads = page.locator('button.group.cwd');
+      await expect(heads.first()).toBeVisible();
+      return (await heads.allTextContents()).map((t) => t.replace(/^[▾▸]\s*/, ''));
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+  };
+  try {
+    const ana = await cwdHeads('/home/ana');
+    expect(ana).toContain('~/projects/vak');
+    expect(ana.every((t) => !t.startsWith('/home/ana'))).toBe(true);
+    const bob = await cwdHeads('/home/bob');
+    expect(bob).toContain('/home/ana/projects/vak');
+    expect(bob.some((t) => t.startsWith('~'))).toBe(false);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+  // Hover: the row's tooltip starts with the whole title the row may cut with an ellipsis.
+  await served.open(page);
+  const row = page.locator('.session-row').first();
+  const title = (await row.locator('.session-title').textContent()) ?? '';
+  const tip = (await row.locator('[title]').first().getAttribute('title')) ?? '';
+  expect(title.length).toBeGreaterThan(0);
+  expect(tip.split('\n')[0]).toBe(title);
 });

@@ -207,10 +207,15 @@ async function checkPane(page: Page, want: Projection): Promise<number> {
       }
       checked.add(s.index);
     }
-    // On to the first message not yet read: scroll the bottom of the last one read to the top.
-    const last = Math.max(...checked);
     if (checked.size === want.messages.length) break;
-    await pane.locator(`article.projected-msg[data-message-index="${last}"]`).evaluate((a) => {
+    // On to the first message not yet read: scroll the bottom of the last one read that is still
+    // drawn to the top (a "show all" may have moved the list's window past the others).
+    const drawn = (await shownMessages(pane)).map((m) => m.index).filter((i) => checked.has(i));
+    if (drawn.length === 0) {
+      await scroll.evaluate((el) => (el.scrollTop += Math.max(1, el.clientHeight / 2)));
+      continue;
+    }
+    await pane.locator(`article.projected-msg[data-message-index="${Math.max(...drawn)}"]`).evaluate((a) => {
       const box = a.closest('.pane-scroll');
       if (box) box.scrollTop += Math.max(1, a.getBoundingClientRect().bottom - box.getBoundingClientRect().top - 4);
     });

@@ -29,10 +29,15 @@ export interface ServeProcess {
   stderr(): string;
 }
 
-/** Starts serve mode on `home` (a random port) and resolves once it printed its URL. */
-export async function startServe(home: string, timeoutMs = 30_000): Promise<ServeProcess> {
+/** Starts serve mode on `home` (a random port, `env` its environment) and resolves once it printed its URL. */
+export async function startServe(
+  home: string,
+  timeoutMs = 30_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', '--home', home, '--port', '0', '--no-open'], {
     cwd: ROOT,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

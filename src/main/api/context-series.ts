@@ -11,7 +11,7 @@
 import type { ContextPoint, ContextSeries, ContextSeriesRequest } from '../../shared/api-features';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { Lru } from '../../shared/lru';
-import { checkCancelled, type CancelSignal } from '../core/cancel';
+import type { CancelSignal } from '../core/cancel';
 import { chainToRoot } from '../core/chain';
 import type { Ledger } from '../core/ledger';
 import { PerReading } from '../core/per-reading';
@@ -20,6 +20,7 @@ import { fitBytesPerToken, type FitSample } from './series-fit';
 import { contextPoint } from './series-markers';
 import { measuredInput } from './series-measured';
 import type { PointEval } from './series-point-eval';
+import { runInSteps, STEP_MS } from './in-steps';
 import { atOnce, scanSeriesSteps, type ChainScan } from './series-scan';
 
 /**
@@ -29,9 +30,6 @@ import { atOnce, scanSeriesSteps, type ChainScan } from './series-scan';
  */
 const scans = new PerReading<Lru<string, ChainScan>>();
 const KEEP_SCANS = 4;
-
-/** Work between two pauses of `contextSeriesInSteps` (a step ends after the turn or point that passes it). */
-const STEP_MS = 12;
 
 /** Series of one ledger are built one at a time: a second (a comparison's plan B) reuses the first's scan. */
 const building = new KeyedQueue<Ledger>();
@@ -54,19 +52,7 @@ export function contextSeriesInSteps(
   signal?: CancelSignal,
   stepMs = STEP_MS,
 ): Promise<ContextSeries> {
-  return building.run(ledger, async () => {
-    const steps = seriesSteps(ledger, leaf, req);
-    let since = performance.now();
-    for (;;) {
-      checkCancelled(signal);
-      const r = steps.next();
-      if (r.done) return r.value;
-      if (performance.now() - since >= stepMs) {
-        await new Promise((turn) => setImmediate(turn));
-        since = performance.now();
-      }
-    }
-  });
+  return building.run(ledger, () => runInSteps(seriesSteps(ledger, leaf, req), signal, stepMs));
 }
 
 /** The series, pausing (yielding) after each turn of a scan and each point. */

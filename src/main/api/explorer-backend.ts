@@ -51,6 +51,8 @@ export interface ExplorerBackendOptions {
   home: string;
   isDemo: boolean;
   label: string;
+  /** The user's own home folder (paths under it are shown as `~/…`), when known. */
+  userHome?: string;
   /** With `isDemo`: copy `home` (the bundled demo) here first and serve the copy. */
   demoCopyDir?: string;
   /** Watch the home for changes (default true). */
@@ -162,7 +164,8 @@ export class ExplorerBackend implements ApiBackend {
   /** Builds a backend over a home: lists it once and starts watching. */
   static async create(opts: ExplorerBackendOptions): Promise<ExplorerBackend> {
     const home = opts.isDemo && opts.demoCopyDir ? ensureDemoCopy(opts.home, opts.demoCopyDir) : opts.home;
-    const b = new ExplorerBackend({ home, isDemo: opts.isDemo, label: opts.label }, opts);
+    const info = { home, isDemo: opts.isDemo, label: opts.label };
+    const b = new ExplorerBackend(opts.userHome === undefined ? info : { ...info, userHome: opts.userHome }, opts);
     const step = opts.firstReadBytes ?? FIRST_READ_BYTES;
     if (Number.isFinite(step)) {
       b.cache.readInSteps({

@@ -65,7 +65,12 @@ describe('resolveHome', () => {
     const opts = { env: {}, userDataDir: join(dir, 'data'), bundledDemoDir: bundled };
     const empty = join(dir, 'empty-but-there');
     mkdirSync(empty);
-    expect(await resolveHome({ ...opts, home: empty })).toEqual({ home: empty, isDemo: false, label: empty });
+    expect(await resolveHome({ ...opts, home: empty })).toEqual({
+      home: empty,
+      isDemo: false,
+      label: empty,
+      userHome: homedir(),
+    });
     symlinkSync('loop', join(dir, 'loop'));
     for (const [home, problem] of [
       [join(dir, 'missing'), /missing does not exist$/],

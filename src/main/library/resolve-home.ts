@@ -85,7 +85,7 @@ export async function resolveHome(opts: ResolveHomeOptions): Promise<HomeInfo> {
   if (opts.home !== undefined) {
     const problem = namedHomeProblem(opts.home);
     if (problem !== null) throw new HomeError(opts.home, problem);
-    return { home: opts.home, isDemo: false, label: tildify(opts.home) };
+    return { home: opts.home, isDemo: false, label: tildify(opts.home), userHome: homedir() };
   }
   const home = defaultHome(opts.env);
   if (scanHome(home).length > 0 || !existsSync(opts.bundledDemoDir)) {

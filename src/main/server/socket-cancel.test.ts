@@ -1,13 +1,12 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type WebSocket from 'ws';
 import { generateSession } from '../../generator';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { useTempDir } from '../../test-support/temp-dir';
 import { WorkerBackend } from '../worker/worker-backend';
 import { createLoopbackServer, type LoopbackServer } from './loopback-server';
-import { openSocket, signIn, type ReplyFrame } from './testing/http-helpers';
+import { connect, type ReplyFrame } from './testing/http-helpers';
 
 const tempDir = useTempDir('vak-socket-cancel-');
 const CWD = '/home/ana/projects/cancel';
@@ -20,12 +19,6 @@ afterEach(async () => {
   server = null;
   backend = null;
 });
-
-async function connect(s: LoopbackServer): Promise<WebSocket> {
-  const r = await openSocket(s.port, { cookie: await signIn(s.port, s.token) });
-  if (!r.ws) throw new Error(`refused: ${r.status}`);
-  return r.ws;
-}
 
 describe('{cancel: id} over the serve-mode socket (real worker)', () => {
   it('answers the cancelled request with code cancelled at once, and the worker drops or stops it', async () => {

@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type WebSocket from 'ws';
 import { MAX_SLICE_BYTES } from '../../shared/api';
 import { useTempDir } from '../../test-support/temp-dir';
 import { ExplorerBackend } from '../api/explorer-backend';
@@ -10,7 +9,7 @@ import { MAX_BUFFERED_BYTES, MAX_IN_FLIGHT, MAX_REPLY_BYTES, STALLED_BYTES } fro
 import { createLoopbackServer, type LoopbackServer } from './loopback-server';
 import { BIG_ENTRY_ID, BIG_LINE_KEY, writeBigLineHome } from './testing/big-line-home';
 import { FakeBackend } from './testing/fake-backend';
-import { openSocket, rpc, signIn } from './testing/http-helpers';
+import { connect, rpc } from './testing/http-helpers';
 
 const tempDir = useTempDir('vak-limits-');
 let staticDir: string;
@@ -29,13 +28,6 @@ afterEach(async () => {
   server = null;
   backend = null;
 });
-
-async function connect(s: LoopbackServer): Promise<WebSocket> {
-  const cookie = await signIn(s.port, s.token);
-  const r = await openSocket(s.port, { cookie });
-  if (!r.ws) throw new Error(`refused: ${r.status}`);
-  return r.ws;
-}
 
 describe('a client that stops reading (serve mode, real backend)', () => {
   it('has its requests cancelled once its unread replies pass the stall limit; the server never queues more; others are served', async () => {

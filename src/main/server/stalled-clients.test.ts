@@ -11,7 +11,7 @@ import { WorkerBackend } from '../worker/worker-backend';
 import { STALLED_REASON } from './api-socket';
 import { createLoopbackServer, type LoopbackServer } from './loopback-server';
 import { BIG_ENTRY_ID, BIG_LINE_KEY, writeBigLineHome } from './testing/big-line-home';
-import { openSocket, signIn, type ReplyFrame } from './testing/http-helpers';
+import { connect, type ReplyFrame } from './testing/http-helpers';
 
 const tempDir = useTempDir('vak-stalled-');
 let server: LoopbackServer | null = null;
@@ -23,12 +23,6 @@ afterEach(async () => {
   server = null;
   backend = null;
 });
-
-async function connect(s: LoopbackServer): Promise<WebSocket> {
-  const r = await openSocket(s.port, { cookie: await signIn(s.port, s.token) });
-  if (!r.ws) throw new Error(`refused: ${r.status}`);
-  return r.ws;
-}
 
 const STALLED_CLIENTS = 8;
 /** Per stalled client: big slices first (its unread replies pile up), then costly projections. */

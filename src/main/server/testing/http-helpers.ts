@@ -65,6 +65,13 @@ export function openSocket(
 }
 
 /** Collects a socket's JSON frames; `next()` waits for the next one. */
+/** A signed-in WebSocket on a server (throws if the upgrade is refused). */
+export async function connect(s: { port: number; token: string }): Promise<WebSocket> {
+  const r = await openSocket(s.port, { cookie: await signIn(s.port, s.token) });
+  if (!r.ws) throw new Error(`refused: ${r.status}`);
+  return r.ws;
+}
+
 export function frames(ws: WebSocket): { next(): Promise<Record<string, unknown>> } {
   const queue: Record<string, unknown>[] = [];
   const waiting: ((f: Record<string, unknown>) => void)[] = [];

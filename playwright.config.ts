@@ -19,7 +19,8 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: ['ui-*.spec.ts', 'electron-smoke.spec.ts'],
   outputDir: 'test-results/playwright',
-  workers: 1,
+  // Each spec starts its own serve process on its own copy of a home, so two run side by side.
+  workers: 2,
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -1,7 +1,8 @@
 /**
  * Smoke test of the real Electron app (out/main/index.js, built by `npm run build`):
  * it opens its window on a per-test VAK_HOME holding a copy of the demo fixture
- * and shows the library. Skipped, visibly, where the Electron binary is not installed.
+ * and shows the library, then times one click on a tree row → both panes drawn in the real
+ * window and prints it. Skipped, visibly, where the Electron binary is not installed.
  */
 import { _electron, expect, test } from '@playwright/test';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +17,23 @@ const MAIN = join(ROOT, 'out', 'main', 'index.js');
 const FIXTURE_HOME = fileURLToPath(new URL('../../shared/fixtures/demo-home', import.meta.url));
 /** What `window.vak` must hold: every API method, `onEvent` and `ready`, nothing else. */
 const API_KEYS = [...API_METHOD_NAMES, 'onEvent', 'ready'].sort();
+
+/** Clicks the tree row of `leaf`; resolves with ms from the click event to the frame after both panes show it. */
+const CLICK_TO_PANES = `(leaf) => new Promise((resolve) => {
+  const row = document.querySelector('.tree-row[data-entry-id="' + leaf + '"]');
+  const shown = () =>
+    [...document.querySelectorAll('.history-pane .history-item')].at(-1)?.getAttribute('data-entry-id') === leaf &&
+    document.querySelector('.projected-pane .projected-msg') !== null;
+  let start = 0;
+  const observer = new MutationObserver(() => {
+    if (!shown()) return;
+    observer.disconnect();
+    requestAnimationFrame(() => resolve(performance.now() - start));
+  });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+  row.addEventListener('click', (e) => { start = e.timeStamp; }, { once: true, capture: true });
+  row.click();
+})`;
 
 /** The Electron executable, or why there is none (the npm package installs without its binary offline). */
 function electronBinary(): { path: string } | { reason: string } {
@@ -81,6 +99,22 @@ test('the Electron app opens its window and shows the library', async () => {
       };
     });
     expect(globals).toEqual({ vak: API_KEYS, require: 'undefined', process: 'undefined' });
+
+    // One click on a tree row → both panes drawn for it, timed in the real window: from the
+    // click event to the animation frame after the History ends at that entry and the
+    // projected context shows a message.
+    await library.locator('.session-item').first().click();
+    const rows = win.locator('.tree-row:not(.placeholder)');
+    await expect(rows.first()).toBeVisible();
+    const count = await rows.count();
+    const target = rows.nth(Math.floor(count / 2));
+    const id = await target.getAttribute('data-entry-id');
+    expect(id).toBeTruthy();
+    // The page's own code, as text: this file is compiled without the DOM's types.
+    const ms = (await win.evaluate(`(${CLICK_TO_PANES})(${JSON.stringify(id)})`)) as number;
+    console.log(`Electron: one click on a tree row → both panes drawn in ${ms.toFixed(0)} ms`);
+    const history = win.getByRole('region', { name: 'History' });
+    await expect(history.locator('.history-item').last()).toHaveAttribute('data-entry-id', id!);
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });

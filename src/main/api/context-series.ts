@@ -2,11 +2,11 @@
  * Context over time: the projected context at every turn end along a
  * leaf's chain, stacked by part, with plan markers and the measured input beside it.
  *
- * Cost: one scan of the chain (`series-scan.ts`: every turn costed once at Full by the
- * core's `fullTurn`, and once as recorded for points where it is the open turn), kept per
- * ledger; then each point adds up parts from those figures and plans its closed turns
- * (`series-evaluate.ts`, O(turns), no allocation per turn), gets its measured input and the
- * estimate for that call (`series-measured.ts`) and its markers (`series-markers.ts`).
+ * Cost: one scan of the chain (core `chain-scan.ts`: every turn costed once at Full, and once
+ * as recorded for points where it is the open turn), kept per ledger; then each point is planned
+ * by the core (`turn-end.ts` over the plan engine: O(closed turns), no object per turn). Here:
+ * which points, the scans kept, the steps, the measured input beside each point
+ * (`series-measured.ts`) and its markers (`series-markers.ts`).
  */
 import type { ContextPoint, ContextSeries, ContextSeriesRequest } from '../../shared/api-features';
 import { KeyedQueue } from '../../shared/keyed-queue';
@@ -15,13 +15,12 @@ import type { CancelSignal } from '../core/cancel';
 import { chainToRoot } from '../core/chain';
 import type { Ledger } from '../core/ledger';
 import { PerReading } from '../core/per-reading';
-import { PointEvaluator } from './series-evaluate';
 import { fitBytesPerToken, type FitSample } from './series-fit';
 import { contextPoint } from './series-markers';
 import { measuredInput } from './series-measured';
-import type { PointEval } from './series-point-eval';
 import { runInSteps, STEP_MS } from './in-steps';
-import { atOnce, scanSeriesSteps, type ChainScan } from './series-scan';
+import { atOnce, scanChainSteps, type ChainScan } from '../core/chain-scan';
+import { TurnEndPlanner, type PointEval } from '../core/turn-end';
 
 /**
  * Scans kept per reading of a ledger (its generation: a reload or a rewrite in place starts over,
@@ -63,10 +62,10 @@ function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): 
   const work = { projections: 0, points: 0, scanned: false };
   let scan = kept.peek(key);
   if (!scan) {
-    scan = yield* scanSeriesSteps(ledger, chain, req.profile.bytes_per_token);
+    scan = yield* scanChainSteps(ledger, chain, req.profile.bytes_per_token);
     work.scanned = true;
   }
-  const evaluator = new PointEvaluator(ledger, chain, scan, req, work);
+  const evaluator = new TurnEndPlanner(ledger, chain, scan, req, work);
   const estimateAt = (p: number): PointEval => evaluator.evaluate(p);
   const points: ContextPoint[] = [];
   const samples: FitSample[] = [];

@@ -18,6 +18,7 @@ import {
   headerContext,
   packetMessage,
   projected,
+  resetText,
   tailMessage,
   usablePackets,
   userText,
@@ -225,9 +226,7 @@ export function* planLeafSteps(
 
   const head: ProjectedMessage[] = [];
   if (ctx.resetPos >= 0) {
-    head.push(
-      projected(userText('[summary] ' + ctx.resetSummary), 'reset', null, [index.ids[chain[ctx.resetPos]]], bpt),
-    );
+    head.push(projected(userText(resetText(ctx.resetSummary)), 'reset', null, [index.ids[chain[ctx.resetPos]]], bpt));
   }
   head.push(...verbatimMessages(ledger, turnIndex.preamble, 'preamble', null, bpt));
 

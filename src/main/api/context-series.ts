@@ -19,7 +19,7 @@ import { fitBytesPerToken, type FitSample } from './series-fit';
 import { contextPoint } from './series-markers';
 import { measuredInput } from './series-measured';
 import { runInSteps, STEP_MS } from './in-steps';
-import { atOnce, scanChainSteps, type ChainScan } from '../core/chain-scan';
+import { atOnce, scanChainSteps, turnEndPositions, type ChainScan } from '../core/chain-scan';
 import { TurnEndPlanner, type PointEval } from '../core/turn-end';
 
 /**
@@ -70,7 +70,7 @@ function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): 
   const points: ContextPoint[] = [];
   const samples: FitSample[] = [];
   let prev: PointEval | null = null;
-  for (const p of pointPositions(scan, chain.length)) {
+  for (const p of turnEndPositions(scan, chain.length)) {
     const ev = evaluator.evaluate(p);
     const measured = measuredInput(ledger, chain, req.profile.bytes_per_token, p, ev, estimateAt, samples);
     points.push(contextPoint(ledger, chain, scan, p, ev, prev, measured));
@@ -89,13 +89,4 @@ function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): 
   // Kept once a series stood on it (a scan that threw half-way is not), and a reused one becomes the newest.
   kept.set(key, scan);
   return series;
-}
-
-/** Each turn's last entry, and the leaf. */
-function pointPositions(scan: ChainScan, chainLength: number): number[] {
-  const out: number[] = [];
-  for (const s of scan.segments) for (const t of s.turns) out.push(t.lastPos);
-  const last = chainLength - 1;
-  if (out[out.length - 1] !== last) out.push(last);
-  return out;
 }

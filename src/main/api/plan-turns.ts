@@ -11,7 +11,6 @@ import type { CancelSignal } from '../core/cancel';
 import { entryPreview } from '../core/entry-preview';
 import type { Ledger } from '../core/ledger';
 import { PerReading } from '../core/per-reading';
-import { usablePackets } from '../core/projection';
 import type { OpenSession } from '../library/session-cache';
 import { leafContext, type LeafContext, type PlanFacts } from './leaf-context';
 
@@ -30,9 +29,9 @@ function directivePreview(ledger: Ledger, i: number): string {
 
 function planFacts(c: LeafContext): PlanFacts {
   if (c.memo.plan) return c.memo.plan;
-  const closed = c.lp.turnIndex.turns.filter((t) => !t.open);
+  const closed = c.lp.closedTurns;
   const position = new Map(closed.map((t, k) => [t.id, k]));
-  return (c.memo.plan = { closed, position, packets: usablePackets(c.lp.ctx, closed) });
+  return (c.memo.plan = { closed, position, packets: c.lp.packets });
 }
 
 /** The plan of a leaf view: counts and the strip (overrides as the request names them, applied or not). */

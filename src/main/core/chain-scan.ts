@@ -283,6 +283,15 @@ export function lastAtOrBefore(n: number, posAt: (k: number) => number, p: numbe
   return found;
 }
 
+/** The turn ends of a scanned chain of `chainLength` entries: each turn's last entry, then the leaf. */
+export function turnEndPositions(scan: ChainScan, chainLength: number): number[] {
+  const out: number[] = [];
+  for (const s of scan.segments) for (const t of s.turns) out.push(t.lastPos);
+  const last = chainLength - 1;
+  if (out[out.length - 1] !== last) out.push(last);
+  return out;
+}
+
 /** The segment holding chain position p (the first one starts before the root, so there always is one). */
 export function segmentAt(scan: ChainScan, p: number): Segment {
   const s = lastAtOrBefore(scan.segments.length, (k) => scan.segments[k].resetPos, p);

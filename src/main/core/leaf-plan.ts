@@ -22,6 +22,7 @@ import {
   tailMessage,
   usablePackets,
   userText,
+  type UsablePacket,
   verbatimMessages,
 } from './message-shapes';
 import { FID_CARD, FID_PACKET, noteText, overridesByPosition, planTurns, type EnginePacket } from './plan-engine';
@@ -69,6 +70,9 @@ export interface LeafPlan {
   fidelityOf(m: number): Fidelity;
   /** What the chain gave the plan: a leaf below this one can start from it (planLeaf's `from`). */
   chainFacts: ChainFacts;
+  /** The closed turns in plan order, and the usable packets (§6) with their ranges in it. */
+  closedTurns: Turn[];
+  packets: UsablePacket[];
 }
 
 /**
@@ -252,7 +256,7 @@ export function* planLeafSteps(
     if (c !== undefined) cardEntry[k] = c;
   }
   const closedTurns = closed.map((c) => c.turn);
-  const usable = usablePackets(ctx, closedTurns);
+  const usable: UsablePacket[] = usablePackets(ctx, closedTurns);
   const packets: EnginePacket[] = usable.map(({ ref, first, last }) => {
     const turns = last - first + 1;
     const tokens = cache.memo(`packet:${ref.entry}:${turns}:${bpt}`, () => {
@@ -388,7 +392,20 @@ export function* planLeafSteps(
     over_budget: Math.max(0, result.need - available),
     notes: result.notes.map((note) => noteText(note, closedTurns[note.turn].id)),
   };
-  return { summary, messageCount, chain, ctx, base, turnIndex, messages, projectedAs, fidelityOf, chainFacts };
+  return {
+    summary,
+    messageCount,
+    chain,
+    ctx,
+    base,
+    turnIndex,
+    messages,
+    projectedAs,
+    fidelityOf,
+    chainFacts,
+    closedTurns,
+    packets: usable,
+  };
 }
 
 /** The last k in 0…n-1 with starts[k] ≤ x (-1 when none). */

@@ -107,11 +107,15 @@ export function headerContext(ledger: Ledger): { system: string; tools: Json[] }
   return h.kind === 'header' ? { system: h.system, tools: h.tools } : { system: '', tools: [] };
 }
 
+/** A usable packet and its range in the closed turns. */
+export interface UsablePacket {
+  ref: PacketRef;
+  first: number;
+  last: number;
+}
+
 /** §6: a packet is usable only when both its ids are closed turns of this chain, in order. */
-export function usablePackets(
-  ctx: ChainContext,
-  closed: readonly Turn[],
-): { ref: PacketRef; first: number; last: number }[] {
+export function usablePackets(ctx: ChainContext, closed: readonly Turn[]): UsablePacket[] {
   // Most chains hold no packet: no map over their (thousands of) closed turns then.
   if (ctx.packets.length === 0) return [];
   const pos = new Map(closed.map((t, k) => [t.id, k]));

@@ -68,7 +68,12 @@ function specPlan(
       if (j < 0) notes.push(`turn t${k}: packet ${o.packet_id} is not usable for this turn; kept Full`);
       else if (!free(packets[j]))
         notes.push(`turn t${k}: packet ${o.packet_id} overlaps a turn already fixed; kept Full`);
-      else for (let i = packets[j].first; i <= packets[j].last; i++) ((choices[i] = { packet: j }), (fixed[i] = true));
+      else {
+        for (let i = packets[j].first; i <= packets[j].last; i++) {
+          choices[i] = { packet: j };
+          fixed[i] = true;
+        }
+      }
     }
     fixed[k] = true;
   });

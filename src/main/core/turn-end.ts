@@ -6,6 +6,7 @@
  * projections. Where those figures are not exact, the point is projected (`project`) instead.
  */
 import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
+import { ownTable } from '../../shared/own-key';
 import {
   fixedTokens,
   intentTextAt,
@@ -207,7 +208,7 @@ export class TurnEndPlanner {
     this.work.projections++;
     const { plan, profile } = this.req;
     const proj = projectLeaf(this.ledger, this.chain[p], { plan, profile, overrides: this.overrides }).projection;
-    const parts = { ...u.parts, full: 0, card: 0, packet: 0 };
+    const parts = ownTable({ ...u.parts, full: 0, card: 0, packet: 0 });
     let fixed = u.fixed;
     for (const m of proj.messages) {
       if (m.fidelity === 'full' || m.fidelity === 'card' || m.fidelity === 'packet') {
@@ -216,7 +217,7 @@ export class TurnEndPlanner {
       }
     }
     const fidelity = new Uint8Array(closed);
-    const counts: FidelityCounts = { full: 0, card: 0, packet: 0 };
+    const counts = ownTable<FidelityCounts>({ full: 0, card: 0, packet: 0 });
     const used = new Set<string>();
     for (const row of proj.plan) {
       const k = seg.byId.get(row.turn_id);

@@ -23,7 +23,10 @@ export const OV_PACKET = 3;
 export interface TurnCosts {
   /** Full cost per turn. */
   full: Float64Array;
-  /** Card cost per turn, or -1 where the chain holds no turn card for it (at the plan's point). */
+  /**
+   * Card cost per turn, or -1 where the chain holds no turn card for it (at the plan's point). Read
+   * only for a card override and by step 3 (`auto`): without either it may be empty.
+   */
   card: Float64Array;
   /** Optional prefix sums of `full` (prefix[k] = full[0] + … + full[k-1]): packet ranges cost O(1) each. */
   prefix?: Float64Array;

@@ -169,9 +169,11 @@ export class TurnEndPlanner {
     const { seg, parts, available, closed } = u;
     let fixed = u.fixed;
     const packets = seg.packets.filter((pk) => pk.pos <= p && pk.last < closed);
-    const card = this.cardsAt(seg, p, closed);
+    const overrides = this.overridesOf(seg);
+    // Card costs are read only by card overrides and step 3: a plain `none` series skips them.
+    const card = this.auto || overrides ? this.cardsAt(seg, p, closed) : NO_CARDS;
     const costs = { full: seg.full, card, prefix: seg.prefixFull };
-    const plan = planTurns(costs, closed, packets, available, this.auto, this.overridesOf(seg));
+    const plan = planTurns(costs, closed, packets, available, this.auto, overrides);
     parts.full = plan.fullTokens;
     parts.card = plan.cardTokens;
     parts.packet = plan.packetTokens;
@@ -240,6 +242,9 @@ export class TurnEndPlanner {
     return o;
   }
 }
+
+/** No turn's Card cost (for a plan that reads none). */
+const NO_CARDS = new Float64Array(0);
 
 /** A point's parts before anything is added up. */
 const zeroParts = (): TurnEndParts => ({

@@ -269,6 +269,9 @@ export function* planLeafSteps(
   const overrides = overridesByPosition(opts.overrides, position, n);
   const result = planTurns(costs, n, packets, available, opts.plan === 'auto', overrides);
 
+  /** The packet each turn behind one stands behind (index in `packets`). */
+  const behind = new Int32Array(n);
+  for (const j of result.packetsUsed) behind.fill(j, packets[j].first, packets[j].last + 1);
   const segments: Segment[] = [];
   const plan: PlanRow[] = [];
   /** Message index where each segment starts, and one past the last segment. */
@@ -279,7 +282,7 @@ export function* planLeafSteps(
     const turn = closedTurns[k];
     const f = result.fidelity[k];
     if (f === FID_PACKET) {
-      const j = result.packetOf[k];
+      const j = behind[k];
       const p = packets[j];
       const firstOfRange = p.first === k;
       segments.push(

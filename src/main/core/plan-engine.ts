@@ -59,8 +59,6 @@ export interface PlanNote {
 export interface EnginePlan {
   /** FID_* per turn position (length m). */
   fidelity: Uint8Array;
-  /** For a FID_PACKET turn, the index in the given `packets` of the packet it stands behind; else -1. */
-  packetOf: Int32Array;
   /** The tokens the closed turns cost under the plan (§6 `need`). */
   need: number;
   fullTokens: number;
@@ -70,7 +68,7 @@ export interface EnginePlan {
   full: number;
   card: number;
   packet: number;
-  /** Indices in `packets` of the packets applied, in the order applied. */
+  /** Indices in `packets` of the packets applied, in the order applied (the FID_PACKET turns are their ranges). */
   packetsUsed: number[];
   notes: PlanNote[];
 }
@@ -122,13 +120,11 @@ export function planTurns(
 ): EnginePlan {
   const { full, card, prefix } = costs;
   const fidelity = new Uint8Array(m);
-  const packetOf = new Int32Array(m).fill(-1);
   let sum = 0;
   if (prefix) sum = prefix[m];
   else for (let k = 0; k < m; k++) sum += full[k];
   const r: EnginePlan = {
     fidelity,
-    packetOf,
     need: sum,
     fullTokens: sum,
     cardTokens: 0,
@@ -162,7 +158,6 @@ export function planTurns(
     r.full -= n;
     r.packet += n;
     fidelity.fill(FID_PACKET, p.first, p.last + 1);
-    packetOf.fill(j, p.first, p.last + 1);
     r.packetsUsed.push(j);
   };
   const applyCard = (k: number): void => {

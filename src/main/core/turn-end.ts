@@ -90,8 +90,8 @@ export class TurnEndPlanner {
   private readonly overrides: ReadonlyMap<string, TurnOverride>;
   /** The overrides by turn position, per segment: made once per request, not per point. */
   private readonly segOverrides = new Map<Segment, EngineOverrides | null>();
-  /** Card costs at the current point, per segment (reused from point to point). */
-  private readonly cardCosts = new Map<Segment, Float64Array>();
+  /** Card costs at the current point, per segment (moved from point to point). */
+  private readonly cardCosts = new Map<Segment, CardCosts>();
 
   constructor(
     private readonly ledger: Ledger,
@@ -171,7 +171,7 @@ export class TurnEndPlanner {
     const packets = seg.packets.filter((pk) => pk.pos <= p && pk.last < closed);
     const overrides = this.overridesOf(seg);
     // Card costs are read only by card overrides and step 3: a plain `none` series skips them.
-    const card = this.auto || overrides ? this.cardsAt(seg, p, closed) : NO_CARDS;
+    const card = this.auto || overrides ? this.cardsAt(seg, p) : NO_CARDS;
     const costs = { full: seg.full, card, prefix: seg.prefixFull };
     const plan = planTurns(costs, closed, packets, available, this.auto, overrides);
     parts.full = plan.fullTokens;
@@ -186,17 +186,22 @@ export class TurnEndPlanner {
     return finishPoint(parts, fixed, available, plan.need, seg, plan.fidelity, closed, plan, used);
   }
 
-  /** Each of the first `closed` turns' Card cost at p (the newest card on the chain up to p), or -1. */
-  private cardsAt(seg: Segment, p: number, closed: number): Float64Array {
-    let card = this.cardCosts.get(seg);
-    if (!card) this.cardCosts.set(seg, (card = new Float64Array(seg.turns.length)));
-    for (let k = 0; k < closed; k++) {
-      const cs = seg.turns[k].cards;
-      let c = cs.length - 1;
-      while (c >= 0 && cs[c].pos > p) c--;
-      card[k] = c >= 0 ? cs[c].tokens : -1;
+  /**
+   * Each turn's Card cost at p (the newest card on the chain up to p), or -1. Moved from the previous
+   * point by the cards between them (points go forward, a measured input's estimate a little back),
+   * so a series costs O(cards) for them, not O(turns) per point.
+   */
+  private cardsAt(seg: Segment, p: number): Float64Array {
+    let s = this.cardCosts.get(seg);
+    if (!s) this.cardCosts.set(seg, (s = cardCosts(seg)));
+    const { card, events, was } = s;
+    while (s.applied < events.length && events[s.applied].pos <= p) {
+      const e = events[s.applied];
+      was[s.applied++] = card[e.k];
+      card[e.k] = e.tokens;
     }
-    return card;
+    while (s.applied > 0 && events[s.applied - 1].pos > p) card[events[--s.applied].k] = was[s.applied];
+    return s.card;
   }
 
   /**
@@ -241,6 +246,21 @@ export class TurnEndPlanner {
     }
     return o;
   }
+}
+
+/** A segment's Card costs as of the cards applied so far (`events` in chain order, `was` to undo them). */
+interface CardCosts {
+  card: Float64Array;
+  events: { pos: number; k: number; tokens: number }[];
+  applied: number;
+  was: Float64Array;
+}
+
+function cardCosts(seg: Segment): CardCosts {
+  const events = seg.turns.flatMap((t, k) => t.cards.map((c) => ({ pos: c.pos, k, tokens: c.tokens })));
+  events.sort((a, b) => a.pos - b.pos);
+  const card = new Float64Array(seg.turns.length).fill(-1);
+  return { card, events, applied: 0, was: new Float64Array(events.length) };
 }
 
 /** No turn's Card cost (for a plan that reads none). */

@@ -11,7 +11,6 @@
 import type { ContextPoint, ContextSeries, ContextSeriesRequest } from '../../shared/api-features';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { Lru } from '../../shared/lru';
-import type { CancelSignal } from '../core/cancel';
 import { chainToRoot } from '../core/chain';
 import type { Ledger } from '../core/ledger';
 import { PerReading } from '../core/per-reading';
@@ -19,7 +18,8 @@ import { fitBytesPerToken, type FitSample } from './series-fit';
 import { contextPoint } from './series-markers';
 import { measuredInput } from './series-measured';
 import { runInSteps, STEP_MS } from './in-steps';
-import { atOnce, scanChainSteps, turnEndPositions, type ChainScan } from '../core/chain-scan';
+import { atOnce, type CancelSignal } from '../core/cancel';
+import { scanChainSteps, turnEndPositions, type ChainScan } from '../core/chain-scan';
 import { TurnEndPlanner, type PointEval } from '../core/turn-end';
 
 /**

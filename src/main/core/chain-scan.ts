@@ -7,6 +7,7 @@
 import type { Json } from '../../shared/ledger-types';
 import { stringifyJson } from '../../shared/json-text';
 import type { ChainContext } from './chain-context';
+import { atOnce } from './cancel';
 import { scanChain } from './chain-context';
 import { isObject } from './entry-types';
 import { verbatimMessage } from './full-fidelity';
@@ -101,14 +102,6 @@ interface Found {
   cards: CardsByTurn;
   packets: ChainPacket[];
   presentations: ChainPresentation[];
-}
-
-/** Work that pauses (a generator yielding between its steps), run to its end at once. */
-export function atOnce<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
 }
 
 /** `scanChainSteps` at once. */

@@ -8,7 +8,7 @@
  */
 import type { Fidelity, PlanRow, ProjectedMessage, Projection, TurnOverride } from '../../shared/ledger-types';
 import { stringifyJson } from '../../shared/json-text';
-import { checkCancelled, type CancelSignal } from './cancel';
+import { atOnce, checkCancelled, type CancelSignal } from './cancel';
 import { chainToRoot } from './chain';
 import { extendChainContext, scanChain, type ChainContext, type PacketRef } from './chain-context';
 import type { Ledger } from './ledger';
@@ -205,10 +205,7 @@ function* extendedChainFacts(
  * chain facts of a planned leaf above it), the chain is indexed only below that leaf.
  */
 export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions, from?: ChainFacts): LeafPlan {
-  for (const steps = planLeafSteps(ledger, leaf, opts, from); ;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return atOnce(planLeafSteps(ledger, leaf, opts, from));
 }
 
 /** `planLeaf`, pausing (yielding) after each closed turn whose facts it reads (see addTurns). */

@@ -18,11 +18,11 @@ import {
   type Segment,
 } from './chain-scan';
 import type { Ledger } from './ledger';
-import { F_ASSISTANT, F_MESSAGE } from './ledger-index';
 import { tailText, userTextTokens } from './message-shapes';
 import { FID_CARD, FID_FULL, FID_PACKET, overridesByPosition, planTurns, type EngineOverrides } from './plan-engine';
 import { projectLeaf } from './projection';
 import { MESSAGE_OVERHEAD } from './tokens';
+import { openAt } from './turn-index';
 
 /** A turn end's tokens, part by part (the context chart's stack). */
 export interface TurnEndParts {
@@ -134,16 +134,7 @@ export class TurnEndPlanner {
     let cutShort = false;
     if (j >= 0) {
       const t = seg.turns[j];
-      // §4: the turn is open at p when its newest message up to p is not the assistant's.
-      let open = false;
-      for (let k = p - t.firstPos; k >= 0; k--) {
-        const f = this.ledger.index.flags[t.entries[k]];
-        if (f & F_MESSAGE) {
-          open = (f & F_ASSISTANT) === 0;
-          break;
-        }
-      }
-      if (open) {
+      if (openAt(this.ledger.index, t.entries, p - t.firstPos)) {
         closed = j;
         const v = verbatimOf(this.ledger, t, this.bpt);
         for (let k = 0; k <= p - t.firstPos; k++) {

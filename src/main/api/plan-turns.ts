@@ -51,7 +51,7 @@ export function planOutline(c: LeafContext, overrides: Record<string, unknown>):
 /**
  * Plan turn k with what the plan could honour instead of it: a Card only when the chain holds its
  * turn card, a Packet only for usable packets (§6) whose range holds it — the same facts
- * `choosePlan` checks, so the UI offers nothing it would refuse.
+ * the plan engine (`planClosedTurns`) checks, so the UI offers nothing it would refuse.
  */
 function planTurn(ledger: Ledger, c: LeafContext, f: PlanFacts, row: PlanRow, k: number): PlanTurn {
   const t = f.closed[k];

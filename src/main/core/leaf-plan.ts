@@ -25,7 +25,7 @@ import {
   type UsablePacket,
   verbatimMessages,
 } from './message-shapes';
-import { FID_CARD, FID_PACKET, noteText, overridesByPosition, planTurns, type EnginePacket } from './plan-engine';
+import { FID_CARD, FID_PACKET, noteText, overridesByPosition, planClosedTurns, type EnginePacket } from './plan-engine';
 import { DEFAULT_PROFILE, tokensOf, type CapacityProfile } from './tokens';
 import { turnCacheOf, type FullTurnFacts } from './turn-cache';
 import { buildTurnIndex, type Turn, type TurnIndex } from './turn-index';
@@ -264,7 +264,7 @@ export function* planLeafSteps(
   let byId: Map<string, number> | null = null;
   const position = (id: string): number | undefined => (byId ??= new Map(closedTurns.map((t, k) => [t.id, k]))).get(id);
   const overrides = overridesByPosition(opts.overrides, position, n);
-  const result = planTurns(costs, n, packets, available, opts.plan === 'auto', overrides);
+  const result = planClosedTurns(costs, n, packets, available, opts.plan === 'auto', overrides);
 
   /** The packet each turn behind one stands behind (index in `packets`). */
   const behind = new Int32Array(n);

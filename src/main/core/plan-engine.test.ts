@@ -12,7 +12,7 @@ import {
   FID_PACKET,
   noteText,
   overridesByPosition,
-  planTurns,
+  planClosedTurns,
   type EnginePacket,
   type TurnCosts,
 } from './plan-engine';
@@ -149,7 +149,7 @@ describe('plan engine', () => {
         const byId = new Map<string, TurnOverride>();
         ov.forEach((o, k) => o && byId.set(`t${k}`, o));
         const overrides = overridesByPosition(byId, (id) => Number(id.slice(1)), n);
-        const got = planTurns(costs, n, packets, available, auto, overrides);
+        const got = planClosedTurns(costs, n, packets, available, auto, overrides);
         const want = specPlan(
           full,
           turns.map((t) => t.card),
@@ -174,8 +174,8 @@ describe('plan engine', () => {
   it('plans only the first m turns: a packet reaching past them is not used', () => {
     const costs = { full: Float64Array.of(100, 100, 100), card: Float64Array.of(-1, -1, -1) };
     const packets = [{ id: 'p', first: 1, last: 2, tokens: 1 }];
-    expect([...planTurns(costs, 2, packets, 0, true).fidelity]).toEqual([FID_FULL, FID_FULL]);
-    expect([...planTurns(costs, 3, packets, 0, true).fidelity]).toEqual([FID_FULL, FID_PACKET, FID_PACKET]);
+    expect([...planClosedTurns(costs, 2, packets, 0, true).fidelity]).toEqual([FID_FULL, FID_FULL]);
+    expect([...planClosedTurns(costs, 3, packets, 0, true).fidelity]).toEqual([FID_FULL, FID_PACKET, FID_PACKET]);
   });
 });
 
@@ -240,7 +240,7 @@ describe('plan engine against project()', () => {
           else if (o === -3) byId.set(t.id, { fidelity: 'card' });
           else if (o >= 0) byId.set(t.id, { fidelity: 'packet', packet_id: plain.ctx.packets[o]?.id ?? 'nope' });
         });
-        const plan = planTurns(
+        const plan = planClosedTurns(
           { full, card },
           closed.length,
           packets,

@@ -2,8 +2,8 @@
  * §6 plan choice (steps 1–4, after per-turn overrides: docs/spec-decisions.md), over numbers
  * only: per closed turn its Full and Card costs in typed arrays, packets as ranges of turn
  * positions. The one place the rule lives: a leaf's plan (leaf-plan.ts) and every turn end of
- * a context series (turn-end.ts) call `planTurns`; nothing is allocated per turn but the
- * caller's arrays, so a 10,000-turn chain plans each of its turn ends in O(closed turns).
+ * a context series (turn-end.ts) call `planClosedTurns`; it allocates per turn only the
+ * fidelity it returns, so a 10,000-turn chain plans each of its turn ends in O(closed turns).
  * `project()` (projection.ts) is the reference the property tests hold it to (plan-engine.test.ts).
  */
 import type { TurnOverride } from '../../shared/ledger-types';
@@ -110,7 +110,7 @@ export function overridesByPosition(
  * ones, in chain order (step 2 takes them oldest first turn first, ties in that order). With
  * `auto` false only the overrides apply (derive_messages and a forced plan).
  */
-export function planTurns(
+export function planClosedTurns(
   costs: TurnCosts,
   m: number,
   packets: readonly EnginePacket[],

@@ -19,7 +19,14 @@ import {
 } from './chain-scan';
 import type { Ledger } from './ledger';
 import { tailText, userTextTokens } from './message-shapes';
-import { FID_CARD, FID_FULL, FID_PACKET, overridesByPosition, planTurns, type EngineOverrides } from './plan-engine';
+import {
+  FID_CARD,
+  FID_FULL,
+  FID_PACKET,
+  overridesByPosition,
+  planClosedTurns,
+  type EngineOverrides,
+} from './plan-engine';
 import { projectLeaf } from './projection';
 import { MESSAGE_OVERHEAD } from './tokens';
 import { openAt } from './turn-index';
@@ -164,7 +171,7 @@ export class TurnEndPlanner {
     // Card costs are read only by card overrides and step 3: a plain `none` series skips them.
     const card = this.auto || overrides ? this.cardsAt(seg, p) : NO_CARDS;
     const costs = { full: seg.full, card, prefix: seg.prefixFull };
-    const plan = planTurns(costs, closed, packets, available, this.auto, overrides);
+    const plan = planClosedTurns(costs, closed, packets, available, this.auto, overrides);
     parts.full = plan.fullTokens;
     parts.card = plan.cardTokens;
     parts.packet = plan.packetTokens;

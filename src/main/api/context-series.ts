@@ -2,26 +2,25 @@
  * Context over time: the projected context at every turn end along a
  * leaf's chain, stacked by part, with plan markers and the measured input beside it.
  *
- * Cost: one scan of the chain (`series-scan.ts`: every turn costed once at Full by the
- * core's `fullTurn`, and once as recorded for points where it is the open turn), kept per
- * ledger; then each point adds up parts from those figures and plans its closed turns
- * (`series-evaluate.ts`, O(turns), no allocation per turn), gets its measured input and the
- * estimate for that call (`series-measured.ts`) and its markers (`series-markers.ts`).
+ * Cost: one scan of the chain (core `chain-scan.ts`: every turn costed once at Full, and once
+ * as recorded for points where it is the open turn), kept per ledger; then each point is planned
+ * by the core (`turn-end.ts` over the plan engine: O(closed turns), no object per turn). Here:
+ * which points, the scans kept, the steps, the measured input beside each point
+ * (`series-measured.ts`) and its markers (`series-markers.ts`).
  */
 import type { ContextPoint, ContextSeries, ContextSeriesRequest } from '../../shared/api-features';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { Lru } from '../../shared/lru';
-import type { CancelSignal } from '../core/cancel';
 import { chainToRoot } from '../core/chain';
 import type { Ledger } from '../core/ledger';
 import { PerReading } from '../core/per-reading';
-import { PointEvaluator } from './series-evaluate';
 import { fitBytesPerToken, type FitSample } from './series-fit';
 import { contextPoint } from './series-markers';
 import { measuredInput } from './series-measured';
-import type { PointEval } from './series-point-eval';
 import { runInSteps, STEP_MS } from './in-steps';
-import { atOnce, scanSeriesSteps, type ChainScan } from './series-scan';
+import { atOnce, type CancelSignal } from '../core/cancel';
+import { scanChainSteps, turnEndPositions, type ChainScan } from '../core/chain-scan';
+import { TurnEndPlanner, type PointEval } from '../core/turn-end';
 
 /**
  * Scans kept per reading of a ledger (its generation: a reload or a rewrite in place starts over,
@@ -63,15 +62,15 @@ function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): 
   const work = { projections: 0, points: 0, scanned: false };
   let scan = kept.peek(key);
   if (!scan) {
-    scan = yield* scanSeriesSteps(ledger, chain, req.profile.bytes_per_token);
+    scan = yield* scanChainSteps(ledger, chain, req.profile.bytes_per_token);
     work.scanned = true;
   }
-  const evaluator = new PointEvaluator(ledger, chain, scan, req, work);
+  const evaluator = new TurnEndPlanner(ledger, chain, scan, req, work);
   const estimateAt = (p: number): PointEval => evaluator.evaluate(p);
   const points: ContextPoint[] = [];
   const samples: FitSample[] = [];
   let prev: PointEval | null = null;
-  for (const p of pointPositions(scan, chain.length)) {
+  for (const p of turnEndPositions(scan, chain.length)) {
     const ev = evaluator.evaluate(p);
     const measured = measuredInput(ledger, chain, req.profile.bytes_per_token, p, ev, estimateAt, samples);
     points.push(contextPoint(ledger, chain, scan, p, ev, prev, measured));
@@ -90,13 +89,4 @@ function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): 
   // Kept once a series stood on it (a scan that threw half-way is not), and a reused one becomes the newest.
   kept.set(key, scan);
   return series;
-}
-
-/** Each turn's last entry, and the leaf. */
-function pointPositions(scan: ChainScan, chainLength: number): number[] {
-  const out: number[] = [];
-  for (const s of scan.segments) for (const t of s.turns) out.push(t.lastPos);
-  const last = chainLength - 1;
-  if (out[out.length - 1] !== last) out.push(last);
-  return out;
 }

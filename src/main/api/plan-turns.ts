@@ -11,7 +11,6 @@ import type { CancelSignal } from '../core/cancel';
 import { entryPreview } from '../core/entry-preview';
 import type { Ledger } from '../core/ledger';
 import { PerReading } from '../core/per-reading';
-import { usablePackets } from '../core/projection';
 import type { OpenSession } from '../library/session-cache';
 import { leafContext, type LeafContext, type PlanFacts } from './leaf-context';
 
@@ -30,9 +29,9 @@ function directivePreview(ledger: Ledger, i: number): string {
 
 function planFacts(c: LeafContext): PlanFacts {
   if (c.memo.plan) return c.memo.plan;
-  const closed = c.lp.turnIndex.turns.filter((t) => !t.open);
+  const closed = c.lp.closedTurns;
   const position = new Map(closed.map((t, k) => [t.id, k]));
-  return (c.memo.plan = { closed, position, packets: usablePackets(c.lp.ctx, closed) });
+  return (c.memo.plan = { closed, position, packets: c.lp.packets });
 }
 
 /** The plan of a leaf view: counts and the strip (overrides as the request names them, applied or not). */
@@ -52,7 +51,7 @@ export function planOutline(c: LeafContext, overrides: Record<string, unknown>):
 /**
  * Plan turn k with what the plan could honour instead of it: a Card only when the chain holds its
  * turn card, a Packet only for usable packets (§6) whose range holds it — the same facts
- * `choosePlan` checks, so the UI offers nothing it would refuse.
+ * the plan engine (`planClosedTurns`) checks, so the UI offers nothing it would refuse.
  */
 function planTurn(ledger: Ledger, c: LeafContext, f: PlanFacts, row: PlanRow, k: number): PlanTurn {
   const t = f.closed[k];

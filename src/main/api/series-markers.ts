@@ -5,10 +5,9 @@
  */
 import type { ContextPoint, MeasuredInput } from '../../shared/api-features';
 import type { Ledger } from '../core/ledger';
-import type { PointEval } from './series-point-eval';
-import { tsOf, turnAt } from './series-lookup';
-import { FID_CARD, FID_FULL } from './series-plan';
-import type { ChainScan } from './series-scan';
+import { tsOf, turnAt, type ChainScan } from '../core/chain-scan';
+import { FID_CARD, FID_FULL } from '../core/plan-engine';
+import type { PointEval } from '../core/turn-end';
 
 /** The point at chain position p from its evaluation, marked against the previous point's. */
 export function contextPoint(

@@ -7,9 +7,9 @@
 import type { MeasuredInput } from '../../shared/api-features';
 import type { Ledger } from '../core/ledger';
 import { F_ASSISTANT, F_USAGE } from '../core/ledger-index';
-import type { PointEval } from './series-point-eval';
+import { turnAt } from '../core/chain-scan';
+import type { PointEval } from '../core/turn-end';
 import type { FitSample } from './series-fit';
-import { turnAt } from './series-lookup';
 
 /**
  * The measured input of the point's turn's newest answer with a usage, and the estimate for

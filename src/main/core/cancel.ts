@@ -19,3 +19,11 @@ export class WorkCancelled extends Error {
 export function checkCancelled(signal: CancelSignal | undefined): void {
   if (signal?.aborted) throw new WorkCancelled();
 }
+
+/** Work that pauses (a generator yielding between its steps: see api/in-steps.ts), run to its end at once. */
+export function atOnce<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}

@@ -6,9 +6,9 @@
  * below a planned one (an append, the next entry) also indexes only the entries after it
  * (`ChainFacts`), so its cost follows what changed, not the chain's length.
  */
-import type { Fidelity, PlanRow, ProjectedMessage, Projection } from '../../shared/ledger-types';
+import type { Fidelity, PlanRow, ProjectedMessage, Projection, TurnOverride } from '../../shared/ledger-types';
 import { stringifyJson } from '../../shared/json-text';
-import { checkCancelled, type CancelSignal } from './cancel';
+import { atOnce, checkCancelled, type CancelSignal } from './cancel';
 import { chainToRoot } from './chain';
 import { extendChainContext, scanChain, type ChainContext, type PacketRef } from './chain-context';
 import type { Ledger } from './ledger';
@@ -18,12 +18,14 @@ import {
   headerContext,
   packetMessage,
   projected,
+  resetText,
   tailMessage,
   usablePackets,
   userText,
+  type UsablePacket,
   verbatimMessages,
 } from './message-shapes';
-import { choosePlan, type PlanPacket, type PlanTurn, type TurnOverride } from './plan';
+import { FID_CARD, FID_PACKET, noteText, overridesByPosition, planClosedTurns, type EnginePacket } from './plan-engine';
 import { DEFAULT_PROFILE, tokensOf, type CapacityProfile } from './tokens';
 import { turnCacheOf, type FullTurnFacts } from './turn-cache';
 import { buildTurnIndex, type Turn, type TurnIndex } from './turn-index';
@@ -68,6 +70,9 @@ export interface LeafPlan {
   fidelityOf(m: number): Fidelity;
   /** What the chain gave the plan: a leaf below this one can start from it (planLeaf's `from`). */
   chainFacts: ChainFacts;
+  /** The closed turns in plan order, and the usable packets (§6) with their ranges in it. */
+  closedTurns: Turn[];
+  packets: UsablePacket[];
 }
 
 /**
@@ -200,10 +205,7 @@ function* extendedChainFacts(
  * chain facts of a planned leaf above it), the chain is indexed only below that leaf.
  */
 export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions, from?: ChainFacts): LeafPlan {
-  for (const steps = planLeafSteps(ledger, leaf, opts, from); ;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return atOnce(planLeafSteps(ledger, leaf, opts, from));
 }
 
 /** `planLeaf`, pausing (yielding) after each closed turn whose facts it reads (see addTurns). */
@@ -225,9 +227,7 @@ export function* planLeafSteps(
 
   const head: ProjectedMessage[] = [];
   if (ctx.resetPos >= 0) {
-    head.push(
-      projected(userText('[summary] ' + ctx.resetSummary), 'reset', null, [index.ids[chain[ctx.resetPos]]], bpt),
-    );
+    head.push(projected(userText(resetText(ctx.resetSummary)), 'reset', null, [index.ids[chain[ctx.resetPos]]], bpt));
   }
   head.push(...verbatimMessages(ledger, turnIndex.preamble, 'preamble', null, bpt));
 
@@ -242,59 +242,65 @@ export function* planLeafSteps(
   const toolsTokens = cache.memo(`tools:${index.header}:${bpt}`, () => tokensOf(stringifyJson(tools), bpt));
   const available = profile.window - profile.reserve - systemTokens - toolsTokens - fixedCost;
 
-  const planTurns: PlanTurn<number>[] = closed.map(({ turn }, k) => {
-    const c = ctx.cards.size === 0 ? undefined : ctx.cards.get(turn.id);
-    const card =
-      c === undefined
-        ? null
-        : { tokens: cache.memo(`card:${c}:${bpt}`, () => cardMessage(ledger, c, turn.id, bpt).tokens), value: c };
-    return { id: turn.id, fullTokens: facts[k].tokens, card };
-  });
+  const n = closed.length;
+  const costs = { full: new Float64Array(n), card: new Float64Array(n) };
+  const cardEntry = new Int32Array(n).fill(-1);
+  for (let k = 0; k < n; k++) {
+    const id = closed[k].turn.id;
+    const c = ctx.cards.size === 0 ? undefined : ctx.cards.get(id);
+    costs.full[k] = facts[k].tokens;
+    costs.card[k] = c === undefined ? -1 : cache.memo(`card:${c}:${bpt}`, () => cardMessage(ledger, c, id, bpt).tokens);
+    if (c !== undefined) cardEntry[k] = c;
+  }
   const closedTurns = closed.map((c) => c.turn);
-  const planPackets: PlanPacket<PacketRef>[] = usablePackets(ctx, closedTurns).map(({ ref, first, last }) => {
-    const n = last - first + 1;
-    const tokens = cache.memo(`packet:${ref.entry}:${n}:${bpt}`, () => {
-      return packetMessage(ledger, ref, n, closedTurns[first].id, bpt).tokens;
+  const usable: UsablePacket[] = usablePackets(ctx, closedTurns);
+  const packets: EnginePacket[] = usable.map(({ ref, first, last }) => {
+    const turns = last - first + 1;
+    const tokens = cache.memo(`packet:${ref.entry}:${turns}:${bpt}`, () => {
+      return packetMessage(ledger, ref, turns, closedTurns[first].id, bpt).tokens;
     });
-    return { id: ref.id, first, last, tokens, value: ref };
+    return { id: ref.id, first, last, tokens };
   });
+  let byId: Map<string, number> | null = null;
+  const position = (id: string): number | undefined => (byId ??= new Map(closedTurns.map((t, k) => [t.id, k]))).get(id);
+  const overrides = overridesByPosition(opts.overrides, position, n);
+  const result = planClosedTurns(costs, n, packets, available, opts.plan === 'auto', overrides);
 
-  const result = choosePlan(planTurns, planPackets, available, opts.plan === 'auto', opts.overrides);
-
+  /** The packet each turn behind one stands behind (index in `packets`). */
+  const behind = new Int32Array(n);
+  for (const j of result.packetsUsed) behind.fill(j, packets[j].first, packets[j].last + 1);
   const segments: Segment[] = [];
   const plan: PlanRow[] = [];
   /** Message index where each segment starts, and one past the last segment. */
-  const segStart = new Int32Array(closed.length + 1);
+  const segStart = new Int32Array(n + 1);
   let at = head.length;
-  let bodyTokens = 0;
-  result.choices.forEach((c, k) => {
+  for (let k = 0; k < n; k++) {
     segStart[k] = at;
     const turn = closedTurns[k];
-    if (c.fidelity === 'packet') {
-      const firstOfRange = c.packet.first === k;
+    const f = result.fidelity[k];
+    if (f === FID_PACKET) {
+      const j = behind[k];
+      const p = packets[j];
+      const firstOfRange = p.first === k;
       segments.push(
         firstOfRange
-          ? { kind: 'packet', turn, ref: c.packet.value, turns: c.packet.last - c.packet.first + 1 }
+          ? { kind: 'packet', turn, ref: usable[j].ref, turns: p.last - p.first + 1 }
           : { kind: 'behind', turn },
       );
-      if (firstOfRange) {
-        at += 1;
-        bodyTokens += c.packet.tokens;
-      }
-      plan.push({ turn_id: turn.id, fidelity: 'packet', packet_id: c.packet.id, tokens: c.packet.tokens });
-    } else if (c.fidelity === 'card') {
-      segments.push({ kind: 'card', turn, card: c.card.value });
+      if (firstOfRange) at += 1;
+      plan.push({ turn_id: turn.id, fidelity: 'packet', packet_id: p.id, tokens: p.tokens });
+    } else if (f === FID_CARD) {
+      segments.push({ kind: 'card', turn, card: cardEntry[k] });
       at += 1;
-      bodyTokens += c.card.tokens;
-      plan.push({ turn_id: turn.id, fidelity: 'card', packet_id: null, tokens: c.card.tokens });
+      plan.push({ turn_id: turn.id, fidelity: 'card', packet_id: null, tokens: costs.card[k] });
     } else {
       segments.push({ kind: 'full', turn, firstPos: closed[k].firstPos, facts: facts[k] });
       at += facts[k].sources.length;
-      bodyTokens += facts[k].tokens;
-      plan.push({ turn_id: turn.id, fidelity: 'full', packet_id: null, tokens: planTurns[k].fullTokens });
+      plan.push({ turn_id: turn.id, fidelity: 'full', packet_id: null, tokens: costs.full[k] });
     }
-  });
-  segStart[closed.length] = at;
+  }
+  const bodyTokens = result.fullTokens + result.cardTokens + result.packetTokens;
+  segStart[n] = at;
   const tailStart = at;
   const messageCount = at + tail.length;
   const messageTotal = fixedCost + bodyTokens;
@@ -384,9 +390,22 @@ export function* planLeafSteps(
       available,
     },
     over_budget: Math.max(0, result.need - available),
-    notes: result.notes,
+    notes: result.notes.map((note) => noteText(note, closedTurns[note.turn].id)),
   };
-  return { summary, messageCount, chain, ctx, base, turnIndex, messages, projectedAs, fidelityOf, chainFacts };
+  return {
+    summary,
+    messageCount,
+    chain,
+    ctx,
+    base,
+    turnIndex,
+    messages,
+    projectedAs,
+    fidelityOf,
+    chainFacts,
+    closedTurns,
+    packets: usable,
+  };
 }
 
 /** The last k in 0…n-1 with starts[k] ≤ x (-1 when none). */

@@ -31,6 +31,16 @@ export function projected(
 
 export const userText = (text: string): ShapedMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 
+/** The cost of a text the projection writes itself (summaries, cards, the tail) as one message. */
+export const userTextTokens = (text: string, bpt: number): number => messageTokens(userText(text).content, bpt);
+
+/** The texts §5/§6 write themselves: one wording each, for shaped messages and for costs alike. */
+export const resetText = (summary: string): string => '[summary] ' + summary;
+export const cardText = (line: string): string => '[turn card] ' + line;
+export const packetText = (turns: number, summary: string): string => `[summary of ${turns} turns] ${summary}`;
+export const tailText = (ts: string, intentText: string | null): string =>
+  '[tail]\ntime: ' + ts + (intentText !== null ? '\n' + intentText : '');
+
 /** Message entries as recorded (preamble, open turn), each traced to its entry. */
 export function verbatimMessages(
   ledger: Ledger,
@@ -70,7 +80,7 @@ export function fullTurn(
 export function cardMessage(ledger: Ledger, card: number, turnId: string, bpt: number): ProjectedMessage {
   const e = ledger.entry(card);
   const line = e.kind === 'turn_card' ? e.turn_card.line : '';
-  return projected(userText('[turn card] ' + line), 'card', turnId, [ledger.index.ids[card]], bpt);
+  return projected(userText(cardText(line)), 'card', turnId, [ledger.index.ids[card]], bpt);
 }
 
 /** One closed turn as its Card (§6), or null when the chain holds no turn card for it. */
@@ -87,8 +97,7 @@ export function packetMessage(
   firstTurnId: string,
   bpt: number,
 ): ProjectedMessage {
-  const text = `[summary of ${turns} turns] ${packetSummary(ledger, ref)}`;
-  return projected(userText(text), 'packet', firstTurnId, [ref.id], bpt);
+  return projected(userText(packetText(turns, packetSummary(ledger, ref))), 'packet', firstTurnId, [ref.id], bpt);
 }
 
 /** §5: system prompt and tools from the header on line 1; "" and [] without one. */
@@ -98,11 +107,15 @@ export function headerContext(ledger: Ledger): { system: string; tools: Json[] }
   return h.kind === 'header' ? { system: h.system, tools: h.tools } : { system: '', tools: [] };
 }
 
+/** A usable packet and its range in the closed turns. */
+export interface UsablePacket {
+  ref: PacketRef;
+  first: number;
+  last: number;
+}
+
 /** §6: a packet is usable only when both its ids are closed turns of this chain, in order. */
-export function usablePackets(
-  ctx: ChainContext,
-  closed: readonly Turn[],
-): { ref: PacketRef; first: number; last: number }[] {
+export function usablePackets(ctx: ChainContext, closed: readonly Turn[]): UsablePacket[] {
   // Most chains hold no packet: no map over their (thousands of) closed turns then.
   if (ctx.packets.length === 0) return [];
   const pos = new Map(closed.map((t, k) => [t.id, k]));
@@ -116,11 +129,8 @@ export function usablePackets(
 /** §5.5 the tail: the leaf's time, then the newest intent's model_visible text. */
 export function tailMessage(ledger: Ledger, ctx: ChainContext, leaf: number, bpt: number): ProjectedMessage {
   const ids = ledger.index.ids;
-  let text = '[tail]\ntime: ' + ledger.entry(leaf).ts;
   const sources = [ids[leaf]];
-  if (ctx.intent >= 0) {
-    if (ctx.intentText !== null) text += '\n' + ctx.intentText;
-    if (ctx.intent !== leaf) sources.push(ids[ctx.intent]);
-  }
+  if (ctx.intent >= 0 && ctx.intent !== leaf) sources.push(ids[ctx.intent]);
+  const text = tailText(ledger.entry(leaf).ts, ctx.intent >= 0 ? ctx.intentText : null);
   return projected(userText(text), 'tail', null, sources, bpt);
 }

@@ -35,14 +35,18 @@ export function buildTurnIndex(index: LedgerIndex, entries: readonly number[]): 
     else preamble.push(i);
   }
   const last = turns[turns.length - 1];
-  if (last) {
-    for (let k = last.entries.length - 1; k >= 0; k--) {
-      const f = index.flags[last.entries[k]];
-      if (f & F_MESSAGE) {
-        last.open = (f & F_ASSISTANT) === 0;
-        break;
-      }
-    }
-  }
+  if (last) last.open = openAt(index, last.entries, last.entries.length - 1);
   return { preamble, turns };
+}
+
+/**
+ * §4: the last turn of a chain ending at its entry `upto` is open when its newest message up to
+ * there is not the assistant's (the directive, a nudge or a tool result: the model owes an answer).
+ */
+export function openAt(index: LedgerIndex, entries: readonly number[], upto: number): boolean {
+  for (let k = upto; k >= 0; k--) {
+    const f = index.flags[entries[k]];
+    if (f & F_MESSAGE) return (f & F_ASSISTANT) === 0;
+  }
+  return false;
 }

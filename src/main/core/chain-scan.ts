@@ -1,20 +1,42 @@
 /**
- * The chain scan under a context series: one pass over a leaf's chain, then every turn of
- * every reset segment costed once at Full by the core's `fullTurn`. What it finds depends
- * only on (chain, bytes per token), never on the window, reserve, plan or overrides, so
- * `context-series.ts` keeps it and a chart redrawn for another budget skips this part.
+ * A chain scanned for its every turn end: one pass over a leaf's chain, then every turn of
+ * every reset segment costed once at Full by `fullTurn`. What it finds depends only on
+ * (chain, bytes per token), never on the window, reserve, plan or overrides, so a caller
+ * keeps it and plans any turn end from it (turn-end.ts) without parsing a turn again.
  */
-import type { ChainContext } from '../core/chain-context';
-import { scanChain } from '../core/chain-context';
-import { isObject } from '../core/entry-types';
-import type { Ledger } from '../core/ledger';
-import { F_RESET } from '../core/ledger-index';
-import { fullTurn, headerContext } from '../core/projection';
-import { tokensOf } from '../core/tokens';
-import { buildTurnIndex } from '../core/turn-index';
+import type { Json } from '../../shared/ledger-types';
 import { stringifyJson } from '../../shared/json-text';
-import { fixedTokens, textTokens, verbatimCost, type MessageCost } from './series-costs';
-import type { SeriesPacket, SeriesTurns } from './series-plan';
+import type { ChainContext } from './chain-context';
+import { atOnce } from './cancel';
+import { scanChain } from './chain-context';
+import { isObject } from './entry-types';
+import { verbatimMessage } from './full-fidelity';
+import type { Ledger } from './ledger';
+import { F_MESSAGE, F_RESET } from './ledger-index';
+import { cardText, fullTurn, headerContext, packetText, resetText, userTextTokens } from './message-shapes';
+import type { EnginePacket } from './plan-engine';
+import { IMAGE_TOKENS, MESSAGE_OVERHEAD, messageTokens, tokensOf } from './tokens';
+import { buildTurnIndex } from './turn-index';
+
+/** A message's cost and the part of it that does not scale with bytes. */
+export interface MessageCost {
+  tokens: number;
+  fixed: number;
+}
+
+/** 4 per message plus 1000 per image: the tokens that do not scale with bytes (what a bytes-per-token fit subtracts). */
+export function fixedTokens(content: readonly Json[]): number {
+  let n = MESSAGE_OVERHEAD;
+  for (const b of content) if (isObject(b) && b['type'] === 'image') n += IMAGE_TOKENS;
+  return n;
+}
+
+/** A message entry's cost as recorded (preamble, open turn), or null for any other entry. */
+export function verbatimCost(ledger: Ledger, i: number, bpt: number): MessageCost | null {
+  if ((ledger.index.flags[i] & F_MESSAGE) === 0) return null;
+  const shaped = verbatimMessage(ledger.entry(i));
+  return shaped ? { tokens: messageTokens(shaped.content, bpt), fixed: fixedTokens(shaped.content) } : null;
+}
 
 /** One turn of a segment, by chain position. */
 export interface SegTurn {
@@ -31,7 +53,7 @@ export interface SegTurn {
 }
 
 /** A packet usable in its segment, with the chain position from which it exists. */
-export interface SegPacket extends SeriesPacket {
+export interface SegPacket extends EnginePacket {
   pos: number;
 }
 
@@ -44,10 +66,11 @@ export interface Segment {
   preamble: ({ pos: number } & MessageCost)[];
   turns: SegTurn[];
   byId: Map<string, number>;
-  /** Closed at the segment's end: Full costs (the last turn may be open: NaN). */
-  costs: SeriesTurns;
+  /** Full cost per turn, and its prefix sums (prefixFull[k] = full[0] + … + full[k-1]). */
+  full: Float64Array;
+  prefixFull: Float64Array;
   fullFixed: Float64Array;
-  /** Usable packets (ids are turns of this segment in order), sorted by first turn. */
+  /** Usable packets (ids are turns of this segment in order), by first turn (ties in chain order: the plan's step 2 order). */
   packets: SegPacket[];
 }
 
@@ -81,17 +104,9 @@ interface Found {
   presentations: ChainPresentation[];
 }
 
-/** Work that pauses (a generator yielding between its steps), run to its end at once. */
-export function atOnce<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
-/** `scanSeriesSteps` at once. */
-export function scanSeriesChain(ledger: Ledger, chain: number[], bpt: number): ChainScan {
-  return atOnce(scanSeriesSteps(ledger, chain, bpt));
+/** `scanChainSteps` at once. */
+export function scanChainCosts(ledger: Ledger, chain: number[], bpt: number): ChainScan {
+  return atOnce(scanChainSteps(ledger, chain, bpt));
 }
 
 /**
@@ -99,7 +114,7 @@ export function scanSeriesChain(ledger: Ledger, chain: number[], bpt: number): C
  * It pauses (yields) after each turn it costs at Full: every turn's entries are parsed again (a
  * 100 MB session's first scan: ~4 s), and a caller in steps answers other requests meanwhile.
  */
-export function* scanSeriesSteps(ledger: Ledger, chain: number[], bpt: number): Generator<void, ChainScan> {
+export function* scanChainSteps(ledger: Ledger, chain: number[], bpt: number): Generator<void, ChainScan> {
   const ix = ledger.index;
   const ctx = scanChain(ledger, chain);
   const header = headerContext(ledger);
@@ -131,7 +146,7 @@ export function* scanSeriesSteps(ledger: Ledger, chain: number[], bpt: number): 
       const e = ledger.entry(i);
       if (e.kind !== 'turn_card') continue;
       const list = found.cards.get(e.turn_card.turn_id) ?? [];
-      list.push({ pos, tokens: textTokens('[turn card] ' + e.turn_card.line, bpt) });
+      list.push({ pos, tokens: userTextTokens(cardText(e.turn_card.line), bpt) });
       found.cards.set(e.turn_card.turn_id, list);
     } else if (kind === 'presentation') {
       const e = ledger.entry(i);
@@ -182,13 +197,14 @@ function* scanSegment(
     preamble: [],
     turns,
     byId,
-    costs: { full: new Float64Array(turns.length), prefixFull: new Float64Array(turns.length + 1) },
+    full: new Float64Array(turns.length),
+    prefixFull: new Float64Array(turns.length + 1),
     fullFixed: new Float64Array(turns.length),
     packets: [],
   };
   if (resetPos >= 0) {
     const r = ledger.entry(chain[resetPos]);
-    seg.resetTokens = textTokens('[summary] ' + (r.kind === 'compaction' && r.reset ? r.reset.summary : ''), bpt);
+    seg.resetTokens = userTextTokens(resetText(r.kind === 'compaction' && r.reset ? r.reset.summary : ''), bpt);
   }
   ti.preamble.forEach((i, k) => {
     const v = verbatimCost(ledger, i, bpt);
@@ -200,13 +216,13 @@ function* scanSegment(
     const t = ti.turns[k];
     const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt, true);
     for (const m of msgs) {
-      seg.costs.full[k] += m.tokens;
+      seg.full[k] += m.tokens;
       seg.fullFixed[k] += fixedTokens(m.content);
       for (const b of m.content) {
         if (isObject(b) && b['type'] === 'tool_use' && typeof b['id'] === 'string') toolUseTurn.set(b['id'], k);
       }
     }
-    seg.costs.prefixFull[k + 1] = seg.costs.prefixFull[k] + seg.costs.full[k];
+    seg.prefixFull[k + 1] = seg.prefixFull[k] + seg.full[k];
     verbatimOf(ledger, turns[k], bpt); // while its entries are in the ledger's cache
     yield;
   }
@@ -219,8 +235,8 @@ function* scanSegment(
     const first = byId.get(pk.first);
     const last = byId.get(pk.last);
     if (first === undefined || last === undefined || first > last) continue;
-    const text = `[summary of ${last - first + 1} turns] ${pk.summary}`;
-    seg.packets.push({ id: pk.id, pos: pk.pos, first, last, tokens: textTokens(text, bpt) });
+    const tokens = userTextTokens(packetText(last - first + 1, pk.summary), bpt);
+    seg.packets.push({ id: pk.id, pos: pk.pos, first, last, tokens });
   }
   seg.packets.sort((a, b) => a.first - b.first);
   return seg;
@@ -240,4 +256,55 @@ export function verbatimOf(ledger: Ledger, t: SegTurn, bpt: number): { tokens: F
     t.verbatimFixed = fixed;
   }
   return { tokens: t.verbatim, fixed: t.verbatimFixed };
+}
+
+// What stands at a chain position: segments, turns and intents are in chain order, so each is a
+// binary search (a linear walk at each of 10,000 turn ends would make them O(turns²)).
+
+/** The last k < n with posAt(k) ≤ p (posAt ascending), or -1 when there is none. */
+export function lastAtOrBefore(n: number, posAt: (k: number) => number, p: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (posAt(mid) <= p) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** The turn ends of a scanned chain of `chainLength` entries: each turn's last entry, then the leaf. */
+export function turnEndPositions(scan: ChainScan, chainLength: number): number[] {
+  const out: number[] = [];
+  for (const s of scan.segments) for (const t of s.turns) out.push(t.lastPos);
+  const last = chainLength - 1;
+  if (out[out.length - 1] !== last) out.push(last);
+  return out;
+}
+
+/** The segment holding chain position p (the first one starts before the root, so there always is one). */
+export function segmentAt(scan: ChainScan, p: number): Segment {
+  const s = lastAtOrBefore(scan.segments.length, (k) => scan.segments[k].resetPos, p);
+  return scan.segments[Math.max(s, 0)];
+}
+
+/** Index of the segment turn holding chain position p, or -1 (preamble, reset). */
+export function turnAt(seg: Segment, p: number): number {
+  return lastAtOrBefore(seg.turns.length, (k) => seg.turns[k].firstPos, p);
+}
+
+/** The model-visible text of the newest intent at or before p, or null. */
+export function intentTextAt(scan: ChainScan, p: number): string | null {
+  const k = lastAtOrBefore(scan.intents.length, (j) => scan.intents[j].pos, p);
+  return k >= 0 ? scan.intents[k].text : null;
+}
+
+/** The `ts` of chain position p, read once per scan (points and answered entries are asked again). */
+export function tsOf(ledger: Ledger, chain: readonly number[], scan: ChainScan, p: number): string {
+  let ts = scan.tsAt.get(p);
+  if (ts === undefined) scan.tsAt.set(p, (ts = ledger.entry(chain[p]).ts));
+  return ts;
 }

@@ -1,16 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
-import { chainToRoot } from '../core/chain';
-import { Ledger } from '../core/ledger';
-import { F_RESET } from '../core/ledger-index';
-import { segmentAt, turnAt } from './series-lookup';
-import { scanSeriesChain } from './series-scan';
+import { chainToRoot } from './chain';
+import { Ledger } from './ledger';
+import { F_RESET } from './ledger-index';
+import { lastAtOrBefore, scanChainCosts, segmentAt, turnAt } from './chain-scan';
 
 const ledger = Ledger.fromBytes(generateSession({ seed: 7, entries: 1500, cwd: '/w', branchChance: 0 }).bytes);
 
 describe('series chain scan', () => {
   const chain = chainToRoot(ledger.index, ledger.index.activeLeaf);
-  const scan = scanSeriesChain(ledger, chain, 4);
+  const scan = scanChainCosts(ledger, chain, 4);
 
   it('cuts the chain at every reset, and each segment into its preamble and contiguous turns', () => {
     const resets = chain.map((i, pos) => (ledger.index.flags[i] & F_RESET ? pos : -1)).filter((pos) => pos >= 0);
@@ -25,7 +25,7 @@ describe('series chain scan', () => {
         expect(t.firstPos).toBe(pos);
         expect(t.lastPos - t.firstPos + 1).toBe(t.entries.length);
         expect(s.byId.get(t.id)).toBe(j);
-        expect(s.costs.prefixFull[j + 1]).toBe(s.costs.prefixFull[j] + s.costs.full[j]);
+        expect(s.prefixFull[j + 1]).toBe(s.prefixFull[j] + s.full[j]);
         pos = t.lastPos + 1;
       });
       if (s.turns.length > 0) expect(pos).toBe(s.end + 1);
@@ -48,5 +48,22 @@ describe('series chain scan', () => {
       for (const pk of s.packets) expect(0 <= pk.first && pk.first <= pk.last && pk.last < s.turns.length).toBe(true);
       for (let k = 1; k < s.packets.length; k++) expect(s.packets[k - 1].first).toBeLessThanOrEqual(s.packets[k].first);
     }
+  });
+
+  it('lastAtOrBefore is the last position at or before p, as a linear walk finds it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -1, max: 60 }), { maxLength: 40 }),
+        fc.integer({ min: -3, max: 70 }),
+        (xs, p) => {
+          const sorted = [...xs].sort((a, b) => a - b);
+          let want = -1;
+          sorted.forEach((x, k) => {
+            if (x <= p) want = k;
+          });
+          expect(lastAtOrBefore(sorted.length, (k) => sorted[k], p)).toBe(want);
+        },
+      ),
+    );
   });
 });

@@ -208,6 +208,9 @@ export interface ContextSlice {
   chartOpen: boolean;
   exportNotice: ExportNotice | null;
   toggleChart: (open?: boolean) => void;
+  /** The fate strip of the pinned History entry (docs/fate.md). */
+  fateOpen: boolean;
+  toggleFate: (open?: boolean) => void;
   setExportNotice: (notice: ExportNotice | null) => void;
 }
 

@@ -98,4 +98,32 @@ test.describe('the fate of an entry', () => {
     );
     await screenshot(page, 'fate-strip-compare');
   });
+
+  test('search in what the model saw: across every turn end, and at this leaf; a hit opens its fate', async ({
+    page,
+    served,
+  }) => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await served.open(page, sessionHash(BIG, '&v=2&w=18000&plan=auto'));
+    await expect(page.locator('.leaf-panes[aria-busy="false"]')).toBeVisible();
+    await page.keyboard.press('Control+f');
+    const search = page.getByRole('navigation', { name: 'Search' });
+    await search.getByRole('button', { name: 'what the model saw' }).click();
+    await page.getByRole('searchbox', { name: 'Search what the model saw' }).fill('Make it deterministic');
+    const summary = search.getByTestId('projected-summary');
+    await expect(summary).toHaveText('sent from turn 1 to turn 17 (of 17 turn ends)');
+    const first = search.locator(`.projected-hit[data-entry-id="${FIRST}"]`);
+    await expect(first).toContainText('turns 1–5 · Full · message');
+    await expect(first).toContainText('`branch_appends_directive` is flaky');
+    await screenshot(page, 'fate-projected-search');
+    // At this leaf (after the reset) the first directive is no longer sent.
+    await search.getByRole('button', { name: 'at this leaf' }).click();
+    await expect(summary).toHaveText('1 message at this leaf');
+    await expect(first).toHaveCount(0);
+    // Every turn end again; choosing the hit pins its entry and shows its fate.
+    await search.getByRole('button', { name: 'every turn end' }).click();
+    await first.click();
+    await expect(strip(page)).toContainText(FIRST);
+    await expect(strip(page).getByTestId('fate-reason-A')).toHaveText(/^from turn 6 on, its turn is sent as a card/);
+  });
 });

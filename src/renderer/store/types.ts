@@ -227,7 +227,8 @@ export interface SearchUiFilters {
 /** Search across the home or within the open session, and the command palette (§5). */
 export interface SearchSlice {
   searchOpen: boolean;
-  searchScope: 'home' | 'session';
+  /** `projected`: what the model was sent (the selected leaf's chain, at a leaf or every turn end). */
+  searchScope: 'home' | 'session' | 'projected';
   searchQuery: string;
   searchFilters: SearchUiFilters;
   /** Bumped by every open: the search field takes the focus again. */
@@ -239,7 +240,7 @@ export interface SearchSlice {
   closeSearch: () => void;
   setSearchQuery: (q: string) => void;
   setSearchFilters: (patch: Partial<SearchUiFilters>) => void;
-  setSearchScope: (scope: 'home' | 'session') => void;
+  setSearchScope: (scope: 'home' | 'session' | 'projected') => void;
   togglePalette: (open?: boolean) => void;
 }
 

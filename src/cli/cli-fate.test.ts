@@ -42,4 +42,43 @@ describe('vak-explorer fate', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toContain(file);
   });
+
+  it('sent: the turn ends and fidelity in which a text was sent, or at the leaf', async () => {
+    const r = await cli([
+      'sent',
+      file,
+      '--text',
+      'run the LEDGER tests',
+      '--window',
+      '900',
+      '--reserve',
+      '0',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const found = JSON.parse(r.out);
+    expect(
+      found.hits.map((h: { entry: string; fidelity: string; fromTurn: number; toTurn: number }) => [
+        h.entry,
+        h.fidelity,
+        h.fromTurn,
+        h.toTurn,
+      ]),
+    ).toEqual([['e0002', 'full', 1, 4]]);
+    const text = await cli(['sent', file, '--text', 'run the ledger tests', '--window', '900', '--reserve', '0']);
+    expect(text.out.trim().split('\n').at(-1)).toBe('sent from turn 1 to turn 4 of 7');
+    const leaf = await cli([
+      'sent',
+      file,
+      '--text',
+      'run the ledger tests',
+      '--at-leaf',
+      '--window',
+      '900',
+      '--reserve',
+      '0',
+    ]);
+    expect(leaf.out).toBe('not sent at this leaf\n');
+    expect((await cli(['sent', file])).code).toBe(2);
+  });
 });

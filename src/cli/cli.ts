@@ -2,7 +2,7 @@ import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
 import { project } from '../main/core/projection';
-import { entryFateOf } from '../main/api/entry-fate-handler';
+import { entryFateOf, projectedSearchOf } from '../main/api/entry-fate-handler';
 import { atOnce } from '../main/api/series-scan';
 import { treeReport, verifyReport } from '../main/core/reports';
 import { DEFAULT_PROFILE } from '../main/core/tokens';
@@ -21,6 +21,7 @@ export const USAGE = `usage:
   vak-explorer verify FILE [--json]
   vak-explorer project FILE [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
   vak-explorer fate FILE --entry ID [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
+  vak-explorer sent FILE --text TEXT [--at-leaf] [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
   vak-explorer tree FILE [--json]
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
   vak-explorer serve [--home DIR] [--port N] [--no-open]
@@ -43,6 +44,8 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
         return projectCmd(rest, io);
       case 'fate':
         return fateCmd(rest, io);
+      case 'sent':
+        return sentCmd(rest, io);
       case 'tree':
         return tree(rest, io);
       case 'branch':
@@ -199,6 +202,40 @@ function fateCmd(argv: string[], io: CliIo): number {
         );
       }
       io.out(fate.change ? fate.change.reason + '\n' : 'sent as itself at every turn end\n');
+    }
+    return 0;
+  } finally {
+    ledger.close();
+  }
+}
+
+/** Search in what the model was sent: at every turn end of the leaf's chain, or `--at-leaf` (docs/fate.md). */
+function sentCmd(argv: string[], io: CliIo): number {
+  const args = parseArgs('sent', argv, { ...PLAN_OPTIONS, text: 'string', 'at-leaf': 'boolean' });
+  const path = fileArg(args.positionals);
+  const query = args.options.get('text');
+  if (query === undefined || query.trim() === '') throw new UsageError('sent needs --text TEXT');
+  const { plan, profile } = planArgs(args);
+  const ledger = openLedger(path);
+  try {
+    const leaf = leafArg(args, ledger, path);
+    const across = args.flags.has('at-leaf') ? ('leaf' as const) : ('turn-ends' as const);
+    const req = { key: path, leaf: ledger.index.ids[leaf], plan, profile, query, across, limit: 500 };
+    const r = atOnce(projectedSearchOf(ledger, leaf, req));
+    if (args.flags.has('json')) io.out(JSON.stringify(r) + '\n');
+    else {
+      for (const h of r.hits) {
+        const where = across === 'leaf' ? `message ${h.message}` : `turns ${h.fromTurn}-${h.toTurn}`;
+        io.out(`${where}\t${h.fidelity}\t${h.entry}\t${h.snippet.replace(/\s+/g, ' ')}\n`);
+      }
+      if (across === 'leaf') io.out(r.hits.length === 0 ? 'not sent at this leaf\n' : '');
+      else {
+        io.out(
+          r.lastSent === null
+            ? `never sent at any of ${r.turnEnds} turn ends\n`
+            : `sent from turn ${r.firstSent} to turn ${r.lastSent} of ${r.turnEnds}\n`,
+        );
+      }
     }
     return 0;
   } finally {

@@ -47,6 +47,7 @@ const RENDERER_FOLDERS = {
   data: ['api'],
   'entry-views': ['api', 'data', 'icons', 'store', 'text', 'tree', 'util'],
   export: ['api', 'store'],
+  fate: ['api', 'store', 'tree', 'util'],
   icons: [],
   keyboard: ['actions', 'store'],
   layout: ['api', 'store'],

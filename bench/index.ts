@@ -6,6 +6,7 @@
 //   npm run bench -- memory       memory on the 1M-entry session (serve mode)
 //   npm run bench -- chart        the context chart's draw, 10,000 turns in Chromium
 //   npm run bench -- series       context over time on a 10,000-turn chain
+//   npm run bench -- fate         an entry's fate and search in what the model saw, on the 100 MB session
 //   npm run bench -- search       full-text search over ~1 GB of ledgers
 //   npm run bench -- --sizes 10,100   smaller ledgers (the default is 10,100,500)
 import { existsSync } from 'node:fs';
@@ -33,6 +34,7 @@ for (const [part, file, fn] of [
   ['chart', 'chart-bench.ts', 'runChartBench'],
   ['cli', 'cli-bench.ts', 'runCliBench'],
   ['series', 'series-bench.ts', 'runSeriesBench'],
+  ['fate', 'fate-bench.ts', 'runFateBench'],
   ['search', 'search-bench.ts', 'runSearchBench'],
   ['real100', 'real100-bench.ts', 'runReal100Bench'],
   ['memory', 'memory-bench.ts', 'runMemoryBench'],

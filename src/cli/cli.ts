@@ -2,12 +2,15 @@ import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
 import { project } from '../main/core/projection';
+import { entryFateOf, projectedSearchOf } from '../main/api/entry-fate-handler';
+import { atOnce } from '../main/core/cancel';
 import { treeReport, verifyReport } from '../main/core/reports';
 import { DEFAULT_PROFILE } from '../main/core/tokens';
 import { stringifyJson } from '../shared/json-text';
 import { projectionJson } from '../shared/projection-json';
 import type { Json } from '../shared/ledger-types';
-import { numberOption, parseArgs, UsageError } from './args';
+import { numberOption, parseArgs, UsageError, type ParsedArgs } from './args';
+import type { CapacityProfile } from '../main/core/tokens';
 import type { CliIo } from './cli-io';
 import { errnoText } from './errno-text';
 import { readDirective, type StdinSource } from './directive-text';
@@ -17,6 +20,8 @@ export type { CliIo };
 export const USAGE = `usage:
   vak-explorer verify FILE [--json]
   vak-explorer project FILE [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
+  vak-explorer fate FILE --entry ID [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
+  vak-explorer sent FILE --text TEXT [--at-leaf] [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
   vak-explorer tree FILE [--json]
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
   vak-explorer serve [--home DIR] [--port N] [--no-open]
@@ -37,6 +42,10 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
         return verify(rest, io);
       case 'project':
         return projectCmd(rest, io);
+      case 'fate':
+        return fateCmd(rest, io);
+      case 'sent':
+        return sentCmd(rest, io);
       case 'tree':
         return tree(rest, io);
       case 'branch':
@@ -109,16 +118,17 @@ function tree(argv: string[], io: CliIo): number {
   return 0;
 }
 
-function projectCmd(argv: string[], io: CliIo): number {
-  const args = parseArgs('project', argv, {
-    leaf: 'string',
-    plan: 'string',
-    window: 'string',
-    reserve: 'string',
-    'bytes-per-token': 'string',
-    json: 'boolean',
-  });
-  const path = fileArg(args.positionals);
+/** The options `project` and `fate` share: a leaf, a plan and a CapacityProfile. */
+const PLAN_OPTIONS = {
+  leaf: 'string',
+  plan: 'string',
+  window: 'string',
+  reserve: 'string',
+  'bytes-per-token': 'string',
+  json: 'boolean',
+} as const;
+
+function planArgs(args: ParsedArgs): { plan: 'none' | 'auto'; profile: CapacityProfile } {
   const plan = args.options.get('plan') ?? 'auto';
   if (plan !== 'none' && plan !== 'auto')
     throw new UsageError(`--plan must be none or auto, not ${JSON.stringify(plan)}`);
@@ -127,18 +137,28 @@ function projectCmd(argv: string[], io: CliIo): number {
     reserve: numberOption(args, 'reserve', DEFAULT_PROFILE.reserve, 0),
     bytes_per_token: numberOption(args, 'bytes-per-token', DEFAULT_PROFILE.bytes_per_token, 1),
   };
+  return { plan, profile };
+}
+
+/** `--leaf` (an error naming the file when unknown), or the active leaf. */
+function leafArg(args: ParsedArgs, ledger: Ledger, path: string): number {
+  const leafId = args.options.get('leaf');
+  if (leafId !== undefined) {
+    const i = ledger.indexOf(leafId);
+    if (i === undefined) throw new Error(`unknown leaf ${JSON.stringify(leafId)}: no such entry in ${path}`);
+    return i;
+  }
+  if (ledger.index.count === 0) throw new Error(`${path} has no entries to project`);
+  return ledger.index.activeLeaf;
+}
+
+function projectCmd(argv: string[], io: CliIo): number {
+  const args = parseArgs('project', argv, PLAN_OPTIONS);
+  const path = fileArg(args.positionals);
+  const { plan, profile } = planArgs(args);
   const ledger = openLedger(path);
   try {
-    const leafId = args.options.get('leaf');
-    let leaf: number;
-    if (leafId !== undefined) {
-      const i = ledger.indexOf(leafId);
-      if (i === undefined) throw new Error(`unknown leaf ${JSON.stringify(leafId)}: no such entry in ${path}`);
-      leaf = i;
-    } else {
-      if (ledger.index.count === 0) throw new Error(`${path} has no entries to project`);
-      leaf = ledger.index.activeLeaf;
-    }
+    const leaf = leafArg(args, ledger, path);
     const p = project(ledger, leaf, { plan, profile });
     // Ledger values may nest deeper than JSON.stringify can go: stringifyJson writes the same text at any depth.
     if (args.flags.has('json')) io.out(stringifyJson(projectionJson(p) as unknown as Json) + '\n');
@@ -149,6 +169,73 @@ function projectCmd(argv: string[], io: CliIo): number {
         );
       }
       io.out(`total ${p.tokens.total} / available ${p.tokens.available} · over budget ${p.over_budget}\n`);
+    }
+    return 0;
+  } finally {
+    ledger.close();
+  }
+}
+
+/** An entry's fate at every turn end from its own on (docs/fate.md); exit 2 for an entry not on the leaf's chain. */
+function fateCmd(argv: string[], io: CliIo): number {
+  const args = parseArgs('fate', argv, { ...PLAN_OPTIONS, entry: 'string' });
+  const path = fileArg(args.positionals);
+  const entry = args.options.get('entry');
+  if (entry === undefined) throw new UsageError('fate needs --entry ID');
+  const { plan, profile } = planArgs(args);
+  const ledger = openLedger(path);
+  try {
+    const leaf = leafArg(args, ledger, path);
+    const req = { key: path, leaf: ledger.index.ids[leaf], plan, profile, entry };
+    let fate;
+    try {
+      fate = atOnce(entryFateOf(ledger, leaf, req));
+    } catch (e) {
+      throw new Error(`${path}: ${(e as Error).message}`, { cause: e });
+    }
+    if (args.flags.has('json')) io.out(JSON.stringify(fate) + '\n');
+    else {
+      for (const r of fate.rows) {
+        const via = r.packet ? `packet ${r.packet.id} (turns ${r.packet.first}-${r.packet.last})` : (r.reset ?? '');
+        io.out(
+          `turn ${String(r.turn).padStart(5)}  ${r.at}  ${r.fidelity.padEnd(12)} ${String(r.tokens).padStart(7)} tok  ${via}\n`,
+        );
+      }
+      io.out(fate.change ? fate.change.reason + '\n' : 'sent as itself at every turn end\n');
+    }
+    return 0;
+  } finally {
+    ledger.close();
+  }
+}
+
+/** Search in what the model was sent: at every turn end of the leaf's chain, or `--at-leaf` (docs/fate.md). */
+function sentCmd(argv: string[], io: CliIo): number {
+  const args = parseArgs('sent', argv, { ...PLAN_OPTIONS, text: 'string', 'at-leaf': 'boolean' });
+  const path = fileArg(args.positionals);
+  const query = args.options.get('text');
+  if (query === undefined || query.trim() === '') throw new UsageError('sent needs --text TEXT');
+  const { plan, profile } = planArgs(args);
+  const ledger = openLedger(path);
+  try {
+    const leaf = leafArg(args, ledger, path);
+    const across = args.flags.has('at-leaf') ? ('leaf' as const) : ('turn-ends' as const);
+    const req = { key: path, leaf: ledger.index.ids[leaf], plan, profile, query, across, limit: 500 };
+    const r = atOnce(projectedSearchOf(ledger, leaf, req));
+    if (args.flags.has('json')) io.out(JSON.stringify(r) + '\n');
+    else {
+      for (const h of r.hits) {
+        const where = across === 'leaf' ? `message ${h.message}` : `turns ${h.fromTurn}-${h.toTurn}`;
+        io.out(`${where}\t${h.fidelity}\t${h.entry}\t${h.snippet.replace(/\s+/g, ' ')}\n`);
+      }
+      if (across === 'leaf') io.out(r.hits.length === 0 ? 'not sent at this leaf\n' : '');
+      else {
+        io.out(
+          r.lastSent === null
+            ? `never sent at any of ${r.turnEnds} turn ends\n`
+            : `sent from turn ${r.firstSent} to turn ${r.lastSent} of ${r.turnEnds}\n`,
+        );
+      }
     }
     return 0;
   } finally {

@@ -1,6 +1,7 @@
 import { ApiProvider } from './api/api-context';
 import type { Api } from '../shared/api';
 import { ContextChart } from './context-chart/context-chart';
+import { FateStrip } from './fate/fate-strip';
 import { KeysOverlay } from './keyboard/keys-overlay';
 import { SkipLink } from './keyboard/skip-link';
 import { ReaderNotice } from './layout/reader-notice';
@@ -35,6 +36,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
         <LibraryOrSearch />
         <div className="work-column">
           <ContextChart />
+          <FateStrip />
           <div className="work-row">
             <SessionTree />
             <LeafPanes />

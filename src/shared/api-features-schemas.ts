@@ -64,5 +64,14 @@ export function featureRequestSchemas(p: SchemaParts) {
     getPriceTable: z.object({}).strict(),
     exportSessionHtml: z.object({ key: p.sessionKey, leaf: leaf.optional() }).strict(),
     exportProjection: z.object({ ...plannedLeaf, format: z.enum(['json', 'markdown']) }).strict(),
+    getEntryFate: z.object({ ...plannedLeaf, entry: p.entryId }).strict(),
+    searchProjected: z
+      .object({
+        ...plannedLeaf,
+        query: z.string().min(1).max(1000),
+        across: z.enum(['leaf', 'turn-ends']),
+        limit: z.number().int().min(1).max(500),
+      })
+      .strict(),
   } satisfies { [M in FeatureMethod]: z.ZodType<FeatureRequest<M>> };
 }

@@ -307,6 +307,106 @@ export interface ProjectionExport {
 /** The §9 `project --json` shape (a Projection without `notes`). */
 export type ProjectionJson = Omit<Projection, 'notes'>;
 
+// ── 5. The fate of an entry; search in what the model saw ───────────────────
+
+/** How an entry reached the model at one turn end (docs/fate.md). */
+export type FateFidelity =
+  'system' | 'preamble' | 'full' | 'open' | 'card' | 'packet' | 'reset' | 'tail' | 'reset-hidden' | 'not-sent';
+
+export const FATE_FIDELITIES: readonly FateFidelity[] = [
+  'system',
+  'preamble',
+  'full',
+  'open',
+  'card',
+  'packet',
+  'reset',
+  'tail',
+  'reset-hidden',
+  'not-sent',
+];
+
+/** An entry of a leaf's chain, under the request's plan and profile. */
+export type EntryFateRequest = ContextSeriesRequest & { entry: string };
+
+/** One turn end of an entry's fate. */
+export interface EntryFateRow {
+  /** Chain-wide turn number (1-based) of the turn that ends here; 0 before the first turn. */
+  turn: number;
+  /** The turn end's entry id. */
+  at: string;
+  fidelity: FateFidelity;
+  /** The packet that carries it, with the turns it covers. */
+  packet: { id: string; first: number; last: number } | null;
+  /** The reset that hides it, or that it is. */
+  reset: string | null;
+  /** Tokens of the message that carries it (0 when none, and for the tail). */
+  tokens: number;
+  available: number;
+  /** What the closed turns cost all at Full at this turn end. */
+  fullNeed: number;
+  total: number;
+  overBudget: number;
+}
+
+/** The first turn end where the entry is no longer sent as itself, and why. */
+export interface EntryFateChange {
+  row: number;
+  turn: number;
+  at: string;
+  fidelity: FateFidelity;
+  comesBack: boolean;
+  reason: string;
+}
+
+export interface EntryFate {
+  entry: string;
+  kind: string;
+  leaf: string;
+  turn: number;
+  rows: EntryFateRow[];
+  change: EntryFateChange | null;
+}
+
+/** Search in the projected context: at the leaf, or at every turn end of its chain. */
+export type ProjectedSearchRequest = ContextSeriesRequest & {
+  query: string;
+  across: 'leaf' | 'turn-ends';
+  limit: number;
+};
+
+/** An entry whose text the model was sent, and where: a run of turn ends in one fidelity. */
+export interface ProjectedSearchHit {
+  entry: string;
+  kind: string;
+  fidelity: FateFidelity;
+  /** Turn ends (chain-wide turn numbers and entry ids) of the run; at the leaf both are the leaf. */
+  fromTurn: number;
+  toTurn: number;
+  from: string;
+  to: string;
+  /** Turn ends in the run. */
+  count: number;
+  /** At the leaf: the projected message's index. */
+  message: number | null;
+  snippet: string;
+  matches: [number, number][];
+}
+
+export interface ProjectedSearch {
+  query: string;
+  across: 'leaf' | 'turn-ends';
+  leaf: string;
+  /** Turn ends looked at (1 at the leaf). */
+  turnEnds: number;
+  hits: ProjectedSearchHit[];
+  /** Turn numbers of the first and last turn end where the text was sent (null: never). */
+  firstSent: number | null;
+  lastSent: number | null;
+  /** More entries matched than `limit`: the rest were not followed. */
+  truncated: boolean;
+}
+
 /** Methods merged into `ApiMethods`. */
 export interface FeatureApiMethods {
   getContextSeries(req: ContextSeriesRequest): ContextSeries;
@@ -316,4 +416,6 @@ export interface FeatureApiMethods {
   getPriceTable(req: Record<string, never>): PriceTable;
   exportSessionHtml(req: { key: SessionKey; leaf?: string | null }): HtmlExport;
   exportProjection(req: ProjectionExportRequest): ProjectionExport;
+  getEntryFate(req: EntryFateRequest): EntryFate;
+  searchProjected(req: ProjectedSearchRequest): ProjectedSearch;
 }

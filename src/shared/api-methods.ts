@@ -30,6 +30,8 @@ const METHOD_SET: Record<ApiMethod, true> = {
   getPriceTable: true,
   exportSessionHtml: true,
   exportProjection: true,
+  getEntryFate: true,
+  searchProjected: true,
 };
 
 export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];

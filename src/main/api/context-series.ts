@@ -90,3 +90,15 @@ function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): 
   kept.set(key, scan);
   return series;
 }
+/**
+ * The chain's scan for (leaf, bytes per token), from the series' kept scans or made (and kept):
+ * an entry's fate after the chart was drawn costs no scan.
+ */
+export function* keptScanSteps(ledger: Ledger, leaf: number, bpt: number): Generator<void, ChainScan> {
+  const kept = scans.getOrMake(ledger, () => new Lru(KEEP_SCANS));
+  const key = `${ledger.index.count}:${leaf}:${bpt}`;
+  let scan = kept.peek(key);
+  if (!scan) scan = yield* scanChainSteps(ledger, chainToRoot(ledger.index, leaf), bpt);
+  kept.set(key, scan);
+  return scan;
+}

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   ContextSeries,
+  EntryFate,
   HtmlExport,
   PriceTable,
+  ProjectedSearch,
   ProjectionExport,
   SearchPage,
   SessionCost,
@@ -144,6 +146,43 @@ describe('feature methods over the backend', () => {
     expect(await bad('getContextSeries', { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides })).toBe(
       'accepted',
     );
+  });
+
+  it('getEntryFate and searchProjected: through the validated API, one row per turn end', async () => {
+    const { b, key } = await demoBackend();
+    const c = client('c1');
+    const req = { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE };
+    const series = (await b.call('getContextSeries', req, c)) as ContextSeries;
+    const view = (await b.call('getChainItems', { ...req, overrides: {}, start: 0, count: 40 }, c)) as {
+      items: { id: string; role: string | null }[];
+    };
+    const entry = view.items.find((i) => i.role === 'user')!.id;
+    const fate = (await b.call('getEntryFate', { ...req, entry }, c)) as EntryFate;
+    expect(fate.entry).toBe(entry);
+    // Every turn end of the chain from the entry's own on: the chart's points.
+    expect(fate.rows.map((r) => r.at)).toEqual(series.points.map((p) => p.leaf).slice(-fate.rows.length));
+    const bad = (r: unknown) =>
+      b.call('getEntryFate', r, c).then(
+        () => 'accepted',
+        (e: ApiError) => e.code,
+      );
+    expect(await bad({ ...req })).toBe('bad_request');
+    expect(await bad({ ...req, entry: 'no-such-entry' })).toBe('not_found');
+    expect(await bad({ ...req, entry, extra: 1 })).toBe('bad_request');
+    const found = (await b.call(
+      'searchProjected',
+      { ...req, query: 'the', across: 'turn-ends', limit: 5 },
+      c,
+    )) as ProjectedSearch;
+    expect(found.turnEnds).toBe(series.points.length);
+    expect(found.hits.length).toBeGreaterThan(0);
+    const badSearch = (r: unknown) =>
+      b.call('searchProjected', r, c).then(
+        () => 'accepted',
+        (e: ApiError) => e.code,
+      );
+    expect(await badSearch({ ...req, query: 'x', across: 'everywhere', limit: 5 })).toBe('bad_request');
+    expect(await badSearch({ ...req, query: '', across: 'leaf', limit: 5 })).toBe('bad_request');
   });
 
   it("getPriceTable reads the user data folder's prices.json and says what is wrong with it", async () => {

@@ -16,6 +16,7 @@ import type { OpenSession } from '../library/session-cache';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps } from './context-series';
+import { entryFateOf, projectedSearchOf } from './entry-fate-handler';
 import { runInSteps } from './in-steps';
 import { leafIndex } from './leaf-context';
 
@@ -102,6 +103,15 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
         messages: (start: number, end: number) => lp.messages(start, end, signal),
       };
       return runInSteps(projectionExportSteps(source, req.format, sessionIdOf(req.key)), signal);
+    },
+    // In steps: a first fate of a long session scans every turn (the chart's scan, kept for both).
+    getEntryFate: async (req, client, signal) => {
+      const s = await api().session(req.key, client);
+      return runInSteps(entryFateOf(s.ledger, leafIndex(s, req.leaf), req), signal);
+    },
+    searchProjected: async (req, client, signal) => {
+      const s = await api().session(req.key, client);
+      return runInSteps(projectedSearchOf(s.ledger, leafIndex(s, req.leaf), req), signal);
     },
   };
 }

@@ -10,6 +10,13 @@ export const contextActions: readonly Action[] = [
     run: ({ state }) => state.toggleChart(),
   },
   {
+    id: 'fate.toggle',
+    title: 'Fate of the pinned entry: how it reached the model at every later turn end',
+    keys: ['F'],
+    run: ({ state }) => state.toggleFate(),
+    enabled: hasSession,
+  },
+  {
     id: 'panel.cost',
     title: 'Cost panel: tokens and cost per turn and session',
     keys: ['$'],

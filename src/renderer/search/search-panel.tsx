@@ -3,6 +3,7 @@ import { useApi } from '../api/api-context';
 import { ResizeHandle } from '../layout/resize-handle';
 import { useAppStore } from '../store/app-store';
 import { openHit } from './open-hit';
+import { ProjectedSearchView } from './projected-search-view';
 import { resultRows } from './result-rows';
 import { SearchFilters } from './search-filters';
 import { searchParams } from './search-params';
@@ -30,7 +31,9 @@ export function SearchPanel() {
   const setScope = useAppStore((s) => s.setSearchScope);
   const setSidebarWidth = useAppStore((s) => s.setSidebarWidth);
   const close = useAppStore((s) => s.closeSearch);
-  const params = searchParams(query, scope, session, filters);
+  // What the model saw is searched by its own view (projected-search-view.tsx), not by this run.
+  const projected = scope === 'projected' && session !== null;
+  const params = projected ? null : searchParams(query, scope === 'session' ? 'session' : 'home', session, filters);
   const { run, snap, retry } = useSearch(api, params);
   const canMore = snap?.status === 'paused';
   const { rows, hitRow } = useMemo(
@@ -98,7 +101,7 @@ export function SearchPanel() {
       <header className="library-head search-head">
         <span>Search</span>
         <span className="search-scope" role="group" aria-label="Search in">
-          <button type="button" aria-pressed={!inSession} onClick={() => setScope('home')}>
+          <button type="button" aria-pressed={!inSession && !projected} onClick={() => setScope('home')}>
             all sessions
           </button>
           <button
@@ -109,6 +112,15 @@ export function SearchPanel() {
             onClick={() => setScope('session')}
           >
             this session
+          </button>
+          <button
+            type="button"
+            aria-pressed={projected}
+            disabled={session === null}
+            title="What the model was sent: at the selected leaf, or at every turn end of its chain"
+            onClick={() => setScope('projected')}
+          >
+            what the model saw
           </button>
         </span>
         <button
@@ -126,8 +138,12 @@ export function SearchPanel() {
         id="search-input"
         className="filter search-input"
         type="search"
-        placeholder={inSession ? 'search this session…' : 'search every session…'}
-        aria-label={inSession ? 'Search this session' : 'Search every session'}
+        placeholder={
+          projected ? 'search what the model saw…' : inSession ? 'search this session…' : 'search every session…'
+        }
+        aria-label={
+          projected ? 'Search what the model saw' : inSession ? 'Search this session' : 'Search every session'
+        }
         aria-controls="search-results"
         aria-activedescendant={hits > 0 ? hitDomId(active) : undefined}
         autoComplete="off"
@@ -135,9 +151,15 @@ export function SearchPanel() {
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
-      <SearchFilters />
-      <SearchStatus snap={snap} waiting={params !== null} onRetry={retry} />
-      {params === null ? (
+      {projected ? (
+        <ProjectedSearchView query={query} />
+      ) : (
+        <>
+          <SearchFilters />
+          <SearchStatus snap={snap} waiting={params !== null} onRetry={retry} />
+        </>
+      )}
+      {projected ? null : params === null ? (
         <div className="search-empty">
           <p>
             Type to search {inSession ? 'this session' : 'every session of the home'}: message text, tool inputs and

@@ -32,7 +32,6 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
   closeSearch: () => set({ searchOpen: false }),
   setSearchQuery: (q) => set({ searchQuery: q }),
   setSearchFilters: (patch) => set((s) => ({ searchFilters: { ...s.searchFilters, ...patch } })),
-  setSearchScope: (scope) =>
-    set((s) => ({ searchScope: scope === 'session' && s.sessionKey !== null ? 'session' : 'home' })),
+  setSearchScope: (scope) => set((s) => ({ searchScope: scope !== 'home' && s.sessionKey !== null ? scope : 'home' })),
   togglePalette: (open) => set((s) => ({ paletteOpen: open ?? !s.paletteOpen })),
 });

@@ -208,6 +208,9 @@ export interface ContextSlice {
   chartOpen: boolean;
   exportNotice: ExportNotice | null;
   toggleChart: (open?: boolean) => void;
+  /** The fate strip of the pinned History entry (docs/fate.md). */
+  fateOpen: boolean;
+  toggleFate: (open?: boolean) => void;
   setExportNotice: (notice: ExportNotice | null) => void;
 }
 
@@ -224,7 +227,8 @@ export interface SearchUiFilters {
 /** Search across the home or within the open session, and the command palette (§5). */
 export interface SearchSlice {
   searchOpen: boolean;
-  searchScope: 'home' | 'session';
+  /** `projected`: what the model was sent (the selected leaf's chain, at a leaf or every turn end). */
+  searchScope: 'home' | 'session' | 'projected';
   searchQuery: string;
   searchFilters: SearchUiFilters;
   /** Bumped by every open: the search field takes the focus again. */
@@ -236,7 +240,7 @@ export interface SearchSlice {
   closeSearch: () => void;
   setSearchQuery: (q: string) => void;
   setSearchFilters: (patch: Partial<SearchUiFilters>) => void;
-  setSearchScope: (scope: 'home' | 'session') => void;
+  setSearchScope: (scope: 'home' | 'session' | 'projected') => void;
   togglePalette: (open?: boolean) => void;
 }
 

@@ -1,0 +1,125 @@
+import { useState, type KeyboardEvent } from 'react';
+import type { EntryFate } from '../../shared/api-features';
+import { useAppStore } from '../store/app-store';
+import { fateLabel, fateRuns, runText, type FateRun } from './fate-runs';
+import { useEntryFate } from './use-entry-fate';
+import './fate.css';
+
+/** The fate strip (toggle: F): how the pinned History entry reached the model at every later turn end. */
+export function FateStrip() {
+  const open = useAppStore((s) => s.fateOpen);
+  const key = useAppStore((s) => s.sessionKey);
+  if (!open || !key) return null;
+  return <FatePanel />;
+}
+
+function FatePanel() {
+  const toggle = useAppStore((s) => s.toggleFate);
+  const withB = useAppStore((s) => s.compare.open && s.compare.mode === 'plan');
+  const { entry, fate, fateB, error, loading } = useEntryFate(true);
+  return (
+    <section className="fate-strip" aria-label="Fate of the pinned entry">
+      <header className="fate-head">
+        <b>Fate</b>
+        {entry === null ? (
+          <span className="dim">
+            Pin an entry in the History (click its id) to see how it reached the model at every later turn end.
+          </span>
+        ) : (
+          <span className="dim">
+            of {fate ? `${fate.kind} ` : ''}
+            <code>{entry}</code>
+            {fate && fate.turn > 0 ? ` (turn ${fate.turn})` : ''}
+            {loading ? ' · working…' : ''}
+          </span>
+        )}
+        {error && (
+          <span className="error" role="alert">
+            {error}
+          </span>
+        )}
+        <button type="button" className="fate-close" onClick={() => toggle(false)} aria-label="Hide the fate strip (F)">
+          ✕
+        </button>
+      </header>
+      {fate && <FateLine fate={fate} label={withB ? 'A' : null} />}
+      {fate && withB && fateB && <FateLine fate={fateB} label="B" />}
+    </section>
+  );
+}
+
+/** One plan's strip: a run per stretch of turn ends with one fate, the first one no longer sent as itself marked. */
+function FateLine({ fate, label }: { fate: EntryFate; label: string | null }) {
+  const runs = fateRuns(fate);
+  const [focus, setFocus] = useState(-1);
+  const total = fate.rows.length;
+  const at = focus >= 0 && focus < runs.length ? focus : -1;
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const from = at >= 0 ? at : 0;
+    const move = new Map([
+      ['ArrowLeft', from - 1],
+      ['ArrowRight', at >= 0 ? from + 1 : 0],
+      ['Home', 0],
+      ['End', runs.length - 1],
+    ]).get(e.key);
+    if (move === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    setFocus(Math.max(0, Math.min(runs.length - 1, move)));
+  };
+  const shown: FateRun | null = at >= 0 ? runs[at] : null;
+  const name = label ? `Plan ${label}: ` : '';
+  return (
+    <div className="fate-line" data-side={label ?? 'A'}>
+      {label && <span className="fate-side">{label}</span>}
+      <div className="fate-body">
+        <div
+          className="fate-runs"
+          tabIndex={0}
+          role="slider"
+          aria-label={`${name}fate per turn end: ←/→ move between stretches`}
+          aria-valuemin={runs.length > 0 ? 1 : 0}
+          aria-valuemax={runs.length}
+          aria-valuenow={at + 1}
+          aria-valuetext={shown ? runText(shown) : runs.map(runText).join('; ')}
+          onKeyDown={onKey}
+          onBlur={() => setFocus(-1)}
+        >
+          {runs.map((r, k) => (
+            <span
+              key={r.first}
+              className={`fate-run fate-${r.fidelity}${r.change ? ' fate-change' : ''}${k === at ? ' fate-focus' : ''}`}
+              style={{ flexGrow: r.count, flexBasis: 0 }}
+              title={runText(r)}
+              data-fidelity={r.fidelity}
+              data-turns={`${r.fromTurn}-${r.toTurn}`}
+              onMouseEnter={() => setFocus(k)}
+            />
+          ))}
+        </div>
+        <div className="fate-words" aria-live="polite">
+          {shown ? (
+            <span className="fate-shown">{runText(shown)}</span>
+          ) : (
+            <span className="fate-reason" data-testid={`fate-reason-${label ?? 'A'}`}>
+              {name}
+              {fate.change
+                ? fate.change.reason
+                : total === 0
+                  ? 'no turn end after it on this chain'
+                  : `sent as itself at all ${total} turn ends from its own on`}
+            </span>
+          )}
+          <span className="fate-legend dim">
+            {[...new Set(runs.map((r) => r.fidelity))].map((f) => (
+              <span key={f} className="fate-key">
+                <i className={`fate-swatch fate-${f}`} />
+                {fateLabel(f)}
+              </span>
+            ))}
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}

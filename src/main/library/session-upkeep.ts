@@ -16,10 +16,10 @@ import type { OpenSession, ReadInSteps, RereadReason } from './open-session';
 import { layoutAtEnd, settle, wholeLayout } from './session-layout';
 import type { SessionEvent } from './session-state';
 
-/** Ids a reopen maps between two requests (~2-4 ms in code still cold): a request waits at most that. */
+/** Ids a reopen maps between two requests: a request waits at most that. */
 const ID_MAP_STEP = 4096;
 
-/** Bytes a deferred check hashes (or reads again) between turns of the event loop (~6 ms of sha256 here). */
+/** Bytes a deferred check hashes (or reads again) between turns of the event loop. */
 const CHECK_STEP = 4 << 20;
 
 function warn(what: string, s: OpenSession) {
@@ -170,7 +170,7 @@ export class SessionUpkeep {
    * Maps a session's ids a few thousand at a time between requests (LedgerIndex.mapSomeIds), once it
    * is read, when they do not increase (those that do are searched, never mapped): a reopen maps
    * none, and a first read only those it looked up, so that a leaf asked for by id finds them mapped
-   * (1M ids: ~0.5 s in one go) without the first rows or the active leaf's panes waiting. A lookup
+   * without the first rows or the active leaf's panes waiting for all of them at once. A lookup
    * meanwhile maps the rest at once.
    */
   private mapIdsSoon(s: OpenSession): void {

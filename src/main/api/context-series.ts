@@ -27,7 +27,7 @@ import { TurnEndPlanner, type PointEval } from '../core/turn-end';
  * whatever the entry count), keyed by (entries read, leaf, bytes per token): a chart redrawn for
  * another window, plan or override set costs the points only, not the parse of every turn.
  */
-const scans = new PerReading<Lru<string, ChainScan>>();
+const scans = new PerReading<Lru<string, ChainScan>>('chain scans');
 const KEEP_SCANS = 4;
 
 /** Series of one ledger are built one at a time: a second (a comparison's plan B) reuses the first's scan. */

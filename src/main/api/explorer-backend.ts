@@ -1,9 +1,7 @@
-import { ownTable } from '../../shared/own-key';
 import type { CancelSignal } from '../core/cancel';
 import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
 import type {
-  ApiEvent,
   ApiMethod,
   ApiRequest,
   ApiResponse,
@@ -12,7 +10,6 @@ import type {
   HomeInfo,
   LeafRequest,
   SessionKey,
-  SessionSummary,
 } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
@@ -21,12 +18,12 @@ import { isObject } from '../core/entry-types';
 import { addCoreWork, noCoreWork, type CoreWork } from '../core/core-work';
 import { LedgerChangedError, type ReadProgress } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
-import { HomeWatcher, type HomeChange } from '../library/home-watcher';
+import { HomeWatcher } from '../library/home-watcher';
 import { userPricesPath } from '../cost/price-table';
 import { watchPrices } from '../cost/prices-watch';
 import { IndexStore } from '../library/index-store';
 import { ensureDemoCopy } from '../library/resolve-home';
-import { SessionCache, type OpenSession, type RereadReason } from '../library/session-cache';
+import { SessionCache, type OpenSession } from '../library/session-cache';
 import { SessionLibrary } from '../library/session-library';
 import {
   ApiError,
@@ -41,10 +38,10 @@ import { entrySlice } from './entry-slice';
 import { leafContextInSteps } from './leaf-context';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
 import { planTurns } from './plan-turns';
-import { sessionDelta } from './session-delta';
-import { activeWork, readingProgress, sessionInfo } from './session-info';
+import { activeWork, sessionInfo } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { Subscriptions } from './subscriptions';
+import { logFailure, SessionNews } from './session-news';
 import { treeRows } from './tree-rows';
 
 export interface ExplorerBackendOptions {
@@ -104,33 +101,6 @@ function utf8Prefix(buf: Buffer, max: number): Buffer {
  */
 const REREAD_RETRIES = 2;
 
-/** What followers are told when a session was read again whole, by why. */
-const REREAD_WHY: Record<RereadReason | 'shrunk' | 'replaced', string> = ownTable({
-  shrunk: 'the file shrank: append-only was broken, so it was read again',
-  replaced: 'the file was replaced by another file, so it was read again',
-  rewritten: 'bytes already read changed (the file was rewritten in place), so it was read again',
-  kept: 'the kept index did not match the file, so the file was read again whole',
-});
-
-/** A background update failed: say so on stderr and keep serving (a watcher must never crash the app). */
-function logFailure(e: unknown): void {
-  console.warn(`vak-explorer: background update failed: ${e instanceof Error ? e.message : String(e)}`);
-}
-
-/** Whether a library row changed in a way the UI shows. */
-function differs(a: SessionSummary | undefined, b: SessionSummary): boolean {
-  return (
-    !a ||
-    a.sizeBytes !== b.sizeBytes ||
-    a.mtimeMs !== b.mtimeMs ||
-    a.lock !== b.lock ||
-    a.unreadable !== b.unreadable ||
-    a.entries !== b.entries ||
-    a.warnings !== b.warnings ||
-    a.title !== b.title
-  );
-}
-
 /**
  * The explorer's API, whatever the transport: every method of `ApiMethods`,
  * validated at runtime, over one home's library, open sessions and watcher,
@@ -140,6 +110,8 @@ export class ExplorerBackend implements ApiBackend {
   readonly library: SessionLibrary;
   readonly cache: SessionCache;
   private readonly subs = new Subscriptions();
+  /** What followers and library subscribers hear of changes (session-news.ts). */
+  private readonly news: SessionNews;
   private readonly writes = new BranchIdempotency();
   private watcher: HomeWatcher | null = null;
   private stopPrices: (() => void) | null = null;
@@ -153,8 +125,15 @@ export class ExplorerBackend implements ApiBackend {
     this.library = new SessionLibrary(info.home);
     const store = opts.userDataDir === undefined ? null : new IndexStore(join(opts.userDataDir, 'index-cache'));
     this.cache = new SessionCache(info.home, opts.cacheSize ?? 4, store);
+    this.news = new SessionNews({
+      cache: this.cache,
+      library: this.library,
+      subs: this.subs,
+      closed: () => this.closed,
+      watching: () => this.watcher !== null,
+    });
     // A kept index carries the active chain's work fold: a reopen folds only what came since.
-    this.cache.onReread((key, reason) => this.onReread(key, reason));
+    this.cache.onReread((key, reason) => this.news.reread(key, reason));
     this.cache.beforeKeep((s) => {
       const ix = s.ledger.index;
       if (ix.count > 0 && !s.reading) activeWork(s, chainToRoot(ix, ix.activeLeaf));
@@ -171,13 +150,13 @@ export class ExplorerBackend implements ApiBackend {
       b.cache.readInSteps({
         firstBytes: step,
         stepBytes: step,
-        onStep: (key) => void b.onHomeChange({ type: 'changed', key }, 'step').catch(logFailure),
-        onHashesChecked: (key, result) => b.onHashesChecked(key, result.mismatches),
+        onStep: (key) => void b.news.homeChanged({ type: 'changed', key }, 'step').catch(logFailure),
+        onHashesChecked: (key, result) => b.news.hashesChecked(key, result.mismatches),
       });
     }
     await b.library.list();
     if (opts.watch !== false) {
-      b.watcher = new HomeWatcher(home, (c) => void b.onHomeChange(c).catch(logFailure), {
+      b.watcher = new HomeWatcher(home, (c) => void b.news.homeChanged(c).catch(logFailure), {
         rescanMs: opts.rescanMs,
       });
       b.watcher.start();
@@ -186,7 +165,7 @@ export class ExplorerBackend implements ApiBackend {
     }
     const poll = opts.lockPollMs ?? 5000;
     if (poll > 0) {
-      b.lockTimer = setInterval(() => void b.pollLocks().catch(logFailure), poll);
+      b.lockTimer = setInterval(() => void b.news.pollLocks().catch(logFailure), poll);
       b.lockTimer.unref();
     }
     return b;
@@ -358,22 +337,6 @@ export class ExplorerBackend implements ApiBackend {
     return i;
   }
 
-  /** The library row of an open session, with the exact figures its ledger knows. */
-  private summaryOf(s: OpenSession): SessionSummary {
-    const ix = s.ledger.index;
-    // While a first open reads in steps, the library row keeps its figures from the listing.
-    if (!s.reading)
-      this.library.setExact(s.key, {
-        entries: ix.count,
-        branches: ix.branchPoints().length,
-        warnings: s.ledger.warningsSoFar().length,
-        sizeBytes: s.ledger.bytesRead,
-      });
-    const summary = this.library.get(s.key) ?? this.library.refresh(s.key);
-    if (!summary) throw new ApiError('not_found', `no session ${s.key} in this home`);
-    return summary;
-  }
-
   // The features (feature-handlers.ts): built on first use, after the constructor ran.
   private featureApi: FeatureApi | null = null;
   private features(): FeatureApi {
@@ -392,7 +355,7 @@ export class ExplorerBackend implements ApiBackend {
     listSessions: async () => this.library.list(),
     openSession: async ({ key }, client) => {
       const s = await this.session(key, client);
-      return sessionInfo(s, this.summaryOf(s), this.library);
+      return sessionInfo(s, this.news.summaryOf(s), this.library);
     },
     getTreeRows: async ({ key, start, count, foldAudit }, client) =>
       treeRows(await this.session(key, client), start, count, foldAudit),
@@ -456,139 +419,14 @@ export class ExplorerBackend implements ApiBackend {
     } catch (e) {
       if (e instanceof BranchError) {
         // A proof that failed under the lock read the file again: followers hear of it.
-        if (e.reason === 'changed') void this.onHomeChange({ type: 'changed', key }, 'own').catch(logFailure);
+        if (e.reason === 'changed') void this.news.homeChanged({ type: 'changed', key }, 'own').catch(logFailure);
         const code = e.reason === 'locked' ? 'locked' : e.reason === 'too_large' ? 'too_large' : 'refused';
         throw new ApiError(code, e.message);
       }
       throw e;
     }
     // Do not wait for the watcher: followers hear of the new leaf either way (a second look is 'unchanged').
-    void this.onHomeChange({ type: 'changed', key }, 'own').catch(logFailure);
+    void this.news.homeChanged({ type: 'changed', key }, 'own').catch(logFailure);
     return result;
-  }
-
-  /**
-   * A file of the home changed or went away: update the open session, then the library. `cause`:
-   * `event`, the watcher saw the file change (one that did not grow it is checked for a rewrite
-   * in place); `own`, this backend appended to it (a branch); `step`, no file changed, a first read
-   * in steps read on (the library row is not read from disk again for it: a stat, the file's head
-   * and the kernel's lock table, each of ~25 steps of a 100 MB first open; a change on disk
-   * meanwhile comes from the watcher as well).
-   */
-  private async onHomeChange(c: HomeChange, cause: 'event' | 'own' | 'step' = 'event'): Promise<void> {
-    if (this.closed) return;
-    const key = c.key;
-    const step = cause === 'step';
-    const open = this.cache.get(key);
-    if (open) {
-      let change;
-      try {
-        change = await this.cache.refresh(key, cause === 'event');
-      } catch (e) {
-        change = null;
-        this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], `cannot read: ${(e as Error).message}`));
-      }
-      if (change?.kind === 'appended') {
-        // A step of a first read names no ids (thousands of them, and no one waits for one).
-        const ids = change.step
-          ? []
-          : open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
-        const e = this.sessionEvent(open, 'appended', ids);
-        if (e.type === 'session') {
-          try {
-            const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
-            this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
-          } catch (x) {
-            // A row of the delta read back a line that changed: read again whole (followers hear `reloaded`).
-            if (!(x instanceof LedgerChangedError)) throw x;
-            await this.cache.rereadChanged(x.ledger);
-          }
-        }
-      } else if (change?.kind === 'reloaded') {
-        this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], REREAD_WHY[change.reason]));
-      } else if (change?.kind === 'removed') {
-        const gone: ApiEvent = { type: 'session', key, change: 'removed', entryCount: 0, activeLeaf: null, newIds: [] };
-        this.subs.pushSession(key, gone);
-      }
-    }
-    const before = this.library.get(key);
-    const after = c.type === 'removed' ? null : step && before ? before : this.library.refresh(key);
-    if (!after) {
-      this.library.forget(key);
-      if (c.type === 'removed' && open) this.cache.drop(key);
-      if (before) this.subs.pushLibrary({ type: 'library', changed: [], removed: [key] });
-      return;
-    }
-    const live = this.cache.get(key);
-    const shown = live ? this.summaryOf(live) : after;
-    if (differs(before, shown)) this.subs.pushLibrary({ type: 'library', changed: [shown], removed: [] });
-  }
-
-  /** A session was read again whole outside a refresh (SessionCache.onReread): followers and the library hear of it. */
-  private onReread(key: SessionKey, reason: RereadReason): void {
-    if (this.closed) return;
-    const s = this.cache.peek(key);
-    if (!s) return;
-    this.subs.pushSession(key, this.sessionEvent(s, 'reloaded', [], REREAD_WHY[reason]));
-    const before = this.library.get(key);
-    const shown = this.summaryOf(s);
-    if (differs(before, shown)) this.subs.pushLibrary({ type: 'library', changed: [shown], removed: [] });
-  }
-
-  /**
-   * A first read's deferred hash check is done: followers hear what it found (with mismatches,
-   * their warning count and rows' marks change: they ask again), and the library row its count.
-   */
-  private onHashesChecked(key: SessionKey, mismatches: number): void {
-    if (this.closed) return;
-    const s = this.cache.peek(key);
-    if (!s) return;
-    const reason =
-      mismatches === 0
-        ? 'hash chain checked: every entry links to the line before it'
-        : `hash chain checked: ${mismatches} ${mismatches === 1 ? 'entry does' : 'entries do'} not link to the line before`;
-    const e = this.sessionEvent(s, 'checked', [], reason);
-    if (e.type === 'session') this.subs.pushSession(key, { ...e, hashMismatches: mismatches });
-    const before = this.library.get(key);
-    const shown = this.summaryOf(s);
-    if (differs(before, shown)) this.subs.pushLibrary({ type: 'library', changed: [shown], removed: [] });
-  }
-
-  private sessionEvent(
-    s: OpenSession,
-    change: 'appended' | 'reloaded' | 'removed' | 'checked',
-    newIds: string[],
-    reason?: string,
-  ): ApiEvent {
-    const ix = s.ledger.index;
-    const e: ApiEvent = {
-      type: 'session',
-      key: s.key,
-      change,
-      entryCount: ix.count,
-      activeLeaf: ix.count > 0 ? ix.ids[ix.activeLeaf] : null,
-      newIds,
-    };
-    return reason === undefined ? e : { ...e, reason };
-  }
-
-  /**
-   * Library subscribers learn of locks taken or released: one read of /proc/locks and one
-   * stat per session, no file opened (a lock changes no byte). Without a watcher, a full
-   * listing also finds what changed on disk.
-   */
-  private async pollLocks(): Promise<void> {
-    if (this.closed || !this.subs.hasLibrary()) return;
-    if (this.watcher) {
-      const changed = this.library.refreshLocks();
-      if (changed.length > 0) this.subs.pushLibrary({ type: 'library', changed, removed: [] });
-      return;
-    }
-    const before = new Map(this.library.all().map((s) => [s.key, s]));
-    const now = await this.library.list();
-    const changed = now.filter((s) => differs(before.get(s.key), s));
-    const keys = new Set(now.map((s) => s.key));
-    const removed = [...before.keys()].filter((k) => !keys.has(k));
-    if (changed.length > 0 || removed.length > 0) this.subs.pushLibrary({ type: 'library', changed, removed });
   }
 }

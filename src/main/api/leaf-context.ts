@@ -49,7 +49,7 @@ const KEEP_FILTERS = 8;
  * there, so a context stays right (and the new active leaf starts from the one above it); a reload
  * or a rewrite found in place is a new reading, and so starts over.
  */
-const cache = new PerReading<Lru<string, LeafContext>>();
+const cache = new PerReading<Lru<string, LeafContext>>('leaf contexts');
 
 /** The leaf's index: the request's id, or the active leaf when null. */
 export function leafIndex(s: OpenSession, leaf: string | null): number {

@@ -15,7 +15,7 @@ import type { OpenSession } from '../library/session-cache';
 import { leafContext, type LeafContext, type PlanFacts } from './leaf-context';
 
 /** Directive previews by entry, per reading of a ledger: a leaf shares its turns with its neighbours, so each is read once. */
-const previews = new PerReading<Map<number, string>>();
+const previews = new PerReading<Map<number, string>>('turn previews');
 
 function directivePreview(ledger: Ledger, i: number): string {
   const m = previews.getOrMake(ledger, () => new Map());

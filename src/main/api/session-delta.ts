@@ -8,7 +8,7 @@ import { activeWork } from './session-info';
 import { treeRows } from './tree-rows';
 
 /** The usage totals after the last delta of an index (and its entry count then): the next one adds to them. */
-const usageKnown = new PerReading<{ count: number; usage: SessionDelta['usage'] }>();
+const usageKnown = new PerReading<{ count: number; usage: SessionDelta['usage'] }>('usage so far');
 
 /**
  * The usage totals after entries `firstNew …` came: when the last delta was of the entries just
@@ -45,7 +45,7 @@ function usageAfter(
 }
 
 /** The leaf count after the last delta of an index (its entry count then): the next one adds to it. */
-const leavesKnown = new PerReading<{ count: number; leaves: number }>();
+const leavesKnown = new PerReading<{ count: number; leaves: number }>('leaf count');
 
 /**
  * What an append of entries `firstNew … count-1` changed in a session's tree, so a follower

@@ -5,7 +5,7 @@ import type { OpenSession } from '../library/session-cache';
 import { PerReading } from '../core/per-reading';
 
 /** Lines that carry a reader warning, per reading, recomputed when the session changes (appends add warnings). */
-const warningLineCache = new PerReading<{ revision: number; lines: Set<number> }>();
+const warningLineCache = new PerReading<{ revision: number; lines: Set<number> }>('warning lines');
 
 /** The set of 1-based line numbers with a §8 warning. */
 function warningLines(s: OpenSession): Set<number> {

@@ -8,6 +8,7 @@ import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-sna
 import { LineFeeder } from './line-feeder';
 import { LineWindow } from './line-window';
 import { LineReader } from './line-reader';
+import { DerivedCaches } from './per-reading';
 import { FullNotes } from './full-notes';
 import { DeferredHashCheck, type HashWalk } from './hash-check';
 import { readAgain, readingDifference } from './reading-check';
@@ -136,6 +137,8 @@ export class Ledger {
    * an append keeps it, since it changes no entry already read.
    */
   generation = 0;
+  /** Every cache derived from this reading (per-reading.ts), for its current generation only. */
+  readonly derived = new DerivedCaches();
   /** The file's stamp when the last read began, and when that was (ms): see `refresh`'s `changed`. */
   private stampAtRead: (FileStamp & { atMs: number }) | null = null;
   /** Restored from a kept index and not yet checked against the file (`checkReading`). */
@@ -664,6 +667,7 @@ export class Ledger {
 
   close(): void {
     this.hashCheck = null; // a check in steps stops at its next step
+    this.derived.clear();
     this.source.close();
   }
 }

@@ -354,9 +354,9 @@ export function isKeptTurns(v: unknown, count: number): v is KeptTurns {
   return factsOk && small.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && isInt(m[1]));
 }
 
-const caches = new PerReading<TurnCache>();
+const caches = new PerReading<TurnCache>('turn costs');
 /** Kept turn costs not read yet: read when the reading's cache is first asked for (a leaf, not the first rows). */
-const pending = new PerReading<() => TurnCache>();
+const pending = new PerReading<() => TurnCache>('kept turn costs');
 
 /** How many closed turns' facts the cache holds (what a kept index would carry); none while still pending. */
 export function keptTurnCount(ledger: Ledger): number {

@@ -165,7 +165,7 @@ class CallReader {
  * a cost asked again (another leaf, new prices, after an append) reads only new entries. A new
  * reading (a reload, a rewrite found in place: Ledger.generation) is read anew.
  */
-const readers = new PerReading<CallReader>();
+const readers = new PerReading<CallReader>('cost readers');
 
 function readerFor(ledger: Ledger): CallReader {
   return readers.getOrMake(ledger, () => new CallReader(ledger));

@@ -4,101 +4,22 @@ import { KeyedQueue } from '../../shared/keyed-queue';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
 import { sessionPath } from '../core/home';
-import type { HashCheckResult, Ledger, ReadProgress } from '../core/ledger';
-import type { LedgerIndex } from '../core/ledger-index';
-import type { TreeLayout } from '../core/tree-layout';
-import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
-import type { WorkFold } from '../core/work-fold';
+import type { Ledger, ReadProgress, RefreshResult } from '../core/ledger';
+import { adoptTurnsText } from '../core/turn-cache';
 import type { IndexStore } from './index-store';
+import { OpenSession, type ReadInSteps, type RereadReason, type SessionChange } from './open-session';
 import { openLedger } from './open-ledger';
-import { layoutAtEnd, layoutOnOpen, settle, wholeLayout } from './session-layout';
+import { layoutOnOpen, settle } from './session-layout';
+import { firstPhase } from './session-state';
+import { SessionUpkeep } from './session-upkeep';
+
+export type { OpenSession, ReadInSteps, RereadReason, SessionChange } from './open-session';
 
 /**
  * Sessions note their messages' Full costs while read (full-notes.ts) at the default profile's
  * bytes_per_token, the one a first leaf is asked with; another is costed from the lines.
  */
 const NOTES_BPT = DEFAULT_PROFILE.bytes_per_token;
-
-/** Ids a reopen maps between two requests (~2-4 ms in code still cold): a request waits at most that. */
-const ID_MAP_STEP = 4096;
-
-/** Bytes a deferred hash check hashes between turns of the event loop (~6 ms of sha256 here). */
-const HASH_CHECK_STEP = 4 << 20;
-
-/** One opened session: its ledger (index read once), its tree layout, and its file identity. */
-export interface OpenSession {
-  key: SessionKey;
-  path: string;
-  ledger: Ledger;
-  layout: TreeLayout;
-  /** Bumped on every change, so derived views (warning lines) know when to recompute. */
-  revision: number;
-  /** Inode at open: a file replaced by rename keeps our descriptor on the old one. */
-  ino: number;
-  /** Device at open (with the inode, what a kept index is keyed by). */
-  dev: number;
-  /** The file's real path when it was opened and checked (session-file.ts): the only path a branch writes to. */
-  realPath: string;
-  /** Entries placed in `layout` and announced to followers; the ledger may have read more (a branch catches up). */
-  announced: number;
-  /** The index `layout` was built on (a ledger read again from byte 0 has a new one). */
-  layoutIndex: LedgerIndex;
-  /** The ledger was read again (a branch caught up on a rewritten file) and followers were not told yet. */
-  reloadUnannounced: boolean;
-  /**
-   * A first open answered before the end of the file (see `readInSteps`): the rest is read in
-   * steps, each announced like an append. False once the ledger has read to the end.
-   */
-  reading: boolean;
-  /** Followers were told the session is read in steps, and not yet that it has read to the end. */
-  stepsUnannounced: boolean;
-  /**
-   * The active chain's work fold as last sent (session-info.ts `activeWork`), on the index it was
-   * taken on: an append or a reopen extends it instead of reading every work entry again.
-   */
-  work: { index: LedgerIndex; fold: WorkFold } | null;
-  /** Closed turns' costs in the index kept last (or restored from it): closing keeps it again when there are more. */
-  keptTurns: number;
-}
-
-/**
- * How a big session is opened ("show first rows while a first open is still reading"):
- * the open answers after `firstBytes`, then `stepBytes` more are read per step, in turn with
- * the session's other refreshes; `onStep(key)` runs each step (the backend refreshes the
- * session and tells its followers, as for an append).
- */
-export interface ReadInSteps {
-  firstBytes: number;
-  stepBytes: number;
-  onStep: (key: SessionKey) => void;
-  /**
-   * Such a first read checks the hash chain after it (Ledger `deferHashCheck`): the check runs in
-   * steps once the session is read to its end and the requests then waiting were answered, and
-   * `onHashesChecked` runs when it is done (the backend tells followers and the library).
-   */
-  onHashesChecked?: (key: SessionKey, result: HashCheckResult) => void;
-}
-
-/** What a refresh of an open session found. */
-export type SessionChange =
-  | { kind: 'unchanged' }
-  | {
-      kind: 'appended';
-      firstNew: number;
-      newEntries: number;
-      bytes: number;
-      /** A step of a first open read in steps: more to come, or the one that read to the end. */
-      step?: 'more' | 'last';
-    }
-  | { kind: 'reloaded'; reason: RereadReason | 'shrunk' | 'replaced' }
-  | { kind: 'removed' };
-
-/**
- * Why a session was read again whole: its bytes changed in place (a change that did not grow it, a
- * line read back that is no longer the entry read there, a branch's proof under the lock), or the
- * kept index it was restored from does not describe the file.
- */
-export type RereadReason = 'rewritten' | 'kept';
 
 /**
  * Open ledgers by key: an LRU of a few, plus every session someone follows
@@ -111,23 +32,31 @@ export class SessionCache {
   private pins = new Map<SessionKey, number>();
   /** Refreshes and branches of one session run in turn. */
   private readonly queue = new KeyedQueue<SessionKey>();
-  /** Sessions whose index is to be kept once their open has answered (see `keepSoon`). */
-  private toKeep = new Map<OpenSession, NodeJS.Timeout>();
-  private keeping = new Set<Promise<unknown>>();
   private steps: ReadInSteps | null = null;
   private beforeKeeping: ((s: OpenSession) => void) | null = null;
   private onRereading: ((key: SessionKey, reason: RereadReason) => void) | null = null;
+  /** Each session's background work, scheduled by its phase (session-upkeep.ts). */
+  private readonly upkeep: SessionUpkeep;
 
   /**
    * `store` keeps verified indexes in the user data folder so a reopen reads only what was
-   * appended; a full open's index is written `keepDelayMs` after it answered.
+   * appended; a full open's index is written `keepDelayMs` after it was verified.
    */
   constructor(
     readonly home: string,
     private readonly max = 4,
     private readonly store: IndexStore | null = null,
-    private readonly keepDelayMs = 1000,
-  ) {}
+    keepDelayMs = 1000,
+  ) {
+    this.upkeep = new SessionUpkeep({
+      store,
+      keepDelayMs,
+      queue: this.queue,
+      steps: () => this.steps,
+      beforeKeep: (s) => this.beforeKeeping?.(s),
+      reread: (key, reason) => this.onRereading?.(key, reason),
+    });
+  }
 
   /**
    * Runs `f` on a session just before its index is kept, to bring what is kept with it up to
@@ -193,164 +122,57 @@ export class SessionCache {
   }
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
-    const path = sessionPath(this.home, key);
     const opened = await openLedger(this.home, key, this.store, {
       onProgress,
       maxBytes: this.steps?.firstBytes,
       noteFullCosts: NOTES_BPT,
       deferHashCheck: this.steps !== null,
     });
-    const { ledger, ino, dev, realPath, resumed, work, turns } = opened;
-    const layout = layoutOnOpen(ledger.index, opened.layout);
-    const announced = ledger.index.count;
-    const s: OpenSession = {
-      key,
-      path,
-      ledger,
-      layout,
-      revision: 0,
-      ino,
-      dev,
-      realPath,
-      announced,
-      layoutIndex: ledger.index,
-      reloadUnannounced: false,
-      reading: ledger.moreToRead,
-      stepsUnannounced: ledger.moreToRead,
-      work: work === null ? null : { index: ledger.index, fold: work },
-      keptTurns: turns?.count ?? 0,
-    };
+    const { ledger, resumed, turns } = opened;
+    const phase = firstPhase(0, {
+      moreToRead: ledger.moreToRead,
+      keptUnchecked: ledger.keptUnverified,
+      hashesDeferred: ledger.hashCheckPending,
+    });
+    const s = new OpenSession(
+      {
+        ...opened,
+        key,
+        path: sessionPath(this.home, key),
+        layout: layoutOnOpen(ledger.index, opened.layout),
+        work: opened.work === null ? null : { index: ledger.index, fold: opened.work },
+        keptTurns: turns?.count ?? 0,
+        // A full read, a first read in steps, or a resume that still read a lot: worth keeping for the next open.
+        keepWanted:
+          this.store !== null && (!resumed || ledger.moreToRead || ledger.stats.bytesRead >= this.store.minBytes),
+      },
+      phase,
+    );
     // The closed turns' costs as they were kept: a reopen's first leaf shapes only newer turns.
     if (turns !== null) adoptTurnsText(ledger, turns.text, turns.entries);
     this.open.set(key, s);
     this.evict();
-    // First rows answer from the kept index at once; then it is checked against the file.
-    if (resumed) this.checkKeptSoon(s);
-    if (s.reading) this.nextStep(key);
-    else {
-      this.mapIdsSoon(s);
-      // A full read, or a resume that still read a lot: keep the reading for the next open.
-      if (this.store && (!resumed || ledger.stats.bytesRead >= this.store.minBytes)) this.keepSoon(s);
-    }
+    // First rows answer from the kept index at once; then it is checked against the file (its phase's work).
+    this.upkeep.enter(s);
     return s;
-  }
-
-  /**
-   * The hash check a first read in steps deferred, once it has read to the end: after the
-   * requests waiting for that end were answered (a timer runs after their continuations), in
-   * steps that let other requests answer between them. Then followers hear of it (also when
-   * something that needed every warning finished it first; not for a reading that deferred none).
-   */
-  private checkHashesSoon(s: OpenSession): void {
-    setTimeout(() => {
-      s.ledger
-        .checkHashes(HASH_CHECK_STEP)
-        .then((result) => {
-          if (result === null || this.open.get(s.key) !== s) return;
-          if (result.mismatches > 0) s.revision++;
-          this.steps?.onHashesChecked?.(s.key, result);
-        })
-        .catch((e: unknown) =>
-          console.warn(`vak-explorer: checking the hash chain of ${s.key}: ${(e as Error).message}`),
-        );
-    }, 0);
-  }
-
-  /** Checks a session's kept index against its file once the requests now waiting were answered (in its queue). */
-  private checkKeptSoon(s: OpenSession): void {
-    setTimeout(() => {
-      void this.queue
-        .run(s.key, () => this.checkKept(s))
-        .catch((e: unknown) =>
-          console.warn(`vak-explorer: checking the kept index of ${s.key}: ${(e as Error).message}`),
-        );
-    }, 0);
-  }
-
-  /**
-   * A session restored from a kept index: the reading is checked against the file in steps
-   * (Ledger.checkReading: read again from byte 0 and compared); when it differs, the kept index is
-   * dropped and the file read whole, so the session shows exactly what a full read shows. Runs in
-   * the session's queue.
-   */
-  private async checkKept(s: OpenSession): Promise<void> {
-    if (this.open.get(s.key) !== s || !s.ledger.keptUnverified) return;
-    const diff = await s.ledger.checkReading(HASH_CHECK_STEP);
-    if (diff === null || this.open.get(s.key) !== s) return;
-    console.warn(`vak-explorer: kept index of ${s.realPath} not used (${diff}); reading the file whole`);
-    await this.store?.forget(s.realPath);
-    await this.reread(s, 'kept');
-  }
-
-  /** Reads a session whole again (in its queue) and tells the backend: its views are derived again. */
-  private async reread(s: OpenSession, reason: RereadReason): Promise<void> {
-    await s.ledger.reload('rewritten');
-    s.work = null;
-    s.keptTurns = 0;
-    if (s.reading) {
-      s.stepsUnannounced = false;
-      this.readToEnd(s);
-    } else settle(s);
-    // Told here, not by the next refresh.
-    s.reloadUnannounced = false;
-    s.announced = s.ledger.index.count;
-    this.onRereading?.(s.key, reason);
   }
 
   /**
    * A request read back a line that no longer holds the entry the reading put there
    * (LedgerChangedError): the session of that ledger is read again whole, in its queue (once,
-   * however many requests found it). False when no open session reads that ledger.
+   * however many requests found it: a reading read again is a new generation, and the work of the
+   * one that found it is dropped). False when no open session reads that ledger.
    */
   async rereadChanged(ledger: Ledger): Promise<boolean> {
     for (const [key, s] of this.open) {
       if (s.ledger !== ledger) continue;
-      const generation = ledger.generation;
-      await this.queue.run(key, async () => {
-        if (this.open.get(key) === s && s.ledger.generation === generation) await this.reread(s, 'rewritten');
-      });
+      await this.queue.run(
+        key,
+        s.jobs.whileAt(s.phase.generation, () => this.upkeep.reread(s, 'rewritten')),
+      );
       return true;
     }
     return false;
-  }
-
-  /**
-   * Maps a session's ids a few thousand at a time between requests (LedgerIndex.mapSomeIds), once it
-   * is read, when they do not increase (those that do are searched, never mapped): a reopen maps
-   * none, and a first read only those it looked up, so that a leaf asked for by id finds them mapped
-   * (1M ids: ~0.5 s in one go) without the first rows or the active leaf's panes waiting. A lookup
-   * meanwhile maps the rest at once; a session that left or was read again stops it.
-   */
-  private mapIdsSoon(s: OpenSession): void {
-    const ix = s.ledger.index;
-    if (ix.unmappedIds === 0) return;
-    const step = (): void => {
-      if (this.open.get(s.key) !== s || s.ledger.index !== ix) return;
-      if (!ix.mapSomeIds(ID_MAP_STEP)) setImmediate(step);
-    };
-    setImmediate(step);
-  }
-
-  /** Asks for the next step of a session read in steps (after what is queued: requests answer in between). */
-  private nextStep(key: SessionKey): void {
-    const steps = this.steps;
-    if (steps) setImmediate(() => steps.onStep(key));
-  }
-
-  /**
-   * A session read to its end (was `reading`). Its layout is built again whole when its steps
-   * placed it otherwise than a whole read (TreeLayout.isWhole: appends never move drawn rows), as a
-   * session must look the same however it was read. Followers read their rows again (the last
-   * step). Then its index is kept, now that it is whole.
-   */
-  private readToEnd(s: OpenSession): void {
-    s.reading = false;
-    layoutAtEnd(s); // (read again from byte 0 on the way: followers are told)
-    s.revision++;
-    this.checkHashesSoon(s);
-    this.mapIdsSoon(s);
-    // (Kept a second later: the check is done by then, or keeping it finishes it.)
-    if (this.store) this.keepSoon(s);
   }
 
   /**
@@ -374,56 +196,24 @@ export class SessionCache {
   /** Reads the rest of a session that is being read in steps (in its queue). */
   private async finishReading(s: OpenSession, onProgress?: (p: ReadProgress) => void): Promise<void> {
     if (!s.reading) return;
-    await s.ledger.refresh({ onProgress });
-    this.readToEnd(s);
+    this.afterRead(s, await s.ledger.refresh({ onProgress }));
   }
 
-  /** Keeps a session's index a moment after its open answered (off the path of its first requests). */
-  private keepSoon(s: OpenSession): void {
-    const timer = setTimeout(() => {
-      this.toKeep.delete(s);
-      this.keepNow(s);
-    }, this.keepDelayMs);
-    timer.unref();
-    this.toKeep.set(s, timer);
-  }
-
-  private keepNow(s: OpenSession): void {
-    if (!this.store) return;
-    // Restored and not yet checked against the file: kept again once it is (checkKept runs first).
-    if (s.ledger.keptUnverified) {
-      if (this.open.get(s.key) === s) this.keepSoon(s);
-      return;
-    }
-    try {
-      this.beforeKeeping?.(s);
-    } catch (e) {
-      // What is kept with the index is a cache: without it the index is still worth keeping.
-      console.warn(`vak-explorer: keeping the index of ${s.key} without its work fold: ${(e as Error).message}`);
-    }
-    const turns = exportTurns(s.ledger);
-    s.keptTurns = turns?.full.length ?? 0;
-    const p = this.store
-      .keep(
-        s.ledger,
-        { realPath: s.realPath, dev: s.dev, ino: s.ino },
-        { work: s.work?.index === s.ledger.index ? s.work.fold : null, turns, layout: wholeLayout(s) },
-      )
-      .catch((e: unknown) =>
-        console.warn(`vak-explorer: could not keep the index of ${s.key}: ${(e as Error).message}`),
-      )
-      .finally(() => this.keeping.delete(p));
-    this.keeping.add(p);
+  /**
+   * Brings a session up to what its ledger just read (`r`): a reading started over is a new
+   * generation; the read that reached the end of a first read in steps lays the tree out whole
+   * (no extend first, then a rebuild); any other extends it.
+   */
+  private afterRead(s: OpenSession, r: RefreshResult): void {
+    const wasReading = s.reading;
+    if (r.kind === 'reloaded') this.upkeep.restarted(s);
+    if (wasReading && !s.ledger.moreToRead) this.upkeep.readToEnd(s);
+    else settle(s);
   }
 
   /** Writes the indexes still to keep now and waits for every write (before the process ends; tests). */
   async flushKept(): Promise<void> {
-    for (const [s, timer] of [...this.toKeep]) {
-      clearTimeout(timer);
-      this.toKeep.delete(s);
-      this.keepNow(s);
-    }
-    await Promise.all([...this.keeping]);
+    await this.upkeep.flush(this.open.values());
   }
 
   /**
@@ -439,6 +229,8 @@ export class SessionCache {
       try {
         return await fn(s);
       } finally {
+        // A branch that found the file rewritten read it again from byte 0: a new generation.
+        if (s.layoutIndex !== s.ledger.index) this.upkeep.restarted(s);
         settle(s); // views stay consistent with what `fn` read; the next refresh announces it
       }
     };
@@ -456,7 +248,7 @@ export class SessionCache {
       return await this.withSession(key, async (s) => {
         await this.finishReading(s); // a branch links to the file's real last line
         // A parent is never taken from a kept index not yet checked against the file.
-        if (s.ledger.keptUnverified) await this.checkKept(s);
+        await this.upkeep.checkKept(s);
         let now: string;
         try {
           now = realpathSync(s.path);
@@ -491,19 +283,18 @@ export class SessionCache {
   private evict(): void {
     let unpinned = [...this.open.keys()].filter((k) => !this.pins.has(k));
     while (unpinned.length > this.max) {
-      this.keepOnLeaving(unpinned[0]);
+      const s = this.open.get(unpinned[0]);
+      if (s) this.upkeep.leaving(s);
       this.drop(unpinned[0]);
       unpinned = unpinned.slice(1);
     }
   }
 
-  /** Closes a session's file (a keep still pending is dropped with it: see keepOnLeaving). */
+  /** Closes a session's file: it is removed, and its scheduler drops every job still to run (a keep too: see `leaving`). */
   drop(key: SessionKey): void {
     const s = this.open.get(key);
     if (!s) return;
-    const timer = this.toKeep.get(s);
-    if (timer) clearTimeout(timer);
-    this.toKeep.delete(s);
+    s.move({ type: 'removed' });
     s.ledger.close();
     this.open.delete(key);
   }
@@ -527,46 +318,12 @@ export class SessionCache {
       this.drop(key);
       return { kind: 'removed' };
     }
-    if (ino !== s.ino) {
-      // Replaced by another file (rename over it): our descriptor still reads the old one.
-      // The new file is checked like any other (a FIFO or a foreign link is refused, and
-      // the old reading stays).
-      const {
-        resumed: _,
-        work: _work,
-        turns: _turns,
-        layout: _layout,
-        ...opened
-      } = await openLedger(this.home, key, null, {
-        noteFullCosts: NOTES_BPT,
-      });
-      const ledger = opened.ledger;
-      ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
-      s.ledger.close();
-      const layout = layoutOnOpen(ledger.index, null);
-      Object.assign(s, {
-        ...opened,
-        layout,
-        revision: s.revision + 1,
-        announced: ledger.index.count,
-        work: null,
-        keptTurns: 0,
-      });
-      s.reading = s.stepsUnannounced = false;
-      s.reloadUnannounced = false;
-      s.layoutIndex = ledger.index;
-      return { kind: 'reloaded', reason: 'replaced' };
-    }
+    if (ino !== s.ino) return this.replaced(s);
     const stepping = s.reading && this.steps !== null;
     const r = await s.ledger.refresh(stepping ? { maxBytes: this.steps?.stepBytes, changed } : { changed });
-    if (r.kind === 'reloaded') {
-      s.work = null;
-      s.keptTurns = 0;
-    }
-    // The step that reads to the end lays the tree out whole (no extend first, then a rebuild).
-    if (s.reading && !(stepping && s.ledger.moreToRead)) this.readToEnd(s);
-    else settle(s);
-    if (s.reading) this.nextStep(key);
+    if (s.phase.name === 'removed') return null; // closed meanwhile
+    this.afterRead(s, r);
+    this.upkeep.nextStep(s);
     if (r.kind === 'reloaded' || s.reloadUnannounced) {
       s.reloadUnannounced = false;
       s.announced = s.ledger.index.count;
@@ -586,6 +343,34 @@ export class SessionCache {
     return { kind: 'appended', firstNew, newEntries: count - firstNew, bytes };
   }
 
+  /**
+   * The session's path now leads to another file (renamed over it): our descriptor still reads the
+   * old one. The new file is checked like any other (a FIFO or a foreign link is refused, and the
+   * old reading stays), read whole, and is the session's next generation.
+   */
+  private async replaced(s: OpenSession): Promise<SessionChange | null> {
+    const opened = await openLedger(this.home, s.key, null, { noteFullCosts: NOTES_BPT });
+    if (s.phase.name === 'removed') {
+      opened.ledger.close();
+      return null;
+    }
+    const ledger = opened.ledger;
+    ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
+    s.ledger.close();
+    s.ledger = ledger;
+    s.ino = opened.ino;
+    s.dev = opened.dev;
+    s.realPath = opened.realPath;
+    s.layout = layoutOnOpen(ledger.index, null);
+    s.layoutIndex = ledger.index;
+    s.revision++;
+    s.announced = ledger.index.count;
+    s.stepsUnannounced = false;
+    s.reloadUnannounced = false;
+    this.upkeep.restarted(s);
+    return { kind: 'reloaded', reason: 'replaced' };
+  }
+
   /** Keys of open sessions. */
   keys(): SessionKey[] {
     return [...this.open.keys()];
@@ -595,25 +380,9 @@ export class SessionCache {
     for (const k of [...this.open.keys()]) this.drop(k);
   }
 
-  /**
-   * Before a session is closed (evicted, or the app closes): its keep still pending now, or a
-   * keep again when its turn cache holds more closed turns' costs than the index kept last (the
-   * first keep comes soon after the open, usually before any leaf was shown).
-   */
-  private keepOnLeaving(key: SessionKey): void {
-    const s = this.open.get(key);
-    if (!s || !this.store || s.reading) return;
-    const timer = this.toKeep.get(s);
-    if (timer) {
-      clearTimeout(timer);
-      this.toKeep.delete(s);
-      this.keepNow(s);
-    } else if (keptTurnCount(s.ledger) > s.keptTurns) this.keepNow(s);
-  }
-
   /** Keeps what is to keep, then closes every session (the backend's close). */
   async close(): Promise<void> {
-    for (const k of this.open.keys()) this.keepOnLeaving(k);
+    for (const s of this.open.values()) this.upkeep.leaving(s);
     await this.flushKept();
     this.closeAll();
   }

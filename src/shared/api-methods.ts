@@ -30,6 +30,10 @@ const METHOD_SET: Record<ApiMethod, true> = {
   getPriceTable: true,
   exportSessionHtml: true,
   exportProjection: true,
+  // secrets (api-secrets.ts)
+  getSecrets: true,
+  getSecretCounts: true,
+  redactTexts: true,
 };
 
 export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];

@@ -18,6 +18,8 @@ import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps } from './context-series';
 import { runInSteps } from './in-steps';
 import { leafIndex } from './leaf-context';
+import { exportRedactor, secretHandlers } from './secret-handlers';
+import { redactedProjectionSource, withRedactionHeader } from '../secrets/redacted-export';
 
 type FeatureMethod = keyof FeatureApiMethods;
 export type FeatureHandlers = {
@@ -83,9 +85,10 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       return sessionCost(s.ledger, leafIndex(s, leaf ?? null), api().prices());
     },
     getPriceTable: async () => api().prices(),
-    exportSessionHtml: async ({ key, leaf }, client) => {
+    exportSessionHtml: async ({ key, leaf, unredacted }, client) => {
       const s = await api().session(key, client);
-      return sessionHtml(s.ledger, leafIndex(s, leaf ?? null), { key, sessionId: sessionIdOf(key) });
+      const redactor = await exportRedactor(key, unredacted);
+      return sessionHtml(s.ledger, leafIndex(s, leaf ?? null), { key, sessionId: sessionIdOf(key), redactor });
     },
     // In steps (a long session's export shapes every message), stopped when its caller goes.
     exportProjection: async (req, client, signal) => {
@@ -101,7 +104,10 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
         messageCount: lp.messageCount,
         messages: (start: number, end: number) => lp.messages(start, end, signal),
       };
-      return runInSteps(projectionExportSteps(source, req.format, sessionIdOf(req.key)), signal);
+      const redactor = await exportRedactor(req.key, req.unredacted);
+      const steps = projectionExportSteps(redactedProjectionSource(source, redactor), req.format, sessionIdOf(req.key));
+      return withRedactionHeader(await runInSteps(steps, signal), redactor.count);
     },
+    ...secretHandlers((key, client) => api().session(key, client)),
   };
 }

@@ -26,9 +26,14 @@ interface PendingLine {
 }
 
 /** Texts handed to the rules at once: one call per batch keeps the rules' fixed cost small. */
-const BATCH_CHARS = 256 << 10;
+const BATCH_CHARS = 32 << 10;
 /** A step of scanning ends after this long, so requests wait little behind it. */
 const STEP_MS = 8;
+/**
+ * Scanning waits until no line has arrived for this long: a first read runs to its end (and
+ * its first answers go out) before the scan takes the thread.
+ */
+const QUIET_MS = 30;
 /** Between two texts of a batch: no rule of the preset matches across a blank line and a NUL. */
 const SEPARATOR = '\n\u0000\n';
 
@@ -48,8 +53,13 @@ export class SecretScanner implements LineSink {
   /** The first line this reading scans (a reading resumed from a kept index starts after it). */
   fromLine = 1;
 
+  /** When the last line arrived (performance.now()). */
+  private lastLineAt = 0;
+
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void {
+    // A copy (`bytes` is a view into the read buffer); everything else waits for the scan's steps.
     this.pending.push({ line: lineNo, entryId: index.ids[i], bytes: Buffer.from(bytes) });
+    this.lastLineAt = performance.now();
     this.schedule();
   }
 
@@ -95,10 +105,15 @@ export class SecretScanner implements LineSink {
   private schedule(): void {
     if (this.running) return;
     this.running = true;
-    setImmediate(() => void this.step());
+    setTimeout(() => void this.step(), QUIET_MS);
   }
 
   private async step(): Promise<void> {
+    const quiet = performance.now() - this.lastLineAt;
+    if (quiet < QUIET_MS) {
+      setTimeout(() => void this.step(), QUIET_MS - quiet);
+      return;
+    }
     const epoch = this.epoch;
     const started = performance.now();
     let added = false;
@@ -136,6 +151,8 @@ export class SecretScanner implements LineSink {
       const p = this.pending[this.head];
       this.pending[this.head++] = undefined as unknown as PendingLine; // let its bytes go
       this.linesScanned++;
+      // Most lines hold nothing a rule could match: they are not even parsed.
+      if (!mayHoldSecret(p.bytes.toString('latin1'))) continue;
       let entry: unknown;
       try {
         entry = JSON.parse(p.bytes.toString('utf8'));

@@ -20,11 +20,13 @@ export const USAGE = `usage:
   vak-explorer tree FILE [--json]
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
   vak-explorer serve [--home DIR] [--port N] [--no-open]
+  vak-explorer secrets (FILE | --home DIR) [--json]
+  vak-explorer project … --redact      (each secret found replaced by [redacted: KIND])
 
 N is a whole number in plain decimal digits (no 0x, 1e3, +, spaces or decimal point).
 serve --home DIR must be an existing folder; without --home: $VAK_HOME, else ~/.vak, else the bundled demo.
 
-exit codes: 0 ok · 1 verify found warnings, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments,
+exit codes: 0 ok · 1 verify found warnings, secrets found some, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments,
   or stdout failed (other than a reader that stopped early: \`verify | head\` keeps verify's code).
   A branch that was appended exits 0 even when stdout fails; its id is then on stderr.`;
 
@@ -36,7 +38,11 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
       case 'verify':
         return verify(rest, io);
       case 'project':
-        return projectCmd(rest, io);
+        return rest.includes('--redact') ? await redactedProject(rest, io) : projectCmd(rest, io);
+      case 'secrets': {
+        const { secretsCommand } = await import('./secrets-command');
+        return await secretsCommand(rest, io);
+      }
       case 'tree':
         return tree(rest, io);
       case 'branch':
@@ -109,7 +115,34 @@ function tree(argv: string[], io: CliIo): number {
   return 0;
 }
 
-function projectCmd(argv: string[], io: CliIo): number {
+/** `project --redact`: the same output, each secret found in the file replaced by its marker. */
+async function redactedProject(argv: string[], io: CliIo): Promise<number> {
+  const { scanFile } = await import('./secrets-command');
+  const { Redactor } = await import('../main/secrets/redact');
+  const rest = argv.filter((a) => a !== '--redact');
+  const path = parseArgs('project', rest, PROJECT_OPTIONS).positionals[0];
+  let redactor = new Redactor([]);
+  if (path !== undefined) {
+    const { ledger, scanner } = await scanFile(path);
+    ledger.close();
+    redactor = new Redactor(scanner.findings());
+  }
+  const out = io.out;
+  const code = projectCmd(rest, { ...io, out: (s: string) => out(redactor.text(s)) }, redactor);
+  if (redactor.count > 0) io.err(`vak-explorer: ${redactor.note()}\n`);
+  return code;
+}
+
+const PROJECT_OPTIONS = {
+  leaf: 'string',
+  plan: 'string',
+  window: 'string',
+  reserve: 'string',
+  'bytes-per-token': 'string',
+  json: 'boolean',
+} as const;
+
+function projectCmd(argv: string[], io: CliIo, redactor?: { json<T extends Json>(v: T): T }): number {
   const args = parseArgs('project', argv, {
     leaf: 'string',
     plan: 'string',
@@ -141,7 +174,9 @@ function projectCmd(argv: string[], io: CliIo): number {
     }
     const p = project(ledger, leaf, { plan, profile });
     // Ledger values may nest deeper than JSON.stringify can go: stringifyJson writes the same text at any depth.
-    if (args.flags.has('json')) io.out(stringifyJson(projectionJson(p) as unknown as Json) + '\n');
+    const json = projectionJson(p) as unknown as Json;
+    // Redacted as values, so a secret that spans an escape (a key's line breaks) goes too.
+    if (args.flags.has('json')) io.out(stringifyJson(redactor ? redactor.json(json) : json) + '\n');
     else {
       for (const m of p.messages) {
         io.out(

@@ -63,11 +63,15 @@ function credentialsAfter(text: string, k: number): boolean {
 
 /** `GITHUB_TOKEN` → `github-token`, `AWSAccessKeyID` → `aws-access-key-id`, `BasicAuth` → `basic-auth`. */
 export function kindOf(messageId: string): string {
-  return messageId
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
-    .replace(/[_\s]+/g, '-')
-    .toLowerCase();
+  return (
+    messageId
+      // Product names written in mixed case stay one word (`PostgreSQLConnection` → `postgresql-connection`).
+      .replace(/PostgreSQL|MySQL|MongoDB|OpenAI|GitHub|GitLab/g, (w) => w[0] + w.slice(1).toLowerCase())
+      .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+      .replace(/[_\s]+/g, '-')
+      .toLowerCase()
+  );
 }
 
 const PREFIX = '@secretlint/secretlint-rule-';

@@ -21,9 +21,9 @@ export function secretsActions(confirm: () => boolean): Action[] {
         if (!key) return;
         try {
           const s = await api.getSecrets({ key, limit: 1 });
-          const kinds = Object.entries(s.kinds)
-            .map(([k, n]) => `${k} ×${n}`)
-            .join(', ');
+          const all = Object.entries(s.kinds).map(([k, n]) => `${k} ×${n}`);
+          const kinds =
+            all.length > 4 ? `${all.slice(0, 4).join(', ')} and ${all.length - 4} more kinds` : all.join(', ');
           const first = s.findings[0];
           state.setExportNotice({
             text:

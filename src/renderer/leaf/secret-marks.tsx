@@ -15,7 +15,7 @@ export function SecretMarks({ findings }: { findings: readonly SecretFinding[] }
           className="secret-mark"
           title={`secret (${f.kind}) in ${f.field}, line ${f.line}: exports and copies redact it`}
         >
-          ⚿ {f.kind}
+          secret: {f.kind}
         </span>
       ))}
       {findings.length > 3 && <span className="secret-mark">+{findings.length - 3}</span>}

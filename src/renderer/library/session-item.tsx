@@ -65,7 +65,7 @@ export function SecretsBadge({ count }: { count: number }) {
   const text = `${count} secret${count === 1 ? '' : 's'}`;
   return (
     <span className="secrets-badge" title={`${text} found: exports redact them`} aria-label={`${text} found`}>
-      ⚿ {count}
+      {text}
     </span>
   );
 }

@@ -12,7 +12,7 @@ const r = prepareReal100((s) => console.log(s));
 const buf = readFileSync(join(r.home, r.key));
 let t = performance.now();
 const lines: Buffer[] = [];
-for (let start = 0; start < buf.length; ) {
+for (let start = 0; start < buf.length;) {
   let end = buf.indexOf(10, start);
   if (end < 0) end = buf.length;
   lines.push(Buffer.from(buf.subarray(start, end)));
@@ -30,7 +30,7 @@ const gatedChars = gated.reduce((a, s) => a + s.length, 0);
 console.log(`gate: ${(performance.now() - t).toFixed(0)} ms, ${gated.length} texts, ${gatedChars} chars pass`);
 t = performance.now();
 let found = 0;
-for (let k = 0; k < gated.length; ) {
+for (let k = 0; k < gated.length;) {
   let batch = '';
   while (k < gated.length && batch.length < 32 << 10) batch += gated[k++] + '\n\u0000\n';
   found += (await lintText(batch)).length;

@@ -35,9 +35,11 @@ export async function openLedger(
   }
   const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
   // Each reading is scanned for secrets as it is read (secrets/secret-scanner.ts).
-  opts = { ...opts, lineSink: newSessionScanner(key) };
+  const scanner = newSessionScanner(key);
+  opts = { ...opts, lineSink: scanner };
   const kept = store ? await store.resume(source, id, opts) : null;
   const ledger = kept?.ledger ?? (await Ledger.open(source, opts));
+  if (kept) void scanner.backfill(ledger.source, ledger.index);
   return {
     ledger,
     ino: id.ino,

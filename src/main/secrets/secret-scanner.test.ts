@@ -84,3 +84,20 @@ describe('secret scanning as a session is read', () => {
     for (const l of f.lookAlikes) expect(r.text(l.text)).toBe(l.text);
   });
 });
+
+describe('a reading restored from a kept index', () => {
+  it('reads the restored lines back once and scans them: the same findings as a whole read', async () => {
+    const f = fixtureLedger();
+    const first = await scan(f.bytes);
+    const snap = first.ledger.snapshot()!;
+    const scanner = new SecretScanner();
+    const src = new MemorySource(f.bytes);
+    const resumed = await Ledger.resume(src, snap, { lineSink: scanner });
+    expect(scanner.fromLine).toBe(snap.lines + 1);
+    expect(scanner.count).toBe(0); // nothing read, nothing scanned yet
+    await scanner.backfill(resumed.source, resumed.index);
+    await scanner.whenIdle();
+    expect(scanner.fromLine).toBe(1);
+    expect(scanner.count).toBe(first.scanner.count);
+  });
+});

@@ -7,6 +7,7 @@
  * A finding keeps the secret's text for redaction (redact.ts) in this process only: what leaves
  * it (`publicFinding`) names the kind, the rule and where, never the text.
  */
+import type { ByteSource } from '../core/byte-source';
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink } from '../core/line-reader';
 import type { SecretFinding } from '../../shared/api-secrets';
@@ -73,6 +74,42 @@ export class SecretScanner implements LineSink {
     this.notify();
   }
 
+  /**
+   * A reading restored from a kept index read none of the lines it restored: their bytes are
+   * read once here, in steps (the kept index spared the whole read, so this is the only one),
+   * and scanned like any other line. Stops when the reading starts over or its file closes.
+   */
+  async backfill(source: ByteSource, index: LedgerIndex): Promise<void> {
+    const epoch = this.epoch;
+    const before = this.fromLine;
+    const buf = { b: Buffer.alloc(0) };
+    this.filling = true;
+    try {
+      for (let i = 0; i < index.count && index.line[i] < before; i++) {
+        if (epoch !== this.epoch) return;
+        const len = index.length[i];
+        if (buf.b.length < len) buf.b = Buffer.allocUnsafe(len);
+        if (source.readInto(buf.b, index.offset[i], len) !== len) return;
+        this.pending.push({ line: index.line[i], entryId: index.ids[i], bytes: Buffer.from(buf.b.subarray(0, len)) });
+        if (i % 256 === 255) await new Promise((r) => setImmediate(r));
+      }
+      if (epoch === this.epoch) this.fromLine = 1;
+    } catch {
+      // The file closed (the session left the cache): what was read is scanned, `fromLine` says the rest is not.
+    } finally {
+      this.filling = false;
+      this.schedule();
+    }
+  }
+
+  /** Restored lines still being read back (`backfill`). */
+  private filling = false;
+
+  /** Lines wait to be scanned, or are being scanned or read back: the count may still grow. */
+  get busy(): boolean {
+    return this.running || this.filling || this.waiting > 0;
+  }
+
   /** Lines read but not scanned yet. */
   get waiting(): number {
     return this.pending.length - this.head;
@@ -98,7 +135,7 @@ export class SecretScanner implements LineSink {
 
   /** Resolves once every line read so far is scanned. */
   whenIdle(): Promise<void> {
-    if (!this.running && this.waiting === 0) return Promise.resolve();
+    if (!this.busy) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -136,8 +173,9 @@ export class SecretScanner implements LineSink {
         this.running = false;
         this.pending = [];
         this.head = 0;
-        const waiters = this.idleWaiters;
-        this.idleWaiters = [];
+        // While restored lines are read back, backfill schedules the step that ends the scan.
+        const waiters = this.filling ? [] : this.idleWaiters;
+        if (!this.filling) this.idleWaiters = [];
         for (const w of waiters) w();
       }
     }

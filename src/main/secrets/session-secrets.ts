@@ -35,7 +35,7 @@ export function publicFinding(f: HeldFinding): SecretFinding {
 }
 
 export function secretCounts(): SecretCount[] {
-  return [...scanners].map(([key, s]) => ({ key, count: s.count, scanning: s.waiting > 0 }));
+  return [...scanners].map(([key, s]) => ({ key, count: s.count, scanning: s.busy }));
 }
 
 export function sessionSecrets(key: SessionKey, entryIds: string[] | undefined, limit = 1000): SessionSecrets {
@@ -47,7 +47,7 @@ export function sessionSecrets(key: SessionKey, entryIds: string[] | undefined, 
   return {
     key,
     count: s.count,
-    scanning: s.waiting > 0,
+    scanning: s.busy,
     fromLine: s.fromLine,
     kinds,
     findings: chosen.slice(0, limit).map(publicFinding),

@@ -99,9 +99,14 @@ const LAYERS = [
     requires: ['koffi'],
   },
   {
+    layer: 'src/main/secrets',
+    why: 'secret scanning of entries as they are read (secretlint) and redaction, plain Node',
+    allow: ['node:*', 'src/main/secrets', 'src/main/core', 'src/shared', '@secretlint/*'],
+  },
+  {
     layer: 'src/main/library',
     why: 'the session library and watcher, plain Node',
-    allow: ['node:*', 'src/main/library', 'src/main/core', 'src/shared'],
+    allow: ['node:*', 'src/main/library', 'src/main/core', 'src/main/secrets', 'src/shared'],
     testAllow: ['src/main/api'],
   },
   {
@@ -132,6 +137,7 @@ const LAYERS = [
       'src/main/search',
       'src/main/cost',
       'src/main/export',
+      'src/main/secrets',
       'src/shared',
     ],
     testAllow: ['src/main/server', 'src/main/worker'],
@@ -215,6 +221,8 @@ const LAYERS = [
       'src/main/core',
       'src/main/api',
       'src/main/library',
+      'src/main/secrets',
+      'src/main/export',
       'src/main/server',
       'src/main/worker',
       'src/shared',

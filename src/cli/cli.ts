@@ -25,11 +25,13 @@ export const USAGE = `usage:
   vak-explorer tree FILE [--json]
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
   vak-explorer serve [--home DIR] [--port N] [--no-open]
+  vak-explorer secrets (FILE | --home DIR) [--json]
+  vak-explorer project … --redact      (each secret found replaced by [redacted: KIND])
 
 N is a whole number in plain decimal digits (no 0x, 1e3, +, spaces or decimal point).
 serve --home DIR must be an existing folder; without --home: $VAK_HOME, else ~/.vak, else the bundled demo.
 
-exit codes: 0 ok · 1 verify found warnings, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments,
+exit codes: 0 ok · 1 verify found warnings, secrets found some, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments,
   or stdout failed (other than a reader that stopped early: \`verify | head\` keeps verify's code).
   A branch that was appended exits 0 even when stdout fails; its id is then on stderr.`;
 
@@ -41,11 +43,15 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
       case 'verify':
         return verify(rest, io);
       case 'project':
-        return projectCmd(rest, io);
+        return rest.includes('--redact') ? await redactedProject(rest, io) : projectCmd(rest, io);
       case 'fate':
         return fateCmd(rest, io);
       case 'sent':
         return sentCmd(rest, io);
+      case 'secrets': {
+        const { secretsCommand } = await import('./secrets-command');
+        return await secretsCommand(rest, io);
+      }
       case 'tree':
         return tree(rest, io);
       case 'branch':
@@ -118,6 +124,24 @@ function tree(argv: string[], io: CliIo): number {
   return 0;
 }
 
+/** `project --redact`: the same output, each secret found in the file replaced by its marker. */
+async function redactedProject(argv: string[], io: CliIo): Promise<number> {
+  const { scanFile } = await import('./secrets-command');
+  const { Redactor } = await import('../main/secrets/redact');
+  const rest = argv.filter((a) => a !== '--redact');
+  const path = parseArgs('project', rest, PLAN_OPTIONS).positionals[0];
+  let redactor = new Redactor([]);
+  if (path !== undefined) {
+    const { ledger, scanner } = await scanFile(path);
+    ledger.close();
+    redactor = new Redactor(scanner.findings());
+  }
+  const out = io.out;
+  const code = projectCmd(rest, { ...io, out: (s: string) => out(redactor.text(s)) }, redactor);
+  if (redactor.count > 0) io.err(`vak-explorer: ${redactor.note()}\n`);
+  return code;
+}
+
 /** The options `project` and `fate` share: a leaf, a plan and a CapacityProfile. */
 const PLAN_OPTIONS = {
   leaf: 'string',
@@ -152,7 +176,7 @@ function leafArg(args: ParsedArgs, ledger: Ledger, path: string): number {
   return ledger.index.activeLeaf;
 }
 
-function projectCmd(argv: string[], io: CliIo): number {
+function projectCmd(argv: string[], io: CliIo, redactor?: { json<T extends Json>(v: T): T }): number {
   const args = parseArgs('project', argv, PLAN_OPTIONS);
   const path = fileArg(args.positionals);
   const { plan, profile } = planArgs(args);
@@ -161,7 +185,9 @@ function projectCmd(argv: string[], io: CliIo): number {
     const leaf = leafArg(args, ledger, path);
     const p = project(ledger, leaf, { plan, profile });
     // Ledger values may nest deeper than JSON.stringify can go: stringifyJson writes the same text at any depth.
-    if (args.flags.has('json')) io.out(stringifyJson(projectionJson(p) as unknown as Json) + '\n');
+    const json = projectionJson(p) as unknown as Json;
+    // Redacted as values, so a secret that spans an escape (a key's line breaks) goes too.
+    if (args.flags.has('json')) io.out(stringifyJson(redactor ? redactor.json(json) : json) + '\n');
     else {
       for (const m of p.messages) {
         io.out(

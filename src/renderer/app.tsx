@@ -1,5 +1,6 @@
 import { ApiProvider } from './api/api-context';
 import type { Api } from '../shared/api';
+import { useSecretsSync } from './export/use-secrets';
 import { ContextChart } from './context-chart/context-chart';
 import { FateStrip } from './fate/fate-strip';
 import { KeysOverlay } from './keyboard/keys-overlay';
@@ -28,6 +29,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
   useLeafViewLoader();
   useLayoutVars();
   useKeyboard(api);
+  useSecretsSync(api);
   return (
     <div className="app">
       <SkipLink />

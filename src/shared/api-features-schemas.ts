@@ -62,8 +62,21 @@ export function featureRequestSchemas(p: SchemaParts) {
     cancelSearch: z.object({ searchId: SEARCH_ID }).strict(),
     getCost: z.object({ key: p.sessionKey, leaf: leaf.optional() }).strict(),
     getPriceTable: z.object({}).strict(),
-    exportSessionHtml: z.object({ key: p.sessionKey, leaf: leaf.optional() }).strict(),
-    exportProjection: z.object({ ...plannedLeaf, format: z.enum(['json', 'markdown']) }).strict(),
+    exportSessionHtml: z
+      .object({ key: p.sessionKey, leaf: leaf.optional(), unredacted: z.boolean().optional() })
+      .strict(),
+    exportProjection: z
+      .object({ ...plannedLeaf, format: z.enum(['json', 'markdown']), unredacted: z.boolean().optional() })
+      .strict(),
+    getSecrets: z
+      .object({
+        key: p.sessionKey,
+        entryIds: z.array(p.entryId).max(1000).optional(),
+        limit: z.number().int().min(1).max(10000).optional(),
+      })
+      .strict(),
+    getSecretCounts: z.object({}).strict(),
+    redactTexts: z.object({ key: p.sessionKey, texts: z.array(z.string().max(16 << 20)).max(1000) }).strict(),
     getEntryFate: z.object({ ...plannedLeaf, entry: p.entryId }).strict(),
     searchProjected: z
       .object({

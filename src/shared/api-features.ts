@@ -5,6 +5,7 @@
  */
 import type { LeafRequest, SessionKey } from './leaf-request';
 import type { CapacityProfile, Projection, TurnOverride } from './ledger-types';
+import type { SecretApiMethods } from './api-secrets';
 
 // ── 1. Context over time ────────────────────────────────────────────────────
 
@@ -287,6 +288,8 @@ export interface HtmlExport {
     /** Strings longer than this many characters are clipped. */
     maxStringChars: number;
   };
+  /** Secrets replaced by a marker (0 when none was found, or the export is unredacted). */
+  redacted?: number;
 }
 
 export interface ProjectionExportRequest {
@@ -296,12 +299,16 @@ export interface ProjectionExportRequest {
   profile: CapacityProfile;
   overrides?: Record<string, TurnOverride>;
   format: 'json' | 'markdown';
+  /** Send the secrets found as they are (an explicit choice); by default each is a marker. */
+  unredacted?: boolean;
 }
 
 export interface ProjectionExport {
   fileName: string;
   mimeType: 'application/json' | 'text/markdown';
   text: string;
+  /** Secrets replaced by a marker (0 when none was found, or the export is unredacted). */
+  redacted?: number;
 }
 
 /** The §9 `project --json` shape (a Projection without `notes`). */
@@ -408,13 +415,13 @@ export interface ProjectedSearch {
 }
 
 /** Methods merged into `ApiMethods`. */
-export interface FeatureApiMethods {
+export interface FeatureApiMethods extends SecretApiMethods {
   getContextSeries(req: ContextSeriesRequest): ContextSeries;
   search(req: SearchRequest): SearchPage;
   cancelSearch(req: { searchId: string }): { cancelled: boolean };
   getCost(req: { key: SessionKey; leaf?: string | null }): SessionCost;
   getPriceTable(req: Record<string, never>): PriceTable;
-  exportSessionHtml(req: { key: SessionKey; leaf?: string | null }): HtmlExport;
+  exportSessionHtml(req: { key: SessionKey; leaf?: string | null; unredacted?: boolean }): HtmlExport;
   exportProjection(req: ProjectionExportRequest): ProjectionExport;
   getEntryFate(req: EntryFateRequest): EntryFate;
   searchProjected(req: ProjectedSearchRequest): ProjectedSearch;

@@ -32,6 +32,10 @@ const METHOD_SET: Record<ApiMethod, true> = {
   exportProjection: true,
   getEntryFate: true,
   searchProjected: true,
+  // secrets (api-secrets.ts)
+  getSecrets: true,
+  getSecretCounts: true,
+  redactTexts: true,
 };
 
 export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];

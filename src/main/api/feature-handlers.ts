@@ -19,6 +19,8 @@ import { contextSeriesInSteps } from './context-series';
 import { entryFateOf, projectedSearchOf } from './entry-fate-handler';
 import { runInSteps } from './in-steps';
 import { leafIndex } from './leaf-context';
+import { exportRedactor, secretHandlers } from './secret-handlers';
+import { redactedProjectionSource, withRedactionHeader } from '../secrets/redacted-export';
 
 type FeatureMethod = keyof FeatureApiMethods;
 export type FeatureHandlers = {
@@ -84,9 +86,10 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       return sessionCost(s.ledger, leafIndex(s, leaf ?? null), api().prices());
     },
     getPriceTable: async () => api().prices(),
-    exportSessionHtml: async ({ key, leaf }, client) => {
+    exportSessionHtml: async ({ key, leaf, unredacted }, client) => {
       const s = await api().session(key, client);
-      return sessionHtml(s.ledger, leafIndex(s, leaf ?? null), { key, sessionId: sessionIdOf(key) });
+      const redactor = await exportRedactor(key, unredacted);
+      return sessionHtml(s.ledger, leafIndex(s, leaf ?? null), { key, sessionId: sessionIdOf(key), redactor });
     },
     // In steps (a long session's export shapes every message), stopped when its caller goes.
     exportProjection: async (req, client, signal) => {
@@ -102,7 +105,9 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
         messageCount: lp.messageCount,
         messages: (start: number, end: number) => lp.messages(start, end, signal),
       };
-      return runInSteps(projectionExportSteps(source, req.format, sessionIdOf(req.key)), signal);
+      const redactor = await exportRedactor(req.key, req.unredacted);
+      const steps = projectionExportSteps(redactedProjectionSource(source, redactor), req.format, sessionIdOf(req.key));
+      return withRedactionHeader(await runInSteps(steps, signal), redactor.count);
     },
     // In steps: a first fate of a long session scans every turn (the chart's scan, kept for both).
     getEntryFate: async (req, client, signal) => {
@@ -113,5 +118,6 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       const s = await api().session(req.key, client);
       return runInSteps(projectedSearchOf(s.ledger, leafIndex(s, req.leaf), req), signal);
     },
+    ...secretHandlers((key, client) => api().session(key, client)),
   };
 }

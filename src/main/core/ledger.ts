@@ -7,7 +7,7 @@ import { LedgerIndex } from './ledger-index';
 import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-snapshot';
 import { LineFeeder } from './line-feeder';
 import { LineWindow } from './line-window';
-import { LineReader } from './line-reader';
+import { LineReader, type LineSink } from './line-reader';
 import { DerivedCaches } from './per-reading';
 import { FullNotes } from './full-notes';
 import { DeferredHashCheck, type HashWalk } from './hash-check';
@@ -42,6 +42,11 @@ export interface OpenOptions {
    */
   deferHashCheck?: boolean;
   deferredClaimsMax?: number;
+  /**
+   * Sees every entry's line as it is read, on open, refreshes and reloads (a secret scanner).
+   * `restart` is told when a reading starts over from byte 0, or resumes a kept one after `line`.
+   */
+  lineSink?: LineSink & { restart(fromLine: number): void };
 }
 
 /** What a refresh is told besides how to read. */
@@ -151,6 +156,7 @@ export class Ledger {
     readonly source: ByteSource,
     /** bytes_per_token of the Full notes kept while reading (OpenOptions.noteFullCosts), or null for none. */
     private readonly notesBpt: number | null = null,
+    private readonly sink: NonNullable<OpenOptions['lineSink']> | null = null,
   ) {
     this.lines = new LineWindow(source);
     this.reset();
@@ -161,7 +167,11 @@ export class Ledger {
    * is a regular file (NotRegularFileError otherwise); a FileSource comes checked already.
    */
   static async open(path: string | FileSource, opts: OpenOptions = {}): Promise<Ledger> {
-    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path, opts.noteFullCosts ?? null);
+    const l = new Ledger(
+      typeof path === 'string' ? new FileSource(path) : path,
+      opts.noteFullCosts ?? null,
+      opts.lineSink ?? null,
+    );
     try {
       if (opts.deferHashCheck && (opts.maxBytes ?? Infinity) < l.source.size()) l.deferHashes(opts.deferredClaimsMax);
       await l.readNew(opts);
@@ -180,10 +190,12 @@ export class Ledger {
    * snapshot does not hold together: the caller then reads the file whole.
    */
   static async resume(source: ByteSource, snap: LedgerSnapshot, opts: OpenOptions = {}): Promise<Ledger> {
-    const l = new Ledger(source, opts.noteFullCosts ?? null);
+    const l = new Ledger(source, opts.noteFullCosts ?? null, opts.lineSink ?? null);
     l.index = restoreIndex(snap);
     // Its notes know nothing of the entries restored: a call among them is not "never made".
     l.reader = new LineReader(l.index, l.newNotes(false));
+    l.reader.sink = l.sink;
+    l.sink?.restart(snap.lines + 1);
     l.reader.lines = snap.lines;
     l.reader.prevHash = snap.prevHash;
     l.reader.lastLineOffset = snap.lastLineOffset;
@@ -280,6 +292,8 @@ export class Ledger {
     this.hashCheck = null; // a reading from byte 0 again hashes as it reads
     this.hashChecked = null;
     this.reader = new LineReader(this.index, this.newNotes(true));
+    this.reader.sink = this.sink;
+    this.sink?.restart(1);
     this.feeder = new LineFeeder(this.reader, 0);
     this.cache.clear();
     this.lines.clear();

@@ -30,6 +30,14 @@ export interface LineNotes {
 }
 
 /**
+ * What else sees each accepted entry's line as it is read (a secret scanner): the bytes are a
+ * view valid only during the call, so a sink that keeps them copies them.
+ */
+export interface LineSink {
+  entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void;
+}
+
+/**
  * Validates complete physical lines (LEDGER.md §2, §8) and adds the accepted
  * entries to a LedgerIndex. It never stops at bad input: a line it cannot use
  * is reported and skipped, and still counts for the hash chain.
@@ -54,6 +62,8 @@ export class LineReader<Notes extends LineNotes = LineNotes> {
   private deferred: DeferredHashCheck | null = null;
   /** The last line read while deferring, not hashed yet: a view valid until the chunk ends. */
   private unhashed: Buffer | null = null;
+  /** Sees every accepted entry's line (Ledger sets it from OpenOptions.lineSink). */
+  sink: LineSink | null = null;
 
   /**
    * `notes`: messages' Full costs noted from this parse (full-notes.ts), when the ledger keeps them.
@@ -200,6 +210,7 @@ export class LineReader<Notes extends LineNotes = LineNotes> {
     }
     if (lineNo === 1 && kind === KIND.header) index.header = i;
     if (this.notes) this.notes.add(index, i, content, this.skim.long.count > 0 ? this.skim.long : null);
+    if (this.sink) this.sink.entryLine(bytes, lineNo, index, i);
   }
 
   /**

@@ -67,7 +67,14 @@ function messageText(content: readonly Json[]): string {
     .join('\n');
 }
 
-function pageProjection(ledger: Ledger, leaf: number): PageProjection {
+/** What an export does to each text it writes (a secret's redaction), and the note its header carries. */
+export interface TextFilter {
+  text(s: string): string;
+  json<T extends Json>(v: T): T;
+  readonly count: number;
+}
+
+function pageProjection(ledger: Ledger, leaf: number, f: TextFilter | undefined): PageProjection {
   const p = project(ledger, leaf, { plan: 'auto', profile: DEFAULT_PROFILE });
   const head = (m: ProjectedMessage): string =>
     `${m.role} · ${m.fidelity}${m.turn_id === null ? '' : ` · turn ${m.turn_id}`} · ${m.tokens} tokens · from ${m.source_ids.join(', ')}`;
@@ -75,12 +82,17 @@ function pageProjection(ledger: Ledger, leaf: number): PageProjection {
     summary:
       `auto plan, window ${DEFAULT_PROFILE.window}, reserve ${DEFAULT_PROFILE.reserve}, ${DEFAULT_PROFILE.bytes_per_token} bytes per token: ` +
       `${p.messages.length} messages, ${p.tokens.total} tokens (system ${p.tokens.system}, tools ${p.tokens.tools}), over budget ${p.over_budget}`,
-    messages: p.messages.map((m) => ({ head: head(m), text: messageText(m.content) })),
+    messages: p.messages.map((m) => ({ head: head(m), text: messageText(f ? f.json(m.content) : m.content) })),
   };
 }
 
 /** Builds the HTML export of a session, opened at `leaf` (an entry index). */
-export function sessionHtml(ledger: Ledger, leaf: number, meta: { key: string; sessionId: string }): HtmlExport {
+export function sessionHtml(
+  ledger: Ledger,
+  leaf: number,
+  meta: { key: string; sessionId: string; redactor?: TextFilter & { note(): string } },
+): HtmlExport {
+  const f = meta.redactor;
   const ix = ledger.index;
   const small = ix.count <= MAX_ALL_ENTRIES;
   const chain = chainToRoot(ix, leaf);
@@ -97,19 +109,20 @@ export function sessionHtml(ledger: Ledger, leaf: number, meta: { key: string; s
       kind: ix.kindName(i),
       line: ix.line[i],
       ts: e.ts,
-      text: clip(entryPreview(e).text),
+      text: clip(f ? f.text(entryPreview(e).text) : entryPreview(e).text),
     };
   });
   // Entry contents as pretty JSON text, keyed by id in an object without a prototype.
   const entries = Object.create(null) as Record<string, string>;
   for (const i of included) {
-    const fields = clipJson(ledger.entry(i).fields, CLIP_LIMITS).value;
+    const raw = ledger.entry(i).fields;
+    const fields = clipJson(f ? f.json(raw) : raw, CLIP_LIMITS).value;
     entries[ix.ids[i]] = stringifyJson(fields, 2);
   }
   const leaves = small ? rowEntries.filter((i) => ix.childCount[i] === 0).slice(0, MAX_LEAVES) : [];
   if (!leaves.includes(leaf)) leaves.push(leaf);
   const projections = Object.create(null) as Record<string, PageProjection>;
-  for (const l of leaves) projections[ix.ids[l]] = pageProjection(ledger, l);
+  for (const l of leaves) projections[ix.ids[l]] = pageProjection(ledger, l, f);
 
   const data = {
     key: meta.key,
@@ -125,7 +138,8 @@ export function sessionHtml(ledger: Ledger, leaf: number, meta: { key: string; s
   const subtitle =
     `${meta.key} · ${what}; projected context of ${leaves.length} leaf${leaves.length === 1 ? '' : 's'}` +
     `${treeClipped ? `; tree rows of the included entries only` : ''}; strings over ${MAX_STRING_CHARS} characters clipped. ` +
-    `Open a leaf with #leaf=<entry id>.`;
+    `Open a leaf with #leaf=<entry id>.` +
+    (f && f.count > 0 ? ` ${f.note()}` : '');
   const html = htmlPage(`vak session ${meta.sessionId}`, subtitle, stringifyJson(data as unknown as Json));
   return {
     fileName: `${meta.sessionId.replace(/[^A-Za-z0-9._-]+/g, '_')}.html`,
@@ -138,5 +152,6 @@ export function sessionHtml(ledger: Ledger, leaf: number, meta: { key: string; s
       projectedLeaves: leaves.map((l) => ix.ids[l]),
       maxStringChars: MAX_STRING_CHARS,
     },
+    redacted: f?.count ?? 0,
   };
 }

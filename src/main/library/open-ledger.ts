@@ -4,6 +4,7 @@ import { FileSource } from '../core/byte-source';
 import { sessionFileOf } from '../core/home';
 import { Ledger, type OpenOptions } from '../core/ledger';
 import { openSessionFile } from '../core/session-file';
+import { newSessionScanner } from '../secrets/session-secrets';
 import type { IndexStore, KeptReading } from './index-store';
 
 /** An opened session's ledger, its file's identity, and what its kept index brought (if it came from one). */
@@ -33,8 +34,12 @@ export async function openLedger(
     throw e;
   }
   const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
+  // Each reading is scanned for secrets as it is read (secrets/secret-scanner.ts).
+  const scanner = newSessionScanner(key);
+  opts = { ...opts, lineSink: scanner };
   const kept = store ? await store.resume(source, id, opts) : null;
   const ledger = kept?.ledger ?? (await Ledger.open(source, opts));
+  if (kept) void scanner.backfill(ledger.source, ledger.index);
   return {
     ledger,
     ino: id.ino,

@@ -1,5 +1,12 @@
 /** Actions of the context chart, the cost panel, exports and copies. */
-import { copyProjectedContext, exportProjection, exportSessionHtml, hasSession } from '../export/exports';
+import {
+  confirmUnredacted,
+  copyProjectedContext,
+  exportProjection,
+  exportSessionHtml,
+  hasSession,
+} from '../export/exports';
+import { secretsActions } from './secrets-actions';
 import type { Action } from './action';
 
 export const contextActions: readonly Action[] = [
@@ -46,4 +53,5 @@ export const contextActions: readonly Action[] = [
     run: ({ api, state }) => copyProjectedContext(api, state),
     enabled: hasSession,
   },
+  ...secretsActions(confirmUnredacted),
 ];

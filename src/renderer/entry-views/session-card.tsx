@@ -5,6 +5,7 @@ import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { Icon } from '../icons/icon';
 import { useAppStore } from '../store/app-store';
+import { useSecretsStore } from '../store/secrets-store';
 import { shortId } from '../util/format';
 import { HeaderView } from './header-view';
 import { isObj } from './parts';
@@ -19,6 +20,7 @@ import { ParentSessionLink } from './session-links';
 export function SessionCard() {
   const info = useAppStore((s) => s.sessionInfo);
   const [open, setOpen] = useState(false);
+  const secrets = useSecretsStore((s) => (info ? s.counts[info.summary.key] : undefined));
   if (!info) return null;
   const h = info.header;
   const badges = sessionBadges(info);
@@ -51,6 +53,15 @@ export function SessionCard() {
         {badges.map((b) => (
           <WarnBadge key={b.code} b={b} />
         ))}
+        {secrets && secrets.count > 0 && (
+          <span
+            className="secrets-count"
+            title="Secrets the scan found (secretlint's recommended rules): exports and copies redact them"
+          >
+            {secrets.count} secret{secrets.count === 1 ? '' : 's'}
+            {secrets.scanning ? ' so far' : ''}
+          </span>
+        )}
       </div>
       {h?.cwd && (
         <div className="session-card-line dim" title={h.cwd}>

@@ -38,24 +38,46 @@ async function reported(s: AppState, what: () => Promise<string>): Promise<void>
   }
 }
 
-/** Downloads the session as one self-contained HTML page (the selected leaf opens first). */
-export function exportSessionHtml(api: Api, s: AppState): Promise<void> {
+/** What an export's notice says of its redaction. */
+const redactedNote = (n: number | undefined, unredacted: boolean): string =>
+  unredacted ? ' Unredacted: it holds every secret found.' : n ? ` ${n} secret${n === 1 ? '' : 's'} redacted.` : '';
+
+/**
+ * Sending secrets is an explicit choice: asks before an unredacted export (false: not confirmed).
+ * `confirm` is the dialog (tests pass their own).
+ */
+export function confirmUnredacted(confirm: (q: string) => boolean = (q) => window.confirm(q)): boolean {
+  return confirm(
+    'Export WITHOUT redaction? The file will hold every secret the scan found (keys, tokens, passwords) as they are.',
+  );
+}
+
+/** Downloads the session as one self-contained HTML page (the selected leaf opens first); redacted unless `unredacted`. */
+export function exportSessionHtml(api: Api, s: AppState, unredacted = false): Promise<void> {
   return reported(s, async () => {
     if (!s.sessionKey) throw new Error('Open a session to export it.');
-    const r = await api.exportSessionHtml({ key: s.sessionKey, leaf: s.leafView?.leaf ?? s.leaf });
+    const r = await api.exportSessionHtml({ key: s.sessionKey, leaf: s.leafView?.leaf ?? s.leaf, unredacted });
     downloadText(r.fileName, r.html, 'text/html');
-    return `Saved ${r.fileName} (${r.included.entryCount} entries${r.included.treeClipped ? ', tree clipped' : ''}).`;
+    return (
+      `Saved ${r.fileName} (${r.included.entryCount} entries${r.included.treeClipped ? ', tree clipped' : ''}).` +
+      redactedNote(r.redacted, unredacted)
+    );
   });
 }
 
-/** Downloads the selected leaf's projected context as §9 JSON or as Markdown. */
-export function exportProjection(api: Api, s: AppState, format: 'json' | 'markdown'): Promise<void> {
+/** Downloads the selected leaf's projected context as §9 JSON or as Markdown; redacted unless `unredacted`. */
+export function exportProjection(
+  api: Api,
+  s: AppState,
+  format: 'json' | 'markdown',
+  unredacted = false,
+): Promise<void> {
   return reported(s, async () => {
     const req = projectionRequest(s, format);
     if (!req) throw new Error('Open a session to export its projected context.');
-    const r = await api.exportProjection(req);
+    const r = await api.exportProjection({ ...req, unredacted });
     downloadText(r.fileName, r.text, r.mimeType);
-    return `Saved ${r.fileName}.`;
+    return `Saved ${r.fileName}.${redactedNote(r.redacted, unredacted)}`;
   });
 }
 

@@ -5,6 +5,9 @@ import { describeError } from '../api/api-methods';
 import { EntryView } from '../entry-views/entry-view';
 import { CopyButton } from '../export/copy-button';
 import { rawLineOf } from '../export/exports';
+import { redactedCopy } from '../export/use-secrets';
+import { SecretMarks } from './secret-marks';
+import { useEntrySecrets } from '../store/secrets-store';
 import { kindIcon, kindLabel, roleLabel } from '../tree/kind-icons';
 import { formatBytes, fullTime, shortId, timeOfDay } from '../util/format';
 import { prettyJson } from '../util/heavy-work';
@@ -34,6 +37,7 @@ export const HistoryItem = memo(function HistoryItem({
   onSelectLeaf,
 }: Props) {
   const api = useApi();
+  const secrets = useEntrySecrets(item.id);
   const [open, setOpen] = useState(false);
   const [showRaw, setShowRaw] = useState(false);
   const [detail, setDetail] = useState<{ d: EntryDetail; pretty: string } | null>(null);
@@ -70,6 +74,7 @@ export const HistoryItem = memo(function HistoryItem({
         </button>
         <span className="row-role">{item.role ? roleLabel(item.role) : kindLabel(item.kind)}</span>
         {item.control && <span className="tag">control</span>}
+        {secrets.length > 0 && <SecretMarks findings={secrets} />}
         <span className="row-text">{item.text}</span>
         {item.hidden ? (
           <span className="hidden-reason" title="not model-visible">
@@ -121,7 +126,7 @@ export const HistoryItem = memo(function HistoryItem({
                 <CopyButton
                   label="copy line"
                   name={`copy the raw line of ${item.id}`}
-                  text={() => rawLineOf(api, sessionKey, item.id)}
+                  text={async () => redactedCopy(api, sessionKey, await rawLineOf(api, sessionKey, item.id))}
                 />
               </div>
               {showRaw ? (

@@ -4,6 +4,9 @@ import { fmtInt, shortId } from '../util/format';
 import { CopyButton } from '../export/copy-button';
 import { FidelityBadge } from './fidelity-badge';
 import { MessageBlocks } from '../text/message-blocks';
+import { SecretMarks } from './secret-marks';
+import { useSecretsStore } from '../store/secrets-store';
+import type { SecretFinding } from '../../shared/api-secrets';
 
 interface Props {
   index: number;
@@ -23,6 +26,7 @@ interface Props {
 /** One message of the projected context: role, fidelity, turn, tokens, then its blocks. */
 export const ProjectedMessageView = memo(function ProjectedMessageView(p: Props) {
   const { msg } = p;
+  const secrets = useSecretsStore((s) => sourceSecrets(s.byEntry, msg.source_ids));
   return (
     <article
       className={`projected-msg role-${msg.role}${p.linked ? ' linked' : ''}${p.pinned ? ' pinned' : ''}`}
@@ -77,6 +81,7 @@ export const ProjectedMessageView = memo(function ProjectedMessageView(p: Props)
             </button>
           )}
         </span>
+        {secrets.length > 0 && <SecretMarks findings={secrets} />}
         <span className="msg-tokens">{fmtInt(msg.tokens)} tok</span>
         <CopyButton label="copy" name={`copy the text of message ${p.index}`} text={() => p.onCopyText(p.index)} />
       </header>
@@ -86,3 +91,18 @@ export const ProjectedMessageView = memo(function ProjectedMessageView(p: Props)
     </article>
   );
 });
+
+const NONE: SecretFinding[] = [];
+/** Findings of a message's source entries: one list per (byEntry, sources), so the selector is stable. */
+const memo2 = new WeakMap<object, Map<readonly string[], SecretFinding[]>>();
+function sourceSecrets(byEntry: Record<string, SecretFinding[]>, ids: readonly string[]): SecretFinding[] {
+  let m = memo2.get(byEntry);
+  if (!m) memo2.set(byEntry, (m = new Map()));
+  let r = m.get(ids);
+  if (!r) {
+    r = ids.flatMap((id) => byEntry[id] ?? NONE);
+    if (r.length === 0) r = NONE;
+    m.set(ids, r);
+  }
+  return r;
+}

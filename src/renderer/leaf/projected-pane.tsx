@@ -5,6 +5,7 @@ import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { projectedSource, type ProjectedSource, setCurrentProjectedSource } from '../data/session-sources';
 import { CopyButton } from '../export/copy-button';
+import { redactedCopy } from '../export/use-secrets';
 import { messageText } from '../export/exports';
 import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
@@ -169,7 +170,8 @@ function MessageList({ source, view, request, linkable, rect }: ListProps) {
     async (i: number): Promise<string> => {
       const m = source.get(i);
       const have = full[i] ?? (m && !m.clipped ? m.msg : null);
-      return messageText(have ?? (await api.getProjectedMessage({ ...request, leaf: view.leaf, message: i })));
+      const text = messageText(have ?? (await api.getProjectedMessage({ ...request, leaf: view.leaf, message: i })));
+      return redactedCopy(api, request.key, text);
     },
     [api, request, view.leaf, full, source],
   );

@@ -2,6 +2,7 @@ import type { SessionSummary } from '../../shared/api';
 import { summaryBadges, WarnBadge } from '../entry-views/session-warnings';
 import { Icon } from '../icons/icon';
 import { useAppStore } from '../store/app-store';
+import { useSecretsStore } from '../store/secrets-store';
 import { formatBytes, fmtInt, relativeTime, shortId } from '../util/format';
 import './library.css';
 
@@ -24,6 +25,7 @@ function sizeText(s: SessionSummary): { text: string; title: string } {
 export function SessionItem({ s, selected, onOpen }: Props) {
   const size = sizeText(s);
   const badges = summaryBadges(s);
+  const secrets = useSecretsStore((st) => st.counts[s.key]?.count ?? 0);
   return (
     <li className="session-row">
       <button
@@ -38,6 +40,7 @@ export function SessionItem({ s, selected, onOpen }: Props) {
         <span className="session-title-row">
           {s.lock === 'held' && <span className="live-dot" aria-label="live: an agent holds the lock" title="live" />}
           <span className="session-title">{s.title ?? s.sessionId}</span>
+          {secrets > 0 && <SecretsBadge count={secrets} />}
           {badges.length > 0 && (
             <span className="session-badges">
               {badges.map((b) => (
@@ -54,6 +57,16 @@ export function SessionItem({ s, selected, onOpen }: Props) {
       </button>
       {s.parentSession && <ParentLink parent={s.parentSession} />}
     </li>
+  );
+}
+
+/** How many secrets the scan found in the session (never which). */
+export function SecretsBadge({ count }: { count: number }) {
+  const text = `${count} secret${count === 1 ? '' : 's'}`;
+  return (
+    <span className="secrets-badge" title={`${text} found: exports redact them`} aria-label={`${text} found`}>
+      {text}
+    </span>
   );
 }
 

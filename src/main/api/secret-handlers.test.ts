@@ -1,0 +1,81 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HtmlExport, ProjectionExport } from '../../shared/api-features';
+import type { SessionSecrets } from '../../shared/api-secrets';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { useTempDir } from '../../test-support/temp-dir';
+import { fixtureLedger } from '../secrets/fixtures/planted-secrets';
+import type { ApiClient } from './api-backend';
+import { ExplorerBackend } from './explorer-backend';
+
+const tempDir = useTempDir('vak-secrets-api-');
+const client: ApiClient = { id: 'c1', push: () => undefined };
+let backend: ExplorerBackend | null = null;
+afterEach(async () => {
+  await backend?.close();
+  backend = null;
+});
+
+const KEY = 'agents/vak/sessions/0123456789abcdef/01a1f7f8-3000-7000-8000-00000000feed.jsonl';
+
+async function fixtureBackend(): Promise<{ b: ExplorerBackend; f: ReturnType<typeof fixtureLedger> }> {
+  const home = tempDir();
+  const f = fixtureLedger();
+  mkdirSync(join(home, KEY, '..'), { recursive: true });
+  writeFileSync(join(home, KEY), f.bytes);
+  backend = await ExplorerBackend.create({ home, isDemo: false, label: 'test', watch: false, lockPollMs: 0 });
+  return { b: backend, f };
+}
+
+describe('secrets over the API', () => {
+  it('counts and locates findings, never sending a secret', async () => {
+    const { b, f } = await fixtureBackend();
+    await b.call('openSession', { key: KEY }, client);
+    // The scan runs in steps after the read: asked again until it is done.
+    const s = await vi.waitFor(
+      async () => {
+        const r = (await b.call('getSecrets', { key: KEY }, client)) as SessionSecrets;
+        if (r.scanning) throw new Error('still scanning');
+        return r;
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    expect(s.count).toBeGreaterThanOrEqual(30);
+    expect(s.kinds['github-token']).toBeGreaterThanOrEqual(1);
+    const text = JSON.stringify(s);
+    for (const p of f.planted) expect(text).not.toContain(p.secret);
+    const one = (await b.call('getSecrets', { key: KEY, entryIds: [f.plantedIds[3]] }, client)) as SessionSecrets;
+    expect(one.findings.map((x) => x.kind)).toEqual(['github-token']);
+    const counts = (await b.call('getSecretCounts', {}, client)) as { sessions: { key: string; count: number }[] };
+    expect(counts.sessions.find((c) => c.key === KEY)?.count).toBe(s.count);
+  });
+
+  it('redacts every export by default, with a header; unredacted only when asked', async () => {
+    const { b, f } = await fixtureBackend();
+    const req = { key: KEY, leaf: null, plan: 'none', profile: DEFAULT_PROFILE } as const;
+    const secret = f.planted[3].secret;
+    for (const format of ['json', 'markdown'] as const) {
+      const e = (await b.call('exportProjection', { ...req, format }, client)) as ProjectionExport;
+      expect(e.text).not.toContain(secret);
+      expect(e.text).toContain('[redacted: github-token]');
+      expect(e.text).toMatch(/\d+ secrets redacted .*hash chain .*no longer verifies/);
+      expect(e.redacted).toBeGreaterThanOrEqual(20);
+      const raw = (await b.call('exportProjection', { ...req, format, unredacted: true }, client)) as ProjectionExport;
+      expect(raw.text).toContain(secret);
+      expect(raw.redacted).toBe(0);
+    }
+    const html = (await b.call('exportSessionHtml', { key: KEY }, client)) as HtmlExport;
+    expect(html.html).not.toContain(secret);
+    expect(html.html).toContain('[redacted: github-token]');
+    expect(html.html).toMatch(/no longer verifies/);
+    const rawHtml = (await b.call('exportSessionHtml', { key: KEY, unredacted: true }, client)) as HtmlExport;
+    expect(rawHtml.html).toContain(secret);
+    const copied = (await b.call('redactTexts', { key: KEY, texts: [f.planted[3].text, 'plain'] }, client)) as {
+      texts: string[];
+      redacted: number;
+    };
+    expect(copied.texts).toEqual(['export GITHUB_TOKEN=[redacted: github-token]', 'plain']);
+    expect(copied.redacted).toBe(1);
+  });
+});

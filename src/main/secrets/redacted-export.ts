@@ -1,0 +1,42 @@
+/**
+ * Redaction plugged into the projection export: its source's messages and header redacted as
+ * they are shaped (one at a time, so a streamed writer takes the same source), and the file's
+ * header saying how many secrets were replaced.
+ */
+import type { ProjectionExport } from '../../shared/api-features';
+import type { Json, ProjectedMessage, Projection } from '../../shared/ledger-types';
+import { redactionNote, type Redactor } from './redact';
+
+/** What projectionExportSteps reads (projection-export.ts `ExportSource`). */
+export interface ProjectionSource {
+  summary: Projection;
+  messageCount: number;
+  messages(start: number, end: number): ProjectedMessage[];
+}
+
+export function redactedProjectionSource(source: ProjectionSource, r: Redactor): ProjectionSource {
+  if (r.empty) return source;
+  const s = source.summary;
+  return {
+    summary: { ...s, system: r.text(s.system), tools: r.json(s.tools as Json[]) },
+    messageCount: source.messageCount,
+    messages: (start, end) => source.messages(start, end).map((m) => ({ ...m, content: r.json(m.content as Json[]) })),
+  };
+}
+
+/**
+ * The export with its header telling the redaction (none when nothing was replaced): a
+ * `"redaction"` member first in the JSON, a quoted line under the Markdown title.
+ */
+export function withRedactionHeader(e: ProjectionExport, count: number): ProjectionExport {
+  if (count === 0) return { ...e, redacted: 0 };
+  const note = redactionNote(count);
+  let text = e.text;
+  if (e.mimeType === 'application/json' && text.startsWith('{\n')) {
+    text = `{\n  "redaction": ${JSON.stringify({ redacted: count, note })},\n${text.slice(2)}`;
+  } else {
+    const nl = text.indexOf('\n');
+    text = nl < 0 ? `${text}\n\n> ${note}\n` : `${text.slice(0, nl + 1)}\n> ${note}\n${text.slice(nl + 1)}`;
+  }
+  return { ...e, text, redacted: count };
+}

@@ -22,6 +22,8 @@ const METHOD_SET: Record<ApiMethod, true> = {
   branch: true,
   subscribe: true,
   unsubscribe: true,
+  listRecentFiles: true,
+  openRecentFile: true,
   // features (api-features.ts)
   getContextSeries: true,
   search: true,

@@ -3,7 +3,6 @@ import type { SessionKey } from '../../shared/api';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
-import { sessionPath } from '../core/home';
 import type { HashCheckResult, Ledger, ReadProgress } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import type { TreeLayout } from '../core/tree-layout';
@@ -11,6 +10,7 @@ import { adoptTurnsText, exportTurns, keptTurnCount } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
 import type { IndexStore } from './index-store';
 import { openLedger } from './open-ledger';
+import type { OpenedFiles } from './opened-files';
 import { layoutAtEnd, layoutOnOpen, settle, wholeLayout } from './session-layout';
 
 /**
@@ -127,6 +127,8 @@ export class SessionCache {
     private readonly max = 4,
     private readonly store: IndexStore | null = null,
     private readonly keepDelayMs = 1000,
+    /** Files opened by path, beside the home's sessions (opened-files.ts). */
+    private readonly opened: OpenedFiles | null = null,
   ) {}
 
   /**
@@ -193,14 +195,19 @@ export class SessionCache {
   }
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
-    const path = sessionPath(this.home, key);
-    const opened = await openLedger(this.home, key, this.store, {
-      onProgress,
-      maxBytes: this.steps?.firstBytes,
-      noteFullCosts: NOTES_BPT,
-      deferHashCheck: this.steps !== null,
-    });
-    const { ledger, ino, dev, realPath, resumed, work, turns } = opened;
+    const opened = await openLedger(
+      this.home,
+      key,
+      this.store,
+      {
+        onProgress,
+        maxBytes: this.steps?.firstBytes,
+        noteFullCosts: NOTES_BPT,
+        deferHashCheck: this.steps !== null,
+      },
+      this.opened,
+    );
+    const { ledger, ino, dev, path, realPath, resumed, work, turns } = opened;
     const layout = layoutOnOpen(ledger.index, opened.layout);
     const announced = ledger.index.count;
     const s: OpenSession = {
@@ -537,9 +544,7 @@ export class SessionCache {
         turns: _turns,
         layout: _layout,
         ...opened
-      } = await openLedger(this.home, key, null, {
-        noteFullCosts: NOTES_BPT,
-      });
+      } = await openLedger(this.home, key, null, { noteFullCosts: NOTES_BPT }, this.opened);
       const ledger = opened.ledger;
       ledger.appendOnlyBreaks.push(...s.ledger.appendOnlyBreaks, { at: new Date().toISOString(), reason: 'rewritten' });
       s.ledger.close();

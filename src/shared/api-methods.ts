@@ -42,3 +42,7 @@ export const IPC_EVENT_CHANNEL = 'vak:event';
 export const IPC_READY_CHANNEL = 'vak:renderer-ready';
 /** Renderer → main: abort the call made with this call id (`BridgeApi.cancel`). */
 export const IPC_CANCEL_CHANNEL = 'vak:cancel';
+/** Renderer → main (DesktopFiles): show the Open dialog. */
+export const IPC_OPEN_DIALOG_CHANNEL = 'vak:open-dialog';
+/** Preload → main (DesktopFiles): open these dropped files (paths the preload took from the File objects). */
+export const IPC_OPEN_DROPPED_CHANNEL = 'vak:open-dropped';

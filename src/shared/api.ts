@@ -585,7 +585,22 @@ export type BridgeApi = {
   cancel(callId: number): void;
   /** Tells main the page listens now. */
   ready(): void;
+  /** Opening files by path: only the desktop app has it (docs/open-files.md). */
+  files: DesktopFiles;
 };
+
+/**
+ * The desktop app's file opening, through the preload. The page never names a path: the dialog
+ * runs in main, and a drop hands over File objects whose paths the preload takes
+ * (webUtils.getPathForFile; a File the page made itself has none). What was opened arrives as an
+ * `opened` event, as for a second launch's files.
+ */
+export interface DesktopFiles {
+  /** Shows File → Open… (main opens what the user picks). */
+  showOpenDialog(): void;
+  /** Opens files dropped on the window. */
+  openDropped(files: readonly File[]): void;
+}
 
 /**
  * A failed request, as both transports report it. `too_large`: the reply would exceed the

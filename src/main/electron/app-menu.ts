@@ -10,7 +10,9 @@ export function appMenuTemplate(platform: NodeJS.Platform, onOpen: () => void): 
   const file: MenuItemConstructorOptions = {
     label: 'File',
     submenu: [
-      { label: 'Open…', accelerator: 'CmdOrCtrl+O', click: () => onOpen() },
+      // The page's own Mod+O action (file-actions.ts) asks for the dialog: the accelerator is shown
+      // here, not registered, so one key press opens one dialog.
+      { label: 'Open…', accelerator: 'CmdOrCtrl+O', registerAccelerator: false, click: () => onOpen() },
       { type: 'separator' },
       mac ? { role: 'close' } : { role: 'quit' },
     ],

@@ -34,7 +34,8 @@ export function OpenedFiles({ sessions }: { sessions: SessionSummary[] }) {
               {sessions.map((s) => (
                 <li key={s.key} className="opened-file">
                   <span className="opened-path" title={s.openedPath}>
-                    {shortPath(s.openedPath ?? '', userHome)}
+                    {/* (Isolated: the path reads left to right while a long one is cut at its start.) */}
+                    <bdi>{shortPath(s.openedPath ?? '', userHome)}</bdi>
                   </span>
                   <ul>
                     <SessionItem s={s} selected={s.key === selected} onOpen={selectSession} />

@@ -103,12 +103,13 @@ test('in a browser, Open file… and a drop say they need the desktop app or ser
   await expect(notice).toHaveCount(0);
 
   // A file dropped on the window: a browser gives no path, so nothing is opened and the notice says why.
-  await page.evaluate(() => {
+  // (A string: the page's own DOM types, which this file's Node tsconfig does not know.)
+  await page.evaluate(`(() => {
     const dt = new DataTransfer();
-    dt.items.add(new File(['{}\n'], 'dropped.jsonl'));
+    dt.items.add(new File(['{}\\n'], 'dropped.jsonl'));
     window.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, cancelable: true }));
     window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
-  });
+  })()`);
   await expect(notice).toBeVisible();
   await expect(page.getByRole('list', { name: 'Opened files' }).locator('.session-item')).toHaveCount(1);
   await screenshot(page, 'open-file-browser-notice');

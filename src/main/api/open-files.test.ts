@@ -50,6 +50,8 @@ async function backendWith(
     isDemo: false,
     label: 'test',
     lockPollMs: 0,
+    // No safety rescan: an append must come from the watch.
+    rescanMs: 0,
     userDataDir: join(dir, 'data'),
     openFiles: files,
     ...extra,

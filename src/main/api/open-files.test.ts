@@ -110,6 +110,28 @@ describe('files opened by path', () => {
     expect(e).toMatchObject({ key: 'opened/0.jsonl', newIds: ['colleague-1'], activeLeaf: 'colleague-1' });
   });
 
+  it('searches an opened file like a home session', async () => {
+    const dir = tempDir();
+    const path = copyOf(LINEAR, dir);
+    const { b } = await backendWith([path], { userDataDir: join(dir, 'data') });
+    const c = new TestClient('c9');
+    const text = readFileSync(path, 'utf8');
+    const word = 'ParseError';
+    expect(text).toContain(word);
+    for (const scope of [{ kind: 'session', key: 'opened/0.jsonl' }, { kind: 'home' }]) {
+      const page = (await b.call(
+        'search',
+        { searchId: `s-${scope.kind}`, query: word, scope, filters: {}, limit: 50 },
+        c,
+      )) as {
+        sessions: { key: string }[];
+        hits: number;
+      };
+      expect(page.hits).toBeGreaterThan(0);
+      expect(page.sessions.map((s) => s.key)).toEqual(['opened/0.jsonl']);
+    }
+  });
+
   it('branches an opened file under the lock, append-only and once per idempotency key', async () => {
     const dir = tempDir();
     const path = copyOf(LINEAR, dir);

@@ -52,7 +52,7 @@ const RENDERER_FOLDERS = {
   keyboard: ['actions', 'store'],
   layout: ['api', 'store'],
   leaf: ['api', 'data', 'entry-views', 'export', 'store', 'text', 'tree', 'util'],
-  library: ['entry-views', 'icons', 'layout', 'search', 'store', 'util'],
+  library: ['api', 'entry-views', 'icons', 'layout', 'search', 'store', 'util'],
   live: ['api', 'data', 'store', 'tree'],
   palette: ['actions', 'api', 'keyboard', 'search', 'store', 'util'],
   panels: ['api', 'cost', 'plan', 'store', 'tree', 'util'],

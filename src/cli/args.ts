@@ -5,8 +5,11 @@
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { parseDecimalInteger } from '../shared/decimal-integer';
 
-/** A command's options: each a string (`--name VALUE` / `--name=VALUE`) or a boolean flag. */
-export type OptionSpec = Readonly<Record<string, 'string' | 'boolean'>>;
+/**
+ * A command's options: each a string (`--name VALUE` / `--name=VALUE`), a boolean flag, or a
+ * string that may be given again (`strings`: `--file A --file B`).
+ */
+export type OptionSpec = Readonly<Record<string, 'string' | 'boolean' | 'strings'>>;
 
 export interface ParsedArgs {
   positionals: string[];
@@ -14,6 +17,8 @@ export interface ParsedArgs {
   options: ReadonlyMap<string, string>;
   /** Boolean flags that were given. */
   flags: ReadonlySet<string>;
+  /** Repeatable (`strings`) options, every value in order (absent when not given). */
+  lists: ReadonlyMap<string, string[]>;
 }
 
 /** A command line the CLI refuses: exit 2 with the usage. */
@@ -25,16 +30,26 @@ interface NodeArgsError extends Error {
 
 /** Parses `argv` for `command`: refuses unknown options, a missing value, and a value given to a flag. */
 export function parseArgs(command: string, argv: readonly string[], spec: OptionSpec): ParsedArgs {
-  const options = Object.fromEntries(Object.entries(spec).map(([name, type]) => [name, { type }]));
+  const options = Object.fromEntries(
+    Object.entries(spec).map(([name, type]) =>
+      type === 'strings' ? [name, { type: 'string' as const, multiple: true }] : [name, { type }],
+    ),
+  );
   let parsed: ReturnType<typeof parseNodeArgs>;
   try {
     parsed = parseNodeArgs({ args: [...argv], options, strict: true, allowPositionals: true });
   } catch (e) {
     throw usageErrorFrom(command, e as NodeArgsError);
   }
-  const out = { positionals: parsed.positionals, options: new Map<string, string>(), flags: new Set<string>() };
+  const out = {
+    positionals: parsed.positionals,
+    options: new Map<string, string>(),
+    flags: new Set<string>(),
+    lists: new Map<string, string[]>(),
+  };
   for (const [name, value] of Object.entries(parsed.values)) {
-    if (typeof value === 'string') out.options.set(name, value);
+    if (Array.isArray(value)) out.lists.set(name, value.map(String));
+    else if (typeof value === 'string') out.options.set(name, value);
     else if (value === true) out.flags.add(name);
   }
   return out;

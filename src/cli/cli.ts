@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
@@ -24,12 +25,14 @@ export const USAGE = `usage:
   vak-explorer sent FILE --text TEXT [--at-leaf] [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
   vak-explorer tree FILE [--json]
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
-  vak-explorer serve [--home DIR] [--port N] [--no-open]
+  vak-explorer serve [--home DIR] [--file FILE]... [--port N] [--no-open]
+  vak-explorer [open] FILE...        (the desktop app on ledger files)
   vak-explorer secrets (FILE | --home DIR) [--json]
   vak-explorer project … --redact      (each secret found replaced by [redacted: KIND])
 
 N is a whole number in plain decimal digits (no 0x, 1e3, +, spaces or decimal point).
 serve --home DIR must be an existing folder; without --home: $VAK_HOME, else ~/.vak, else the bundled demo.
+serve --file FILE (repeatable) lists a ledger from anywhere under "Opened files".
 
 exit codes: 0 ok · 1 verify found warnings, secrets found some, or a branch was refused · 2 unreadable file, unknown leaf, bad arguments,
   or stdout failed (other than a reader that stopped early: \`verify | head\` keeps verify's code).
@@ -56,6 +59,8 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
         return tree(rest, io);
       case 'branch':
         return await branch(rest, io, stdin);
+      case 'open':
+        return await (await import('./open-command')).openCommand(rest, io);
       case 'serve': {
         // Loaded only for serve: the file commands start without the server, the API and ws.
         const { serveCommand } = await import('./serve-command');
@@ -68,6 +73,8 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
         io.out(USAGE + '\n');
         return command === undefined ? 2 : 0;
       default:
+        // `vak-explorer FILE…`: a path (a file manager's "Open with", a shell) opens the desktop app on it.
+        if (looksLikeFile(command)) return await (await import('./open-command')).openCommand(argv, io);
         throw new UsageError(`unknown command ${JSON.stringify(command)}`);
     }
   } catch (e) {
@@ -82,6 +89,11 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
     io.err(`vak-explorer: ${unexpectedErrorText(e)}\n`);
     return 2;
   }
+}
+
+/** A first argument that names a file rather than a command: a path, or a `.jsonl` name. */
+function looksLikeFile(arg: string): boolean {
+  return !arg.startsWith('-') && (arg.includes('/') || arg.endsWith('.jsonl') || existsSync(arg));
 }
 
 function fileArg(positionals: string[]): string {

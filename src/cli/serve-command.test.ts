@@ -1,11 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openerCommand } from '../main/server/browser-opener';
 import { FakeBackend } from '../main/server/testing/fake-backend';
 import { rawRequest } from '../main/server/testing/http-helpers';
 import type { HomeInfo } from '../shared/api';
+import { FIXTURES } from '../test-support/fixtures';
 import { UsageError } from './args';
 import { serveCommand, type ServeDeps } from './serve-command';
 
@@ -116,6 +118,43 @@ describe('vak-explorer serve', () => {
       expect(t.err.join('')).toMatch(problem);
       expect(t.out).toEqual([]);
       expect(f.deps.resolveHome).not.toHaveBeenCalled();
+      expect(f.deps.createBackend).not.toHaveBeenCalled();
+    }
+  });
+
+  it('takes --file again and again, and hands every file (absolute) to the backend', async () => {
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    copyFileSync(join(FIXTURES, 'linear.jsonl'), a);
+    copyFileSync(join(FIXTURES, 'branching.jsonl'), b);
+    const t = io();
+    const f = fakeDeps();
+    const running = serveCommand(['--file', a, '--file', relative(process.cwd(), b), '--no-open'], t.io, f.deps);
+    await expect.poll(() => t.out.length).toBe(1);
+    f.stop();
+    expect(await running).toBe(0);
+    expect(f.deps.createBackend).toHaveBeenCalledWith(expect.anything(), [a, b]);
+  });
+
+  it('refuses a --file that is not a ledger, a folder or a FIFO, naming it, before anything is served', async () => {
+    const good = join(dir, 'a.jsonl');
+    copyFileSync(join(FIXTURES, 'linear.jsonl'), good);
+    const notes = join(dir, 'notes.jsonl');
+    writeFileSync(notes, 'hello\n');
+    const fifo = join(dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    for (const [file, problem] of [
+      [notes, `${notes} is not a vak ledger`],
+      [dir, `${dir} is a directory, not a regular file`],
+      [fifo, `${fifo} is a FIFO (named pipe), not a regular file`],
+      [join(dir, 'gone.jsonl'), `${join(dir, 'gone.jsonl')} does not exist`],
+    ] as const) {
+      const t = io();
+      const f = fakeDeps();
+      expect(await serveCommand(['--file', good, '--file', file], t.io, f.deps)).toBe(2);
+      expect(t.err.join('')).toContain(`vak-explorer: serve: --file ${problem}`);
+      expect(t.err.join('')).toMatch(/nothing is served\n$/);
+      expect(t.out).toEqual([]);
       expect(f.deps.createBackend).not.toHaveBeenCalled();
     }
   });

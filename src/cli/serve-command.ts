@@ -1,9 +1,11 @@
 /**
- * `vak-explorer serve [--home DIR] [--port N] [--no-open]`: the explorer in a
- * normal browser, served from loopback, until SIGINT or SIGTERM.
+ * `vak-explorer serve [--home DIR] [--file FILE]… [--port N] [--no-open]`: the explorer in a
+ * normal browser, served from loopback, until SIGINT or SIGTERM. Each `--file` is a ledger opened
+ * by path beside the home's sessions ("Opened files"); a browser page cannot name more
+ * (docs/open-files.md).
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ApiBackend } from '../main/api/api-backend';
 import {
   defaultUserDataDir,
@@ -12,6 +14,7 @@ import {
   resolveHome,
   type ResolveHomeOptions,
 } from '../main/library/resolve-home';
+import { ledgerFileProblem } from '../main/library/opened-files';
 import { openInBrowser } from '../main/server/browser-opener';
 import { createLoopbackServer } from '../main/server/loopback-server';
 import type { HomeInfo } from '../shared/api';
@@ -26,7 +29,8 @@ export interface ServeDeps {
   bundledDemoDir: string;
   userDataDir: string;
   resolveHome(opts: ResolveHomeOptions): Promise<HomeInfo>;
-  createBackend(home: HomeInfo): Promise<ApiBackend>;
+  /** `files`: the ledgers given with `--file`, checked already. */
+  createBackend(home: HomeInfo, files: string[]): Promise<ApiBackend>;
   openBrowser(url: string): void;
   /** Resolves with the signal's name when the user stops the server. */
   untilStopped(): Promise<string>;
@@ -34,7 +38,7 @@ export interface ServeDeps {
 
 /** Runs serve mode; resolves with the exit code once stopped. */
 export async function serveCommand(argv: string[], io: CliIo, overrides: Partial<ServeDeps> = {}): Promise<number> {
-  const args = parseArgs('serve', argv, { home: 'string', port: 'string', 'no-open': 'boolean' });
+  const args = parseArgs('serve', argv, { home: 'string', file: 'strings', port: 'string', 'no-open': 'boolean' });
   if (args.positionals.length > 0)
     throw new UsageError(`serve takes no FILE (got ${JSON.stringify(args.positionals[0])})`);
   const port = numberOption(args, 'port', 0, 0, 65535);
@@ -45,6 +49,16 @@ export async function serveCommand(argv: string[], io: CliIo, overrides: Partial
   const named = args.options.get('home');
   const problem = named === undefined ? null : namedHomeProblem(named);
   if (named !== undefined && problem !== null) return refuseHome(io, new HomeError(named, problem));
+  // Every --file is checked first: one that is not a ledger (or a FIFO, a folder, too big) stops
+  // serve with its reason before anything is served or written.
+  const files = (args.lists.get('file') ?? []).map((f) => resolve(f));
+  for (const f of files) {
+    const why = ledgerFileProblem(f);
+    if (why !== null) {
+      io.err(`vak-explorer: serve: --file ${why}; nothing is served\n`);
+      return 2;
+    }
+  }
   if (!existsSync(join(deps.staticDir, 'index.html'))) {
     io.err(`vak-explorer: the built renderer is missing (${deps.staticDir}): run \`npm run build\` first\n`);
     return 2;
@@ -61,7 +75,7 @@ export async function serveCommand(argv: string[], io: CliIo, overrides: Partial
     if (e instanceof HomeError) return refuseHome(io, e); // gone between the check and now
     throw e;
   }
-  const backend = await deps.createBackend(homeInfo);
+  const backend = await deps.createBackend(homeInfo, files);
 
   let server;
   try {
@@ -95,10 +109,11 @@ function defaultDeps(): ServeDeps {
     resolveHome,
     // The user data folder also holds the user's prices.json.
     // The ledger core on a worker thread: this thread only routes the sockets.
-    createBackend: async (home) =>
+    createBackend: async (home, files) =>
       (await import('../main/worker/worker-backend')).WorkerBackend.create({
         ...home,
         userDataDir: defaultUserDataDir(process.env),
+        openFiles: files,
       }),
     openBrowser: openInBrowser,
     untilStopped,

@@ -22,6 +22,9 @@ function findPackageRoot(from: string): string {
 
 const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 
+/** The package's root folder (the desktop app's folder: `open` starts Electron on it). */
+export const PACKAGE_ROOT = packageRoot;
+
 /** The built renderer that `npm run build` writes. */
 export const RENDERER_DIR = join(packageRoot, 'out', 'renderer');
 

@@ -5,9 +5,13 @@
  * The backend (ledger core, library, watcher) runs on a worker thread: this thread
  * only routes IPC, so a 100 MB session never freezes the windows.
  */
-import { app, BrowserWindow, dialog, session } from 'electron';
+import { app, BrowserWindow, dialog, Menu, session } from 'electron';
 import type { ApiBackend } from './api/api-backend';
+import { appMenuTemplate, OPEN_DIALOG_OPTIONS } from './electron/app-menu';
 import { appPaths } from './electron/app-paths';
+import { filesFromArgv } from './electron/argv-files';
+import { FileOpener } from './electron/file-opener';
+import { registerOpenFilesIpc } from './electron/open-files-ipc';
 import { registerAppScheme, serveAppProtocol } from './electron/app-protocol';
 import { registerIpc, type IpcAdapter } from './electron/ipc-adapter';
 import { guardNavigation } from './electron/navigation-guard';
@@ -20,9 +24,30 @@ import { WorkerBackend } from './worker/worker-backend';
 // electron-vite bundles the worker's entry on its own and gives its built path.
 import backendWorkerPath from './worker/backend-worker?modulePath';
 
+// One app per user: a second launch (a file manager's "Open with", `vak-explorer FILE`) hands its
+// files to the running window and ends.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+  process.exit(0);
+}
+
 // Both must happen before `ready`.
 registerAppScheme();
 app.enableSandbox();
+
+const opener = new FileOpener();
+const argvContext = (cwd: string) => ({ isPackaged: app.isPackaged, cwd });
+// The first launch's files wait for the backend (FileOpener.start).
+void opener.open(filesFromArgv(process.argv, argvContext(process.cwd())));
+app.on('second-instance', (_event, argv, cwd) => {
+  if (BrowserWindow.getAllWindows().length === 0 && ipc) openWindow();
+  void opener.open(filesFromArgv(argv, argvContext(cwd)), { focus: true });
+});
+// macOS hands files opened from the Finder (or dropped on the Dock icon) to the running app.
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  void opener.open([path], { focus: true });
+});
 
 const paths = appPaths(import.meta.url, {
   isPackaged: app.isPackaged,
@@ -36,14 +61,31 @@ let ipc: IpcAdapter | null = null;
 // Every webContents, including any we did not create on purpose, gets the same guards.
 app.on('web-contents-created', (_event, contents) => guardNavigation(contents, source.isOwnUrl));
 
-function openWindow(): void {
+function openWindow(hash = ''): void {
   const win = createMainWindow({
     preloadPath: paths.preload,
-    url: source.url,
+    url: source.url + hash,
     isOwnUrl: source.isOwnUrl,
     iconPath: paths.icon,
   });
   ipc?.attach(win.webContents);
+}
+
+/** Shows the window (and brings it to the front). */
+function focusWindow(): void {
+  const win = BrowserWindow.getAllWindows()[0];
+  if (!win) return;
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
+}
+
+async function showOpenDialog(): Promise<void> {
+  const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  const r = win
+    ? await dialog.showOpenDialog(win, OPEN_DIALOG_OPTIONS)
+    : await dialog.showOpenDialog(OPEN_DIALOG_OPTIONS);
+  if (!r.canceled) await opener.open(r.filePaths);
 }
 
 async function start(): Promise<void> {
@@ -62,7 +104,25 @@ async function start(): Promise<void> {
   );
   backend = created;
   ipc = registerIpc(created, source.isOwnUrl);
-  openWindow();
+  registerOpenFilesIpc(
+    { showOpenDialog: () => void showOpenDialog(), openDropped: (p) => void opener.open(p) },
+    source.isOwnUrl,
+  );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, () => void showOpenDialog())));
+  // The first launch's files are opened before the window, which opens on the first of them.
+  const first = await opener.start({
+    openFiles: async (p) => {
+      const outcomes = await created.openFiles(p);
+      for (const o of outcomes) if ('key' in o) app.addRecentDocument(o.path);
+      return outcomes;
+    },
+    focusWindow,
+    failed: (message) => dialog.showErrorBox('vak explorer', message),
+  });
+  const shown = first.find((o) => 'key' in o);
+  const refused = first.filter((o) => 'problem' in o).map((o) => ('problem' in o ? o.problem : ''));
+  openWindow(shown && 'key' in shown ? `#s=${encodeURIComponent(shown.key)}` : '');
+  if (refused.length > 0) dialog.showErrorBox('vak explorer could not open a file', refused.join('\n'));
 }
 
 app

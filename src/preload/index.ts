@@ -7,12 +7,14 @@
  * `satisfies`, and src/main/electron/preload.test.ts checks the channel names
  * against api-schemas.ts.
  */
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { ApiErrorPayload, ApiEvent, ApiMethod, ApiRequest, ApiResponse, BridgeApi, IpcReply } from '../shared/api';
 import {
   API_METHOD_NAMES,
   IPC_CANCEL_CHANNEL,
   IPC_EVENT_CHANNEL,
+  IPC_OPEN_DIALOG_CHANNEL,
+  IPC_OPEN_DROPPED_CHANNEL,
   IPC_READY_CHANNEL,
   ipcChannel,
 } from '../shared/api-methods';
@@ -54,6 +56,16 @@ const api = {
   /** Tells main the page listens now: events it queued since the page loaded are delivered. */
   ready(): void {
     ipcRenderer.send(IPC_READY_CHANNEL);
+  },
+  files: {
+    showOpenDialog(): void {
+      ipcRenderer.send(IPC_OPEN_DIALOG_CHANNEL);
+    },
+    /** Only a File the user dropped has a path here; one the page made itself gives '' and is skipped. */
+    openDropped(files: readonly File[]): void {
+      const paths = files.map((f) => webUtils.getPathForFile(f)).filter((p) => p.length > 0);
+      if (paths.length > 0) ipcRenderer.send(IPC_OPEN_DROPPED_CHANNEL, paths);
+    },
   },
 } satisfies BridgeApi;
 

@@ -15,6 +15,7 @@ import { PaletteHost } from './palette/palette-host';
 import { PanelDrawer } from './panels/panel-drawer';
 import { PlanBar } from './plan/plan-bar';
 import { LibraryOrSearch } from './library-or-search';
+import { useOpenedFiles } from './library/use-opened-files';
 import { useUrlSync } from './store/use-url-sync';
 import { useLayoutVars } from './layout/use-layout-vars';
 import { SessionTree } from './tree/session-tree';
@@ -30,6 +31,7 @@ function Shell({ api, ready }: { api: Api; ready: () => void }) {
   useLayoutVars();
   useKeyboard(api);
   useSecretsSync(api);
+  useOpenedFiles(api);
   return (
     <div className="app">
       <SkipLink />

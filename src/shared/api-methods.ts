@@ -22,6 +22,8 @@ const METHOD_SET: Record<ApiMethod, true> = {
   branch: true,
   subscribe: true,
   unsubscribe: true,
+  listRecentFiles: true,
+  openRecentFile: true,
   // features (api-features.ts)
   getContextSeries: true,
   search: true,
@@ -46,3 +48,7 @@ export const IPC_EVENT_CHANNEL = 'vak:event';
 export const IPC_READY_CHANNEL = 'vak:renderer-ready';
 /** Renderer → main: abort the call made with this call id (`BridgeApi.cancel`). */
 export const IPC_CANCEL_CHANNEL = 'vak:cancel';
+/** Renderer → main (DesktopFiles): show the Open dialog. */
+export const IPC_OPEN_DIALOG_CHANNEL = 'vak:open-dialog';
+/** Preload → main (DesktopFiles): open these dropped files (paths the preload took from the File objects). */
+export const IPC_OPEN_DROPPED_CHANNEL = 'vak:open-dropped';

@@ -14,13 +14,17 @@ import {
   type ApiRequest,
 } from './api';
 import { ownTable } from './own-key';
-import { parseSessionKey, SESSION_KEY_PATTERN } from './session-key';
+import { isSessionKey, OPENED_KEY_PATTERN, parseSessionKey, SESSION_KEY_PATTERN } from './session-key';
 
 const sessionKey = z
   .string()
   .max(1024)
-  .regex(SESSION_KEY_PATTERN, 'not a session key (agents/<agent>/sessions/<cwd-hash>/<id>.jsonl)')
-  .refine((k) => parseSessionKey(k) !== null, 'a session key has no . or .. parts');
+  .refine(
+    (k) => SESSION_KEY_PATTERN.test(k) || OPENED_KEY_PATTERN.test(k),
+    'not a session key (agents/<agent>/sessions/<cwd-hash>/<id>.jsonl, or opened/<n>.jsonl)',
+  )
+  .refine((k) => !SESSION_KEY_PATTERN.test(k) || parseSessionKey(k) !== null, 'a session key has no . or .. parts')
+  .refine(isSessionKey, 'not a session key');
 
 const entryId = z.string().min(1).max(512);
 const count = z.number().int().min(0);
@@ -125,6 +129,8 @@ export const requestSchemas = ownTable({
     z.object({ topic: z.literal('session'), key: sessionKey }).strict(),
   ]),
   unsubscribe: z.object({ subscription: z.string().min(1).max(128) }).strict(),
+  listRecentFiles: z.object({}).strict(),
+  openRecentFile: z.object({ path: z.string().min(1).max(4096) }).strict(),
   ...featureRequestSchemas({ sessionKey, entryId, profile, overrides: overridesByTurn }),
 } satisfies { [M in ApiMethod]: z.ZodType<ApiRequest<M>> });
 

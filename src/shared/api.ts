@@ -73,6 +73,11 @@ export interface SessionSummary {
    */
   unreadable: string | null;
   parentSession: { sessionId: string; entryId: string; key: SessionKey | null } | null;
+  /**
+   * A file the user opened by path (its key is `opened/<n>.jsonl`): the absolute path as given.
+   * Absent for a session of the home. `agent` and `cwdHash` are then empty.
+   */
+  openedPath?: string;
 }
 
 /** An agent's flock on a session file, as the kernel's lock table shows it. */
@@ -495,7 +500,32 @@ export type ApiEvent =
    */
   | { type: 'reader'; change: 'restarted' | 'stopped'; reason: string }
   /** The user's `prices.json` was created, edited or removed (to library subscribers): ask for costs again. */
-  | { type: 'prices' };
+  | { type: 'prices' }
+  /**
+   * Files were opened by path (File → Open…, a drop, a second launch's arguments, a recent file; to
+   * library subscribers): the window shows the first one opened, and says why any was refused.
+   */
+  | { type: 'opened'; outcomes: OpenFileOutcome[] };
+
+/** What opening a file by path gave: its session's key, or why it was refused (then nothing else happened). */
+export type OpenFileOutcome = { path: string; key: SessionKey } | { path: string; problem: string };
+
+/** A file opened before (the "Recent" list), checked when listed. */
+export interface RecentFile {
+  /** Absolute path as the user gave it. */
+  path: string;
+  /** Why it cannot be opened now (gone, no longer a ledger…), or null. */
+  missing: string | null;
+}
+
+export interface RecentFiles {
+  files: RecentFile[];
+  /**
+   * Whether this backend opens files by path while it runs (the desktop app). Serve mode opens
+   * only the files given on its command line (`serve --file`): a browser page names no paths.
+   */
+  openByPath: boolean;
+}
 
 /** Every request/response pair. The renderer sees exactly this (plus `onEvent`); the features come from `api-features.ts`. */
 export interface ApiMethods extends FeatureApiMethods {
@@ -517,6 +547,10 @@ export interface ApiMethods extends FeatureApiMethods {
   branch(req: BranchRequest): BranchResult;
   subscribe(req: Subscription): { subscription: string };
   unsubscribe(req: { subscription: string }): Record<string, never>;
+  /** Files opened before, newest first, each checked now (docs/open-files.md). */
+  listRecentFiles(req: Record<string, never>): RecentFiles;
+  /** Opens a file of the Recent list again (only one that is on it; refused in serve mode). */
+  openRecentFile(req: { path: string }): OpenFileOutcome;
 }
 
 export type ApiMethod = keyof ApiMethods;
@@ -551,7 +585,22 @@ export type BridgeApi = {
   cancel(callId: number): void;
   /** Tells main the page listens now. */
   ready(): void;
+  /** Opening files by path: only the desktop app has it (docs/open-files.md). */
+  files: DesktopFiles;
 };
+
+/**
+ * The desktop app's file opening, through the preload. The page never names a path: the dialog
+ * runs in main, and a drop hands over File objects whose paths the preload takes
+ * (webUtils.getPathForFile; a File the page made itself has none). What was opened arrives as an
+ * `opened` event, as for a second launch's files.
+ */
+export interface DesktopFiles {
+  /** Shows File → Open… (main opens what the user picks). */
+  showOpenDialog(): void;
+  /** Opens files dropped on the window. */
+  openDropped(files: readonly File[]): void;
+}
 
 /**
  * A failed request, as both transports report it. `too_large`: the reply would exceed the

@@ -28,3 +28,27 @@ export function parseSessionKey(key: string): SessionKeyParts | null {
   if (!m || [m[1], m[2], m[3]].some((p) => p === '.' || p === '..')) return null;
   return { agent: m[1], cwdHash: m[2], sessionId: m[3] };
 }
+
+/**
+ * A file the user opened by path (File → Open…, a drop, `vak-explorer FILE`, `serve --file`):
+ * `opened/<n>.jsonl`, `n` numbering the files in the order this backend first opened them. Such
+ * a key never names a path (a client that makes one up names nothing the user did not open), and
+ * it cannot collide with a home key, which starts with `agents/`.
+ */
+export const OPENED_KEY_PATTERN = /^opened\/(0|[1-9]\d{0,5})\.jsonl$/;
+
+/** The key of the `n`-th opened file. */
+export function openedKey(n: number): string {
+  return `opened/${n}${SESSION_EXT}`;
+}
+
+/** The number of an opened file's key, or null when `key` is not one. */
+export function parseOpenedKey(key: string): number | null {
+  const m = OPENED_KEY_PATTERN.exec(key);
+  return m ? Number(m[1]) : null;
+}
+
+/** True for any key a session may have: one under the home, or an opened file's. */
+export function isSessionKey(key: string): boolean {
+  return parseSessionKey(key) !== null || parseOpenedKey(key) !== null;
+}

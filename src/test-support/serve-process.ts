@@ -34,8 +34,10 @@ export async function startServe(
   home: string,
   timeoutMs = 30_000,
   env: NodeJS.ProcessEnv = process.env,
+  /** More arguments for serve (e.g. `--file PATH`). */
+  args: readonly string[] = [],
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--home', home, '--port', '0', '--no-open'], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--home', home, '--port', '0', '--no-open', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,7 +9,9 @@ import type {
   BranchResult,
   HomeInfo,
   LeafRequest,
+  OpenFileOutcome,
   SessionKey,
+  SessionSummary,
 } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
 import { BranchError } from '../core/branch-append';
@@ -25,6 +27,9 @@ import { IndexStore } from '../library/index-store';
 import { ensureDemoCopy } from '../library/resolve-home';
 import { SessionCache, type OpenSession } from '../library/session-cache';
 import { SessionLibrary } from '../library/session-library';
+import { OpenedFiles } from '../library/opened-files';
+import { OpenedFilesWatcher } from '../library/opened-files-watcher';
+import { RecentFiles } from '../library/recent-files';
 import {
   ApiError,
   cancelledError,
@@ -71,6 +76,15 @@ export interface ExplorerBackendOptions {
    * steps of as many, announced like appends (default FIRST_READ_BYTES; Infinity reads whole).
    */
   firstReadBytes?: number;
+  /** Files to open by path as the backend starts (`serve --file`, the desktop app's arguments). */
+  openFiles?: string[];
+  /**
+   * Whether files may be opened by path while it runs (the desktop app: its dialog, drops, second
+   * launches, the Recent list). Serve mode opens only `openFiles` (docs/open-files.md).
+   */
+  openByPath?: boolean;
+  /** The largest file opened by path (default MAX_OPENED_FILE_BYTES; tests set less). */
+  maxOpenedBytes?: number;
 }
 
 type Handlers = {
@@ -114,6 +128,10 @@ export class ExplorerBackend implements ApiBackend {
   private readonly news: SessionNews;
   private readonly writes = new BranchIdempotency();
   private watcher: HomeWatcher | null = null;
+  /** Files opened by path (opened-files.ts), their watcher, and the Recent list (in the data folder). */
+  readonly opened: OpenedFiles;
+  private openedWatcher: OpenedFilesWatcher | null = null;
+  private readonly recent: RecentFiles | null;
   private stopPrices: (() => void) | null = null;
   private lockTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -122,9 +140,11 @@ export class ExplorerBackend implements ApiBackend {
     readonly info: HomeInfo,
     private readonly opts: ExplorerBackendOptions,
   ) {
-    this.library = new SessionLibrary(info.home);
+    this.opened = new OpenedFiles(opts.maxOpenedBytes);
+    this.recent = opts.userDataDir === undefined ? null : new RecentFiles(opts.userDataDir);
+    this.library = new SessionLibrary(info.home, {}, this.opened);
     const store = opts.userDataDir === undefined ? null : new IndexStore(join(opts.userDataDir, 'index-cache'));
-    this.cache = new SessionCache(info.home, opts.cacheSize ?? 4, store);
+    this.cache = new SessionCache(info.home, opts.cacheSize ?? 4, store, undefined, this.opened);
     this.news = new SessionNews({
       cache: this.cache,
       library: this.library,
@@ -154,6 +174,13 @@ export class ExplorerBackend implements ApiBackend {
         onHashesChecked: (key, result) => b.news.hashesChecked(key, result.mismatches),
       });
     }
+    if (opts.watch !== false) {
+      b.openedWatcher = new OpenedFilesWatcher((c) => void b.news.homeChanged(c).catch(logFailure), {
+        rescanMs: opts.rescanMs,
+      });
+    }
+    // Opened before the listing, which lists them too (their outcomes: `serve --file` checked them first).
+    b.openPaths(opts.openFiles ?? []);
     await b.library.list();
     if (opts.watch !== false) {
       b.watcher = new HomeWatcher(home, (c) => void b.news.homeChanged(c).catch(logFailure), {
@@ -263,6 +290,39 @@ export class ExplorerBackend implements ApiBackend {
     return { id: ix.ids[found], parentId: req.parentId, line: ix.line[found], offset: ix.offset[found] };
   }
 
+  /**
+   * Opens files by path (the desktop app's dialog, drop, arguments; never a client's request):
+   * each checked (openedFiles.add), listed under "Opened files", watched, and put first on the
+   * Recent list. Library subscribers hear of the new rows and get the outcomes (`opened`), so the
+   * window shows the first file opened and says why any was refused.
+   */
+  async openFiles(paths: string[]): Promise<OpenFileOutcome[]> {
+    if (this.closed) throw new ApiError('refused', 'the backend is closed');
+    const outcomes = this.openPaths(paths);
+    const changed: SessionSummary[] = [];
+    for (const o of outcomes) {
+      if (!('key' in o)) continue;
+      const s = this.library.get(o.key) ?? this.library.refresh(o.key);
+      if (s && !changed.some((c) => c.key === s.key)) changed.push(s);
+    }
+    if (changed.length > 0) this.subs.pushLibrary({ type: 'library', changed, removed: [] });
+    this.subs.pushLibrary({ type: 'opened', outcomes });
+    return outcomes;
+  }
+
+  /** Registers and watches files opened by path, and keeps them on the Recent list. */
+  private openPaths(paths: string[]): OpenFileOutcome[] {
+    return paths.map((p) => {
+      const o = this.opened.add(p);
+      if ('key' in o) {
+        const f = this.opened.get(o.key);
+        if (f) this.openedWatcher?.add(f);
+        this.recent?.add(o.path);
+      }
+      return o;
+    });
+  }
+
   /** The core's counted work over the sessions open now (WorkerBackend.stats; work-count tests). */
   coreWork(): CoreWork {
     const w = noCoreWork();
@@ -282,6 +342,7 @@ export class ExplorerBackend implements ApiBackend {
   async close(): Promise<void> {
     this.closed = true;
     this.watcher?.close();
+    this.openedWatcher?.close();
     this.stopPrices?.();
     if (this.lockTimer) clearInterval(this.lockTimer);
     await this.cache.close();
@@ -353,6 +414,19 @@ export class ExplorerBackend implements ApiBackend {
     ...featureHandlers(() => this.features()),
     getHome: async () => ({ ...this.info }),
     listSessions: async () => this.library.list(),
+    listRecentFiles: async () => ({ files: this.recent?.list() ?? [], openByPath: this.opts.openByPath === true }),
+    openRecentFile: async ({ path }) => {
+      if (this.opts.openByPath !== true) {
+        throw new ApiError(
+          'refused',
+          'serve mode opens only the files given on its command line: run `vak-explorer serve --file FILE`, or open it in the desktop app',
+        );
+      }
+      // Only a path the user opened before: a request names no other file.
+      if (!this.recent?.paths().includes(path)) throw new ApiError('not_found', `${path} is not on the Recent list`);
+      const [outcome] = await this.openFiles([path]);
+      return outcome;
+    },
     openSession: async ({ key }, client) => {
       const s = await this.session(key, client);
       return sessionInfo(s, this.news.summaryOf(s), this.library);

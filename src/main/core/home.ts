@@ -19,6 +19,11 @@ export interface SessionFile {
   sessionId: string;
   /** Absolute path. */
   path: string;
+  /**
+   * A file the user opened by path, not one found under a home (its key is `opened/<n>.jsonl`,
+   * `agent` and `cwdHash` are empty): read under session-file.ts's rule for opened files.
+   */
+  opened?: true;
 }
 
 /** `$VAK_HOME`, or `~/.vak` when it is unset or empty. */

@@ -64,16 +64,94 @@ function firstLine(fd: number): Buffer | null {
   }
 }
 
-/** True when line 1 of `fd` is a header naming `sessionId`. */
-function headerNames(fd: number, sessionId: string): boolean {
+/** Line 1 of `fd` as a header entry (a JSON object of kind `header`), or null. */
+function headerOf(fd: number): Record<string, unknown> | null {
   const line = firstLine(fd);
-  if (!line) return false;
+  if (!line) return null;
   try {
     const v: unknown = JSON.parse(line.toString('utf8'));
-    return isObject(v) && v['kind'] === 'header' && v['session_id'] === sessionId;
+    return isObject(v) && v['kind'] === 'header' ? v : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/**
+ * Line 1 of `fd` when it is a ledger entry (§2: every line has `id`, `parent_id`, `ts`, `prev_hash`
+ * and `kind`; line 1's `prev_hash` is null), else null. A header is not required: a ledger whose
+ * header is missing is still shown, with its warnings, as in a home.
+ */
+function firstEntryOf(fd: number): Record<string, unknown> | null {
+  const line = firstLine(fd);
+  if (!line) return null;
+  try {
+    const v: unknown = JSON.parse(line.toString('utf8'));
+    if (!isObject(v)) return null;
+    const ok =
+      typeof v['id'] === 'string' &&
+      typeof v['kind'] === 'string' &&
+      typeof v['ts'] === 'string' &&
+      v['prev_hash'] === null &&
+      (v['parent_id'] === null || typeof v['parent_id'] === 'string');
+    return ok ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when line 1 of `fd` is a header naming `sessionId`. */
+function headerNames(fd: number, sessionId: string): boolean {
+  return headerOf(fd)?.['session_id'] === sessionId;
+}
+
+/**
+ * The largest file opened by path. The reader keeps an index of every entry in memory (about a
+ * fifth of the file's size: docs/performance.md) in a worker whose heap stops at 2 GiB; a file
+ * past this would end that worker instead of opening.
+ */
+export const MAX_OPENED_FILE_BYTES = 4 * 1024 ** 3;
+
+/** A file opened by path that was checked and may be read as a session. */
+export interface CheckedLedgerFile extends OpenedSessionFile {
+  /** The header's `session_id`, or null when it has none that is a string. */
+  sessionId: string | null;
+}
+
+/**
+ * Opens a file the user named by path (File → Open…, `serve --file`) as a ledger, never blocking:
+ * links are followed (the user chose the path), but it must be a regular file of at most
+ * `maxBytes` whose line 1 is a ledger entry (§2). Throws NotRegularFileError (FIFO, directory,
+ * device, link loop), NotASessionError (not a ledger, too big) or the file system's error; the
+ * message names the file and never quotes its content.
+ */
+export function openLedgerFile(path: string, maxBytes = MAX_OPENED_FILE_BYTES): CheckedLedgerFile {
+  const realPath = realPathOf(path);
+  const opened = openRegularFile(realPath);
+  try {
+    if (opened.stat.size > maxBytes) {
+      throw new NotASessionError(
+        path,
+        `${path} is ${gib(opened.stat.size)}, more than the ${gib(maxBytes)} a file opened by path may have (its index must fit in memory); it is not read`,
+      );
+    }
+    const first = firstEntryOf(opened.fd);
+    if (!first) {
+      throw new NotASessionError(
+        path,
+        `${path} is not a vak ledger (its line 1 is not a ledger entry with id, parent_id, ts, prev_hash and kind); it is not read`,
+      );
+    }
+    const id = first['kind'] === 'header' ? first['session_id'] : null;
+    return { ...opened, realPath, linked: realPath !== path, sessionId: typeof id === 'string' ? id : null };
+  } catch (e) {
+    closeSync(opened.fd);
+    throw e;
+  }
+}
+
+/** A size in GiB, or bytes when small (the limits tests set are). */
+function gib(n: number): string {
+  return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${n} bytes`;
 }
 
 /**
@@ -82,6 +160,7 @@ function headerNames(fd: number, sessionId: string): boolean {
  * something that is not this session's ledger) or the file system's error.
  */
 export function openSessionFile(file: SessionFile): OpenedSessionFile {
+  if (file.opened) return openLedgerFile(file.path);
   const realPath = realPathOf(file.path);
   let homeReal: string;
   try {

@@ -7,6 +7,7 @@ import {
   IPC_READY_CHANNEL,
   ipcChannel,
 } from '../../shared/api-schemas';
+import { IPC_OPEN_DIALOG_CHANNEL, IPC_OPEN_DROPPED_CHANNEL } from '../../shared/api-methods';
 import { contextBridge, ipcRenderer } from './testing/electron-fake';
 
 vi.mock('electron', async () => (await import('./testing/electron-fake')).electronFake);
@@ -16,11 +17,24 @@ await import('../../preload/index');
 const [name, exposed] = contextBridge.exposeInMainWorld.mock.calls[0] as [string, BridgeApi];
 
 describe('preload bridge', () => {
-  it('exposes exactly the API methods, onEvent, cancel and ready as window.vak, once', () => {
+  it('exposes exactly the API methods, onEvent, cancel, ready and files as window.vak, once', () => {
     expect(contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
     expect(name).toBe('vak');
-    expect(Object.keys(exposed).sort()).toEqual([...API_METHODS, 'onEvent', 'cancel', 'ready'].sort());
-    for (const v of Object.values(exposed)) expect(typeof v).toBe('function');
+    expect(Object.keys(exposed).sort()).toEqual([...API_METHODS, 'onEvent', 'cancel', 'ready', 'files'].sort());
+    for (const [k, v] of Object.entries(exposed)) if (k !== 'files') expect(typeof v).toBe('function');
+    expect(Object.keys(exposed.files).sort()).toEqual(['openDropped', 'showOpenDialog']);
+  });
+
+  it("files: the dialog is main's; a drop sends only the paths of files the user dropped", () => {
+    exposed.files.showOpenDialog();
+    expect(ipcRenderer.send).toHaveBeenLastCalledWith(IPC_OPEN_DIALOG_CHANNEL);
+    ipcRenderer.send.mockClear();
+    // A File the page made itself has no path (webUtils gives ''): nothing is sent for it.
+    exposed.files.openDropped([{ name: 'made-up.jsonl' } as unknown as File]);
+    expect(ipcRenderer.send).not.toHaveBeenCalled();
+    const dropped = [{ path: '/home/ana/a.jsonl' }, { name: 'x' }, { path: '/tmp/b.jsonl' }] as unknown as File[];
+    exposed.files.openDropped(dropped);
+    expect(ipcRenderer.send).toHaveBeenLastCalledWith(IPC_OPEN_DROPPED_CHANNEL, ['/home/ana/a.jsonl', '/tmp/b.jsonl']);
   });
 
   it.each(API_METHODS)('%s invokes its api-schemas channel with the request', async (method) => {

@@ -6,12 +6,18 @@ import { Ledger, type OpenOptions } from '../core/ledger';
 import { openSessionFile } from '../core/session-file';
 import { newSessionScanner } from '../secrets/session-secrets';
 import type { IndexStore, KeptReading } from './index-store';
+import type { OpenedFiles } from './opened-files';
 
 /** An opened session's ledger, its file's identity, and what its kept index brought (if it came from one). */
-export type OpenedLedger = { ledger: Ledger; ino: number; dev: number; realPath: string; resumed: boolean } & Omit<
-  KeptReading,
-  'ledger'
->;
+export type OpenedLedger = {
+  ledger: Ledger;
+  ino: number;
+  dev: number;
+  /** The path the key names (under the home, or the opened file's as the user gave it). */
+  path: string;
+  realPath: string;
+  resumed: boolean;
+} & Omit<KeptReading, 'ledger'>;
 
 /**
  * Opens a session's ledger under the home's rules (session-file.ts): a regular file, links
@@ -22,8 +28,9 @@ export async function openLedger(
   key: SessionKey,
   store: IndexStore | null,
   opts: OpenOptions,
+  openedFiles: OpenedFiles | null = null,
 ): Promise<OpenedLedger> {
-  const file = sessionFileOf(home, key);
+  const file = openedFiles ? openedFiles.fileOf(home, key) : sessionFileOf(home, key);
   if (!file) throw Object.assign(new Error(`${key} is not a session key`), { code: 'ENOENT' });
   const opened = openSessionFile(file);
   let source: FileSource;
@@ -44,6 +51,7 @@ export async function openLedger(
     ledger,
     ino: id.ino,
     dev: id.dev,
+    path: file.path,
     realPath: id.realPath,
     resumed: kept !== null,
     work: kept?.work ?? null,

@@ -3,13 +3,13 @@ import type { SessionKey } from '../../shared/api';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
-import { sessionPath } from '../core/home';
 import type { Ledger, ReadProgress, RefreshResult } from '../core/ledger';
 import { adoptTurnsText } from '../core/turn-cache';
 import type { IndexStore } from './index-store';
 import { OpenSession, type ReadInSteps, type RereadReason, type SessionChange } from './open-session';
 import { openLedger } from './open-ledger';
 import { layoutOnOpen, settle } from './session-layout';
+import type { OpenedFiles } from './opened-files';
 import { firstPhase } from './session-state';
 import { SessionUpkeep } from './session-upkeep';
 
@@ -47,6 +47,8 @@ export class SessionCache {
     private readonly max = 4,
     private readonly store: IndexStore | null = null,
     keepDelayMs = 1000,
+    /** Files opened by path, beside the home's sessions (opened-files.ts). */
+    private readonly opened: OpenedFiles | null = null,
   ) {
     this.upkeep = new SessionUpkeep({
       store,
@@ -122,12 +124,18 @@ export class SessionCache {
   }
 
   private async load(key: SessionKey, onProgress?: (p: ReadProgress) => void): Promise<OpenSession> {
-    const opened = await openLedger(this.home, key, this.store, {
-      onProgress,
-      maxBytes: this.steps?.firstBytes,
-      noteFullCosts: NOTES_BPT,
-      deferHashCheck: this.steps !== null,
-    });
+    const opened = await openLedger(
+      this.home,
+      key,
+      this.store,
+      {
+        onProgress,
+        maxBytes: this.steps?.firstBytes,
+        noteFullCosts: NOTES_BPT,
+        deferHashCheck: this.steps !== null,
+      },
+      this.opened,
+    );
     const { ledger, resumed, turns } = opened;
     const phase = firstPhase(0, {
       moreToRead: ledger.moreToRead,
@@ -138,7 +146,6 @@ export class SessionCache {
       {
         ...opened,
         key,
-        path: sessionPath(this.home, key),
         layout: layoutOnOpen(ledger.index, opened.layout),
         work: opened.work === null ? null : { index: ledger.index, fold: opened.work },
         keptTurns: turns?.count ?? 0,
@@ -349,7 +356,7 @@ export class SessionCache {
    * old reading stays), read whole, and is the session's next generation.
    */
   private async replaced(s: OpenSession): Promise<SessionChange | null> {
-    const opened = await openLedger(this.home, s.key, null, { noteFullCosts: NOTES_BPT });
+    const opened = await openLedger(this.home, s.key, null, { noteFullCosts: NOTES_BPT }, this.opened);
     if (s.phase.name === 'removed') {
       opened.ledger.close();
       return null;

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import type { LockState, SessionKey, SessionSummary } from '../../shared/api';
-import { scanHome, sessionFileOf, sessionPath, type SessionFile } from '../core/home';
+import { scanHome, sessionFileOf, type SessionFile } from '../core/home';
 import { readLockTable, type LockTable } from '../core/proc-locks';
+import type { OpenedFiles } from './opened-files';
 import { readSessionSummary, type SummaryOptions } from './session-summary';
 
 /** Figures a fully read (opened) session knows better than its head and tail. */
@@ -30,11 +31,22 @@ export class SessionLibrary {
   constructor(
     readonly home: string,
     private readonly opts: SummaryOptions = {},
+    /** Files opened by path: listed beside the home's sessions (opened-files.ts). */
+    private readonly opened: OpenedFiles | null = null,
   ) {}
+
+  /** The SessionFile of a key: under the home, or an opened file's. */
+  private fileOf(key: SessionKey): SessionFile | null {
+    return this.opened ? this.opened.fileOf(this.home, key) : sessionFileOf(this.home, key);
+  }
 
   /** Scans the home and returns every session's summary (sorted by key). */
   async list(): Promise<SessionSummary[]> {
     const files = scanHome(this.home);
+    for (const f of this.opened?.all() ?? []) {
+      const file = this.fileOf(f.key);
+      if (file) files.push(file);
+    }
     const locks = readLockTable();
     const seen = new Set<SessionKey>();
     let k = 0;
@@ -77,7 +89,7 @@ export class SessionLibrary {
 
   /** Re-reads one session (after a change); null when it is gone. */
   refresh(key: SessionKey): SessionSummary | null {
-    const f = sessionFileOf(this.home, key);
+    const f = this.fileOf(key);
     const s = f ? this.load(f, readLockTable()) : null;
     if (!s) {
       this.forget(key);
@@ -97,8 +109,10 @@ export class SessionLibrary {
       if (s.unreadable !== null) continue;
       let lock: LockState = 'unknown';
       if (locks) {
+        const file = this.fileOf(key);
+        if (!file) continue;
         try {
-          const st = statSync(sessionPath(this.home, key), { bigint: true });
+          const st = statSync(file.path, { bigint: true });
           lock = locks.stateOf(st.dev, st.ino);
         } catch {
           continue; // gone: the watcher or the next listing says so

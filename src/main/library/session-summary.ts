@@ -131,6 +131,7 @@ function unreadableRow(file: SessionFile, e: unknown): SummaryRead | null {
       lock: 'unknown',
       unreadable: reason,
       parentSession: null,
+      ...(file.opened ? { openedPath: file.path } : {}),
     },
   };
 }
@@ -258,7 +259,8 @@ function summarize(fd: number, st: Stats, file: SessionFile, opts: SummaryOption
       agent: file.agent,
       cwdHash: file.cwdHash,
       cwd,
-      cwdMismatch: cwd !== null && !cwdMatchesFolder(file.cwdHash, cwd),
+      // (An opened file sits in no <cwd-hash> folder: nothing to match.)
+      cwdMismatch: !file.opened && cwd !== null && !cwdMatchesFolder(file.cwdHash, cwd),
       sessionId: file.sessionId,
       title,
       model: header ? str(header['model']) : null,
@@ -274,6 +276,7 @@ function summarize(fd: number, st: Stats, file: SessionFile, opts: SummaryOption
       lock,
       unreadable: null,
       parentSession,
+      ...(file.opened ? { openedPath: file.path } : {}),
     },
   };
 }

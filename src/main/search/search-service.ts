@@ -110,13 +110,21 @@ export class SearchService {
       if (!one) throw new SearchError('not_found', `no session ${key} in this home`);
       files = [one]
         .filter(inScope)
-        .map((summary) => ({ summary, path: sessionPath(this.home, key), size: summary.sizeBytes }));
+        .map((summary) => ({
+          summary,
+          path: summary.openedPath ?? sessionPath(this.home, key),
+          size: summary.sizeBytes,
+        }));
     } else {
       // Newest sessions first: what a user most likely looks for, and first results soonest.
       files = all
         .filter(inScope)
         .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.key < b.key ? -1 : 1))
-        .map((summary) => ({ summary, path: sessionPath(this.home, summary.key), size: summary.sizeBytes }));
+        .map((summary) => ({
+          summary,
+          path: summary.openedPath ?? sessionPath(this.home, summary.key),
+          size: summary.sizeBytes,
+        }));
     }
     const s: RunningSearch = {
       id: req.searchId,

@@ -190,6 +190,14 @@ async function onMessage(raw: unknown): Promise<void> {
       clients.delete(m.clientId);
       return;
     }
+    case 'openFiles':
+      if (!backend) post({ type: 'result', id: m.id, ok: false, error: { code: 'internal', message: 'not started' } });
+      else
+        backend.openFiles(m.paths).then(
+          (res) => post({ type: 'result', id: m.id, ok: true, res }),
+          (e: unknown) => post({ type: 'result', id: m.id, ok: false, error: errorPayload(e) }),
+        );
+      return;
     case 'stats':
       post({ type: 'stats', stats: { ...stats, core: backend ? backend.coreWork() : noCoreWork() } });
       return;

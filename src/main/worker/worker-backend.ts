@@ -15,6 +15,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type {
   ApiEvent,
   BranchRequest,
+  OpenFileOutcome,
   BranchResult,
   SessionInfo,
   SessionKey,
@@ -82,11 +83,14 @@ export class WorkerBackend implements ApiBackend {
   private started = false;
   /** Set when the worker stopped too often and is no longer restarted. */
   private gaveUp: string | null = null;
+  /** Every path opened so far, in order: a restarted worker opens them again (their keys stay the same). */
+  private readonly openedPaths: string[];
 
   private constructor(
     private readonly options: ExplorerBackendOptions,
     private readonly w: WorkerBackendOptions,
   ) {
+    this.openedPaths = [...(options.openFiles ?? [])];
     this.current = this.spawn();
   }
 
@@ -198,6 +202,23 @@ export class WorkerBackend implements ApiBackend {
     if (!this.closing) this.worker.postMessage({ type: 'disconnect', clientId: client.id });
   }
 
+  /**
+   * Opens files by path (ExplorerBackend.openFiles): for the desktop app's dialog, drops and
+   * arguments only, never reachable from a client's `call`.
+   */
+  async openFiles(paths: string[]): Promise<OpenFileOutcome[]> {
+    if (this.closing) throw new ApiError('refused', 'the backend is closed');
+    await this.whenReady();
+    const id = this.nextId++;
+    const outcomes = await new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { method: 'openFiles', clientId: '', resolve, reject });
+      this.worker.postMessage({ type: 'openFiles', id, paths });
+    });
+    const list = outcomes as OpenFileOutcome[];
+    for (const o of list) if ('key' in o && !this.openedPaths.includes(o.path)) this.openedPaths.push(o.path);
+    return list;
+  }
+
   /** Asks the worker to release its watcher and files, then ends it. */
   async close(): Promise<void> {
     if (this.closing) return;
@@ -279,7 +300,7 @@ export class WorkerBackend implements ApiBackend {
   private spawn(): { worker: Worker; ready: Promise<void> } {
     const entry = resolveWorkerEntry(this.w.entry);
     const data: BackendWorkerData = {
-      options: this.options,
+      options: { ...this.options, openFiles: this.openedPaths },
       entry: entry.source,
       cancelTable: this.cancelTable.buffer as SharedArrayBuffer,
     };

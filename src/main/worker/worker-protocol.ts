@@ -36,6 +36,8 @@ export type ToWorker =
   | { type: 'cancel'; id: number }
   /** The client went away: drop its subscriptions. */
   | { type: 'disconnect'; clientId: string }
+  /** Open files by path (the desktop app only; never a client's call): answered by a `result` with this id. */
+  | { type: 'openFiles'; id: number; paths: string[] }
   /** Counted work, for tests: answered by `stats`. */
   | { type: 'stats' }
   /** Release watchers and files; answered by `closed`. */
@@ -128,6 +130,7 @@ export const toWorker: z.ZodType<ToWorker> = z.union([
   }),
   z.object({ type: z.literal('cancel'), id: z.number().int() }),
   z.object({ type: z.literal('disconnect'), clientId: z.string() }),
+  z.object({ type: z.literal('openFiles'), id: z.number().int(), paths: z.array(z.string()) }),
   z.object({ type: z.literal('stats') }),
   z.object({ type: z.literal('close') }),
 ]) as z.ZodType<ToWorker>;
@@ -135,7 +138,7 @@ export const toWorker: z.ZodType<ToWorker> = z.union([
 function isEvent(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
-  return t === 'library' || t === 'session' || t === 'progress';
+  return t === 'library' || t === 'session' || t === 'progress' || t === 'opened';
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Action } from './action';
 import { appActions } from './app-actions';
 import { contextActions } from './context-actions';
+import { fileActions } from './file-actions';
 import { navActions } from './nav-actions';
 import { viewActions } from './view-actions';
 
@@ -20,6 +21,7 @@ export const ACTIONS: readonly RegisteredAction[] = [
   ...inGroup('Navigate', navActions),
   ...inGroup('Plan and view', viewActions),
   ...inGroup('Context, cost, export', contextActions),
+  ...inGroup('Files', fileActions),
 ];
 
 /** The headings, in the order they are listed. */

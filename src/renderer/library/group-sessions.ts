@@ -19,11 +19,22 @@ export function matchesFilter(s: SessionSummary, filter: string): boolean {
   return [s.title, s.agent, s.cwd, s.model, s.sessionId].some((v) => v?.toLowerCase().includes(f));
 }
 
-/** Sessions grouped agent → working directory, newest first at every level. */
+/** Sessions of files opened by path (listed on their own, with their paths), newest first. */
+export function openedSessions(sessions: SessionSummary[], filter = ''): SessionSummary[] {
+  return sessions
+    .filter(
+      (s) =>
+        s.openedPath !== undefined &&
+        (matchesFilter(s, filter) || matchesFilter({ ...s, title: s.openedPath }, filter)),
+    )
+    .sort((a, b) => recency(b) - recency(a));
+}
+
+/** The home's sessions grouped agent → working directory, newest first at every level (opened files apart). */
 export function groupSessions(sessions: SessionSummary[], filter = ''): AgentGroup[] {
   const agents = new Map<string, Map<string, SessionSummary[]>>();
   for (const s of sessions) {
-    if (!matchesFilter(s, filter)) continue;
+    if (s.openedPath !== undefined || !matchesFilter(s, filter)) continue;
     const cwd = s.cwd ?? `(unknown cwd ${s.cwdHash})`;
     const byCwd = agents.get(s.agent) ?? new Map<string, SessionSummary[]>();
     agents.set(s.agent, byCwd);

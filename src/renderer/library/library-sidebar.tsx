@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { SearchButton } from '../search/search-button';
 import { useAppStore } from '../store/app-store';
 import { shortPath } from '../util/format';
-import { groupSessions } from './group-sessions';
+import { groupSessions, openedSessions } from './group-sessions';
+import { FileNotice, OpenedFiles } from './opened-files';
 import { SessionItem } from './session-item';
 import { ResizeHandle } from '../layout/resize-handle';
 
@@ -18,6 +19,7 @@ export function LibrarySidebar() {
   const setSidebarWidth = useAppStore((s) => s.setSidebarWidth);
   const selectSession = useAppStore((s) => s.selectSession);
   const groups = useMemo(() => groupSessions(sessions, filter), [sessions, filter]);
+  const opened = useMemo(() => openedSessions(sessions, filter), [sessions, filter]);
   const [closed, setClosed] = useState<Set<string>>(new Set());
   const toggle = (k: string) =>
     setClosed((c) => {
@@ -54,7 +56,9 @@ export function LibrarySidebar() {
         }}
       />
       {error && <p className="error">{error}</p>}
+      <FileNotice />
       <ul className="library-tree">
+        <OpenedFiles sessions={opened} />
         {groups.map((g) => (
           <li key={g.agent}>
             <button
@@ -94,7 +98,9 @@ export function LibrarySidebar() {
             )}
           </li>
         ))}
-        {groups.length === 0 && <li className="empty">{filter ? 'No session matches the filter.' : 'No sessions.'}</li>}
+        {groups.length === 0 && opened.length === 0 && (
+          <li className="empty">{filter ? 'No session matches the filter.' : 'No sessions.'}</li>
+        )}
       </ul>
       <ResizeHandle width={width} onResize={setSidebarWidth} />
     </nav>

@@ -5,6 +5,7 @@
  */
 import type { SessionSummary } from '../../shared/api';
 import type { SearchHit } from '../../shared/api-features';
+import { recentFileActions } from '../actions/file-actions';
 import { ACTIONS, type RegisteredAction } from '../actions/registry';
 import type { AppState } from '../store/types';
 import { shortPath } from '../util/format';
@@ -30,7 +31,11 @@ const RECENT_SESSIONS = 12;
 export const idLike = (query: string): boolean => /^[A-Za-z0-9_-]{3,64}$/.test(query.trim());
 
 export function actionEntries(state: AppState): PaletteEntry[] {
-  return ACTIONS.map((action) => ({
+  const recent = recentFileActions(state, (p) => shortPath(p, state.home?.userHome)).map((a): RegisteredAction => ({
+    ...a,
+    group: a.group ?? 'Files',
+  }));
+  return [...ACTIONS, ...recent].map((action) => ({
     type: 'action' as const,
     id: `action:${action.id}`,
     title: action.title,

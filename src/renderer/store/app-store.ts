@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compareInitial, createCompareSlice } from './compare-slice';
+import { createFilesSlice, filesInitial } from './files-slice';
 import { contextInitial, createContextSlice } from './context-slice';
 import { createLayoutSlice, layoutInitial } from './layout-slice';
 import { createLeafSlice, leafInitial } from './leaf-slice';
@@ -29,6 +30,7 @@ const store: StoreApi<AppState> = createStore<AppState>()((...a) => ({
   ...createLayoutSlice(...a),
   ...createContextSlice(...a),
   ...createSearchSlice(...a),
+  ...createFilesSlice(...a),
 }));
 
 /** Reads a slice of the store in a component (re-renders when it changes). */
@@ -51,6 +53,7 @@ export function resetAppStore(): void {
     ...layoutInitial(),
     ...contextInitial(),
     ...searchInitial(),
+    ...filesInitial(),
   });
 }
 

@@ -6,6 +6,8 @@ import type {
   SessionKey,
   SessionSummary,
   ApiEvent,
+  RecentFile,
+  RecentFiles,
 } from '../../shared/api';
 import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
 import type { UrlState } from './url-state';
@@ -244,6 +246,18 @@ export interface SearchSlice {
   togglePalette: (open?: boolean) => void;
 }
 
+/** Files opened by path (docs/open-files.md). */
+export interface FilesSlice {
+  /** The Recent list, newest first, each checked when listed. */
+  recentFiles: RecentFile[];
+  /** The backend opens files by path (the desktop app); serve mode opens only `--file` ones. */
+  openByPath: boolean;
+  /** What opening a file said (a refusal, or how to open one in a browser); null: nothing to say. */
+  fileNotice: string | null;
+  recentLoaded: (r: RecentFiles) => void;
+  showFileNotice: (message: string | null) => void;
+}
+
 /** The URL's half of the store. */
 export interface UrlSlice {
   /** Restores the selection from a parsed URL (load, Back/Forward, a pasted link). */
@@ -259,4 +273,5 @@ export type AppState = LibrarySlice &
   UrlSlice &
   ContextSlice &
   LayoutSlice &
-  SearchSlice;
+  SearchSlice &
+  FilesSlice;

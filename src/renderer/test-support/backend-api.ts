@@ -25,7 +25,7 @@ import type { ApiClient } from '../../main/api/api-backend';
 import { ExplorerBackend } from '../../main/api/explorer-backend';
 import { cwdHash } from '../../main/core/fnv1a64';
 import { tryLockExclusive, unlock } from '../../main/core/flock';
-import type { Api, ApiEvent, ApiMethod } from '../../shared/api';
+import type { Api, ApiEvent, ApiMethod, OpenFileOutcome } from '../../shared/api';
 import { API_METHOD_NAMES } from '../../shared/api-methods';
 import { sessionKey } from '../../shared/session-key';
 import { ApiError } from '../api/api-methods';
@@ -45,6 +45,8 @@ export interface BackendApi extends Api {
   keyOf(fixture: string): string;
   /** Appends raw lines to a session file as an agent would (the watcher tells the backend). */
   appendLines(key: string, lines: string[]): void;
+  /** Opens files by path as the desktop app does (its dialog, a drop): ExplorerBackend.openFiles. */
+  openFiles(paths: string[]): Promise<OpenFileOutcome[]>;
   /** Deletes a session file (the watcher tells the backend). */
   removeSession(key: string): void;
   /** Stops the backend and removes the temp home. */
@@ -120,6 +122,9 @@ export interface BackendApiOptions {
   userDataDir?: string;
   /** Sessions past this many bytes open in steps of as many (ExplorerBackendOptions.firstReadBytes). */
   firstReadBytes?: number;
+  /** Files opened by path as the backend starts, and whether it opens more (the desktop app). */
+  openFiles?: string[];
+  openByPath?: boolean;
 }
 
 const makeWritable = (p: string): void => {
@@ -188,6 +193,8 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     lockPollMs: 0,
     ...(opts.userDataDir ? { userDataDir: opts.userDataDir } : {}),
     ...(opts.firstReadBytes ? { firstReadBytes: opts.firstReadBytes } : {}),
+    ...(opts.openFiles ? { openFiles: opts.openFiles } : {}),
+    ...(opts.openByPath ? { openByPath: true } : {}),
   });
 
   const listeners = new Set<(e: ApiEvent) => void>();
@@ -232,6 +239,7 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     appendLines(key: string, lines: string[]): void {
       appendFileSync(join(home, ...key.split('/')), lines.map((l) => `${l}\n`).join(''));
     },
+    openFiles: (paths: string[]) => backend.openFiles(paths),
     removeSession(key: string): void {
       rmSync(join(home, ...key.split('/')));
     },

@@ -111,8 +111,14 @@ export const ipcRenderer = Object.assign(new EventEmitter(), {
   send: vi.fn(),
 });
 
+/** A dropped file's path: the fake takes it from a `path` property a test sets (a made-up File has none). */
+export const webUtils = {
+  getPathForFile: vi.fn((f: { path?: string }) => f.path ?? ''),
+};
+
 /** The module object handed to vi.mock('electron'). */
 export const electronFake = {
+  webUtils,
   BrowserWindow: FakeBrowserWindow,
   ipcMain,
   shell,

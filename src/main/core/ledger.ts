@@ -7,7 +7,7 @@ import { LedgerIndex } from './ledger-index';
 import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-snapshot';
 import { LineFeeder } from './line-feeder';
 import { LineWindow } from './line-window';
-import { LineReader, type LineSink } from './line-reader';
+import { LineReader, type LineSink, type RestoredLineSink } from './line-reader';
 import { DerivedCaches } from './per-reading';
 import { FullNotes } from './full-notes';
 import { DeferredHashCheck, type HashWalk } from './hash-check';
@@ -44,9 +44,10 @@ export interface OpenOptions {
   deferredClaimsMax?: number;
   /**
    * Sees every entry's line as it is read, on open, refreshes and reloads (a secret scanner).
-   * `restart` is told when a reading starts over from byte 0, or resumes a kept one after `line`.
+   * `restart` is told when a reading starts over from byte 0, or resumes a kept one after `line`;
+   * `restoredLines` gives the sink for the restored lines, which the kept index's check reads again.
    */
-  lineSink?: LineSink & { restart(fromLine: number): void };
+  lineSink?: LineSink & { restart(fromLine: number): void; restoredLines?(): RestoredLineSink | null };
 }
 
 /** What a refresh is told besides how to read. */
@@ -425,11 +426,14 @@ export class Ledger {
     const r = this.reader;
     const end = r.lastLineOffset < 0 ? 0 : r.lastLineOffset + r.lastLineLength + 1;
     const before = this.source.bytesRead;
+    // The restored lines pass by once more here: a line sink that never saw them sees them now.
+    const restored = this.keptUnchecked ? (this.sink?.restoredLines?.() ?? null) : null;
     let fresh;
     try {
-      fresh = await readAgain(this.source, end, stepBytes, () => this.generation !== generation);
+      fresh = await readAgain(this.source, end, stepBytes, () => this.generation !== generation, restored);
     } finally {
       this.checkedBytes += this.source.bytesRead - before;
+      restored?.finished(fresh !== undefined && fresh !== null && this.generation === generation);
     }
     if (this.generation !== generation) return null;
     const diff = end === 0 ? null : readingDifference(captureSnapshot(r, this.index), fresh);

@@ -37,6 +37,12 @@ export interface LineSink {
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void;
 }
 
+/** A sink for the lines a kept index restored, fed by the check that reads them again. */
+export interface RestoredLineSink extends LineSink {
+  /** The check's read ended: `complete` when it read every restored line. */
+  finished(complete: boolean): void;
+}
+
 /**
  * Validates complete physical lines (LEDGER.md §2, §8) and adds the accepted
  * entries to a LedgerIndex. It never stops at bad input: a line it cannot use

@@ -13,22 +13,24 @@ import type { ByteSource } from './byte-source';
 import { LedgerIndex } from './ledger-index';
 import { captureSnapshot, type LedgerSnapshot } from './ledger-snapshot';
 import { LineFeeder } from './line-feeder';
-import { LineReader } from './line-reader';
+import { LineReader, type LineSink } from './line-reader';
 import { sortWarnings } from './warnings';
 
 /** Bytes read between two turns of the event loop. */
 const STEP_BYTES = 4 << 20;
 const CHUNK = 1 << 20;
 
-/** A fresh reading of `source`'s first `end` bytes (a line boundary), read in steps. */
+/** A fresh reading of `source`'s first `end` bytes (a line boundary), read in steps; `sink` sees its lines. */
 export async function readAgain(
   source: ByteSource,
   end: number,
   stepBytes = STEP_BYTES,
   cancelled: () => boolean = () => false,
+  sink: LineSink | null = null,
 ): Promise<LedgerSnapshot | null> {
   const index = new LedgerIndex();
   const reader = new LineReader(index);
+  reader.sink = sink;
   const feeder = new LineFeeder(reader, 0);
   const buf = Buffer.allocUnsafe(CHUNK);
   let sinceStep = 0;

@@ -41,12 +41,12 @@ export async function openLedger(
     throw e;
   }
   const id = { realPath: opened.realPath, dev: opened.stat.dev, ino: opened.stat.ino };
-  // Each reading is scanned for secrets as it is read (secrets/secret-scanner.ts).
+  // Each reading is scanned for secrets as it is read (secrets/secret-scanner.ts); the lines a kept
+  // index restored are scanned as its check reads them again (Ledger.checkReading).
   const scanner = newSessionScanner(key);
   opts = { ...opts, lineSink: scanner };
   const kept = store ? await store.resume(source, id, opts) : null;
   const ledger = kept?.ledger ?? (await Ledger.open(source, opts));
-  if (kept) void scanner.backfill(ledger.source, ledger.index);
   return {
     ledger,
     ino: id.ino,

@@ -7,9 +7,8 @@
  * A finding keeps the secret's text for redaction (redact.ts) in this process only: what leaves
  * it (`publicFinding`) names the kind, the rule and where, never the text.
  */
-import type { ByteSource } from '../core/byte-source';
 import type { LedgerIndex } from '../core/ledger-index';
-import type { LineSink } from '../core/line-reader';
+import type { LineSink, RestoredLineSink } from '../core/line-reader';
 import type { SecretFinding } from '../../shared/api-secrets';
 import { entryTexts } from './entry-texts';
 import { lintText, mayHoldSecret, type RuleMatch } from './secret-rules';
@@ -75,34 +74,29 @@ export class SecretScanner implements LineSink {
   }
 
   /**
-   * A reading restored from a kept index read none of the lines it restored: their bytes are
-   * read once here, in steps (the kept index spared the whole read, so this is the only one),
-   * and scanned like any other line. Stops when the reading starts over or its file closes.
+   * A reading restored from a kept index read none of the lines it restored. The kept index's
+   * check (Ledger.checkReading) reads those bytes again anyway, so it hands them to the sink
+   * returned here and they are scanned in that same pass: the file is still read once. Null when
+   * this reading saw every line.
    */
-  async backfill(source: ByteSource, index: LedgerIndex): Promise<void> {
-    const epoch = this.epoch;
+  restoredLines(): RestoredLineSink | null {
     const before = this.fromLine;
-    const buf = { b: Buffer.alloc(0) };
+    if (before <= 1) return null;
+    const epoch = this.epoch;
     this.filling = true;
-    try {
-      for (let i = 0; i < index.count && index.line[i] < before; i++) {
-        if (epoch !== this.epoch) return;
-        const len = index.length[i];
-        if (buf.b.length < len) buf.b = Buffer.allocUnsafe(len);
-        if (source.readInto(buf.b, index.offset[i], len) !== len) return;
-        this.pending.push({ line: index.line[i], entryId: index.ids[i], bytes: Buffer.from(buf.b.subarray(0, len)) });
-        if (i % 256 === 255) await new Promise((r) => setImmediate(r));
-      }
-      if (epoch === this.epoch) this.fromLine = 1;
-    } catch {
-      // The file closed (the session left the cache): what was read is scanned, `fromLine` says the rest is not.
-    } finally {
-      this.filling = false;
-      this.schedule();
-    }
+    return {
+      entryLine: (bytes, lineNo, index, i) => {
+        if (epoch === this.epoch && lineNo < before) this.entryLine(bytes, lineNo, index, i);
+      },
+      finished: (complete) => {
+        if (complete && epoch === this.epoch) this.fromLine = 1;
+        this.filling = false;
+        this.schedule();
+      },
+    };
   }
 
-  /** Restored lines still being read back (`backfill`). */
+  /** Restored lines still being read back by the kept index's check (`restoredLines`). */
   private filling = false;
 
   /** Lines wait to be scanned, or are being scanned or read back: the count may still grow. */
@@ -173,7 +167,7 @@ export class SecretScanner implements LineSink {
         this.running = false;
         this.pending = [];
         this.head = 0;
-        // While restored lines are read back, backfill schedules the step that ends the scan.
+        // While the kept index's check reads restored lines back, its end schedules the step that ends the scan.
         const waiters = this.filling ? [] : this.idleWaiters;
         if (!this.filling) this.idleWaiters = [];
         for (const w of waiters) w();

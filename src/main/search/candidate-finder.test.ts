@@ -9,7 +9,7 @@ function linesFound(buf: Buffer, q: string, fast: boolean): Set<number> {
   const needle = fast ? maskedNeedle(pq) : null;
   const next = candidateFinder(buf, buf.length, needle, needle === null ? candidatePattern(pq) : null);
   const out = new Set<number>();
-  for (let pos = 0; pos < buf.length; ) {
+  for (let pos = 0; pos < buf.length;) {
     const at = next(pos);
     if (at < 0) break;
     const start = buf.lastIndexOf(10, at) + 1;
@@ -39,7 +39,9 @@ describe('the masked-byte finder', () => {
     'the \u212Aelvin scale and kelvin',
     'a cargo_test{} [cargo]test',
   ].map((text, k) => JSON.stringify({ id: `x${k}`, kind: 'message', text }));
-  const generated = generateSession({ seed: 7, bytes: 1 << 20, cwd: '/gen' }).bytes.toString('utf8').split('\n');
+  const generated = generateSession({ seed: 7, bytes: 1 << 20, cwd: '/gen' })
+    .bytes.toString('utf8')
+    .split('\n');
   const buf = Buffer.from([...crafted, ...generated.slice(0, -1)].join('\n') + '\n', 'utf8');
 
   it('is used for a phrase with a long enough run, not for one without', () => {
@@ -51,7 +53,15 @@ describe('the masked-byte finder', () => {
   });
 
   it('finds every line the regular expression finds, in every case and through escapes', () => {
-    for (const q of ['cargo test', 'CARGO TEST', 'speed up the CI job', 'tokenizer', 'src/lock.rs', 'approval', 'kelvin']) {
+    for (const q of [
+      'cargo test',
+      'CARGO TEST',
+      'speed up the CI job',
+      'tokenizer',
+      'src/lock.rs',
+      'approval',
+      'kelvin',
+    ]) {
       const slow = linesFound(buf, q, false);
       const fast = linesFound(buf, q, true);
       for (const n of slow) expect(fast.has(n), `${q}: line ${n}`).toBe(true);

@@ -10,14 +10,11 @@
  */
 import type { promises as fsp } from 'node:fs';
 import type { SessionKey } from '../../shared/api';
-
-/** A UUIDv7 as text: 8-4-4-4-12 hex digits, version 7. */
-const UUID7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isEntryUuid } from '../../shared/entry-id';
 
 /** The entry id a query names (a whole UUIDv7, as vak writes it: lower case), or null. */
 export function entryIdOf(query: string): string | null {
-  const t = query.trim();
-  return UUID7.test(t) ? t.toLowerCase() : null;
+  return isEntryUuid(query) ? query.trim().toLowerCase() : null;
 }
 
 /** The millisecond a UUIDv7 was made. */
@@ -73,7 +70,7 @@ async function probe(
   // The common fields come first in a vak line: the id (or ts) is near the start, even of a long line.
   const head = b.toString('latin1', start, end < 0 ? Math.min(b.length, start + 512) : Math.min(end, start + 512));
   const id = /"id"\s*:\s*"([^"\\]{1,128})"/.exec(head)?.[1];
-  let ms = id !== undefined && UUID7.test(id) ? uuidTimeMs(id) : NaN;
+  let ms = id !== undefined && isEntryUuid(id) ? uuidTimeMs(id) : NaN;
   if (Number.isNaN(ms)) {
     const ts = /"ts"\s*:\s*"([^"\\]{1,64})"/.exec(head)?.[1];
     ms = ts === undefined ? NaN : Date.parse(ts);

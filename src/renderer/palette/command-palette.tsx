@@ -40,13 +40,15 @@ const BIG = 64 << 20;
 
 /** How far a lookup by id has searched: files (and bytes, when big) of the total, until it finds the entry. */
 function IdLookupStatus({ snap, onStop }: { snap: SearchSnapshot; onStop: () => void }) {
-  const files = `${fmtInt(snap.filesScanned)} of ${fmtInt(snap.filesTotal)} ${snap.filesTotal === 1 ? 'file' : 'files'}`;
+  const total = `${fmtInt(snap.filesTotal)} ${snap.filesTotal === 1 ? 'file' : 'files'}`;
+  const files = snap.filesTotal === 0 ? '' : ` · ${fmtInt(snap.filesScanned)} of ${total} searched`;
   const bytes = snap.totalBytes >= BIG ? ` · ${formatBytes(snap.scannedBytes)} of ${formatBytes(snap.totalBytes)}` : '';
   if (snap.status === 'running' && snap.hits === 0) {
     return (
       <p className="palette-status" role="status">
         <progress value={snap.scannedBytes} max={Math.max(1, snap.totalBytes)} aria-label="Entry lookup progress" />
-        looking for the entry · {files} searched{bytes}{' '}
+        looking for the entry{files}
+        {bytes}{' '}
         <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={onStop}>
           stop
         </button>
@@ -56,14 +58,15 @@ function IdLookupStatus({ snap, onStop }: { snap: SearchSnapshot; onStop: () => 
   if (snap.status === 'done' && snap.hits === 0) {
     return (
       <p className="palette-status" role="status">
-        No entry with this id in {files}.
+        No entry with this id in {total}.
       </p>
     );
   }
   if (snap.status === 'cancelled' && snap.hits === 0) {
     return (
       <p className="palette-status" role="status">
-        stopped · {files} searched{bytes}
+        stopped{files}
+        {bytes}
       </p>
     );
   }

@@ -32,15 +32,14 @@ function bigHome(home: string): { key: string; file: string }[] {
 
 /** Every text the palette's status line showed, as it changed (no polling: a mutation observer). */
 async function recordStatus(page: Page): Promise<() => Promise<string[]>> {
-  await page.evaluate(() => {
-    const w = window as unknown as { seenStatus: string[] };
-    w.seenStatus = [];
+  await page.evaluate(`(() => {
+    window.seenStatus = [];
     new MutationObserver(() => {
       const t = document.querySelector('.palette-status')?.textContent;
-      if (t && w.seenStatus[w.seenStatus.length - 1] !== t) w.seenStatus.push(t);
+      if (t && window.seenStatus[window.seenStatus.length - 1] !== t) window.seenStatus.push(t);
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { seenStatus: string[] }).seenStatus);
+  })()`);
+  return async () => (await page.evaluate('window.seenStatus')) as string[];
 }
 
 test('go to an entry with no session open: the whole home, with progress, opens at the entry', async ({

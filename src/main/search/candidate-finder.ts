@@ -19,8 +19,11 @@ import type { PreparedQuery } from './text-match';
 /** A masked run shorter than this is found too often to beat the regular expression. */
 const MIN_NEEDLE = 4;
 const CASE_BIT_OFF = 0xdf;
-const CASE_BITS_OFF = 0xdfdfdfdf;
+/** Four bytes' worth, as a signed 32-bit integer: the loop stays on small integers (no heap numbers). */
+const CASE_BITS_OFF = 0xdfdfdfdf | 0;
 const NL = 10;
+/** `\u` as bytes: a Buffer needle is searched without decoding the chunk as text. */
+const ESCAPE_BYTES = Buffer.from('\\u', 'latin1');
 
 /** A `\u` escape that may spell a printable character (one of `\u0000`–`\u001f` never does). */
 const ESCAPE = String.raw`\\u(?!00[01])`;
@@ -110,8 +113,8 @@ function maskInto(src: Buffer, n: number, dst: Buffer): void {
   let k = 0;
   if (src.byteOffset % 4 === 0 && dst.byteOffset % 4 === 0) {
     const words = n >>> 2;
-    const s = new Uint32Array(src.buffer, src.byteOffset, words);
-    const d = new Uint32Array(dst.buffer, dst.byteOffset, words);
+    const s = new Int32Array(src.buffer, src.byteOffset, words);
+    const d = new Int32Array(dst.buffer, dst.byteOffset, words);
     for (let i = 0; i < words; i++) d[i] = s[i] & CASE_BITS_OFF;
     k = words << 2;
   }
@@ -161,7 +164,7 @@ function needleFinder(buf: Buffer, end: number, needle: MaskedNeedle): Finder {
     return needle.verify.test(raw.toString('latin1', Math.max(0, from), Math.min(end, to)));
   };
   const nextEscape = remembered((from) => {
-    for (let k = raw.indexOf('\\u', from, 'latin1'); k >= 0; k = raw.indexOf('\\u', k + 1, 'latin1')) {
+    for (let k = raw.indexOf(ESCAPE_BYTES, from); k >= 0; k = raw.indexOf(ESCAPE_BYTES, k + 1)) {
       if (printableEscape(raw, k)) return k;
     }
     return -1;

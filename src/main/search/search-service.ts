@@ -186,7 +186,7 @@ export class SearchService {
     let budget = PAGE_BYTE_BUDGET;
     try {
       if (s.lookup !== null) {
-        const found = await this.lookUp(s, s.lookup, limit);
+        const found = await this.lookUp(s, s.lookup);
         s.lookup = null;
         for (const g of found) for (const h of g.hits) s.sent.add(`${g.key}\n${h.entryId}`);
         groups.push(...found);
@@ -243,9 +243,10 @@ export class SearchService {
 
   /**
    * The entry `id` names, without a scan: in the indexes of the sessions open now, then in
-   * the window of each other file in scope whose span of time holds the id's time.
+   * the window of each other file in scope whose span of time holds the id's time, until one
+   * has it (sent at once; the scan that follows finds any other).
    */
-  private async lookUp(s: RunningSearch, id: string, limit: number): Promise<SearchSessionHits[]> {
+  private async lookUp(s: RunningSearch, id: string): Promise<SearchSessionHits[]> {
     const out: SearchSessionHits[] = [];
     const inScope = new Map(s.files.map((f) => [f.summary.key, f]));
     const answered = new Set<SessionKey>();
@@ -265,6 +266,8 @@ export class SearchService {
       this.work.fromOpenIndex++;
       out.push({ ...groupOf(f.summary), hits: [hit] });
     }
+    // Found: sent at once; the same id elsewhere (a copied file) is the scan's to find.
+    if (out.length > 0) return out;
     const ms = uuidTimeMs(id);
     const spans = (f: SearchFile): boolean => {
       const first = f.summary.firstTs === null ? NaN : Date.parse(f.summary.firstTs);
@@ -272,7 +275,7 @@ export class SearchService {
       return first - SPAN_SLACK_MS <= ms && ms <= last + SPAN_SLACK_MS;
     };
     for (const f of s.files) {
-      if (out.length >= limit || s.cancelled) break;
+      if (out.length > 0 || s.cancelled) break;
       if (answered.has(f.summary.key) || !spans(f)) continue;
       const hits = await this.inWindow(f, id, s);
       if (hits.length > 0) {

@@ -74,15 +74,18 @@ function searchHome(log: (s: string) => void): string[] {
   return paths;
 }
 
+/** The code compared against: `SEARCH_BASELINE=<ref>` (default `main`; once this is merged, the commit before it). */
+const BASELINE_REF = process.env.SEARCH_BASELINE ?? 'main';
+
 /**
- * Main's search service and scanner, as they are on the `main` branch, written beside the
- * bench with their imports pointed at this tree (they share the query's fold and the fields).
+ * The search service and scanner as they are at BASELINE_REF, written beside the bench with
+ * their imports pointed at this tree (they share the query's fold and the fields).
  */
 async function baselineService(summaries: SessionSummary[]): Promise<{ search: SearchService['search'] } | null> {
   const root = join(import.meta.dirname, '..');
   const show = (path: string): string | null => {
     try {
-      return execFileSync('git', ['show', `main:${path}`], { cwd: root, encoding: 'utf8' });
+      return execFileSync('git', ['show', `${BASELINE_REF}:${path}`], { cwd: root, encoding: 'utf8' });
     } catch {
       return null;
     }
@@ -185,7 +188,7 @@ export async function runSearchBench(log: (s: string) => void): Promise<void> {
     `  read every byte (4 MiB chunks, warm cache): ${floor.toFixed(0)} ms (${((total / MB / floor) * 1000).toFixed(0)} MiB/s)`,
   );
   const before = await baselineService(summaries);
-  if (!before) log('  (main branch not found: no before figures)');
+  log(before ? `  before: ${BASELINE_REF}'s search code` : `  (${BASELINE_REF} not found: no before figures)`);
   const after = new SearchService(HOME, () => summaries);
   // An entry half-way through the session the scan reads last, and the same session open (its index in memory).
   const oldLines = readFileSync(paths[0], 'utf8').split('\n');

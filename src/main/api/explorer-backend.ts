@@ -406,6 +406,7 @@ export class ExplorerBackend implements ApiBackend {
       userDataDir: this.opts.userDataDir ?? null,
       session: (key, client) => this.session(key, client, 'whole'),
       summaries: () => this.library.all(),
+      openSessions: () => this.cache.keys().flatMap((key) => this.cache.peek(key) ?? []),
     });
     return this.featureApi;
   }

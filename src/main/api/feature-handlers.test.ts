@@ -83,6 +83,26 @@ describe('feature methods over the backend', () => {
     expect(md.mimeType).toBe('text/markdown');
   });
 
+  it('an entry id of an open session is answered from its index: no byte scanned, no file read', async () => {
+    const { b, home, key } = await demoBackend();
+    const c = client('c1');
+    await b.call('openSession', { key }, c);
+    const lines = readFileSync(join(home, key), 'utf8').split('\n').filter(Boolean);
+    const k = Math.floor(lines.length / 2);
+    const id = (JSON.parse(lines[k]) as { id: string }).id;
+    const page = (await b.call(
+      'search',
+      { searchId: 'g', query: id, scope: { kind: 'home' }, filters: {}, limit: 8, match: 'id' },
+      c,
+    )) as SearchPage;
+    expect(page.sessions.map((g) => [g.key, g.hits.map((h) => [h.entryId, h.line])])).toEqual([[key, [[id, k + 1]]]]);
+    expect(page.scannedBytes).toBe(0);
+    // The backend's own counters (private to it): the open index answered, nothing was probed.
+    const work = (b as unknown as { features(): { searches: { work: Record<string, number> } } }).features().searches
+      .work;
+    expect(work).toMatchObject({ fromOpenIndex: 1, fromFileWindow: 0, probedBytes: 0, scannedBytes: 0 });
+  });
+
   it('search over the home, a page at a time, and cancelSearch', async () => {
     const { b } = await demoBackend();
     const c = client('c1');

@@ -13,6 +13,7 @@ import { sessionCost } from '../cost/session-cost';
 import { projectionExportSteps } from '../export/projection-export';
 import { sessionHtml } from '../export/session-html';
 import type { OpenSession } from '../library/session-cache';
+import type { OpenIndex } from '../search/id-lookup';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps } from './context-series';
@@ -39,6 +40,19 @@ export interface FeatureDeps {
   session(key: SessionKey, client: ApiClient): Promise<OpenSession>;
   /** The library's summaries as known now. */
   summaries(): SessionSummary[];
+  /** The sessions open now (search looks an entry id up in their indexes before it scans). */
+  openSessions?(): Iterable<OpenSession>;
+}
+
+/** An open session's index as search asks it: where an id's line is, read back from its file. */
+export function openIndexOf(s: OpenSession): OpenIndex {
+  return {
+    key: s.key,
+    find: (id) => {
+      const i = s.ledger.indexOf(id);
+      return i === undefined ? null : { line: s.ledger.index.line[i], bytes: s.ledger.rawLine(i) };
+    },
+  };
 }
 
 /** The features' state (running searches) over one backend. */
@@ -46,7 +60,9 @@ export class FeatureApi {
   readonly searches: SearchService;
 
   constructor(private readonly deps: FeatureDeps) {
-    this.searches = new SearchService(deps.home, deps.summaries);
+    this.searches = new SearchService(deps.home, deps.summaries, () =>
+      [...(deps.openSessions?.() ?? [])].map(openIndexOf),
+    );
   }
 
   prices(): PriceTable {

@@ -1,11 +1,11 @@
 /**
- * One ledger file scanned for a query, from a byte offset, as a stream: chunks are read
- * as Latin-1 text (one byte per character, so offsets stay byte offsets) and searched for
- * what any matching line must hold in its bytes (`candidatePattern`); only those lines
+ * One ledger file scanned for a query, from a byte offset, as a stream: chunks are searched
+ * for what any matching line must hold in its bytes (candidate-finder.ts); only those lines
  * are decoded as JSON and matched (text-match.ts). Never writes, never takes the agent's lock.
  */
 import { constants, promises as fsp } from 'node:fs';
 import type { SearchHit } from '../../shared/api-features';
+import { candidateFinder, candidatePattern, maskedNeedle } from './candidate-finder';
 import { matchEntry, type PreparedQuery } from './text-match';
 
 const CHUNK = 4 << 20;
@@ -58,46 +58,6 @@ function countLines(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
-/** A `\u` escape that may spell a printable character (one of `\u0000`–`\u001f` never does). */
-const ESCAPE = String.raw`\\u(?!00[01])`;
-
-/** A UTF-8 string as the Latin-1 text its bytes read as, escaped for a regular expression. */
-function latin1Pattern(s: string): string {
-  let out = '';
-  for (const b of Buffer.from(s, 'utf8')) out += `\\x${b.toString(16).padStart(2, '0')}`;
-  return out;
-}
-
-/**
- * The pattern, over a chunk read as Latin-1 (one character per byte, so offsets stay byte
- * offsets), of what a line that may match holds: the query's anchor in one of its
- * spellings, or a `\u` escape (JSON may write any character so; such a line is decoded).
- * Null when the anchor is empty: every line is a candidate.
- */
-export function candidatePattern(q: PreparedQuery): RegExp | null {
-  if (q.anchor.length === 0) return null;
-  const run = q.anchor
-    .map((c) => `(?:${c.spellings.map(latin1Pattern).join('|')})${c.marksFollow ? '[\\x80-\\xff]*' : ''}`)
-    .join('');
-  return new RegExp(`${run}|${ESCAPE}`, 'g');
-}
-
-/** Where in a chunk (up to `end`), from a byte offset, the next line that may match has its anchor, or -1. */
-function candidateFinder(buf: Buffer, end: number, pattern: RegExp | null): (from: number) => number {
-  if (pattern === null) {
-    return (from) => {
-      while (from < end && buf[from] === 10) from++;
-      return from < end ? from : -1;
-    };
-  }
-  const text = buf.toString('latin1', 0, end);
-  return (from) => {
-    pattern.lastIndex = from;
-    const m = pattern.exec(text);
-    return m ? m.index : -1;
-  };
-}
-
 /**
  * Scans `fh` from `start` until `limit` hits, `budget` bytes, the end of the file, or
  * `cancelled()`. A line is scanned once: a page ends after a whole line.
@@ -113,7 +73,8 @@ export async function scanFile(
 ): Promise<ScanOutcome> {
   const size = (await fh.stat()).size;
   const out: ScanOutcome = { hits: [], next: null, bytesScanned: 0, decoded: 0 };
-  const pattern = candidatePattern(q);
+  const needle = maskedNeedle(q);
+  const pattern = needle === null ? candidatePattern(q) : null;
   let buf = Buffer.allocUnsafe(CHUNK);
   let fill = 0; // bytes of buf holding data from `base`
   let base = start.offset;
@@ -148,7 +109,7 @@ export async function scanFile(
     // `line` counts the complete lines before byte `base + counted`.
     let counted = from;
     let pos = from;
-    const next = candidateFinder(buf, lastNl + 1, pattern);
+    const next = candidateFinder(buf, lastNl + 1, needle, pattern);
     while (pos <= lastNl) {
       const hitAt = next(pos);
       if (hitAt < 0) break;
@@ -181,7 +142,8 @@ export async function scanFile(
   return { ...out, bytesScanned: size - start.offset };
 }
 
-function decodeAndMatch(raw: Buffer, q: PreparedQuery, filter: EntryFilter, lineNo: number): SearchHit | null {
+/** A line decoded and matched: the hit it makes, or null (no entry, filtered out, no match). */
+export function decodeAndMatch(raw: Buffer, q: PreparedQuery, filter: EntryFilter, lineNo: number): SearchHit | null {
   let entry: unknown;
   try {
     entry = JSON.parse(raw.toString('utf8'));

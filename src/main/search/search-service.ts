@@ -1,13 +1,27 @@
 /**
  * Full-text search over the home's ledgers, as a streaming scan: no index
- * is kept (bench: `npm run bench -- search`). Each search belongs to one client; a new
- * search from that client cancels its previous one of the same kind (text or id) where the
- * work happens (the scan checks between chunks). Pages continue from a cursor the service keeps.
+ * is kept (bench: `npm run bench -- search`). A query that is an entry id is first looked up
+ * without a scan (id-lookup.ts): its hit is the first page, at once, and the scan that
+ * follows skips it. Each search belongs to one client; a new search from that client cancels
+ * its previous one of the same kind (text or id) where the work happens (the scan checks
+ * between chunks). Pages continue from a cursor the service keeps.
  */
-import type { SearchPage, SearchRequest, SearchSessionHits } from '../../shared/api-features';
+import type { SearchHit, SearchPage, SearchRequest, SearchSessionHits } from '../../shared/api-features';
 import type { SessionKey, SessionSummary } from '../../shared/api';
 import { sessionPath } from '../core/home';
-import { openRegular, scanFile, type EntryFilter, type ScanPosition } from './file-scan';
+import { decodeAndMatch, MAX_LINE, openRegular, scanFile, type EntryFilter, type ScanPosition } from './file-scan';
+import {
+  entryIdOf,
+  idOffsets,
+  lineNumberAt,
+  readLineAt,
+  SPAN_SLACK_MS,
+  uuidTimeMs,
+  windowFor,
+  type IndexedLine,
+  type LookupWork,
+  type OpenIndex,
+} from './id-lookup';
 import { prepareQuery, type PreparedQuery } from './text-match';
 
 /** Bytes scanned per call at most: a page with fewer hits comes back with progress, not later. */
@@ -33,6 +47,22 @@ interface RunningSearch {
   page: number;
   cancelled: boolean;
   busy: boolean;
+  /** The entry id the query names, looked up before the first page's scan (null: none, or done). */
+  lookup: string | null;
+  /** `key\nentryId` of hits the lookup sent: the scan does not send them again. */
+  sent: Set<string>;
+}
+
+/** Counted work of every search so far (tests assert what a lookup did not read). */
+export interface SearchWork {
+  /** Bytes the scan read. */
+  scannedBytes: number;
+  /** Id lookups answered, by where: an open session's index, or a file's window found by bisection. */
+  fromOpenIndex: number;
+  fromFileWindow: number;
+  /** Bytes the lookups read (probes and windows), and to count lines. */
+  probedBytes: number;
+  countedBytes: number;
 }
 
 export class SearchError extends Error {
@@ -46,11 +76,20 @@ export class SearchError extends Error {
 
 export class SearchService {
   private searches = new Map<string, RunningSearch>();
+  readonly work: SearchWork = {
+    scannedBytes: 0,
+    fromOpenIndex: 0,
+    fromFileWindow: 0,
+    probedBytes: 0,
+    countedBytes: 0,
+  };
 
   constructor(
     private readonly home: string,
     /** The library's summaries as known now (agent, cwd, title, mtime, size). */
     private readonly sessions: () => SessionSummary[],
+    /** The sessions open now, with their indexes (an id is looked up there first). */
+    private readonly openIndexes: () => Iterable<OpenIndex> = () => [],
   ) {}
 
   /** Runs a search, or its next page with `cursor`. */
@@ -139,6 +178,8 @@ export class SearchService {
       page: 0,
       cancelled: false,
       busy: false,
+      lookup: entryIdOf(req.query),
+      sent: new Set(),
     };
     this.searches.delete(s.id);
     this.searches.set(s.id, s);
@@ -152,6 +193,15 @@ export class SearchService {
     let hits = 0;
     let budget = PAGE_BYTE_BUDGET;
     try {
+      if (s.lookup !== null) {
+        const found = await this.lookUp(s, s.lookup);
+        s.lookup = null;
+        for (const g of found) for (const h of g.hits) s.sent.add(`${g.key}\n${h.entryId}`);
+        groups.push(...found);
+        hits += found.reduce((n, g) => n + g.hits.length, 0);
+        // Sent at once: the scan for more (the same id elsewhere, the id's text in messages) is the next page.
+        if (hits > 0) budget = 0;
+      }
       while (s.file < s.files.length && hits < limit && budget > 0 && !s.cancelled) {
         const f = s.files[s.file];
         const fh = await openRegular(f.path);
@@ -169,17 +219,12 @@ export class SearchService {
         }
         budget -= out.bytesScanned;
         s.scannedBytes += out.bytesScanned;
-        if (out.hits.length > 0) {
-          const { summary } = f;
-          groups.push({
-            key: summary.key,
-            agent: summary.agent,
-            sessionId: summary.sessionId,
-            cwd: summary.cwd,
-            title: summary.title,
-            hits: out.hits,
-          });
-          hits += out.hits.length;
+        this.work.scannedBytes += out.bytesScanned;
+        const fresh =
+          s.sent.size === 0 ? out.hits : out.hits.filter((h) => !s.sent.has(`${f.summary.key}\n${h.entryId}`));
+        if (fresh.length > 0) {
+          groups.push({ ...groupOf(f.summary), hits: fresh });
+          hits += fresh.length;
         }
         if (out.next) s.pos = out.next;
         else this.nextFile(s);
@@ -204,8 +249,97 @@ export class SearchService {
     };
   }
 
+  /**
+   * The entry `id` names, without a scan: in the indexes of the sessions open now, then in
+   * the window of each other file in scope whose span of time holds the id's time, until one
+   * has it (sent at once; the scan that follows finds any other).
+   */
+  private async lookUp(s: RunningSearch, id: string): Promise<SearchSessionHits[]> {
+    const out: SearchSessionHits[] = [];
+    const inScope = new Map(s.files.map((f) => [f.summary.key, f]));
+    const answered = new Set<SessionKey>();
+    for (const open of this.openIndexes()) {
+      const f = inScope.get(open.key);
+      if (!f) continue;
+      let found: IndexedLine | null;
+      try {
+        found = open.find(id);
+      } catch {
+        continue; // the file changed under the index: the scan reads it as it is
+      }
+      if (!found) continue;
+      const hit = decodeAndMatch(found.bytes, s.query, s.filter, found.line);
+      if (!hit) continue;
+      answered.add(open.key);
+      this.work.fromOpenIndex++;
+      out.push({ ...groupOf(f.summary), hits: [hit] });
+    }
+    // Found: sent at once; the same id elsewhere (a copied file) is the scan's to find.
+    if (out.length > 0) return out;
+    const ms = uuidTimeMs(id);
+    const spans = (f: SearchFile): boolean => {
+      const first = f.summary.firstTs === null ? NaN : Date.parse(f.summary.firstTs);
+      const last = f.summary.lastTs === null ? NaN : Date.parse(f.summary.lastTs);
+      return first - SPAN_SLACK_MS <= ms && ms <= last + SPAN_SLACK_MS;
+    };
+    for (const f of s.files) {
+      if (out.length > 0 || s.cancelled) break;
+      if (answered.has(f.summary.key) || !spans(f)) continue;
+      const hits = await this.inWindow(f, id, s);
+      if (hits.length > 0) {
+        this.work.fromFileWindow++;
+        out.push({ ...groupOf(f.summary), hits });
+      }
+    }
+    return out;
+  }
+
+  /** The hits for `id` in the window of `f` where its time puts it (none when the file is not in time order there). */
+  private async inWindow(f: SearchFile, id: string, s: RunningSearch): Promise<SearchHit[]> {
+    const fh = await openRegular(f.path);
+    if (!fh) return [];
+    const work: LookupWork = { probedBytes: 0, countedBytes: 0 };
+    try {
+      const size = (await fh.stat()).size;
+      const { from, to } = await windowFor(fh, size, uuidTimeMs(id), work);
+      const buf = Buffer.allocUnsafe(to - from);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, from);
+      work.probedBytes += bytesRead;
+      const win = buf.subarray(0, bytesRead);
+      const hits: SearchHit[] = [];
+      const seen = new Set<number>();
+      for (const k of idOffsets(win, id)) {
+        const nl = win.lastIndexOf(10, k);
+        if (nl < 0 && from > 0) continue; // the line began before the window: an id inside a payload
+        const start = from + nl + 1;
+        if (seen.has(start)) continue;
+        seen.add(start);
+        const line = await readLineAt(fh, start, size, MAX_LINE, work);
+        if (line === null) continue;
+        const hit = decodeAndMatch(line, s.query, s.filter, 0);
+        if (hit) hits.push({ ...hit, line: await lineNumberAt(fh, start, work) });
+      }
+      return hits;
+    } finally {
+      this.work.probedBytes += work.probedBytes;
+      this.work.countedBytes += work.countedBytes;
+      await fh.close();
+    }
+  }
+
   private nextFile(s: RunningSearch): void {
     s.file++;
     s.pos = { offset: 0, line: 0 };
   }
+}
+
+/** A session's hits group, without its hits. */
+function groupOf(summary: SessionSummary): Omit<SearchSessionHits, 'hits'> {
+  return {
+    key: summary.key,
+    agent: summary.agent,
+    sessionId: summary.sessionId,
+    cwd: summary.cwd,
+    title: summary.title,
+  };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTIONS, actionForKey } from '../actions/registry';
 import { keyChord } from '../keyboard/key-map';
 import { useAppStore } from '../store/app-store';
+import { injectFault } from '../test-support/api-faults';
 import { press, renderOnBackend } from '../test-support/render-backend';
 
 const FACTURE = 'agents/vak/sessions/3f7fe33c03d36fc4/01a212d8-6020-771d-86dd-af00b0056a14.jsonl';
@@ -123,6 +124,40 @@ describe('command palette on the real backend (demo home)', () => {
     key('Enter');
     await waitFor(() => expect(useAppStore.getState().leaf).toBe(WORK));
     await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe(WORK), { timeout: 10_000 });
+  });
+
+  it('with no session open, an id is looked for page after page, with progress, and stop cancels it', async () => {
+    const cancelled: string[] = [];
+    let asked = 0;
+    await renderOnBackend({
+      demoHome: true,
+      before: (a) => {
+        // The backend's first page as a big home would give it (nothing yet, more to read); the next never comes.
+        injectFault(a, 'search', async (req, real) => {
+          if (req.match !== 'id') return real(req);
+          asked++;
+          if (req.cursor !== undefined) return new Promise(() => undefined);
+          const page = await real({ ...req, scope: { kind: 'home' } });
+          return { ...page, sessions: [], hits: 0, done: false, cursor: `${req.searchId}:1`, filesScanned: 1 };
+        });
+        injectFault(a, 'cancelSearch', async (req, real) => {
+          cancelled.push(req.searchId);
+          return real(req);
+        });
+      },
+    });
+    await screen.findByText(/Run the full test suite/);
+    expect(useAppStore.getState().sessionKey).toBeNull();
+    openPalette();
+    typeIn('zzzz-no-such');
+    const status = await within(dialog()).findByRole('status', {}, { timeout: 10_000 });
+    await waitFor(() => expect(status.textContent).toMatch(/looking for the entry · 1 of \d+ files searched/));
+    // Asked again at once: the first page had nothing and more to read.
+    await waitFor(() => expect(asked).toBe(2));
+    fireEvent.click(within(status).getByRole('button', { name: 'stop' }));
+    await waitFor(() => expect(within(dialog()).getByRole('status').textContent).toMatch(/^stopped · 1 of \d+ files/));
+    expect(cancelled).toHaveLength(1);
+    expect(document.activeElement).toBe(input());
   });
 
   it('the keys overlay and the palette list the same actions from the one registry', async () => {

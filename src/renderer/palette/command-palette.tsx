@@ -4,7 +4,9 @@ import type { ActionPrompt } from '../actions/action';
 import type { RegisteredAction } from '../actions/registry';
 import { keyChord, keysLabel } from '../keyboard/key-map';
 import { openHit } from '../search/open-hit';
+import type { SearchSnapshot } from '../search/search-run';
 import { useAppStore } from '../store/app-store';
+import { fmtInt, formatBytes } from '../util/format';
 import { actionEntries, entryEntries, rankEntries, sessionEntries, type PaletteEntry } from './palette-entries';
 import { useIdLookup } from './use-id-lookup';
 import './palette.css';
@@ -33,6 +35,51 @@ function Marked({ text, marks }: { text: string; marks: readonly number[] }) {
 
 const optionId = (k: number): string => `palette-option-${k}`;
 
+/** Bytes are worth saying only when files are big enough for a lookup to take a while. */
+const BIG = 64 << 20;
+
+/** How far a lookup by id has searched: files (and bytes, when big) of the total, until it finds the entry. */
+function IdLookupStatus({ snap, onStop }: { snap: SearchSnapshot; onStop: () => void }) {
+  const total = `${fmtInt(snap.filesTotal)} ${snap.filesTotal === 1 ? 'file' : 'files'}`;
+  const files = snap.filesTotal === 0 ? '' : ` · ${fmtInt(snap.filesScanned)} of ${total} searched`;
+  const bytes = snap.totalBytes >= BIG ? ` · ${formatBytes(snap.scannedBytes)} of ${formatBytes(snap.totalBytes)}` : '';
+  if (snap.status === 'running' && snap.hits === 0) {
+    return (
+      <p className="palette-status" role="status">
+        <progress value={snap.scannedBytes} max={Math.max(1, snap.totalBytes)} aria-label="Entry lookup progress" />
+        looking for the entry{files}
+        {bytes}{' '}
+        <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={onStop}>
+          stop
+        </button>
+      </p>
+    );
+  }
+  if (snap.status === 'done' && snap.hits === 0) {
+    return (
+      <p className="palette-status" role="status">
+        No entry with this id in {total}.
+      </p>
+    );
+  }
+  if (snap.status === 'cancelled' && snap.hits === 0) {
+    return (
+      <p className="palette-status" role="status">
+        stopped{files}
+        {bytes}
+      </p>
+    );
+  }
+  if (snap.status === 'error') {
+    return (
+      <p className="palette-status palette-error" role="alert">
+        Looking for the entry failed: {snap.error}
+      </p>
+    );
+  }
+  return null;
+}
+
 /**
  * The command palette (Ctrl/⌘+K): every action of the registry, the sessions by title and
  * entries by id, fuzzy-matched. ↑/↓ move, Enter runs, Esc closes; the focus goes back
@@ -54,7 +101,8 @@ export function CommandPalette() {
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
 
-  const byIdGroups = useIdLookup(api, prompt ? '' : query, session);
+  const idLookup = useIdLookup(api, prompt ? '' : query, session);
+  const byIdGroups = idLookup.groups;
   const actions = useMemo(() => actionEntries(state), [state]);
   const userHome = useAppStore((s) => s.home?.userHome);
   const sessionList = useMemo(() => sessionEntries(sessions, userHome), [sessions, userHome]);
@@ -191,6 +239,7 @@ export function CommandPalette() {
           }}
           onKeyDown={onKeyDown}
         />
+        {!prompt && idLookup.progress && <IdLookupStatus snap={idLookup.progress} onStop={idLookup.stop} />}
         {prompt ? (
           promptError && (
             <p className="palette-error" role="alert">

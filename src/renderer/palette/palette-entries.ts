@@ -4,6 +4,7 @@
  * matcher; with no query, the actions by group, then the newest sessions.
  */
 import type { SessionSummary } from '../../shared/api';
+import { isEntryUuid } from '../../shared/entry-id';
 import type { SearchHit } from '../../shared/api-features';
 import { recentFileActions } from '../actions/file-actions';
 import { ACTIONS, type RegisteredAction } from '../actions/registry';
@@ -29,6 +30,9 @@ const RECENT_SESSIONS = 12;
 
 /** A query that can be (part of) an entry id: one word of letters, digits, `-` or `_`. */
 export const idLike = (query: string): boolean => /^[A-Za-z0-9_-]{3,64}$/.test(query.trim());
+
+/** A query that is a whole entry id: it names one entry, looked for in every session. */
+export const wholeEntryId = isEntryUuid;
 
 export function actionEntries(state: AppState): PaletteEntry[] {
   const recent = recentFileActions(state, (p) => shortPath(p, state.home?.userHome)).map((a): RegisteredAction => ({

@@ -48,7 +48,7 @@ export class SearchRun {
     error: null,
   };
   private cursor: string | null = null;
-  private target = FIRST_HITS;
+  private target: number;
   private busy = false;
   private stopped = false;
   private listeners = new Set<() => void>();
@@ -56,7 +56,11 @@ export class SearchRun {
   constructor(
     private readonly api: Api,
     private readonly params: SearchParams,
-  ) {}
+    /** Hits gathered before the run waits to be asked for more. */
+    firstHits = FIRST_HITS,
+  ) {
+    this.target = firstHits;
+  }
 
   /** The current state (a new object after every change). */
   snapshot = (): SearchSnapshot => this.snap;

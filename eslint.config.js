@@ -213,6 +213,7 @@ const LAYERS = [
       'src/cli',
       'src/main/core',
       'src/main/api',
+      'src/main/export',
       'src/main/library',
       'src/main/server',
       'src/main/worker',

@@ -1,16 +1,15 @@
 import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
-import { project } from '../main/core/projection';
+import { planLeaf } from '../main/core/projection';
 import { treeReport, verifyReport } from '../main/core/reports';
 import { DEFAULT_PROFILE } from '../main/core/tokens';
-import { stringifyJson } from '../shared/json-text';
-import { projectionJson } from '../shared/projection-json';
-import type { Json } from '../shared/ledger-types';
+import { projectionJsonCompact, sourceMessages, sourceOfPlan, type ExportSource } from '../main/export/projection-text';
 import { numberOption, parseArgs, UsageError } from './args';
 import type { CliIo } from './cli-io';
 import { errnoText } from './errno-text';
 import { readDirective, type StdinSource } from './directive-text';
+import { writePieces } from './piece-writer';
 
 export type { CliIo };
 
@@ -20,6 +19,8 @@ export const USAGE = `usage:
   vak-explorer tree FILE [--json]
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
   vak-explorer serve [--home DIR] [--port N] [--no-open]
+  vak-explorer export FILE --format html|json|markdown [--leaf ID] [--out PATH]
+      [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N]   (json, markdown)
 
 N is a whole number in plain decimal digits (no 0x, 1e3, +, spaces or decimal point).
 serve --home DIR must be an existing folder; without --home: $VAK_HOME, else ~/.vak, else the bundled demo.
@@ -36,11 +37,15 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
       case 'verify':
         return verify(rest, io);
       case 'project':
-        return projectCmd(rest, io);
+        return await projectCmd(rest, io);
       case 'tree':
         return tree(rest, io);
       case 'branch':
         return await branch(rest, io, stdin);
+      case 'export': {
+        const { exportCommand } = await import('./export-command');
+        return await exportCommand(rest, io, { open: openLedger, leaf: leafOf });
+      }
       case 'serve': {
         // Loaded only for serve: the file commands start without the server, the API and ws.
         const { serveCommand } = await import('./serve-command');
@@ -82,6 +87,17 @@ function openLedger(path: string): Ledger {
   }
 }
 
+/** The entry index of `--leaf ID`, or of the active leaf without one; an unknown id throws (exit 2). */
+function leafOf(ledger: Ledger, path: string, leafId: string | undefined): number {
+  if (leafId !== undefined) {
+    const i = ledger.indexOf(leafId);
+    if (i === undefined) throw new Error(`unknown leaf ${JSON.stringify(leafId)}: no such entry in ${path}`);
+    return i;
+  }
+  if (ledger.index.count === 0) throw new Error(`${path} has no entries to project`);
+  return ledger.index.activeLeaf;
+}
+
 function verify(argv: string[], io: CliIo): number {
   const args = parseArgs('verify', argv, { json: 'boolean' });
   const ledger = openLedger(fileArg(args.positionals));
@@ -109,7 +125,7 @@ function tree(argv: string[], io: CliIo): number {
   return 0;
 }
 
-function projectCmd(argv: string[], io: CliIo): number {
+async function projectCmd(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs('project', argv, {
     leaf: 'string',
     plan: 'string',
@@ -129,31 +145,29 @@ function projectCmd(argv: string[], io: CliIo): number {
   };
   const ledger = openLedger(path);
   try {
-    const leafId = args.options.get('leaf');
-    let leaf: number;
-    if (leafId !== undefined) {
-      const i = ledger.indexOf(leafId);
-      if (i === undefined) throw new Error(`unknown leaf ${JSON.stringify(leafId)}: no such entry in ${path}`);
-      leaf = i;
-    } else {
-      if (ledger.index.count === 0) throw new Error(`${path} has no entries to project`);
-      leaf = ledger.index.activeLeaf;
-    }
-    const p = project(ledger, leaf, { plan, profile });
-    // Ledger values may nest deeper than JSON.stringify can go: stringifyJson writes the same text at any depth.
-    if (args.flags.has('json')) io.out(stringifyJson(projectionJson(p) as unknown as Json) + '\n');
-    else {
-      for (const m of p.messages) {
-        io.out(
-          `${m.fidelity.padEnd(8)} ${m.role.padEnd(9)} ${String(m.tokens).padStart(6)} tok  ${m.source_ids.join(',')}\n`,
-        );
-      }
-      io.out(`total ${p.tokens.total} / available ${p.tokens.available} · over budget ${p.over_budget}\n`);
-    }
+    const leaf = leafOf(ledger, path, args.options.get('leaf'));
+    // Messages shaped a page at a time and written as they come: the output is never one string.
+    const source = sourceOfPlan(planLeaf(ledger, leaf, { plan, profile }));
+    if (args.flags.has('json')) await writePieces(withEnd(projectionJsonCompact(source), '\n'), io);
+    else await writePieces(projectionLines(source), io);
     return 0;
   } finally {
     ledger.close();
   }
+}
+
+/** `project` without --json: a line per message, then the totals. */
+function* projectionLines(source: ExportSource): Generator<string> {
+  for (const m of sourceMessages(source)) {
+    yield `${m.fidelity.padEnd(8)} ${m.role.padEnd(9)} ${String(m.tokens).padStart(6)} tok  ${m.source_ids.join(',')}\n`;
+  }
+  const p = source.summary;
+  yield `total ${p.tokens.total} / available ${p.tokens.available} · over budget ${p.over_budget}\n`;
+}
+
+function* withEnd(pieces: Iterable<string>, end: string): Generator<string> {
+  yield* pieces;
+  yield end;
 }
 
 async function branch(argv: string[], io: CliIo, stdin: StdinSource): Promise<number> {

@@ -30,6 +30,9 @@ const METHOD_SET: Record<ApiMethod, true> = {
   getPriceTable: true,
   exportSessionHtml: true,
   exportProjection: true,
+  beginExport: true,
+  readExport: true,
+  endExport: true,
 };
 
 export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];

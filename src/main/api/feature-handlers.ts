@@ -10,12 +10,14 @@ import { parseSessionKey } from '../core/home';
 import { planLeaf } from '../core/projection';
 import { loadPriceTable } from '../cost/price-table';
 import { sessionCost } from '../cost/session-cost';
-import { projectionExportSteps } from '../export/projection-export';
-import { sessionHtml } from '../export/session-html';
+import { projectionExportPieces, projectionExportSteps } from '../export/projection-export';
+import { sourceOfPlan } from '../export/projection-text';
+import { sessionHtml, sessionHtmlPieces } from '../export/session-html';
 import type { OpenSession } from '../library/session-cache';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps } from './context-series';
+import { ExportStore } from './export-store';
 import { runInSteps } from './in-steps';
 import { leafIndex } from './leaf-context';
 
@@ -41,6 +43,8 @@ export interface FeatureDeps {
 /** The features' state (running searches) over one backend. */
 export class FeatureApi {
   readonly searches: SearchService;
+  /** Exports being read in chunks. */
+  readonly exports = new ExportStore();
 
   constructor(private readonly deps: FeatureDeps) {
     this.searches = new SearchService(deps.home, deps.summaries);
@@ -53,6 +57,7 @@ export class FeatureApi {
   /** A client went away: its searches stop. */
   dropClient(client: ApiClient): void {
     this.searches.dropClient(client.id);
+    this.exports.dropClient(client.id);
   }
 
   session(key: SessionKey, client: ApiClient): Promise<OpenSession> {
@@ -103,5 +108,30 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       };
       return runInSteps(projectionExportSteps(source, req.format, sessionIdOf(req.key)), signal);
     },
+    // The export is only planned here: its text is written chunk by chunk as readExport asks.
+    beginExport: async (req, client, signal) => {
+      const s = await api().session(req.key, client);
+      const leaf = leafIndex(s, req.leaf);
+      const sessionId = sessionIdOf(req.key);
+      if (req.format === 'html') {
+        const e = sessionHtmlPieces(s.ledger, leaf, { key: req.key, sessionId });
+        return { exportId: api().exports.begin(client.id, e.pieces), fileName: e.fileName, mimeType: 'text/html' };
+      }
+      const lp = planLeaf(s.ledger, leaf, {
+        plan: req.plan,
+        profile: req.profile,
+        overrides: new Map(Object.entries(req.overrides ?? {})),
+        signal,
+      });
+      // The plan is kept for later chunks: their requests' signals stop them, never this one's.
+      const e = projectionExportPieces(sourceOfPlan(lp), req.format, sessionId);
+      return {
+        exportId: api().exports.begin(client.id, e.pieces),
+        fileName: e.fileName,
+        mimeType: e.mimeType as 'application/json' | 'text/markdown',
+      };
+    },
+    readExport: async ({ exportId }, _client, signal) => api().exports.read(exportId, signal),
+    endExport: async ({ exportId }) => ({ ended: api().exports.end(exportId) }),
   };
 }

@@ -6,6 +6,7 @@ import { describeError } from '../api/api-methods';
 import { projectedSource, type ProjectedSource, setCurrentProjectedSource } from '../data/session-sources';
 import { CopyButton } from '../export/copy-button';
 import { messageText } from '../export/exports';
+import { exportTextForCopy, saveExport, TooBigToCopyError } from '../export/save-export';
 import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
@@ -45,7 +46,15 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
     };
   }, [source, main]);
   const copyContext = useCallback(
-    async () => (await api.exportProjection({ ...request, leaf: view.leaf, format: 'json' })).text,
+    () => exportTextForCopy(api, { ...request, leaf: view.leaf, format: 'json' }),
+    [api, request, view.leaf],
+  );
+  // Too big for the clipboard: the same text saved as a file, in chunks.
+  const saveInstead = useCallback(
+    (e: unknown) =>
+      e instanceof TooBigToCopyError
+        ? { label: 'save as a file', run: () => saveExport(api, { ...request, leaf: view.leaf, format: 'json' }) }
+        : null,
     [api, request, view.leaf],
   );
 
@@ -56,7 +65,12 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
       <header className="pane-head">
         <b>{title}</b> <span className="dim pane-leaf">leaf {view.leaf}</span>
         <TextViewToggle view={textView} onToggle={toggleTextView} />
-        <CopyButton label="copy all" name={`copy the whole ${title.toLowerCase()} (JSON)`} text={copyContext} />
+        <CopyButton
+          label="copy all"
+          name={`copy the whole ${title.toLowerCase()} (JSON)`}
+          text={copyContext}
+          offer={saveInstead}
+        />
       </header>
       <TextViewContext value={textView}>
         <MessageList key={source.id} source={source} view={view} request={request} linkable={main} rect={rect} />

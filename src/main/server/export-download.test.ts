@@ -3,18 +3,14 @@
  * one-reply method is refused over 8 MiB, while beginExport + the streamed download delivers the
  * whole file, exactly, in chunks no larger than a reply may be.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
 import { EXPORT_CHUNK_CHARS, EXPORT_DOWNLOAD_PATH, type ExportStarted } from '../../shared/api-features';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
-import { sessionKey } from '../../shared/session-key';
 import { useTempDir } from '../../test-support/temp-dir';
 import { ExplorerBackend } from '../api/explorer-backend';
-import { cwdHash } from '../core/fnv1a64';
-import { Ledger } from '../core/ledger';
-import { sessionHtml } from '../export/session-html';
 import { MAX_REPLY_BYTES } from './api-socket';
 import { createLoopbackServer, type LoopbackServer } from './loopback-server';
 import { connect, rawRequest, rpc, signIn } from './testing/http-helpers';
@@ -38,27 +34,25 @@ afterEach(async () => {
 });
 
 /** A home with one session whose HTML export is well over 8 MiB (5,000 entries of 5–12 KB tool results). */
-function bigHome(): { home: string; key: string; file: string } {
+function bigHome(): { home: string; key: string } {
   const home = join(tempDir(), 'home');
-  const partial = join(tempDir(), 'g.jsonl');
-  const cwd = '/work/big';
-  const g = generateSession({
+  // Any folder name: the library keys a session by its path under the home.
+  const key = 'agents/vak/sessions/0000000000000000/01a22688-5a80-7d3d-a60d-53f7388101d2.jsonl';
+  mkdirSync(join(home, key, '..'), { recursive: true });
+  generateSession({
     seed: 21,
     entries: 6000,
-    cwd,
-    path: partial,
+    cwd: '/work/big',
+    path: join(home, key),
     toolResultBytes: [5000, 12400],
     shape: 'uncompacted',
   });
-  const key = sessionKey('vak', cwdHash(cwd), g.sessionId);
-  mkdirSync(join(home, key, '..'), { recursive: true });
-  renameSync(partial, join(home, key));
-  return { home, key, file: join(home, key) };
+  return { home, key };
 }
 
 describe('an export over 8 MiB through serve mode', () => {
   it('is refused as one reply, and streams whole as a download of chunks', async () => {
-    const { home, key, file } = bigHome();
+    const { home, key } = bigHome();
     backend = await ExplorerBackend.create({ home, isDemo: false, label: 'big', watch: false, lockPollMs: 0 });
     server = await createLoopbackServer({ backend, port: 0, staticDir });
     const ws = await connect(server);
@@ -68,14 +62,10 @@ describe('an export over 8 MiB through serve mode', () => {
     const old = await api.call('exportSessionHtml', { key, leaf: null });
     expect(old).toMatchObject({ ok: false, error: { code: 'too_large' } });
 
-    const ledger = Ledger.openSync(file);
-    const sessionId =
-      key
-        .split('/')
-        .at(-1)
-        ?.replace(/\.jsonl$/, '') ?? '';
-    const want = sessionHtml(ledger, ledger.index.activeLeaf, { key, sessionId }).html;
-    ledger.close();
+    // The same export as one answer, asked of the backend in this process (no reply cap here).
+    const client = { id: 'in-process', push: () => undefined };
+    const want = ((await backend.call('exportSessionHtml', { key, leaf: null }, client)) as { html: string }).html;
+    const sessionId = '01a22688-5a80-7d3d-a60d-53f7388101d2';
     expect(Buffer.byteLength(want)).toBeGreaterThan(MAX_REPLY_BYTES);
 
     const begun = await api.call('beginExport', {

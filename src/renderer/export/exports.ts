@@ -49,7 +49,7 @@ export function exportSessionHtml(api: Api, s: AppState): Promise<void> {
   return reported(s, async () => {
     const req = projectionRequest(s, 'html');
     if (!req) throw new Error('Open a session to export it.');
-    return `Saving ${await saveExport(api, req)}.`;
+    return saveExport(api, req);
   });
 }
 
@@ -58,7 +58,7 @@ export function exportProjection(api: Api, s: AppState, format: 'json' | 'markdo
   return reported(s, async () => {
     const req = projectionRequest(s, format);
     if (!req) throw new Error('Open a session to export its projected context.');
-    return `Saving ${await saveExport(api, req)}.`;
+    return saveExport(api, req);
   });
 }
 

@@ -26,7 +26,7 @@ export async function saveExport(api: Api, req: ExportBeginRequest): Promise<str
   const parts: string[] = [];
   await readChunks(api, started, (text) => void parts.push(text));
   downloadBlob(started.fileName, new Blob(parts, { type: `${started.mimeType};charset=utf-8` }));
-  return started.fileName;
+  return `Saved ${started.fileName}.`;
 }
 
 /** Reads every chunk of a started export into `take`; ends the export when `take` throws. */

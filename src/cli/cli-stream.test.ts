@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSession, LedgerWriter, Rng } from '../generator';
@@ -225,5 +225,16 @@ describe('export', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain(`cannot write ${to}: ENOENT`);
     expect(existsSync(`${to}.partial`)).toBe(false);
+  });
+
+  it('an --out that is a device is written in place, never replaced: /dev/full exits 2 and stays a device', async () => {
+    const dir = tempDir();
+    const file = join(dir, 's.jsonl');
+    generateSession({ seed: 1, entries: 50, cwd: '/w', path: file });
+    const r = await cli(['export', file, '--format', 'markdown', '--out', '/dev/full']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('cannot write /dev/full: ENOSPC');
+    expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
+    expect(existsSync('/dev/full.partial')).toBe(false);
   });
 });

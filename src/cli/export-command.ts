@@ -2,9 +2,9 @@
  * `vak-explorer export FILE [--leaf ID] --format html|json|markdown [--out PATH]`: the app's
  * exports from the command line, written in pieces to a file or stdout (never one string). With
  * --out, the text goes to PATH.partial first and is renamed onto PATH once complete, so a failed
- * export leaves no half file under the name asked for.
+ * export leaves no half file under the name asked for (a device or FIFO is written in place).
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, realpathSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Ledger } from '../main/core/ledger';
@@ -84,9 +84,26 @@ export async function exportCommand(argv: string[], io: CliIo, opener: LeafOpene
 
 const iterable = (it: Iterator<string>): Iterable<string> => ({ [Symbol.iterator]: () => it });
 
-/** Writes the pieces to `out` (through `out.partial`, renamed when complete); 2 when it cannot. */
+/**
+ * Where to write `out`: a regular file (or a new one) through `<file>.partial`, renamed onto it
+ * when complete (a link is followed: the file it names is replaced, not the link); anything else
+ * (a device such as /dev/stdout, a FIFO) is written in place, never renamed over.
+ */
+function outTarget(out: string): { write: string; renameTo: string | null } {
+  let st;
+  try {
+    st = statSync(out);
+  } catch {
+    return { write: `${out}.partial`, renameTo: out };
+  }
+  if (!st.isFile()) return { write: out, renameTo: null };
+  const real = realpathSync(out);
+  return { write: `${real}.partial`, renameTo: real };
+}
+
+/** Writes the pieces to `out` (see outTarget); 2 when it cannot. */
 async function writeFile(out: string, pieces: Iterator<string>, io: CliIo): Promise<number> {
-  const partial = `${out}.partial`;
+  const { write: partial, renameTo } = outTarget(out);
   const stream = createWriteStream(partial, { flags: 'w' });
   const sink = new StdoutSink(stream);
   const opened = new Promise<NodeJS.ErrnoException | null>((resolve) => {
@@ -106,10 +123,12 @@ async function writeFile(out: string, pieces: Iterator<string>, io: CliIo): Prom
   const failure = await sink.claimFailure();
   await new Promise<void>((resolve) => stream.end(() => resolve()));
   if (failure !== null) {
-    await rm(partial, { force: true });
-    io.err(`vak-explorer: cannot write ${out}: ${errnoText(failure)}; nothing was saved\n`);
+    if (renameTo !== null) await rm(partial, { force: true });
+    io.err(
+      `vak-explorer: cannot write ${out}: ${errnoText(failure)}${renameTo !== null ? '; nothing was saved' : ''}\n`,
+    );
     return 2;
   }
-  await rename(partial, out);
+  if (renameTo !== null) await rename(partial, renameTo);
   return 0;
 }

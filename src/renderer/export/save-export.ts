@@ -13,7 +13,7 @@ function servedOverHttp(): boolean {
   return typeof window !== 'undefined' && !('vak' in window) && /^https?:$/.test(window.location.protocol);
 }
 
-/** Begins export `req` and saves it as a file; resolves with its file name once the save has started. */
+/** Begins export `req` and saves it as a file; resolves with what to tell the user once the save has started. */
 export async function saveExport(api: Api, req: ExportBeginRequest): Promise<string> {
   const started = await api.beginExport(req);
   if (servedOverHttp()) {
@@ -21,7 +21,7 @@ export async function saveExport(api: Api, req: ExportBeginRequest): Promise<str
       started.fileName,
       `${EXPORT_DOWNLOAD_PATH}/${started.exportId}/${encodeURIComponent(started.fileName)}`,
     );
-    return started.fileName;
+    return `Saved ${started.fileName}: the browser downloads it as it is written.`;
   }
   const parts: string[] = [];
   await readChunks(api, started, (text) => void parts.push(text));

@@ -220,6 +220,7 @@ const LAYERS = [
       'src/cli',
       'src/main/core',
       'src/main/api',
+      'src/main/export',
       'src/main/library',
       'src/main/secrets',
       'src/main/export',

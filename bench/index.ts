@@ -2,6 +2,7 @@
 //   npm run bench                 everything
 //   npm run bench -- core         only the ledger core (open / append / project)
 //   npm run bench -- cli          the built command: start-up vs node -e 0, verify 100 MB vs the baseline
+//   npm run bench -- cli-stream   the built command on 1 GiB: verify vs project --json and export (time, RSS)
 //   npm run bench -- real100      the 100 MB session (serve mode, event-loop delay, memory)
 //   npm run bench -- memory       memory on the 1M-entry session (serve mode)
 //   npm run bench -- chart        the context chart's draw, 10,000 turns in Chromium
@@ -33,6 +34,7 @@ for (const [part, file, fn] of [
   ['ui', 'ui-bench.ts', 'runUiBench'],
   ['chart', 'chart-bench.ts', 'runChartBench'],
   ['cli', 'cli-bench.ts', 'runCliBench'],
+  ['cli-stream', 'cli-stream-bench.ts', 'runCliStreamBench'],
   ['series', 'series-bench.ts', 'runSeriesBench'],
   ['fate', 'fate-bench.ts', 'runFateBench'],
   ['search', 'search-bench.ts', 'runSearchBench'],

@@ -8,4 +8,11 @@ export interface CliIo {
    * this, and the failure is then its to report; absent (buffers), nothing can fail.
    */
   outFailure?(): Promise<NodeJS.ErrnoException | null>;
+  /**
+   * Resolves when `out` takes more without piling up in memory (absent: at once). A long output
+   * is written in pieces with a wait here between them; `outFailed` says when to stop writing.
+   */
+  outReady?(): Promise<void>;
+  /** True once stdout failed: the rest of a long output would be dropped, so it need not be made. */
+  outFailed?(): boolean;
 }

@@ -2,19 +2,18 @@ import { existsSync } from 'node:fs';
 import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
-import { project } from '../main/core/projection';
+import { planLeaf } from '../main/core/projection';
 import { entryFateOf, projectedSearchOf } from '../main/api/entry-fate-handler';
 import { atOnce } from '../main/core/cancel';
 import { treeReport, verifyReport } from '../main/core/reports';
 import { DEFAULT_PROFILE } from '../main/core/tokens';
-import { stringifyJson } from '../shared/json-text';
-import { projectionJson } from '../shared/projection-json';
-import type { Json } from '../shared/ledger-types';
+import { projectionJsonCompact, sourceMessages, sourceOfPlan, type ExportSource } from '../main/export/projection-text';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { CapacityProfile } from '../main/core/tokens';
 import type { CliIo } from './cli-io';
 import { errnoText } from './errno-text';
 import { readDirective, type StdinSource } from './directive-text';
+import { writePieces } from './piece-writer';
 
 export type { CliIo };
 
@@ -29,6 +28,8 @@ export const USAGE = `usage:
   vak-explorer [open] FILE...        (the desktop app on ledger files)
   vak-explorer secrets (FILE | --home DIR) [--json]
   vak-explorer project … --redact      (each secret found replaced by [redacted: KIND])
+  vak-explorer export FILE --format html|json|markdown [--leaf ID] [--out PATH]
+      [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N]   (json, markdown)
 
 N is a whole number in plain decimal digits (no 0x, 1e3, +, spaces or decimal point).
 serve --home DIR must be an existing folder; without --home: $VAK_HOME, else ~/.vak, else the bundled demo.
@@ -46,7 +47,7 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
       case 'verify':
         return verify(rest, io);
       case 'project':
-        return rest.includes('--redact') ? await redactedProject(rest, io) : projectCmd(rest, io);
+        return rest.includes('--redact') ? await redactedProject(rest, io) : await projectCmd(rest, io);
       case 'fate':
         return fateCmd(rest, io);
       case 'sent':
@@ -59,6 +60,10 @@ export async function runCli(argv: string[], io: CliIo, stdin: StdinSource = pro
         return tree(rest, io);
       case 'branch':
         return await branch(rest, io, stdin);
+      case 'export': {
+        const { exportCommand } = await import('./export-command');
+        return await exportCommand(rest, io, { open: openLedger, leaf: leafOf });
+      }
       case 'open':
         return await (await import('./open-command')).openCommand(rest, io);
       case 'serve': {
@@ -140,6 +145,7 @@ function tree(argv: string[], io: CliIo): number {
 async function redactedProject(argv: string[], io: CliIo): Promise<number> {
   const { scanFile } = await import('./secrets-command');
   const { Redactor } = await import('../main/secrets/redact');
+  const { redactedProjectionSource } = await import('../main/secrets/redacted-export');
   const rest = argv.filter((a) => a !== '--redact');
   const path = parseArgs('project', rest, PLAN_OPTIONS).positionals[0];
   let redactor = new Redactor([]);
@@ -148,8 +154,8 @@ async function redactedProject(argv: string[], io: CliIo): Promise<number> {
     ledger.close();
     redactor = new Redactor(scanner.findings());
   }
-  const out = io.out;
-  const code = projectCmd(rest, { ...io, out: (s: string) => out(redactor.text(s)) }, redactor);
+  // Redacted as values, message by message, so a secret that spans an escape (a key's line breaks) goes too.
+  const code = await projectCmd(rest, io, (source) => redactedProjectionSource(source, redactor));
   if (redactor.count > 0) io.err(`vak-explorer: ${redactor.note()}\n`);
   return code;
 }
@@ -176,9 +182,8 @@ function planArgs(args: ParsedArgs): { plan: 'none' | 'auto'; profile: CapacityP
   return { plan, profile };
 }
 
-/** `--leaf` (an error naming the file when unknown), or the active leaf. */
-function leafArg(args: ParsedArgs, ledger: Ledger, path: string): number {
-  const leafId = args.options.get('leaf');
+/** The entry index of `--leaf ID`, or of the active leaf without one; an unknown id throws (exit 2). */
+function leafOf(ledger: Ledger, path: string, leafId: string | undefined): number {
   if (leafId !== undefined) {
     const i = ledger.indexOf(leafId);
     if (i === undefined) throw new Error(`unknown leaf ${JSON.stringify(leafId)}: no such entry in ${path}`);
@@ -188,30 +193,43 @@ function leafArg(args: ParsedArgs, ledger: Ledger, path: string): number {
   return ledger.index.activeLeaf;
 }
 
-function projectCmd(argv: string[], io: CliIo, redactor?: { json<T extends Json>(v: T): T }): number {
+const leafArg = (args: ParsedArgs, ledger: Ledger, path: string): number =>
+  leafOf(ledger, path, args.options.get('leaf'));
+
+/** `redact`: what `project --redact` does to the messages before they are written. */
+async function projectCmd(
+  argv: string[],
+  io: CliIo,
+  redact: (source: ExportSource) => ExportSource = (source) => source,
+): Promise<number> {
   const args = parseArgs('project', argv, PLAN_OPTIONS);
   const path = fileArg(args.positionals);
   const { plan, profile } = planArgs(args);
   const ledger = openLedger(path);
   try {
     const leaf = leafArg(args, ledger, path);
-    const p = project(ledger, leaf, { plan, profile });
-    // Ledger values may nest deeper than JSON.stringify can go: stringifyJson writes the same text at any depth.
-    const json = projectionJson(p) as unknown as Json;
-    // Redacted as values, so a secret that spans an escape (a key's line breaks) goes too.
-    if (args.flags.has('json')) io.out(stringifyJson(redactor ? redactor.json(json) : json) + '\n');
-    else {
-      for (const m of p.messages) {
-        io.out(
-          `${m.fidelity.padEnd(8)} ${m.role.padEnd(9)} ${String(m.tokens).padStart(6)} tok  ${m.source_ids.join(',')}\n`,
-        );
-      }
-      io.out(`total ${p.tokens.total} / available ${p.tokens.available} · over budget ${p.over_budget}\n`);
-    }
+    // Messages shaped a page at a time and written as they come: the output is never one string.
+    const source = redact(sourceOfPlan(planLeaf(ledger, leaf, { plan, profile })));
+    if (args.flags.has('json')) await writePieces(withEnd(projectionJsonCompact(source), '\n'), io);
+    else await writePieces(projectionLines(source), io);
     return 0;
   } finally {
     ledger.close();
   }
+}
+
+/** `project` without --json: a line per message, then the totals. */
+function* projectionLines(source: ExportSource): Generator<string> {
+  for (const m of sourceMessages(source)) {
+    yield `${m.fidelity.padEnd(8)} ${m.role.padEnd(9)} ${String(m.tokens).padStart(6)} tok  ${m.source_ids.join(',')}\n`;
+  }
+  const p = source.summary;
+  yield `total ${p.tokens.total} / available ${p.tokens.available} · over budget ${p.over_budget}\n`;
+}
+
+function* withEnd(pieces: Iterable<string>, end: string): Generator<string> {
+  yield* pieces;
+  yield end;
 }
 
 /** An entry's fate at every turn end from its own on (docs/fate.md); exit 2 for an entry not on the leaf's chain. */

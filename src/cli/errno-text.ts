@@ -14,4 +14,7 @@ const ERRNO_WORDS: ReadonlyMap<string, string> = new Map([
   ['EFBIG', 'file too large'],
   ['EAGAIN', 'the output would block'],
   ['ERR_STREAM_DESTROYED', 'stdout was closed'],
+  ['ENOENT', 'no such file or directory'],
+  ['EACCES', 'permission denied'],
+  ['EISDIR', 'is a directory'],
 ]);

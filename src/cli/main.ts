@@ -13,5 +13,7 @@ const code = await runCli(process.argv.slice(2), {
   out: (s) => stdout.write(s),
   err,
   outFailure: () => stdout.claimFailure(),
+  outReady: () => stdout.ready(),
+  outFailed: () => stdout.failed,
 });
 process.exitCode = await stdout.finish(code, err);

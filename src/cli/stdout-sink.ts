@@ -26,6 +26,22 @@ export class StdoutSink {
     });
   }
 
+  /**
+   * Resolves once everything written so far was handed to the system: a command that writes a
+   * long output waits here between pieces, so at most one piece waits in memory. (Waiting for
+   * the write's own callback, not only for 'drain': a stream that writes synchronously, such as
+   * a file, calls back on the next tick, and a loop that never leaves its microtasks would keep
+   * every callback, and the chunk with it, queued until the end.)
+   */
+  ready(): Promise<void> {
+    return this.last;
+  }
+
+  /** True once a write failed: later output is dropped (a long output may stop making it). */
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
   /** Waits for every write; the failure, if any, is then the caller's to report. */
   async claimFailure(): Promise<NodeJS.ErrnoException | null> {
     await this.last;

@@ -21,6 +21,7 @@ export interface SchemaParts {
 const SEARCH_ID = z.string().min(1).max(128);
 /** A cursor is opaque to the client; the backend parses it. */
 const CURSOR = z.string().min(1).max(256);
+const EXPORT_ID = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'an export id as beginExport gave it');
 const RFC3339 = z.string().min(1).max(64);
 const NAMES = z.array(z.string().min(1).max(4096)).max(256);
 
@@ -86,5 +87,10 @@ export function featureRequestSchemas(p: SchemaParts) {
         limit: z.number().int().min(1).max(500),
       })
       .strict(),
+    beginExport: z
+      .object({ ...plannedLeaf, format: z.enum(['html', 'json', 'markdown']), unredacted: z.boolean().optional() })
+      .strict(),
+    readExport: z.object({ exportId: EXPORT_ID }).strict(),
+    endExport: z.object({ exportId: EXPORT_ID }).strict(),
   } satisfies { [M in FeatureMethod]: z.ZodType<FeatureRequest<M>> };
 }

@@ -311,6 +311,44 @@ export interface ProjectionExport {
   redacted?: number;
 }
 
+/**
+ * An export written on the backend and read in chunks (`readExport`), never as one reply: the
+ * session as HTML (`plan`, `profile` and `overrides` are not used: the page holds the auto plan at
+ * the default profile), or the leaf's projected context as JSON or Markdown.
+ */
+export interface ExportBeginRequest {
+  key: SessionKey;
+  leaf: string | null;
+  plan: 'none' | 'auto';
+  profile: CapacityProfile;
+  overrides?: Record<string, TurnOverride>;
+  format: 'html' | 'json' | 'markdown';
+  /** Send the secrets found as they are (an explicit choice); by default each is a marker. */
+  unredacted?: boolean;
+}
+
+export interface ExportStarted {
+  /** Unguessable; names the export to `readExport`, `endExport` and serve mode's download URL. */
+  exportId: string;
+  fileName: string;
+  mimeType: 'text/html' | 'application/json' | 'text/markdown';
+  /** Distinct secrets the export replaces by a marker (0: none found, or unredacted). */
+  redacted?: number;
+}
+
+export interface ExportChunk {
+  /** The next characters of the file (at most EXPORT_CHUNK_CHARS); empty only at the end. */
+  text: string;
+  /** True with the last chunk: the export is then gone. */
+  done: boolean;
+}
+
+/** Most characters in one `readExport` chunk: JSON-escaped, a chunk stays under a reply's 8 MiB. */
+export const EXPORT_CHUNK_CHARS = 1 << 20;
+
+/** Serve mode streams an export as a download from here: `${EXPORT_DOWNLOAD_PATH}/<exportId>/<fileName>`. */
+export const EXPORT_DOWNLOAD_PATH = '/api/export';
+
 /** The §9 `project --json` shape (a Projection without `notes`). */
 export type ProjectionJson = Omit<Projection, 'notes'>;
 
@@ -425,4 +463,9 @@ export interface FeatureApiMethods extends SecretApiMethods {
   exportProjection(req: ProjectionExportRequest): ProjectionExport;
   getEntryFate(req: EntryFateRequest): EntryFate;
   searchProjected(req: ProjectedSearchRequest): ProjectedSearch;
+  /** Starts an export written on the backend; its text is read with `readExport`. */
+  beginExport(req: ExportBeginRequest): ExportStarted;
+  readExport(req: { exportId: string }): ExportChunk;
+  /** Drops an export before its end (a cancelled save); `ended`: it was still there. */
+  endExport(req: { exportId: string }): { ended: boolean };
 }

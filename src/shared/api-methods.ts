@@ -38,6 +38,9 @@ const METHOD_SET: Record<ApiMethod, true> = {
   getSecrets: true,
   getSecretCounts: true,
   redactTexts: true,
+  beginExport: true,
+  readExport: true,
+  endExport: true,
 };
 
 export const API_METHOD_NAMES = Object.keys(METHOD_SET) as ApiMethod[];

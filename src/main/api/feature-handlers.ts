@@ -10,18 +10,20 @@ import { parseSessionKey } from '../core/home';
 import { planLeaf } from '../core/projection';
 import { loadPriceTable } from '../cost/price-table';
 import { sessionCost } from '../cost/session-cost';
-import { projectionExportSteps } from '../export/projection-export';
-import { sessionHtml } from '../export/session-html';
+import { projectionExportPieces, projectionExportSteps } from '../export/projection-export';
+import { sourceOfPlan } from '../export/projection-text';
+import { sessionHtml, sessionHtmlPieces } from '../export/session-html';
 import type { OpenSession } from '../library/session-cache';
 import type { OpenIndex } from '../search/id-lookup';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps } from './context-series';
 import { entryFateOf, projectedSearchOf } from './entry-fate-handler';
+import { ExportStore } from './export-store';
 import { runInSteps } from './in-steps';
 import { leafIndex } from './leaf-context';
 import { exportRedactor, secretHandlers } from './secret-handlers';
-import { redactedProjectionSource, withRedactionHeader } from '../secrets/redacted-export';
+import { redactedProjectionSource, withRedactionHeader, withRedactionHeaderPieces } from '../secrets/redacted-export';
 
 type FeatureMethod = keyof FeatureApiMethods;
 export type FeatureHandlers = {
@@ -58,6 +60,8 @@ export function openIndexOf(s: OpenSession): OpenIndex {
 /** The features' state (running searches) over one backend. */
 export class FeatureApi {
   readonly searches: SearchService;
+  /** Exports being read in chunks. */
+  readonly exports = new ExportStore();
 
   constructor(private readonly deps: FeatureDeps) {
     this.searches = new SearchService(deps.home, deps.summaries, () =>
@@ -72,6 +76,7 @@ export class FeatureApi {
   /** A client went away: its searches stop. */
   dropClient(client: ApiClient): void {
     this.searches.dropClient(client.id);
+    this.exports.dropClient(client.id);
   }
 
   session(key: SessionKey, client: ApiClient): Promise<OpenSession> {
@@ -135,5 +140,35 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       return runInSteps(projectedSearchOf(s.ledger, leafIndex(s, req.leaf), req), signal);
     },
     ...secretHandlers((key, client) => api().session(key, client)),
+    // The export is only planned here: its text is written chunk by chunk as readExport asks.
+    beginExport: async (req, client, signal) => {
+      const s = await api().session(req.key, client);
+      const leaf = leafIndex(s, req.leaf);
+      const sessionId = sessionIdOf(req.key);
+      // Redacted unless asked otherwise: every line read so far is scanned first.
+      const redactor = await exportRedactor(req.key, req.unredacted);
+      const redacted = redactor.secretCount;
+      if (req.format === 'html') {
+        const e = sessionHtmlPieces(s.ledger, leaf, { key: req.key, sessionId, redactor });
+        const exportId = api().exports.begin(client.id, e.pieces);
+        return { exportId, fileName: e.fileName, mimeType: 'text/html', redacted };
+      }
+      const lp = planLeaf(s.ledger, leaf, {
+        plan: req.plan,
+        profile: req.profile,
+        overrides: new Map(Object.entries(req.overrides ?? {})),
+        signal,
+      });
+      // The plan is kept for later chunks: their requests' signals stop them, never this one's.
+      const e = projectionExportPieces(redactedProjectionSource(sourceOfPlan(lp), redactor), req.format, sessionId);
+      return {
+        exportId: api().exports.begin(client.id, withRedactionHeaderPieces(e.pieces, e.mimeType, redacted)),
+        fileName: e.fileName,
+        mimeType: e.mimeType as 'application/json' | 'text/markdown',
+        redacted,
+      };
+    },
+    readExport: async ({ exportId }, _client, signal) => api().exports.read(exportId, signal),
+    endExport: async ({ exportId }) => ({ ended: api().exports.end(exportId) }),
   };
 }

@@ -133,7 +133,18 @@ export function pageCsp(): string {
 
 /** The whole page around its data (JSON text, escaped here for the script element). */
 export function htmlPage(title: string, subtitle: string, dataJson: string): string {
-  return `<!doctype html>
+  const { head, tail } = htmlPageParts(title, subtitle);
+  return head + jsonForScript(dataJson) + tail;
+}
+
+/**
+ * The page before and after its data: a writer in pieces sends `head`, then each piece of the
+ * data's JSON text through `jsonForScript` (it escapes character by character, so pieces escape
+ * as the whole would), then `tail`.
+ */
+export function htmlPageParts(title: string, subtitle: string): { head: string; tail: string } {
+  return {
+    head: `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -146,9 +157,11 @@ export function htmlPage(title: string, subtitle: string, dataJson: string): str
 <header><h1>${escapeHtml(title)}</h1><p>${escapeHtml(subtitle)}</p></header>
 <nav id="tree" aria-label="Session tree"></nav>
 <main><section id="history"></section><section id="projection"></section></main>
-<script type="application/json" id="vak-data">${jsonForScript(dataJson)}</script>
+<script type="application/json" id="vak-data">`,
+    tail: `</script>
 <script>${PAGE_SCRIPT}</script>
 </body>
 </html>
-`;
+`,
+  };
 }

@@ -1,94 +1,20 @@
 /**
- * A leaf's projected context as a file: the §9 `project --json` shape, or
- * Markdown a person can read (each message a section, content in fences that no ledger
- * text can close).
+ * A leaf's projected context as a file: the §9 `project --json` shape (indented), or Markdown a
+ * person can read (each message a section, content in fences that no ledger text can close).
+ * Written in pieces (projection-text.ts): a caller sends each piece on and never holds the file.
  */
 import type { ProjectionExport } from '../../shared/api-features';
-import { clipJson, stringifyJson } from '../../shared/json-text';
+import { clipJson } from '../../shared/json-text';
 import type { Json, ProjectedMessage, Projection } from '../../shared/ledger-types';
-import { projectionJson } from '../../shared/projection-json';
-import { isObject } from '../core/entry-types';
+import {
+  mapSource,
+  projectionJsonIndented,
+  projectionMarkdown,
+  sourceOfProjection,
+  type ExportSource,
+} from './projection-text';
 
-/** A fence longer than any run of backticks in `text`, so the text cannot end it. */
-function fence(text: string, info = ''): string {
-  let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const f = '`'.repeat(Math.max(3, longest + 1));
-  return `${f}${info}\n${text}\n${f}`;
-}
-
-/** One content block as Markdown. */
-function blockMarkdown(b: Json): string {
-  if (!isObject(b)) return fence(stringifyJson(b, 2), 'json');
-  const type = b['type'];
-  if ((type === 'text' || type === 'thinking') && typeof b['text'] === 'string') {
-    return (type === 'thinking' ? '*thinking:*\n\n' : '') + fence(b['text'], 'text');
-  }
-  if (type === 'tool_use') {
-    return (
-      `*tool_use* \`${String(b['name']).replace(/`/g, "'")}\`\n\n` + fence(stringifyJson(b['input'] ?? null, 2), 'json')
-    );
-  }
-  if (type === 'tool_result') {
-    const c = b['content'];
-    const head = `*tool_result*${b['is_error'] === true ? ' (error)' : ''}`;
-    return `${head}\n\n` + fence(typeof c === 'string' ? c : stringifyJson(c ?? null, 2), 'text');
-  }
-  return fence(stringifyJson(b, 2), 'json');
-}
-
-/** The projected context as Markdown. */
-export function projectionMarkdown(p: Projection, title: string): string {
-  return runToEnd(markdownSteps(p, title));
-}
-
-/** `projectionMarkdown`, pausing (yielding) after each message. */
-function* markdownSteps(p: Projection, title: string): Generator<void, string> {
-  const out: string[] = [];
-  out.push(`# Projected context of ${title}`, '');
-  out.push(
-    `Leaf \`${p.leaf}\` · ${p.messages.length} messages · ${p.tokens.total} tokens (available ${p.tokens.available}, over budget ${p.over_budget})`,
-    '',
-  );
-  out.push(`## System (${p.tokens.system} tokens)`, '', fence(p.system, 'text'), '');
-  out.push(`## Tools (${p.tokens.tools} tokens)`, '', fence(stringifyJson(p.tools, 2), 'json'), '');
-  for (let k = 0; k < p.messages.length; k++) {
-    const m = p.messages[k];
-    const turn = m.turn_id === null ? '' : ` · turn \`${m.turn_id}\``;
-    out.push(`## ${k + 1}. ${m.role} · ${m.fidelity}${turn} · ${m.tokens} tokens`, '');
-    out.push(`Sources: ${m.source_ids.map((id) => `\`${id.replace(/`/g, "'")}\``).join(', ')}`, '');
-    for (const b of m.content) out.push(blockMarkdown(b), '');
-    yield;
-  }
-  return out.join('\n');
-}
-
-/**
- * `stringifyJson(projectionJson(p), 2)`, pausing after each message: the document with no
- * message, then each message written alone and indented to its place (a JSON string holds no
- * raw line break, so indenting after each one is exact).
- */
-function* projectionJsonSteps(p: Projection): Generator<void, string> {
-  const around = stringifyJson(projectionJson({ ...p, messages: [] }) as unknown as Json, 2);
-  const empty = '"messages": []';
-  const parts: string[] = [];
-  for (const m of p.messages) {
-    parts.push(stringifyJson(m as unknown as Json, 2).replace(/\n/g, '\n    '));
-    yield;
-  }
-  const messages = parts.length === 0 ? '[]' : `[\n    ${parts.join(',\n    ')}\n  ]`;
-  // The top level's key: only its lines start with two spaces and a quote (strings hold no line break).
-  const at = around.indexOf(`\n  ${empty}`);
-  return `${around.slice(0, at)}\n  "messages": ${messages}${around.slice(at + 3 + empty.length)}`;
-}
-
-/** Work that pauses (a generator yielding between its steps), run to its end at once. */
-function runToEnd<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
+export type { ExportSource };
 
 /**
  * Strings longer than this are clipped in an export, with a note of how much is left out: a
@@ -112,60 +38,72 @@ function clipHeader(p: Projection): Projection {
   return { ...p, system: system.value as string, tools: tools.value as Json[] };
 }
 
-/** Where an export's messages come from: a whole projection, or a leaf's plan that shapes them on demand. */
-export interface ExportSource {
-  /** The projection; its `messages` are not read (see `messages`). */
-  summary: Projection;
-  messageCount: number;
-  messages(start: number, end: number): ProjectedMessage[];
+/** An export being written: what to call the file, and its text in pieces. */
+export interface ExportPieces {
+  fileName: string;
+  mimeType: ProjectionExport['mimeType'] | 'text/html';
+  pieces: Iterator<string>;
 }
 
-/** Messages shaped per pause of `projectionExportSteps`. */
-const MESSAGES_PER_STEP = 32;
-
 /**
- * The export file for a projection, as JSON (§9) or Markdown. Its size follows the projection's:
- * long strings clipped (MAX_EXPORT_STRING_CHARS), values nested deep written compactly past
- * MAX_INDENT_LEVELS (stringifyJson).
+ * The export file for a projection, as JSON (§9, indented) or Markdown, in pieces. Its size
+ * follows the projection's: long strings clipped (MAX_EXPORT_STRING_CHARS), values nested deep
+ * written compactly past MAX_INDENT_LEVELS (stringifyJson). Messages are clipped as they come:
+ * a long string is never kept whole beside the next ones.
  */
-export function projectionExport(p: Projection, format: 'json' | 'markdown', sessionId: string): ProjectionExport {
-  const source = {
-    summary: p,
-    messageCount: p.messages.length,
-    messages: (a: number, b: number) => p.messages.slice(a, b),
+export function projectionExportPieces(
+  source: ExportSource,
+  format: 'json' | 'markdown',
+  sessionId: string,
+): ExportPieces {
+  const clipped = mapSource(source, clipMessage, clipHeader);
+  const stem = `${sessionId}-${source.summary.leaf}`.replace(/[^A-Za-z0-9._-]+/g, '_');
+  if (format === 'json') {
+    return {
+      fileName: `${stem}.projection.json`,
+      mimeType: 'application/json',
+      pieces: withEnd(projectionJsonIndented(clipped), '\n'),
+    };
+  }
+  return {
+    fileName: `${stem}.projection.md`,
+    mimeType: 'text/markdown',
+    pieces: projectionMarkdown(clipped, sessionId),
   };
-  return runToEnd(projectionExportSteps(source, format, sessionId));
+}
+
+function* withEnd(pieces: Iterable<string>, end: string): Generator<string> {
+  yield* pieces;
+  yield end;
+}
+
+/** Work that pauses (a generator yielding between its steps), run to its end at once. */
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The whole export as one text (small exports and tests; a big one is read in chunks). */
+export function projectionExport(p: Projection, format: 'json' | 'markdown', sessionId: string): ProjectionExport {
+  return runToEnd(projectionExportSteps(sourceOfProjection(p), format, sessionId));
 }
 
 /**
- * `projectionExport`, pausing (yielding) after every few messages shaped and each one written: a
- * caller in steps answers other requests meanwhile (a 200k-entry session's export takes seconds).
+ * `projectionExport` of a source, pausing (yielding) after each piece: a caller in steps answers
+ * other requests meanwhile (a 200k-entry session's export takes seconds).
  */
 export function* projectionExportSteps(
   source: ExportSource,
   format: 'json' | 'markdown',
   sessionId: string,
 ): Generator<void, ProjectionExport> {
-  const messages: ProjectedMessage[] = [];
-  for (let start = 0; start < source.messageCount; start += MESSAGES_PER_STEP) {
-    for (const m of source.messages(start, Math.min(source.messageCount, start + MESSAGES_PER_STEP))) {
-      // Clipped as it comes: a long string is never kept whole beside the next ones.
-      messages.push(clipMessage(m));
-    }
+  const e = projectionExportPieces(source, format, sessionId);
+  const parts: string[] = [];
+  for (let r = e.pieces.next(); !r.done; r = e.pieces.next()) {
+    parts.push(r.value);
     yield;
   }
-  const p = clipHeader({ ...source.summary, messages });
-  const stem = `${sessionId}-${p.leaf}`.replace(/[^A-Za-z0-9._-]+/g, '_');
-  if (format === 'json') {
-    return {
-      fileName: `${stem}.projection.json`,
-      mimeType: 'application/json',
-      text: (yield* projectionJsonSteps(p)) + '\n',
-    };
-  }
-  return {
-    fileName: `${stem}.projection.md`,
-    mimeType: 'text/markdown',
-    text: yield* markdownSteps(p, sessionId),
-  };
+  return { fileName: e.fileName, mimeType: e.mimeType as ProjectionExport['mimeType'], text: parts.join('') };
 }

@@ -16,8 +16,10 @@ import { chainToRoot } from '../core/chain';
 import { entryPreview } from '../core/entry-preview';
 import { isObject } from '../core/entry-types';
 import type { Ledger } from '../core/ledger';
-import { project } from '../core/projection';
-import { htmlPage } from './html-page';
+import { planLeaf } from '../core/projection';
+import { htmlPageParts } from './html-page';
+import { jsonForScript } from './html-text';
+import { sourceMessages, sourceOfPlan } from './projection-text';
 
 export const MAX_ALL_ENTRIES = 5000;
 export const MAX_CHAIN_ENTRIES = 5000;
@@ -34,11 +36,6 @@ interface PageRow {
   line: number;
   ts: string;
   text: string;
-}
-
-interface PageProjection {
-  summary: string;
-  messages: { head: string; text: string }[];
 }
 
 const clip = (s: string): string =>
@@ -71,27 +68,48 @@ function messageText(content: readonly Json[]): string {
 export interface TextFilter {
   text(s: string): string;
   json<T extends Json>(v: T): T;
-  readonly count: number;
+  /** Distinct secrets it replaces: what the page's header says before a byte is written. */
+  readonly secretCount: number;
+  note(count: number): string;
 }
 
-function pageProjection(ledger: Ledger, leaf: number, f: TextFilter | undefined): PageProjection {
-  const p = project(ledger, leaf, { plan: 'auto', profile: DEFAULT_PROFILE });
+/** A leaf's projection in the page's data, as JSON text in pieces (its messages shaped a page at a time). */
+function* pageProjectionJson(ledger: Ledger, leaf: number, f: TextFilter | undefined): Generator<string> {
+  const source = sourceOfPlan(planLeaf(ledger, leaf, { plan: 'auto', profile: DEFAULT_PROFILE }));
+  const p = source.summary;
   const head = (m: ProjectedMessage): string =>
     `${m.role} · ${m.fidelity}${m.turn_id === null ? '' : ` · turn ${m.turn_id}`} · ${m.tokens} tokens · from ${m.source_ids.join(', ')}`;
-  return {
-    summary:
-      `auto plan, window ${DEFAULT_PROFILE.window}, reserve ${DEFAULT_PROFILE.reserve}, ${DEFAULT_PROFILE.bytes_per_token} bytes per token: ` +
-      `${p.messages.length} messages, ${p.tokens.total} tokens (system ${p.tokens.system}, tools ${p.tokens.tools}), over budget ${p.over_budget}`,
-    messages: p.messages.map((m) => ({ head: head(m), text: messageText(f ? f.json(m.content) : m.content) })),
-  };
+  const summary =
+    `auto plan, window ${DEFAULT_PROFILE.window}, reserve ${DEFAULT_PROFILE.reserve}, ${DEFAULT_PROFILE.bytes_per_token} bytes per token: ` +
+    `${source.messageCount} messages, ${p.tokens.total} tokens (system ${p.tokens.system}, tools ${p.tokens.tools}), over budget ${p.over_budget}`;
+  yield `{"summary":${JSON.stringify(summary)},"messages":[`;
+  let first = true;
+  for (const m of sourceMessages(source)) {
+    const text = messageText(f ? f.json(m.content) : m.content);
+    yield (first ? '' : ',') + JSON.stringify({ head: head(m), text });
+    first = false;
+  }
+  yield ']}';
 }
 
-/** Builds the HTML export of a session, opened at `leaf` (an entry index). */
-export function sessionHtml(
+/** An HTML export being written: its file name, what it holds, and its text in pieces. */
+export interface HtmlExportPieces {
+  fileName: string;
+  included: HtmlExport['included'];
+  pieces: Generator<string>;
+}
+
+/**
+ * The HTML export of a session, opened at `leaf` (an entry index), in pieces: the page's data is
+ * written row by row, entry by entry and message by message, never as one string. Its JSON is what
+ * JSON.stringify writes for the object {key, chosenLeaf, activeLeaf, rows, entries, projections}
+ * (but for the order of ids that look like array indices, which an object would put first).
+ */
+export function sessionHtmlPieces(
   ledger: Ledger,
   leaf: number,
-  meta: { key: string; sessionId: string; redactor?: TextFilter & { note(): string } },
-): HtmlExport {
+  meta: { key: string; sessionId: string; redactor?: TextFilter },
+): HtmlExportPieces {
   const f = meta.redactor;
   const ix = ledger.index;
   const small = ix.count <= MAX_ALL_ENTRIES;
@@ -99,8 +117,10 @@ export function sessionHtml(
   const included = small ? Array.from({ length: ix.count }, (_, i) => i) : chain.slice(-MAX_CHAIN_ENTRIES);
   const treeClipped = ix.count > MAX_TREE_ROWS;
   const rowEntries = treeClipped ? [...included].sort((a, b) => a - b) : Array.from({ length: ix.count }, (_, i) => i);
+  const leaves = small ? rowEntries.filter((i) => ix.childCount[i] === 0).slice(0, MAX_LEAVES) : [];
+  if (!leaves.includes(leaf)) leaves.push(leaf);
 
-  const rows: PageRow[] = rowEntries.map((i) => {
+  const row = (i: number): PageRow => {
     const e = ledger.entry(i);
     const p = ix.parent[i];
     return {
@@ -111,27 +131,28 @@ export function sessionHtml(
       ts: e.ts,
       text: clip(f ? f.text(entryPreview(e).text) : entryPreview(e).text),
     };
-  });
-  // Entry contents as pretty JSON text, keyed by id in an object without a prototype.
-  const entries = Object.create(null) as Record<string, string>;
-  for (const i of included) {
-    const raw = ledger.entry(i).fields;
-    const fields = clipJson(f ? f.json(raw) : raw, CLIP_LIMITS).value;
-    entries[ix.ids[i]] = stringifyJson(fields, 2);
-  }
-  const leaves = small ? rowEntries.filter((i) => ix.childCount[i] === 0).slice(0, MAX_LEAVES) : [];
-  if (!leaves.includes(leaf)) leaves.push(leaf);
-  const projections = Object.create(null) as Record<string, PageProjection>;
-  for (const l of leaves) projections[ix.ids[l]] = pageProjection(ledger, l, f);
-
-  const data = {
-    key: meta.key,
-    chosenLeaf: ix.ids[leaf],
-    activeLeaf: ix.count > 0 ? ix.ids[ix.activeLeaf] : null,
-    rows,
-    entries,
-    projections,
   };
+  /** The page's data as JSON text, in pieces. */
+  function* data(): Generator<string> {
+    const activeLeaf = ix.count > 0 ? ix.ids[ix.activeLeaf] : null;
+    yield `{"key":${JSON.stringify(meta.key)},"chosenLeaf":${JSON.stringify(ix.ids[leaf])},"activeLeaf":${JSON.stringify(activeLeaf)},"rows":[`;
+    for (let k = 0; k < rowEntries.length; k++) yield (k > 0 ? ',' : '') + JSON.stringify(row(rowEntries[k]));
+    // Entry contents as pretty JSON text, keyed by id.
+    yield '],"entries":{';
+    for (let k = 0; k < included.length; k++) {
+      const i = included[k];
+      const raw = ledger.entry(i).fields;
+      const fields = clipJson(f ? f.json(raw) : raw, CLIP_LIMITS).value;
+      yield `${k > 0 ? ',' : ''}${JSON.stringify(ix.ids[i])}:${JSON.stringify(stringifyJson(fields, 2))}`;
+    }
+    yield '},"projections":{';
+    for (let k = 0; k < leaves.length; k++) {
+      yield `${k > 0 ? ',' : ''}${JSON.stringify(ix.ids[leaves[k]])}:`;
+      yield* pageProjectionJson(ledger, leaves[k], f);
+    }
+    yield '}}';
+  }
+
   const what = small
     ? `all ${ix.count} entries`
     : `the last ${included.length} entries of the chain of ${ix.ids[leaf]} (of ${ix.count} entries)`;
@@ -139,19 +160,34 @@ export function sessionHtml(
     `${meta.key} · ${what}; projected context of ${leaves.length} leaf${leaves.length === 1 ? '' : 's'}` +
     `${treeClipped ? `; tree rows of the included entries only` : ''}; strings over ${MAX_STRING_CHARS} characters clipped. ` +
     `Open a leaf with #leaf=<entry id>.` +
-    (f && f.count > 0 ? ` ${f.note()}` : '');
-  const html = htmlPage(`vak session ${meta.sessionId}`, subtitle, stringifyJson(data as unknown as Json));
+    (f && f.secretCount > 0 ? ` ${f.note(f.secretCount)}` : '');
+  const page = htmlPageParts(`vak session ${meta.sessionId}`, subtitle);
+  function* pieces(): Generator<string> {
+    yield page.head;
+    for (const piece of data()) yield jsonForScript(piece);
+    yield page.tail;
+  }
   return {
     fileName: `${meta.sessionId.replace(/[^A-Za-z0-9._-]+/g, '_')}.html`,
-    html,
     included: {
       entries: small ? 'all' : 'chain',
       entryCount: included.length,
-      treeRows: rows.length,
+      treeRows: rowEntries.length,
       treeClipped,
       projectedLeaves: leaves.map((l) => ix.ids[l]),
       maxStringChars: MAX_STRING_CHARS,
     },
-    redacted: f?.count ?? 0,
+    pieces: pieces(),
   };
+}
+
+/** The whole HTML export as one text (small sessions and tests; a big one is read in chunks). */
+export function sessionHtml(
+  ledger: Ledger,
+  leaf: number,
+  meta: { key: string; sessionId: string; redactor?: TextFilter },
+): HtmlExport {
+  const e = sessionHtmlPieces(ledger, leaf, meta);
+  const html = [...e.pieces].join('');
+  return { fileName: e.fileName, html, included: e.included, redacted: meta.redactor?.secretCount ?? 0 };
 }

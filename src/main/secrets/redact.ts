@@ -26,9 +26,14 @@ export class Redactor {
       .sort((a, b) => b.secret.length - a.secret.length);
   }
 
-  /** The header line of an export this redactor wrote. */
-  note(): string {
-    return redactionNote(this.count);
+  /** The header line of an export this redactor wrote (`count`: as many as it says were redacted). */
+  note(count = this.count): string {
+    return redactionNote(count);
+  }
+
+  /** Distinct secrets it replaces: a streamed export's header is written before any text is. */
+  get secretCount(): number {
+    return this.list.length;
   }
 
   get empty(): boolean {

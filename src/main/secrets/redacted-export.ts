@@ -40,3 +40,32 @@ export function withRedactionHeader(e: ProjectionExport, count: number): Project
   }
   return { ...e, text, redacted: count };
 }
+
+/**
+ * `withRedactionHeader` for an export written in pieces: its text up to the first line break is
+ * held until it is complete, given the header, and the rest passes through as it comes.
+ */
+export function* withRedactionHeaderPieces(
+  pieces: Iterator<string>,
+  mimeType: string,
+  count: number,
+): Generator<string> {
+  let head = '';
+  let done = count === 0;
+  for (let r = pieces.next(); !r.done; r = pieces.next()) {
+    if (done) {
+      yield r.value;
+      continue;
+    }
+    head += r.value;
+    // JSON is headed after its "{\n", Markdown after its title line: both need the first line break.
+    if (head.indexOf('\n') < 0) continue;
+    done = true;
+    yield headed(head, mimeType, count);
+  }
+  if (!done) yield headed(head, mimeType, count);
+}
+
+function headed(text: string, mimeType: string, count: number): string {
+  return withRedactionHeader({ fileName: '', mimeType: mimeType as ProjectionExport['mimeType'], text }, count).text;
+}

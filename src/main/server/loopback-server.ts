@@ -14,6 +14,7 @@ import type { ApiBackend } from '../api/api-backend';
 import { contentSecurityPolicy } from '../web/csp';
 import { lookupStatic } from '../web/static-files';
 import { serveApiSocket, type SocketStats } from './api-socket';
+import { exportDownloadTarget, streamExportDownload } from './export-download';
 import { allowedHosts, isAllowedHost, isOwnOrigin } from './host-check';
 import { BAD_TOKEN_PAGE, NOT_SIGNED_IN_PAGE, SAME_SITE_HOP_PAGE } from './notice-pages';
 import { SessionAuth } from './session-auth';
@@ -129,6 +130,11 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
     }
     if (query.has('hop')) return send(303, '', { Location: '/' });
     if (pathname === API_PATH) return send(426, 'this is a WebSocket endpoint\n', { Upgrade: 'websocket' });
+    const download = exportDownloadTarget(pathname);
+    if (download !== null) {
+      if (req.method !== 'GET') return send(405, 'method not allowed\n', { Allow: 'GET' });
+      return streamExportDownload(backend, download, res, securityHeaders);
+    }
 
     const found = await lookupStatic(staticDir, pathname);
     if (found.kind === 'refused') return send(403, `refused: ${found.reason}\n`);

@@ -10,6 +10,8 @@ interface Props {
   /** The text to copy (fetched when it is not at hand: a raw line, a clipped message). */
   text: () => string | Promise<string>;
   className?: string;
+  /** Another way to get the text when copying failed with this error (a save for a text too big to copy). */
+  offer?: (e: unknown) => { label: string; run: () => Promise<unknown> } | null;
 }
 
 /**
@@ -23,16 +25,19 @@ export function copyButtonName(label: string, name: string | undefined): string 
 }
 
 /** A copy button that says "copied" for a moment, or why it failed, in place. */
-export function CopyButton({ label, name, text, className }: Props) {
+export function CopyButton({ label, name, text, className, offer }: Props) {
   const [state, setState] = useState<{ done: boolean; error: string | null }>({ done: false, error: null });
+  const [instead, setInstead] = useState<{ label: string; run: () => Promise<unknown> } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
   const copy = async () => {
+    setInstead(null);
     try {
       await copyText(await text());
       setState({ done: true, error: null });
     } catch (e) {
       setState({ done: false, error: describeError(e) });
+      setInstead(offer?.(e) ?? null);
     }
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => setState((s) => (s.error ? s : { done: false, error: null })), 1500);
@@ -45,6 +50,22 @@ export function CopyButton({ label, name, text, className }: Props) {
       {state.error && (
         <span className="error copy-error" role="alert">
           {state.error}
+          {instead && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  const run = instead.run;
+                  setInstead(null);
+                  run().catch((e: unknown) => setState({ done: false, error: describeError(e) }));
+                }}
+              >
+                {instead.label}
+              </button>
+            </>
+          )}
         </span>
       )}
     </span>

@@ -5,19 +5,22 @@
  */
 import type { Api } from '../../shared/api';
 import { MAX_SLICE_BYTES } from '../../shared/api';
-import type { ProjectionExportRequest } from '../../shared/api-features';
+import type { ExportBeginRequest } from '../../shared/api-features';
 import type { ProjectedMessage } from '../../shared/ledger-types';
 import { stringifyJson } from '../../shared/json-text';
 import { describeError } from '../api/api-methods';
 import type { AppState } from '../store/types';
 import { copyText } from './clipboard';
-import { downloadText } from './download';
+import { exportTextForCopy, saveExport } from './save-export';
 
 /** An export or copy needs an open session. */
 export const hasSession = (s: AppState): boolean => s.sessionKey !== null;
 
 /** The request for the selected leaf's projection, as the panes show it. */
-function projectionRequest(s: AppState, format: 'json' | 'markdown'): ProjectionExportRequest | null {
+function projectionRequest<F extends ExportBeginRequest['format']>(
+  s: AppState,
+  format: F,
+): (Omit<ExportBeginRequest, 'format'> & { format: F }) | null {
   if (!s.sessionKey) return null;
   return {
     key: s.sessionKey,
@@ -52,20 +55,19 @@ export function confirmUnredacted(confirm: (q: string) => boolean = (q) => windo
   );
 }
 
-/** Downloads the session as one self-contained HTML page (the selected leaf opens first); redacted unless `unredacted`. */
+/**
+ * Saves the session as one self-contained HTML page (the selected leaf opens first); redacted unless
+ * `unredacted`. Written by the backend and saved in chunks (save-export.ts), never one reply.
+ */
 export function exportSessionHtml(api: Api, s: AppState, unredacted = false): Promise<void> {
   return reported(s, async () => {
-    if (!s.sessionKey) throw new Error('Open a session to export it.');
-    const r = await api.exportSessionHtml({ key: s.sessionKey, leaf: s.leafView?.leaf ?? s.leaf, unredacted });
-    downloadText(r.fileName, r.html, 'text/html');
-    return (
-      `Saved ${r.fileName} (${r.included.entryCount} entries${r.included.treeClipped ? ', tree clipped' : ''}).` +
-      redactedNote(r.redacted, unredacted)
-    );
+    const req = projectionRequest(s, 'html');
+    if (!req) throw new Error('Open a session to export it.');
+    return saveExport(api, { ...req, unredacted }, (n) => redactedNote(n, unredacted));
   });
 }
 
-/** Downloads the selected leaf's projected context as §9 JSON or as Markdown; redacted unless `unredacted`. */
+/** Saves the selected leaf's projected context as §9 JSON or as Markdown (in chunks, as above). */
 export function exportProjection(
   api: Api,
   s: AppState,
@@ -75,17 +77,18 @@ export function exportProjection(
   return reported(s, async () => {
     const req = projectionRequest(s, format);
     if (!req) throw new Error('Open a session to export its projected context.');
-    const r = await api.exportProjection({ ...req, unredacted });
-    downloadText(r.fileName, r.text, r.mimeType);
-    return `Saved ${r.fileName}.${redactedNote(r.redacted, unredacted)}`;
+    return saveExport(api, { ...req, unredacted }, (n) => redactedNote(n, unredacted));
   });
 }
 
-/** The selected leaf's whole projected context as §9 JSON text (never clipped for transport). */
+/**
+ * The selected leaf's whole projected context as §9 JSON text (never clipped for transport);
+ * TooBigToCopyError past MAX_COPY_CHARS.
+ */
 export async function projectedContextText(api: Api, s: AppState): Promise<string> {
   const req = projectionRequest(s, 'json');
   if (!req) throw new Error('Open a session first.');
-  return (await api.exportProjection(req)).text;
+  return exportTextForCopy(api, req);
 }
 
 /** Copies the whole projected context (§9 JSON), reporting in the store. */

@@ -7,6 +7,7 @@ import { projectedSource, type ProjectedSource, setCurrentProjectedSource } from
 import { CopyButton } from '../export/copy-button';
 import { redactedCopy } from '../export/use-secrets';
 import { messageText } from '../export/exports';
+import { exportTextForCopy, saveExport, TooBigToCopyError } from '../export/save-export';
 import { useAppStore } from '../store/app-store';
 import { fmtInt } from '../util/format';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
@@ -46,7 +47,15 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
     };
   }, [source, main]);
   const copyContext = useCallback(
-    async () => (await api.exportProjection({ ...request, leaf: view.leaf, format: 'json' })).text,
+    () => exportTextForCopy(api, { ...request, leaf: view.leaf, format: 'json' }),
+    [api, request, view.leaf],
+  );
+  // Too big for the clipboard: the same text saved as a file, in chunks.
+  const saveInstead = useCallback(
+    (e: unknown) =>
+      e instanceof TooBigToCopyError
+        ? { label: 'save as a file', run: () => saveExport(api, { ...request, leaf: view.leaf, format: 'json' }) }
+        : null,
     [api, request, view.leaf],
   );
 
@@ -57,7 +66,12 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
       <header className="pane-head">
         <b>{title}</b> <span className="dim pane-leaf">leaf {view.leaf}</span>
         <TextViewToggle view={textView} onToggle={toggleTextView} />
-        <CopyButton label="copy all" name={`copy the whole ${title.toLowerCase()} (JSON)`} text={copyContext} />
+        <CopyButton
+          label="copy all"
+          name={`copy the whole ${title.toLowerCase()} (JSON)`}
+          text={copyContext}
+          offer={saveInstead}
+        />
       </header>
       <TextViewContext value={textView}>
         <MessageList key={source.id} source={source} view={view} request={request} linkable={main} rect={rect} />

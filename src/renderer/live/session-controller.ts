@@ -2,7 +2,7 @@ import type { Api, ApiEvent, SessionDelta, SessionKey } from '../../shared/api';
 import { describeError } from '../api/api-methods';
 import { currentTreeSource, dropSessionSources } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
-import { jumpToEntry, rowNumberOf } from '../tree/tree-nav';
+import { forgetFoundRows, jumpToEntry, rowNumberOf } from '../tree/tree-nav';
 import { subscribeUntilStopped } from './subscription';
 
 type SessionEvent = Extract<ApiEvent, { type: 'session' }>;
@@ -47,6 +47,7 @@ export class SessionController {
 
   start(): void {
     dropSessionSources();
+    forgetFoundRows();
     this.st().setProgress(null);
     this.stops.push(this.api.onEvent((e) => this.onEvent(e)));
     this.enqueue(() => this.open());

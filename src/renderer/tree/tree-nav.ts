@@ -78,6 +78,11 @@ async function scan(
  */
 const rowsFound = new AskOnce<{ row: number }>();
 
+/** Forgets the rows found (another session opens: nothing of the last one is asked again). */
+export function forgetFoundRows(): void {
+  rowsFound.clear();
+}
+
 /**
  * The row number of an entry (its own, or the folded row that holds it) in the tree as shown.
  * The open, the cursor and a fold may all ask for the same entry at once: one request answers them.

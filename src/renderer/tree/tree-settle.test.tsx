@@ -58,7 +58,11 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
       fireEvent.keyUp(document.body, { key: 'k' });
     });
     expect(useAppStore.getState().leaf).toBe('r98');
-    expect(leafViews(api.calls).slice(before).map((r) => r.leaf)).toEqual(['r98']);
+    expect(
+      leafViews(api.calls)
+        .slice(before)
+        .map((r) => r.leaf),
+    ).toEqual(['r98']);
     await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r98'), { timeout: 5000 });
   });
 

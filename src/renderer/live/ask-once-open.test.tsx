@@ -44,6 +44,8 @@ describe('opening a session asks once for what the screen needs', { timeout: 60_
     // The open, and the figures once the read has ended (whole usage, work, links).
     expect(n('openSession')).toBe(2);
     expect(n('getLeafView')).toBe(1);
+    // The cursor waited for the read's end instead of chasing the last entry read at each step.
+    expect(api.calls.filter((c) => c.method === 'findRow').map((c) => (c.req as { id: string }).id)).toEqual(['m59']);
     // (A page of rows may be asked again: a step's delta can redraw rows shown, e.g. the old last one.)
     expect(repeats(api.calls, ['findRow', 'getLeafView', 'getContextSeries'])).toEqual([]);
   });

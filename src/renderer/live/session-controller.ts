@@ -88,7 +88,9 @@ export class SessionController {
     if (!this.live) return;
     this.st().sessionOpened(info);
     // The tree opens on the selected leaf (the active one unless the URL names another), in view.
-    const leaf = this.st().leaf ?? info.activeLeaf;
+    // While a first read is under way the active leaf is not known yet (the read's end places it):
+    // the tree shows its first rows meanwhile.
+    const leaf = this.st().leaf ?? (info.reading ? null : info.activeLeaf);
     if (!leaf) return;
     const r = await rowNumberOf(this.api, leaf).catch(() => undefined);
     if (r !== undefined && this.live) this.st().placeCursor(r, true);

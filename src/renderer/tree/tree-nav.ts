@@ -8,19 +8,24 @@ import { ROW_HEIGHT } from './lane-graph';
 const SCAN_LIMIT = 4096;
 
 /**
- * Keyboard travel draws the cursor at once and asks for the panes where the user pauses: when the
- * key is let go (a held key's repeats ask for nothing until then). Without a key release to wait
+ * Keyboard travel draws the cursor at once and asks for the panes where the user pauses: the frame
+ * after the key is let go (a held key's repeats ask for nothing until then). Without a key release to wait
  * for (a command run from the palette, a key whose release went elsewhere), the row is selected
  * once the cursor has rested this long (ms).
  */
 export const SETTLE_MS = 100;
 
-let settling: { timer: ReturnType<typeof setTimeout>; settle: () => void } | null = null;
+let settling: {
+  timer: ReturnType<typeof setTimeout>;
+  frame: number | null;
+  released: () => void;
+} | null = null;
 
 function stopSettling(): void {
   if (settling === null) return;
   clearTimeout(settling.timer);
-  window.removeEventListener('keyup', settling.settle);
+  if (settling.frame !== null) cancelAnimationFrame(settling.frame);
+  window.removeEventListener('keyup', settling.released);
   settling = null;
 }
 
@@ -43,8 +48,13 @@ export function moveCursorTo(row: TreeRow): void {
     if (s.selectedRow !== row.row || currentTreeSource()?.get(row.row)?.id !== row.id) return;
     s.selectLeaf(row.id, row.row);
   };
-  settling = { timer: setTimeout(settle, SETTLE_MS), settle };
-  window.addEventListener('keyup', settle);
+  // Released: asked on the next frame, unless another press comes first (presses in a quick run
+  // come closer than a frame apart, and each would otherwise ask and be cancelled by the next).
+  const released = (): void => {
+    if (settling && settling.frame === null) settling.frame = requestAnimationFrame(settle);
+  };
+  settling = { timer: setTimeout(settle, SETTLE_MS), frame: null, released };
+  window.addEventListener('keyup', released);
 }
 
 /** Rows a PageUp/PageDown moves: what the tree shows at once, less one row of context. */

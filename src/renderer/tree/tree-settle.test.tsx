@@ -53,10 +53,11 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
     });
     expect(useAppStore.getState().selectedRow).toBe(297);
     expect(leafViews(api.calls).length).toBe(before);
-    // Let go: the pause is the release, not a timer.
+    // Let go: the pause is the release (asked on the next frame), not a fixed wait.
     act(() => {
       fireEvent.keyUp(document.body, { key: 'k' });
     });
+    await act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
     expect(useAppStore.getState().leaf).toBe('r98');
     expect(
       leafViews(api.calls)

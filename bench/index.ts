@@ -3,6 +3,8 @@
 //   npm run bench -- core         only the ledger core (open / append / project)
 //   npm run bench -- cli          the built command: start-up vs node -e 0, verify 100 MB vs the baseline
 //   npm run bench -- cli-stream   the built command on 1 GiB: verify vs project --json and export (time, RSS)
+//   npm run bench -- ui           at the eye: the 100 MB session in Chromium (--size 1g, --app DIR, --runs N;
+//                                 --1m the 1M-entry session's scroll and clicks, --panes the 2M-row panes)
 //   npm run bench -- real100      the 100 MB session (serve mode, event-loop delay, memory)
 //   npm run bench -- memory       memory on the 1M-entry session (serve mode)
 //   npm run bench -- chart        the context chart's draw, 10,000 turns in Chromium

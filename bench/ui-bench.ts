@@ -1,5 +1,6 @@
 /**
- * UI speed, for `npm run bench -- ui`: the built renderer in Chromium, through
+ * UI speed on the 1M-entry session, for `npm run bench -- ui --1m` (`npm run bench -- ui` alone
+ * is the eye bench on the 100 MB session: ui-eye.ts): the built renderer in Chromium, through
  * the real serve mode, on a generated 1,000,000-entry session and, as the baseline measured
  * in the same run, on the 308-entry demo session:
  *   1. navigation to the session → first tree rows drawn (and when the server answered openSession);
@@ -456,6 +457,12 @@ function prepareDemoHome(): string {
 }
 
 export async function runUiBench(log: Log): Promise<void> {
+  // At the eye on the 100 MB session unless the 1M-entry parts are asked for (`--1m`, `--panes`).
+  if (!process.argv.includes('--1m') && !process.argv.includes('--panes')) {
+    if (!process.argv.includes('--app') && !ensureBuild(log)) return;
+    const { runEyeBench } = await import('./ui-eye');
+    return runEyeBench(log);
+  }
   const browserLookup = findChromiumHere();
   if (!browserLookup.found) {
     log(`  (not measured: ${browserLookup.message})`);

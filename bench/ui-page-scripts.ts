@@ -36,10 +36,14 @@ export const INIT_SCRIPT = `(() => {
       if (typeof data === 'string') {
         const r = /^\\{"id":(\\d+),"method":"(\\w+)"/.exec(data.slice(0, 64));
         if (r) {
-          const e = { id: Number(r[1]), method: r[2], sentAt: performance.now(), answeredAt: null, ok: null, bytes: 0 };
+          // body: the request without its id, to tell a repeat of the same request (the eye bench).
+          const body = data.slice(data.indexOf('"method"'), 600);
+          const e = { id: Number(r[1]), method: r[2], body, sentAt: performance.now(), answeredAt: null, ok: null, bytes: 0, cancelled: false };
           byId.set(e.id, e);
           B.ws.push(e);
         }
+        const c = /^\\{"cancel":(\\d+)\\}/.exec(data);
+        if (c && byId.has(Number(c[1]))) byId.get(Number(c[1])).cancelled = true;
       }
       return super.send(data);
     }

@@ -323,7 +323,7 @@ export const MAX_CHAIN_ITEMS = 2000;
 /**
  * Both panes for one leaf. Long strings in `projection` are clipped (see `clipped`).
  * `chain` is a window of the chain root → leaf: items `chainStart … chainStart + chain.length - 1`
- * of `chainLength`, by default the last CHAIN_WINDOW (ending at the leaf).
+ * of `chainLength`, by default the last SCREEN_CHAIN (ending at the leaf).
  */
 export interface LeafView {
   leaf: string;
@@ -367,6 +367,12 @@ export const SCREEN_HEAD = 30;
 export const SCREEN_TAIL = 20;
 /** Most projected messages one `getProjectedMessages` page carries. */
 export const MAX_PROJECTED_PAGE = 500;
+/**
+ * Chain items `getLeafView` sends first: the History pane's first screen at the leaf (~30 rows
+ * in view and those drawn beyond its edge), not a whole CHAIN_WINDOW — the answer a click waits
+ * for follows what is visible. The rest comes from `getChainItems` as the pane scrolls.
+ */
+export const SCREEN_CHAIN = 80;
 
 /** `getLeafView` with the projected pane paged (`pagedMessages: true`) or whole (absent/false). */
 export interface LeafViewRequest extends LeafRequest {

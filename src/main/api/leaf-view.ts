@@ -1,6 +1,6 @@
 import type { CancelSignal } from '../core/cancel';
 import {
-  CHAIN_WINDOW,
+  SCREEN_CHAIN,
   SCREEN_HEAD,
   SCREEN_TAIL,
   type ChainItem,
@@ -128,7 +128,7 @@ function firstScreen(s: OpenSession, c: LeafContext, signal?: CancelSignal): Pro
 }
 
 /**
- * Both panes for one leaf: the last CHAIN_WINDOW chain items with their visibility, and the
+ * Both panes for one leaf: the last SCREEN_CHAIN chain items with their visibility, and the
  * projection — whole (clipped), or with `pagedMessages` only its first screen (see LeafView).
  * The plan comes as its outline (counts and strip), never row by row: the answer's size follows
  * the screen, not the number of turns (rows: `getPlanTurns`).
@@ -138,7 +138,7 @@ export function leafView(s: OpenSession, req: LeafViewRequest, signal?: CancelSi
   const ix = s.ledger.index;
   const { chain, summary, messageCount } = c.lp;
   const { plan: _rows, ...projection } = summary;
-  const chainStart = Math.max(0, chain.length - CHAIN_WINDOW);
+  const chainStart = Math.max(0, chain.length - SCREEN_CHAIN);
   const paged = req.pagedMessages === true;
   const whole = paged ? null : messagePage(s, c, 0, messageCount, signal);
   const messagePages = paged ? firstScreen(s, c, signal) : [];

@@ -102,12 +102,14 @@ export function useContextSeries(open: boolean): SeriesState {
     [key, leaf, plan, profile, overrides, withB, planB, profileB, overridesB, version],
   );
 
-  // A live append (or a reload) re-fetches, once per burst; a hash check changes no context.
+  // A live append (or a reload) re-fetches, once per burst; a hash check changes no context, and
+  // neither do a first read's steps (the series is first asked once that read has ended).
   useEffect(() => {
     if (!key || !open) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const off = api.onEvent((e: ApiEvent) => {
       if (e.type !== 'session' || e.key !== key || e.change === 'removed' || e.change === 'checked') return;
+      if (e.reading !== undefined) return;
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => setVersion((v) => v + 1), LIVE_DEBOUNCE_MS);
     });

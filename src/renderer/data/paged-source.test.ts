@@ -61,6 +61,37 @@ describe('PagedSource', () => {
     expect(calls).toHaveLength(4);
   });
 
+  it('a patch keeps the fetches of pages it does not touch, and drops those it does', async () => {
+    const t = source(100, { manual: true });
+    const top = t.src.load(3);
+    const end = t.src.load(95);
+    const mid = t.src.load(45);
+    // Rows 100–104 appended; the rows a new lane passes through (40–49) to be fetched again.
+    t.src.patch(
+      105,
+      100,
+      [100, 101, 102, 103, 104].map((row) => ({ row, v: 1 })),
+      { start: 40, end: 50 },
+    );
+    // Rows 0–9 and 90–99 did not change (the new rows start a page of their own); 40–49 did.
+    expect(t.calls.map((c) => c.signal.aborted)).toEqual([false, false, true]);
+    expect(t.src.total).toBe(105);
+    await t.release();
+    expect((await top)?.row).toBe(3);
+    // The kept answer counted the rows before the append: the patch's total stands.
+    expect(t.src.total).toBe(105);
+    t.src.ensure(0, 9);
+    expect(t.calls.map((c) => c.start)).toEqual([0, 90, 40]);
+    t.src.ensure(40, 49);
+    t.src.ensure(90, 104);
+    expect(t.calls.map((c) => c.start)).toEqual([0, 90, 40, 40]);
+    await t.release();
+    expect((await end)?.row).toBe(95);
+    await mid;
+    expect(t.src.get(102)?.row).toBe(102);
+    expect(t.src.get(45)?.row).toBe(45);
+  });
+
   it('after invalidate shows stale rows until their refetch lands, and drops answers of the old version', async () => {
     const t = source(100, { manual: true });
     const first = t.src.load(3);

@@ -39,7 +39,11 @@ interface Page<T> {
  */
 export class PagedSource<T, M = undefined> {
   private readonly pages: Lru<number, Page<T>>;
-  private readonly inflight = new Map<number, { version: number; abort: AbortController; done: Promise<void> }>();
+  /** Fetches under way by page; `carried`: begun before a patch that left the page's rows as they were. */
+  private readonly inflight = new Map<
+    number,
+    { version: number; abort: AbortController; done: Promise<void>; carried: boolean }
+  >();
   private readonly listeners = new Set<() => void>();
   private readonly pageSize: number;
   private readonly shift: number;
@@ -134,7 +138,21 @@ export class PagedSource<T, M = undefined> {
    */
   patch(total: number, start: number, items: readonly T[], stale: { start: number; end: number }): void {
     this.version++;
-    this.abortAll();
+    // A fetch under way for a page the change does not touch still answers it: kept, not asked
+    // again (a first read's steps patch the list while its first pages are on the way). Pages the
+    // change touches (stale ones, and from the first new row on) are dropped and fetched anew.
+    const staleFrom = stale.end > stale.start ? this.pageOf(stale.start) : Infinity;
+    const staleTo = stale.end > stale.start ? this.pageOf(stale.end - 1) : -Infinity;
+    const newFrom = this.pageOf(Math.min(start, this.total));
+    for (const [p, f] of [...this.inflight]) {
+      if ((p >= staleFrom && p <= staleTo) || p >= newFrom) {
+        f.abort.abort();
+        this.inflight.delete(p);
+      } else {
+        f.version = this.version;
+        f.carried = true;
+      }
+    }
     this.total = total;
     if (stale.end > stale.start) {
       for (let p = this.pageOf(stale.start); p <= this.pageOf(stale.end - 1); p++) {
@@ -179,18 +197,19 @@ export class PagedSource<T, M = undefined> {
   private fetch(p: number): Promise<void> {
     const have = this.inflight.get(p);
     if (have && have.version === this.version) return have.done;
-    const version = this.version;
     const abort = new AbortController();
     const base = this.baseOf(p);
     const start = Math.max(0, base);
-    const done = this.opts.fetch(start, base + this.pageSize - start, abort.signal).then(
+    const entry = { version: this.version, abort, done: Promise.resolve(), carried: false };
+    entry.done = this.opts.fetch(start, base + this.pageSize - start, abort.signal).then(
       (r) => {
-        if (abort.signal.aborted || version !== this.version) return;
+        if (abort.signal.aborted || entry.version !== this.version) return;
         this.inflight.delete(p);
         const page: Page<T> = { rows: [], stale: false };
         r.items.forEach((item, k) => (page.rows[r.start + k - base] = item));
         this.pages.set(p, page);
-        this.total = r.total;
+        // An answer carried through a patch counts the rows before it: the patch's total is newer.
+        this.total = entry.carried ? Math.max(this.total, r.total) : r.total;
         if (r.meta !== undefined) this.meta = r.meta;
         this.error = null;
         this.notify();
@@ -202,7 +221,7 @@ export class PagedSource<T, M = undefined> {
         this.notify();
       },
     );
-    this.inflight.set(p, { version, abort, done });
-    return done;
+    this.inflight.set(p, entry);
+    return entry.done;
   }
 }

@@ -1,5 +1,6 @@
 import type { Api, TreeRow } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
+import { AskOnce } from '../data/ask-once';
 import { currentTreeSource, type TreeSource } from '../data/session-sources';
 import { ROW_HEIGHT } from './lane-graph';
 
@@ -7,16 +8,24 @@ import { ROW_HEIGHT } from './lane-graph';
 const SCAN_LIMIT = 4096;
 
 /**
- * How long the cursor must rest before its row becomes the selected leaf (ms). Moving with
- * j/k/PageDown draws the cursor at once; the panes are asked for only where it stops, so a
- * run of key presses costs one leaf view, not one per row passed.
+ * Keyboard travel draws the cursor at once and asks for the panes where the user pauses: the frame
+ * after the key is let go (a held key's repeats ask for nothing until then). Without a key release to wait
+ * for (a command run from the palette, a key whose release went elsewhere), the row is selected
+ * once the cursor has rested this long (ms).
  */
 export const SETTLE_MS = 100;
 
-let settling: ReturnType<typeof setTimeout> | null = null;
+let settling: {
+  timer: ReturnType<typeof setTimeout>;
+  frame: number | null;
+  released: () => void;
+} | null = null;
 
 function stopSettling(): void {
-  if (settling !== null) clearTimeout(settling);
+  if (settling === null) return;
+  clearTimeout(settling.timer);
+  if (settling.frame !== null) cancelAnimationFrame(settling.frame);
+  window.removeEventListener('keyup', settling.released);
   settling = null;
 }
 
@@ -32,13 +41,20 @@ export function selectRowEntry(row: TreeRow): void {
 export function moveCursorTo(row: TreeRow): void {
   stopSettling();
   useAppStore.getState().placeCursor(row.row, true);
-  settling = setTimeout(() => {
-    settling = null;
+  const settle = (): void => {
+    stopSettling();
     const s = useAppStore.getState();
     // The session changed, or another move already took over: nothing to select.
     if (s.selectedRow !== row.row || currentTreeSource()?.get(row.row)?.id !== row.id) return;
     s.selectLeaf(row.id, row.row);
-  }, SETTLE_MS);
+  };
+  // Released: asked on the next frame, unless another press comes first (presses in a quick run
+  // come closer than a frame apart, and each would otherwise ask and be cancelled by the next).
+  const released = (): void => {
+    if (settling && settling.frame === null) settling.frame = requestAnimationFrame(settle);
+  };
+  settling = { timer: setTimeout(settle, SETTLE_MS), frame: null, released };
+  window.addEventListener('keyup', released);
 }
 
 /** Rows a PageUp/PageDown moves: what the tree shows at once, less one row of context. */
@@ -66,11 +82,29 @@ async function scan(
   return undefined;
 }
 
-/** The row number of an entry (its own, or the folded row that holds it) in the tree as shown. */
+/**
+ * Rows found, by everything a row number depends on: the session, the folding, the tree's version
+ * and its length (an append adds rows after the old ones and moves none of them).
+ */
+const rowsFound = new AskOnce<{ row: number }>();
+
+/** Forgets the rows found (another session opens: nothing of the last one is asked again). */
+export function forgetFoundRows(): void {
+  rowsFound.clear();
+}
+
+/**
+ * The row number of an entry (its own, or the folded row that holds it) in the tree as shown.
+ * The open, the cursor and a fold may all ask for the same entry at once: one request answers them.
+ */
 export async function rowNumberOf(api: Api, id: string): Promise<number | undefined> {
   const s = useAppStore.getState();
-  if (!s.sessionKey) return undefined;
-  const { row } = await api.findRow({ key: s.sessionKey, id, foldAudit: s.foldAudit });
+  const key = s.sessionKey;
+  if (!key) return undefined;
+  const foldAudit = s.foldAudit;
+  const rows = (foldAudit ? s.sessionInfo?.foldedRowCount : s.sessionInfo?.rowCount) ?? -1;
+  const asked = JSON.stringify([key, foldAudit, s.treeVersion, rows, id]);
+  const { row } = await rowsFound.ask(asked, () => api.findRow({ key, id, foldAudit }));
   return row;
 }
 

@@ -42,6 +42,31 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
     expect(cursorId()).toBe('u98');
   });
 
+  it('a key let go asks for its row’s panes at once; a held key’s repeats ask for nothing', async () => {
+    const api = await openLong();
+    const before = leafViews(api.calls).length;
+    // Held: repeats, no release. The cursor moves, nothing is asked.
+    act(() => {
+      fireEvent.keyDown(document.body, { key: 'k' });
+      fireEvent.keyDown(document.body, { key: 'k', repeat: true });
+      fireEvent.keyDown(document.body, { key: 'k', repeat: true });
+    });
+    expect(useAppStore.getState().selectedRow).toBe(297);
+    expect(leafViews(api.calls).length).toBe(before);
+    // Let go: the pause is the release (asked on the next frame), not a fixed wait.
+    act(() => {
+      fireEvent.keyUp(document.body, { key: 'k' });
+    });
+    await act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+    expect(useAppStore.getState().leaf).toBe('r98');
+    expect(
+      leafViews(api.calls)
+        .slice(before)
+        .map((r) => r.leaf),
+    ).toEqual(['r98']);
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r98'), { timeout: 5000 });
+  });
+
   it('PageDown and PageUp move the selection by a page of rows, not only the scroll', async () => {
     const api = await openLong();
     pressQuickly('Home', 1);

@@ -11,7 +11,10 @@ import { rowNumberOf } from './tree-nav';
  * With no leaf named, the selection is the active leaf.
  */
 export function useCursorFollowsLeaf(api: Api): void {
-  const target = useAppStore((s) => s.leaf ?? s.sessionInfo?.activeLeaf ?? null);
+  // While a first read is under way the "active leaf" is only the last entry read so far: the
+  // cursor waits for the read's end (the session controller places it then) instead of chasing
+  // every step, each a findRow and a page of rows that would compete with the read.
+  const target = useAppStore((s) => s.leaf ?? (s.sessionInfo?.reading ? null : s.sessionInfo?.activeLeaf) ?? null);
   const open = useAppStore((s) => s.sessionInfo !== null);
   useEffect(() => {
     if (!open || !target) return;

@@ -1,0 +1,520 @@
+/**
+ * Speed at the eye, for `npm run bench -- ui`: the built app in Chromium through the real serve
+ * mode, on the 100 MB uncompacted session (real100-data.ts; `--size 1g`: the same shape at 1 GiB,
+ * ~357k entries, generated once into bench/.data, slow). Every figure runs from the input event
+ * (its `timeStamp`, or the navigation for a reload) to the first animation frame whose DOM shows
+ * the result:
+ *   first open (a click on the session in the library, a fresh data folder) → first rows / panes;
+ *   ≥ 20 clicks on rows spread over the tree → both panes show that leaf (p50 / p95);
+ *   `j` → the cursor on the next row; five quick `j` → the 5th row's panes;
+ *   the tree scrolled while a clicked leaf's panes load (frame intervals);
+ *   the longest main-thread task while selecting (Long Tasks API);
+ *   a page reload with the session open; a reopen from the kept index in a fresh server.
+ * Beside each: the requests the page sent (per method, and how many repeated one already sent).
+ *   --app DIR    measure another checkout's build (DIR/bin/vak-explorer.mjs with its dist/ and out/),
+ *                e.g. `--app /work/main`, against the same data: before and after on one machine.
+ *   --runs N     repeat the whole script N times (ranges are reported).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { generateSession, realSizeUncompacted } from '../src/generator';
+import { cwdHash } from '../src/main/core/fnv1a64';
+import { sessionKey } from '../src/shared/session-key';
+import { findChromiumHere } from '../src/test-support/find-chromium';
+import { CHROMIUM_ARGS, ROOT, type ServeProcess } from '../src/test-support/serve-process';
+import { prepareReal100, type Real100 } from './real100-data';
+import { INIT_SCRIPT, scrollScript } from './ui-page-scripts';
+import { armScript, countsScript, CURSOR_ROW, idleScript, READ_DONE } from './ui-eye-scripts';
+
+type Log = (line: string) => void;
+
+const CLICKS = 20;
+const KEYS = 8;
+const J_RUNS = 3;
+const OPEN_TIMEOUT_MS = 180_000;
+const STEP_TIMEOUT_MS = 30_000;
+const VIEWPORT = { width: 1600, height: 1000 };
+
+interface Counts {
+  total: number;
+  byMethod: Record<string, number>;
+  repeats: number;
+  cancels: number;
+}
+interface OpenFigures {
+  rowsMs: number | null;
+  panesMs: number | null;
+  counts: Counts;
+}
+export interface EyeRun {
+  load: [number, number];
+  firstOpen: OpenFigures;
+  clicks: number[];
+  clickErrors: number;
+  clickCounts: Counts;
+  keyCursor: number[];
+  jFive: number[];
+  jCounts: Counts;
+  longestTaskMs: number | null;
+  longTasks: number;
+  scrollFrames: number[];
+  reload: OpenFigures;
+  reopen: OpenFigures;
+}
+
+// ---------------------------------------------------------------- data
+
+/** The 1 GiB session: the 100 MB shape, ten times as long (cached in bench/.data/eye-1g-home). */
+function prepare1g(log: Log): Real100 {
+  const data = join(ROOT, 'bench', '.data');
+  const home = join(data, 'eye-1g-home');
+  const marker = join(data, 'eye-1g-home.json');
+  mkdirSync(data, { recursive: true });
+  const partial = join(data, 'eye-1g.partial.jsonl');
+  const opts = { ...realSizeUncompacted(partial), bytes: 1024 * 1024 * 1024 };
+  const options = JSON.stringify({ ...opts, path: undefined });
+  if (existsSync(marker)) {
+    const m = JSON.parse(readFileSync(marker, 'utf8')) as Real100;
+    const file = join(home, m.key);
+    if (m.options === options && existsSync(file) && statSync(file).size === m.bytes) return { ...m, home };
+    rmSync(home, { recursive: true, force: true });
+  }
+  log('  generating the 1 GiB session (the 100 MB shape, longer; about a minute) …');
+  const g = generateSession(opts);
+  const key = sessionKey('vak', cwdHash(opts.cwd), g.sessionId);
+  mkdirSync(join(home, key, '..'), { recursive: true });
+  renameSync(partial, join(home, key));
+  const made: Real100 = { options, home, key, entries: g.entries, bytes: statSync(join(home, key)).size };
+  writeFileSync(marker, JSON.stringify(made));
+  return made;
+}
+
+// ---------------------------------------------------------------- the server
+
+/** `serve` of the build under `app` on `home`, its kept indexes in `dataDir`. */
+async function serve(app: string, home: string, dataDir: string): Promise<ServeProcess> {
+  const cli = join(app, 'bin', 'vak-explorer.mjs');
+  const child = spawn(process.execPath, [cli, 'serve', '--home', home, '--port', '0', '--no-open'], {
+    cwd: app,
+    env: { ...process.env, XDG_DATA_HOME: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += String(d)));
+  const url = await new Promise<string>((res, rej) => {
+    let out = '';
+    const timer = setTimeout(() => rej(new Error(`serve printed no URL in 60 s\n${err}`)), 60_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += String(d);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`serve exited with ${code}\n${out}\n${err}`));
+    });
+  });
+  return { child, url, origin: new URL(url).origin, stderr: () => err };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// ---------------------------------------------------------------- in the page
+
+async function until(page: Page, condition: string, timeoutMs: number): Promise<boolean> {
+  return (await page.evaluate(`(async () => {
+    const end = performance.now() + ${timeoutMs};
+    while (!(${condition})) {
+      if (performance.now() > end) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
+  })()`)) as boolean;
+}
+
+const counts = async (page: Page, from: number | string): Promise<Counts> =>
+  (await page.evaluate(countsScript(from))) as Counts;
+
+/** The requests sent from `from` on, one a line with its timing (`--verbose`). */
+const requestsSince = async (page: Page, from: number | string): Promise<string> =>
+  (await page.evaluate(`window.__vakBench.ws.slice(${from}).map((e) => '      ' + e.sentAt.toFixed(0) + ' → ' +
+    (e.answeredAt === null ? (e.cancelled ? 'cancelled' : 'open') : e.answeredAt.toFixed(0)) + ' ' + (e.bytes / 1024).toFixed(0) + ' KB ' +
+    e.body.slice(0, 260)).join('\\n')`)) as string;
+
+function merge(cs: Counts[]): Counts {
+  const out: Counts = { total: 0, byMethod: {}, repeats: 0, cancels: 0 };
+  for (const c of cs) {
+    out.total += c.total;
+    out.repeats += c.repeats;
+    out.cancels += c.cancels;
+    for (const [m, n] of Object.entries(c.byMethod)) out.byMethod[m] = (out.byMethod[m] ?? 0) + n;
+  }
+  return out;
+}
+
+const idle = (page: Page, quietMs = 600, maxMs = 30_000): Promise<unknown> => page.evaluate(idleScript(quietMs, maxMs));
+
+interface Armed {
+  at: number | null;
+  doneAt: number | null;
+  error: string | null;
+  wsFrom: number;
+}
+const armed = async (page: Page): Promise<Armed> => (await page.evaluate('window.__vakBench.eye')) as Armed;
+const took = (m: Armed): number | null => (m.at === null || m.doneAt === null ? null : m.doneAt - m.at);
+
+/** A signed-in context with the bench's taps; the app loaded once (its bundle in the HTTP cache). */
+async function signedIn(browser: Browser, server: ServeProcess): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ viewport: VIEWPORT });
+  const warm = await ctx.newPage();
+  await warm.goto(server.url);
+  await warm.getByRole('navigation', { name: 'Library' }).waitFor({ timeout: 30_000 });
+  await warm.close();
+  const page = await ctx.newPage();
+  await page.addInitScript({ content: INIT_SCRIPT });
+  await page.goto(server.origin + '/');
+  await page.getByRole('navigation', { name: 'Library' }).waitFor({ timeout: 30_000 });
+  return { ctx, page };
+}
+
+/** A click on the session in the library → first tree rows, and the active leaf's panes. */
+async function openFromLibrary(page: Page, key: string): Promise<OpenFigures> {
+  const item = page.locator(`button.session-item[data-session-key="${key}"]`);
+  await item.waitFor({ timeout: 60_000 });
+  await page.evaluate(`(() => {
+    const B = window.__vakBench;
+    B.openFrom = B.ws.length;
+    B.firstRowsAt = null; B.panesAt = null; B.openAt = null;
+    document.addEventListener('click', (e) => {
+      B.openAt = e.timeStamp;
+      const watch = () => {
+        const now = performance.now();
+        if (B.firstRowsAt === null && document.querySelector('.tree-row[data-entry-id]')) B.firstRowsAt = now;
+        if (B.panesAt === null && B.panesFor(null)) B.panesAt = now;
+        if (B.firstRowsAt === null || B.panesAt === null) requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    }, { capture: true, once: true });
+  })()`);
+  await item.click();
+  return settleOpen(page, 'window.__vakBench.openAt', 'window.__vakBench.openFrom');
+}
+
+async function settleOpen(page: Page, from: string, wsFrom: string): Promise<OpenFigures> {
+  await until(page, 'window.__vakBench.panesAt !== null || window.__vakBench.leafError() !== null', OPEN_TIMEOUT_MS);
+  await idle(page);
+  const t = (await page.evaluate(`(() => { const B = window.__vakBench, a = ${from};
+    return { rows: B.firstRowsAt === null ? null : B.firstRowsAt - a, panes: B.panesAt === null ? null : B.panesAt - a }; })()`)) as {
+    rows: number | null;
+    panes: number | null;
+  };
+  return { rowsMs: t.rows, panesMs: t.panes, counts: await counts(page, wsFrom) };
+}
+
+/** Brings row `row` into view (scrolled to the middle) and resolves its entry id once drawn. */
+async function showRow(page: Page, row: number): Promise<{ id: string; selected: boolean } | null> {
+  return (await page.evaluate(`(async () => {
+    const el = document.querySelector('.tree-scroll');
+    const rows = Number(el.dataset.rows), view = el.clientHeight;
+    const scale = rows * 24 > el.scrollHeight ? (rows * 24 - view) / (el.scrollHeight - view) : 1;
+    el.scrollTop = Math.max(0, (${row} * 24 - view / 2) / scale);
+    const end = performance.now() + 30000;
+    for (;;) {
+      await new Promise((r) => requestAnimationFrame(r));
+      const r = document.getElementById('tree-row-${row}');
+      if (r && r.dataset.entryId) return { id: r.dataset.entryId, selected: r.classList.contains('selected-leaf') };
+      if (performance.now() > end) return null;
+    }
+  })()`)) as { id: string; selected: boolean } | null;
+}
+
+const panesFor = (id: string): string => `window.__vakBench.panesFor(${JSON.stringify(id)})`;
+
+async function clickRows(page: Page, log: Log): Promise<{ ms: number[]; errors: number; counts: Counts }> {
+  const rows = Number(await page.evaluate(`document.querySelector('.tree-scroll').dataset.rows`));
+  const ms: number[] = [];
+  let errors = 0;
+  const sum: Counts[] = [];
+  for (let k = 0; k < CLICKS; k++) {
+    let row = Math.floor(((k + 0.5) / CLICKS) * (rows - 1));
+    let shown = await showRow(page, row);
+    if (shown?.selected) shown = await showRow(page, ++row);
+    if (!shown) {
+      errors++;
+      continue;
+    }
+    await idle(page, 200);
+    await page.evaluate(armScript('click', panesFor(shown.id), STEP_TIMEOUT_MS));
+    await page.locator(`#tree-row-${row}`).click();
+    await until(
+      page,
+      'window.__vakBench.eye.doneAt !== null || window.__vakBench.eye.error !== null',
+      STEP_TIMEOUT_MS + 5000,
+    );
+    const m = await armed(page);
+    const t = took(m);
+    if (t === null) errors++;
+    else ms.push(t);
+    await idle(page, 300);
+    // What the click asked for (not the rows the scroll to it fetched).
+    sum.push(await counts(page, m.wsFrom));
+    if (process.argv.includes('--verbose') && k < 3) log(await requestsSince(page, m.wsFrom));
+  }
+  log(`    clicks: ${ms.map((x) => x.toFixed(0)).join(' ')} ms${errors ? ` (${errors} not drawn)` : ''}`);
+  return { ms, errors, counts: merge(sum) };
+}
+
+/** Single `j` presses with pauses: the key's timeStamp → the frame whose DOM has the cursor on the next row. */
+async function keyCursor(page: Page): Promise<number[]> {
+  const out: number[] = [];
+  for (let k = 0; k < KEYS; k++) {
+    const at = (await page.evaluate(CURSOR_ROW)) as number | null;
+    if (at === null) break;
+    await page.evaluate(
+      armScript('keydown', `!!document.querySelector('#tree-row-${at + 1}.cursor')`, STEP_TIMEOUT_MS),
+    );
+    await page.keyboard.press('j');
+    await until(
+      page,
+      'window.__vakBench.eye.doneAt !== null || window.__vakBench.eye.error !== null',
+      STEP_TIMEOUT_MS + 5000,
+    );
+    const t = took(await armed(page));
+    if (t !== null) out.push(t);
+    await idle(page, 300);
+  }
+  return out;
+}
+
+/** Five quick `j` from a clicked row → the 5th row's panes, from the first key. */
+async function jFive(page: Page): Promise<{ ms: number[]; counts: Counts }> {
+  const ms: number[] = [];
+  const sum: Counts[] = [];
+  for (let k = 0; k < J_RUNS; k++) {
+    const at = (await page.evaluate(CURSOR_ROW)) as number | null;
+    if (at === null) break;
+    const target = await showRow(page, at + 5);
+    if (!target) break;
+    await page.evaluate(armScript('keydown', panesFor(target.id), STEP_TIMEOUT_MS));
+    for (let n = 0; n < 5; n++) await page.keyboard.press('j');
+    await until(
+      page,
+      'window.__vakBench.eye.doneAt !== null || window.__vakBench.eye.error !== null',
+      STEP_TIMEOUT_MS + 5000,
+    );
+    const m = await armed(page);
+    const t = took(m);
+    if (t !== null) ms.push(t);
+    await idle(page, 300);
+    sum.push(await counts(page, m.wsFrom));
+  }
+  return { ms, counts: merge(sum) };
+}
+
+/** A row clicked, then the tree scrolled from the middle for 2 s while its panes load: frame intervals. */
+async function scrollWhileLoading(page: Page): Promise<number[]> {
+  const rows = Number(await page.evaluate(`document.querySelector('.tree-scroll').dataset.rows`));
+  const shown = await showRow(page, Math.floor(rows * 0.3));
+  if (!shown) return [];
+  await idle(page, 200);
+  const r = (await page.evaluate(`(async () => {
+    document.querySelector('.tree-row[data-entry-id="${shown.id}"]').click();
+    return await ${scrollScript(2000, 'middle', 3000)};
+  })()`)) as { frames: number[] };
+  await idle(page, 300);
+  return r.frames;
+}
+
+async function longTasksSince(page: Page, since: number): Promise<{ max: number | null; n: number }> {
+  const tasks = (await page.evaluate(
+    `window.__vakBench.longTasks && window.__vakBench.longTasks.filter((t) => t.at >= ${since}).map((t) => t.ms)`,
+  )) as number[] | null;
+  if (tasks === null) return { max: null, n: 0 };
+  return { max: tasks.length ? Math.max(...tasks) : 0, n: tasks.length };
+}
+
+/** One whole script on a fresh data folder. */
+async function runOnce(browser: Browser, app: string, data: Real100, log: Log): Promise<EyeRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vak-eye-'));
+  const load0 = loadavg()[0];
+  let server: ServeProcess | null = await serve(app, data.home, dataDir);
+  try {
+    let { ctx, page } = await signedIn(browser, server);
+    log('    first open …');
+    const firstOpen = await openFromLibrary(page, data.key);
+    if (process.argv.includes('--verbose')) log(await requestsSince(page, 'window.__vakBench.openFrom'));
+    // The clicks are measured once the session is read (and its hash check is done).
+    await until(page, READ_DONE, OPEN_TIMEOUT_MS);
+    await idle(page, 1500, 60_000);
+    const selectFrom = (await page.evaluate('performance.now()')) as number;
+    log('    clicks …');
+    const clicks = await clickRows(page, log);
+    log('    keys …');
+    const keys = await keyCursor(page);
+    const j = await jFive(page);
+    const tasks = await longTasksSince(page, selectFrom);
+    log('    scroll while a leaf loads …');
+    const scrollFrames = await scrollWhileLoading(page);
+    log('    reload …');
+    await page.reload();
+    const reload = await settleOpen(page, '0', '0');
+    if (process.argv.includes('--verbose')) log(await requestsSince(page, 0));
+    await ctx.close();
+    await stop(server.child);
+    server = null;
+    log('    reopen in a fresh server …');
+    server = await serve(app, data.home, dataDir);
+    ({ ctx, page } = await signedIn(browser, server));
+    const reopen = await openFromLibrary(page, data.key);
+    await ctx.close();
+    return {
+      load: [load0, loadavg()[0]],
+      firstOpen,
+      clicks: clicks.ms,
+      clickErrors: clicks.errors,
+      clickCounts: clicks.counts,
+      keyCursor: keys,
+      jFive: j.ms,
+      jCounts: j.counts,
+      longestTaskMs: tasks.max,
+      longTasks: tasks.n,
+      scrollFrames,
+      reload,
+      reopen,
+    };
+  } finally {
+    if (server) await stop(server.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
+const pct = (xs: number[], p: number): number | null =>
+  xs.length ? sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * p))] : null;
+const f = (n: number | null | undefined, d = 0): string => (n === null || n === undefined ? '—' : n.toFixed(d));
+const range = (xs: (number | null)[], d = 0, unit = 'ms'): string => {
+  const v = xs.filter((x): x is number => x !== null);
+  if (!v.length) return '—';
+  const lo = Math.min(...v),
+    hi = Math.max(...v);
+  return lo === hi || v.length === 1 ? `${f(lo, d)} ${unit}` : `${f(lo, d)}–${f(hi, d)} ${unit}`;
+};
+const countLine = (c: Counts, per = 1): string =>
+  Object.entries(c.byMethod)
+    .sort((a, b) => b[1] - a[1])
+    .map(([m, n]) => `${m} ${per === 1 ? n : (n / per).toFixed(1)}`)
+    .join(', ') + ` · repeated ${c.repeats}, cancelled ${c.cancels}`;
+
+function report(runs: EyeRun[], log: Log): void {
+  const all = (g: (r: EyeRun) => number[]): number[] => runs.flatMap(g);
+  const clicks = all((r) => r.clicks);
+  const frames = all((r) => r.scrollFrames);
+  log('');
+  log(`  ${runs.length} run(s) · load average ${runs.map((r) => `${f(r.load[0], 1)}→${f(r.load[1], 1)}`).join(', ')}`);
+  log('  what (input event → painted)            figure                                   goal');
+  const row = (what: string, fig: string, goal: string): void => log(`  ${what.padEnd(40)} ${fig.padEnd(40)} ${goal}`);
+  row(
+    'click a leaf → both panes (p50 / p95)',
+    `${f(pct(clicks, 0.5))} / ${f(pct(clicks, 0.95))} ms (${clicks.length} clicks, ${range(clicks)})`,
+    '≤ 100 / ≤ 200 ms',
+  );
+  row('five quick j → 5th leaf’s panes', range(all((r) => r.jFive)), '≤ 200 ms');
+  row(
+    'key → cursor drawn (p50 / max)',
+    `${f(
+      pct(
+        all((r) => r.keyCursor),
+        0.5,
+      ),
+      1,
+    )} / ${f(Math.max(...all((r) => r.keyCursor)), 1)} ms`,
+    '≤ 16 ms',
+  );
+  row(
+    'longest task while selecting',
+    `${range(runs.map((r) => r.longestTaskMs))} (${runs.map((r) => r.longTasks).join(', ')} over 50 ms)`,
+    '≤ 50 ms',
+  );
+  row(
+    'first open → first rows / panes',
+    `${range(runs.map((r) => r.firstOpen.rowsMs))} / ${range(runs.map((r) => r.firstOpen.panesMs))}`,
+    '≤ 300 ms / ≤ 1 s',
+  );
+  row(
+    'reopen, fresh server → rows / panes',
+    `${range(runs.map((r) => r.reopen.rowsMs))} / ${range(runs.map((r) => r.reopen.panesMs))}`,
+    '≤ 200 / ≤ 400 ms',
+  );
+  row(
+    'page reload → rows / panes',
+    `${range(runs.map((r) => r.reload.rowsMs))} / ${range(runs.map((r) => r.reload.panesMs))}`,
+    '≤ 200 / ≤ 400 ms',
+  );
+  const dropped = frames.filter((x) => x > 25).length;
+  row(
+    'tree scroll while panes load',
+    `frames p50 ${f(pct(frames, 0.5), 1)} · p95 ${f(pct(frames, 0.95), 1)} ms, ${dropped}/${frames.length} > 25 ms`,
+    '60 fps',
+  );
+  log('\n  requests the page sent (run 1):');
+  const r = runs[0];
+  log(`    first open:        ${countLine(r.firstOpen.counts)}`);
+  log(`    per click:         ${countLine(r.clickCounts, r.clicks.length + r.clickErrors)}`);
+  log(`    five quick j (×${J_RUNS}): ${countLine(r.jCounts)}`);
+  log(`    reload:            ${countLine(r.reload.counts)}`);
+  log(`    reopen:            ${countLine(r.reopen.counts)}`);
+}
+
+// ---------------------------------------------------------------- entry
+
+const argOf = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+export async function runEyeBench(log: Log): Promise<void> {
+  const chromiumLookup = findChromiumHere();
+  if (!chromiumLookup.found) return log(`  (not measured: ${chromiumLookup.message})`);
+  const app = resolve(argOf('--app') ?? process.env['VAK_EYE_APP'] ?? ROOT);
+  if (!existsSync(join(app, 'out', 'renderer', 'index.html')) || !existsSync(join(app, 'dist', 'cli'))) {
+    return log(`  (not measured: no build in ${app}: run \`npm run build\` there)`);
+  }
+  const big = argOf('--size') === '1g';
+  const data = big ? prepare1g(log) : prepareReal100(log);
+  const runs = Number(argOf('--runs') ?? 1);
+  log(
+    `  at the eye · ${(data.bytes / 2 ** 20).toFixed(0)} MB, ${data.entries.toLocaleString('en-US')} entries · build ${app}` +
+      ` · ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)}`,
+  );
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS });
+  try {
+    const out: EyeRun[] = [];
+    for (let k = 0; k < runs; k++) {
+      log(`  run ${k + 1}/${runs}`);
+      out.push(await runOnce(browser, app, data, log));
+    }
+    report(out, log);
+    if (process.argv.includes('--json')) log(JSON.stringify(out));
+  } catch (e) {
+    log(`  (eye bench failed: ${(e as Error).stack ?? String(e)})`);
+    process.exitCode = 1;
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}

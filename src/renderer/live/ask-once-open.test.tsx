@@ -1,0 +1,52 @@
+// @vitest-environment jsdom
+import { waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SessionWriter } from '../test-support/backend-api';
+import { renderOnBackend, sessionHash, waitCursor } from '../test-support/render-backend';
+
+type Calls = { method: string; req: unknown }[];
+
+/** Requests that repeat one already sent (same method, same request). */
+const repeats = (calls: Calls, methods: string[]): string[] => {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const c of calls) {
+    if (!methods.includes(c.method)) continue;
+    const k = `${c.method} ${JSON.stringify(c.req)}`;
+    if (seen.has(k)) out.push(k);
+    seen.add(k);
+  }
+  return out;
+};
+
+/** 60 messages of ~1 KB: read in steps of 8 KB, as a big session's first open is. */
+function steppedSession(): SessionWriter {
+  const w = new SessionWriter().header().message('m0', 'h', 'user', [{ type: 'text', text: 'Start.' }]);
+  for (let i = 1; i < 60; i++) {
+    const role = i % 2 ? 'assistant' : 'user';
+    w.message(`m${i}`, `m${i - 1}`, role, [{ type: 'text', text: `step ${i} ` + 'x'.repeat(1000) }]);
+  }
+  return w;
+}
+
+describe('opening a session asks once for what the screen needs', { timeout: 60_000 }, () => {
+  it('a first read in steps: one open and one figures refresh, one view, no row number asked twice', async () => {
+    const api = await renderOnBackend({
+      written: { big: steppedSession() },
+      hash: sessionHash('big'),
+      firstReadBytes: 8192,
+    });
+    await waitCursor('m59', 20_000);
+    await waitFor(() => expect(document.querySelector('.leaf-panes[data-leaf-id="m59"]')).not.toBeNull(), {
+      timeout: 15_000,
+    });
+    const n = (m: string) => api.calls.filter((c) => c.method === m).length;
+    // The open, and the figures once the read has ended (whole usage, work, links).
+    expect(n('openSession')).toBe(2);
+    expect(n('getLeafView')).toBe(1);
+    // The cursor waited for the read's end instead of chasing the last entry read at each step.
+    expect(api.calls.filter((c) => c.method === 'findRow').map((c) => (c.req as { id: string }).id)).toEqual(['m59']);
+    // (A page of rows may be asked again: a step's delta can redraw rows shown, e.g. the old last one.)
+    expect(repeats(api.calls, ['findRow', 'getLeafView', 'getContextSeries'])).toEqual([]);
+  });
+});

@@ -1,0 +1,166 @@
+import type { Api, ApiEvent, SessionDelta, SessionKey } from '../../shared/api';
+import { describeError } from '../api/api-methods';
+import { currentTreeSource, dropSessionSources } from '../data/session-sources';
+import type { AppState } from '../store/app-store';
+import { forgetFoundRows, jumpToEntry, rowNumberOf } from '../tree/tree-nav';
+import { subscribeUntilStopped } from './subscription';
+
+type SessionEvent = Extract<ApiEvent, { type: 'session' }>;
+
+/**
+ * Puts an append's rows in the open tree source: the new rows (or, past MAX_DELTA_ROWS, none:
+ * they are fetched when shown) and the rows a new lane line passes through fetched again.
+ */
+function patchTree(delta: SessionDelta): void {
+  const tree = currentTreeSource();
+  if (!tree) return;
+  const folded = tree.foldAudit;
+  const total = folded ? delta.foldedRowCount : delta.rowCount;
+  const first = folded ? delta.foldedFirstRow : delta.firstNewIndex;
+  const rows = folded ? delta.foldedRows : delta.rows;
+  const redraw = folded ? delta.redrawFolded : delta.redraw;
+  // Rows that did not come with the event are fetched again when shown (one range: the hull).
+  const stale = rows ? redraw : { start: Math.min(redraw.start, first), end: Math.max(redraw.end, total) };
+  tree.patch(total, first, rows ?? [], stale);
+  tree.meta = Math.max(1, delta.laneCount);
+}
+
+/**
+ * The open session's life in the renderer, as one plain object: it opens the session, subscribes
+ * to it and applies its events — the open, a first read's steps and end, appends with their
+ * deltas, reloads, a hash check, removal — strictly one after another, each to its end (its own
+ * requests answered) before the next starts. Applied by handlers that could interleave, a reload's
+ * answer could land after a later append's patch and undo it. Progress alone is applied on arrival
+ * (it only moves a bar), until the read's end is seen.
+ */
+export class SessionController {
+  private live = true;
+  private tail: Promise<void> = Promise.resolve();
+  private readEnded = false;
+  private stops: (() => void)[] = [];
+
+  constructor(
+    private readonly api: Api,
+    readonly key: SessionKey,
+    private readonly st: () => AppState,
+  ) {}
+
+  start(): void {
+    dropSessionSources();
+    forgetFoundRows();
+    this.st().setProgress(null);
+    this.stops.push(this.api.onEvent((e) => this.onEvent(e)));
+    this.enqueue(() => this.open());
+    this.stops.push(subscribeUntilStopped(this.api, { topic: 'session', key: this.key }));
+  }
+
+  /** Nothing more is applied, nothing asked; answers still on the way are dropped. */
+  stop(): void {
+    this.live = false;
+    for (const s of this.stops.splice(0)) s();
+  }
+
+  /** Resolves once everything queued so far has been applied (tests). */
+  settled(): Promise<void> {
+    return this.tail;
+  }
+
+  private onEvent(e: ApiEvent): void {
+    if (!this.live) return;
+    if (e.type === 'progress' && e.key === this.key) {
+      if (!this.readEnded) this.st().setProgress({ bytesRead: e.bytesRead, bytesTotal: e.bytesTotal });
+    } else if (e.type === 'session' && e.key === this.key) {
+      if (e.reading === null) this.readEnded = true;
+      this.enqueue(() => this.apply(e));
+    }
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.tail = this.tail
+      .then(() => (this.live ? task() : undefined))
+      .catch((err: unknown) => {
+        if (this.live) this.st().sessionFailed(describeError(err));
+      });
+  }
+
+  private async open(): Promise<void> {
+    const info = await this.api.openSession({ key: this.key });
+    if (!this.live) return;
+    this.st().sessionOpened(info);
+    // The tree opens on the selected leaf (the active one unless the URL names another), in view.
+    // While a first read is under way the active leaf is not known yet (the read's end places it):
+    // the tree shows its first rows meanwhile.
+    const leaf = this.st().leaf ?? (info.reading ? null : info.activeLeaf);
+    if (!leaf) return;
+    const r = await rowNumberOf(this.api, leaf).catch(() => undefined);
+    if (r !== undefined && this.live) this.st().placeCursor(r, true);
+  }
+
+  private async apply(e: SessionEvent): Promise<void> {
+    const st = this.st;
+    if (e.change === 'removed') st().sessionFailed('This session file was removed.');
+    // The hash check of a first read: found nothing, only its mark goes; else warnings and rows are asked again.
+    else if (e.change === 'checked' && e.hashMismatches === 0) st().hashesChecked();
+    // An append that carries its delta is patched in: tree rows and counts from the event, no re-open.
+    else if (e.change === 'appended' && e.delta && st().sessionInfo) await this.patch(e, e.delta);
+    else await this.refresh(e.newIds, true);
+  }
+
+  /**
+   * Asks for the session's figures again. `rowsChanged`: a reload or a check that found
+   * something, so every row is fetched again; the end of a first read changes no row the steps'
+   * deltas did not already bring.
+   */
+  private async refresh(newIds: string[], rowsChanged: boolean): Promise<void> {
+    const st = this.st;
+    const info = await this.api.openSession({ key: this.key });
+    if (!this.live) return;
+    if (rowsChanged) st().sessionChanged(info);
+    else st().sessionOpened(info);
+    const pending = st().takePendingSelect(newIds);
+    if (pending) {
+      await jumpToEntry(this.api, pending);
+    } else if (st().follow && info.activeLeaf) {
+      await jumpToEntry(this.api, info.activeLeaf);
+    } else if (rowsChanged) {
+      const leaf = st().leaf;
+      if (!leaf) return;
+      // Rows may have moved (folding, lanes): keep the cursor on the selected entry.
+      const r = await rowNumberOf(this.api, leaf).catch(() => undefined);
+      if (r !== undefined && this.live) st().placeCursor(r);
+    }
+  }
+
+  private async patch(e: SessionEvent, delta: SessionDelta): Promise<void> {
+    const st = this.st;
+    patchTree(delta);
+    if (e.reading !== undefined) st().setProgress(e.reading);
+    st().sessionAppended({
+      entryCount: e.entryCount,
+      activeLeaf: e.activeLeaf,
+      warningCount: delta.warningCount,
+      rowCount: delta.rowCount,
+      foldedRowCount: delta.foldedRowCount,
+      laneCount: delta.laneCount,
+      leaves: delta.leafCount,
+      branchPoints: (st().sessionInfo?.branchPoints ?? 0) + delta.branchPointsAdded,
+      usage: delta.usage,
+      ...(delta.work ? { work: delta.work } : {}),
+    });
+    if (e.reading === null) {
+      // A first open read in steps has read to the end: its figures (usage, work, links) are
+      // whole now, and the active leaf is the file's; the cursor goes there unless one was chosen.
+      const chosen = st().leaf;
+      await this.refresh(e.newIds, false);
+      if (!chosen && this.live && !st().follow && e.activeLeaf) {
+        const r = await rowNumberOf(this.api, e.activeLeaf).catch(() => undefined);
+        if (r !== undefined && this.live && !st().leaf) st().placeCursor(r, true);
+      }
+      return;
+    }
+    const pending = st().takePendingSelect(e.newIds);
+    if (pending) await jumpToEntry(this.api, pending);
+    else if (st().follow && e.activeLeaf) await jumpToEntry(this.api, e.activeLeaf);
+    // Otherwise the selection stays, and so does its row: appended rows never move earlier ones.
+  }
+}

@@ -147,13 +147,11 @@ export class SearchService {
       const key: SessionKey = req.scope.key;
       const one = all.find((s) => s.key === key);
       if (!one) throw new SearchError('not_found', `no session ${key} in this home`);
-      files = [one]
-        .filter(inScope)
-        .map((summary) => ({
-          summary,
-          path: summary.openedPath ?? sessionPath(this.home, key),
-          size: summary.sizeBytes,
-        }));
+      files = [one].filter(inScope).map((summary) => ({
+        summary,
+        path: summary.openedPath ?? sessionPath(this.home, key),
+        size: summary.sizeBytes,
+      }));
     } else {
       // Newest sessions first: what a user most likely looks for, and first results soonest.
       files = all

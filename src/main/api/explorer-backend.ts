@@ -405,6 +405,7 @@ export class ExplorerBackend implements ApiBackend {
       home: this.info.home,
       userDataDir: this.opts.userDataDir ?? null,
       session: (key, client) => this.session(key, client, 'whole'),
+      opened: (key, client) => this.session(key, client),
       summaries: () => this.library.all(),
       openSessions: () => this.cache.keys().flatMap((key) => this.cache.peek(key) ?? []),
     });

@@ -40,6 +40,8 @@ export interface FeatureDeps {
   /** The app's data folder (prices.json); null: bundled prices only. */
   userDataDir: string | null;
   session(key: SessionKey, client: ApiClient): Promise<OpenSession>;
+  /** The session as opened, maybe still read in steps (what asks for it must not read it whole). */
+  opened(key: SessionKey, client: ApiClient): Promise<OpenSession>;
   /** The library's summaries as known now. */
   summaries(): SessionSummary[];
   /** The sessions open now (search looks an entry id up in their indexes before it scans). */
@@ -81,6 +83,10 @@ export class FeatureApi {
 
   session(key: SessionKey, client: ApiClient): Promise<OpenSession> {
     return this.deps.session(key, client);
+  }
+
+  opened(key: SessionKey, client: ApiClient): Promise<OpenSession> {
+    return this.deps.opened(key, client);
   }
 }
 
@@ -139,7 +145,8 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       const s = await api().session(req.key, client);
       return runInSteps(projectedSearchOf(s.ledger, leafIndex(s, req.leaf), req), signal);
     },
-    ...secretHandlers((key, client) => api().session(key, client)),
+    // Findings follow the read: asking for them opens the session and never reads it whole at once.
+    ...secretHandlers((key, client) => api().opened(key, client)),
     // The export is only planned here: its text is written chunk by chunk as readExport asks.
     beginExport: async (req, client, signal) => {
       const s = await api().session(req.key, client);

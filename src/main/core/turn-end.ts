@@ -3,7 +3,7 @@
  * (chain-scan.ts): the parts no plan chooses (system, tools, reset, preamble, open turn, tail)
  * are added up, then the closed turns are planned by the plan engine (plan-engine.ts) in
  * O(closed turns) with no object per turn, so 10,000 turn ends cost far less than 10,000
- * projections. Where those figures are not exact, the point is projected (`project`) instead.
+ * projections. Where those figures are not exact, the point is planned as a leaf (`planLeaf`) instead.
  */
 import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
 import { ownTable } from '../../shared/own-key';
@@ -27,7 +27,7 @@ import {
   planClosedTurns,
   type EngineOverrides,
 } from './plan-engine';
-import { projectLeaf } from './projection';
+import { planLeaf } from './leaf-plan';
 import { MESSAGE_OVERHEAD } from './tokens';
 import { openAt } from './turn-index';
 
@@ -212,7 +212,8 @@ export class TurnEndPlanner {
     const { seg, closed } = u;
     this.work.projections++;
     const { plan, profile } = this.req;
-    const proj = projectLeaf(this.ledger, this.chain[p], { plan, profile, overrides: this.overrides }).projection;
+    const lp = planLeaf(this.ledger, this.chain[p], { plan, profile, overrides: this.overrides });
+    const proj = { ...lp.summary, messages: lp.messages(0, lp.messageCount) };
     const parts = ownTable({ ...u.parts, full: 0, card: 0, packet: 0 });
     let fixed = u.fixed;
     for (const m of proj.messages) {

@@ -16,83 +16,11 @@ import {
   type EnginePacket,
   type TurnCosts,
 } from './plan-engine';
-import { projectLeaf } from './projection';
-import { tokensOf } from './tokens';
+import { planLeaf } from './leaf-plan';
+import { project, projectLeaf } from './projection';
+import { referencePlan, type RefChoice } from './reference-plan';
+import { DEFAULT_PROFILE, tokensOf } from './tokens';
 import { stringifyJson } from '../../shared/json-text';
-
-type Choice = 'full' | 'card' | { packet: number };
-
-/**
- * §6 steps 1–4 after the overrides (docs/spec-decisions.md), transcribed as plainly as the spec
- * words them, one object per turn: what the engine must choose on any numbers.
- */
-function specPlan(
-  full: number[],
-  card: (number | null)[],
-  packets: EnginePacket[],
-  available: number,
-  auto: boolean,
-  overrides: (TurnOverride | null)[],
-): { choices: Choice[]; need: number; notes: string[] } {
-  const choices: Choice[] = full.map(() => 'full');
-  const fixed = full.map(() => false);
-  const notes: string[] = [];
-  const free = (p: EnginePacket): boolean => {
-    for (let k = p.first; k <= p.last; k++) if (fixed[k] || choices[k] !== 'full') return false;
-    return true;
-  };
-  const need = (): number => {
-    let n = 0;
-    const seen = new Set<number>();
-    choices.forEach((c, k) => {
-      if (c === 'full') n += full[k];
-      else if (c === 'card') n += card[k]!;
-      else if (!seen.has(c.packet)) {
-        seen.add(c.packet);
-        n += packets[c.packet].tokens;
-      }
-    });
-    return n;
-  };
-  overrides.forEach((o, k) => {
-    if (!o) return;
-    if (fixed[k]) {
-      notes.push(`turn t${k}: override ignored, the turn is already behind a forced packet`);
-      return;
-    }
-    if (o.fidelity === 'card') {
-      if (card[k] === null) notes.push(`turn t${k}: no turn card in this chain; kept Full`);
-      else choices[k] = 'card';
-    } else if (o.fidelity === 'packet') {
-      const j = packets.findIndex((q) => q.id === o.packet_id && q.first <= k && k <= q.last);
-      if (j < 0) notes.push(`turn t${k}: packet ${o.packet_id} is not usable for this turn; kept Full`);
-      else if (!free(packets[j]))
-        notes.push(`turn t${k}: packet ${o.packet_id} overlaps a turn already fixed; kept Full`);
-      else {
-        for (let i = packets[j].first; i <= packets[j].last; i++) {
-          choices[i] = { packet: j };
-          fixed[i] = true;
-        }
-      }
-    }
-    fixed[k] = true;
-  });
-  if (auto) {
-    const order = packets.map((_, j) => j).sort((a, b) => packets[a].first - packets[b].first || a - b);
-    for (const j of order) {
-      const p = packets[j];
-      if (need() <= available) break;
-      if (!free(p)) continue;
-      let range = 0;
-      for (let k = p.first; k <= p.last; k++) range += full[k];
-      if (p.tokens < range) for (let k = p.first; k <= p.last; k++) choices[k] = { packet: j };
-    }
-    for (let k = 0; k < full.length && need() > available; k++) {
-      if (!fixed[k] && choices[k] === 'full' && card[k] !== null && card[k]! < full[k]) choices[k] = 'card';
-    }
-  }
-  return { choices, need: need(), notes };
-}
 
 /** Random closed turns, packets (in any order, overlapping) and overrides, as a chain would give them. */
 const planInput = fc
@@ -130,10 +58,10 @@ const planInput = fc
     return { turns, packets: ps, ov, ...rest };
   });
 
-const codeOf = (c: Choice): number => (c === 'full' ? FID_FULL : c === 'card' ? FID_CARD : FID_PACKET);
+const codeOf = (c: RefChoice): number => (c === 'full' ? FID_FULL : c === 'card' ? FID_CARD : FID_PACKET);
 
 describe('plan engine', () => {
-  it('chooses what §6 (after overrides) chooses on any numbers, with the same notes', () => {
+  it('chooses what the reference plan chooses on any numbers, with the same notes', () => {
     fc.assert(
       fc.property(planInput, ({ turns, packets, available, auto, ov, withPrefix }) => {
         const n = turns.length;
@@ -150,14 +78,8 @@ describe('plan engine', () => {
         ov.forEach((o, k) => o && byId.set(`t${k}`, o));
         const overrides = overridesByPosition(byId, (id) => Number(id.slice(1)), n);
         const got = planClosedTurns(costs, n, packets, available, auto, overrides);
-        const want = specPlan(
-          full,
-          turns.map((t) => t.card),
-          packets,
-          available,
-          auto,
-          ov,
-        );
+        const refTurns = turns.map((t, k) => ({ id: `t${k}`, full: t.full, card: t.card }));
+        const want = referencePlan(refTurns, packets, available, auto, byId);
         expect([...got.fidelity]).toEqual(want.choices.map(codeOf));
         expect(got.need).toBe(want.need);
         expect(got.fullTokens + got.cardTokens + got.packetTokens).toBe(want.need);
@@ -267,5 +189,78 @@ describe('plan engine against project()', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+/**
+ * The whole pipeline: a leaf's plan (the engine, as leaf views, pages, the CLI and exports use it)
+ * gives the projection `project()` (the reference) gives, message for message.
+ */
+describe('planLeaf against project()', () => {
+  const ledgers = [
+    ...fixtureCases().map((c) => Ledger.fromBytes(readFileSync(c.file))),
+    ...[11, 12].map((seed) =>
+      Ledger.fromBytes(generateSession({ seed, entries: 700, cwd: '/w', branchChance: 0.1 }).bytes),
+    ),
+  ];
+
+  /** What the compared projections held: the comparisons must reach cards, packets and notes. */
+  const seen = new Set<string>();
+  const same = (
+    ledger: Ledger,
+    leaf: number,
+    profile: CapacityProfile,
+    auto: boolean,
+    overrides?: Map<string, TurnOverride>,
+  ): void => {
+    const opts = { plan: auto ? ('auto' as const) : ('none' as const), profile, overrides };
+    const want = project(ledger, leaf, opts);
+    for (const r of want.plan) seen.add(r.fidelity);
+    if (want.notes.length > 0) seen.add('note');
+    const p = planLeaf(ledger, leaf, opts);
+    const messages = p.messages(0, p.messageCount);
+    expect({ ...p.summary, messages }).toEqual(want);
+    expect(messages.map((_, m) => p.fidelityOf(m))).toEqual(want.messages.map((m) => m.fidelity));
+  };
+
+  it('on every leaf of every fixture, under tight and loose budgets', () => {
+    for (const ledger of ledgers.slice(0, -2)) {
+      for (let leaf = 0; leaf < ledger.index.count; leaf++) {
+        for (const window of [0, 600, 3_000, 200_000])
+          same(ledger, leaf, { window, reserve: 100, bytes_per_token: 4 }, true);
+        same(ledger, leaf, DEFAULT_PROFILE, false);
+      }
+    }
+    expect([...seen].sort()).toEqual(['card', 'full', 'packet']);
+  });
+
+  it('at random leaves, budgets, bytes per token and overrides', () => {
+    const input = fc.record({
+      ledger: fc.nat(ledgers.length - 1),
+      leaf: fc.nat(),
+      window: fc.integer({ min: 0, max: 60_000 }),
+      reserve: fc.integer({ min: 0, max: 2_000 }),
+      bpt: fc.constantFrom(1, 2, 3, 4, 7),
+      auto: fc.boolean(),
+      overrides: fc.array(fc.oneof(fc.constant(-1), fc.constant(-2), fc.constant(-3), fc.nat(5)), { maxLength: 40 }),
+    });
+    fc.assert(
+      fc.property(input, ({ ledger: which, leaf: pick, window, reserve, bpt, auto, overrides }) => {
+        const ledger = ledgers[which];
+        if (ledger.index.count === 0) return;
+        const leaf = pick % ledger.index.count;
+        const plain = projectLeaf(ledger, leaf, { plan: 'none' });
+        const byId = new Map<string, TurnOverride>();
+        plain.turnIndex.turns.forEach((t, k) => {
+          const o = overrides[k] ?? -1;
+          if (o === -2) byId.set(t.id, { fidelity: 'full' });
+          else if (o === -3) byId.set(t.id, { fidelity: 'card' });
+          else if (o >= 0) byId.set(t.id, { fidelity: 'packet', packet_id: plain.ctx.packets[o]?.id ?? 'nope' });
+        });
+        same(ledger, leaf, { window, reserve, bytes_per_token: bpt }, auto, byId);
+      }),
+      { numRuns: 300 },
+    );
+    expect(seen).toContain('note');
   });
 });

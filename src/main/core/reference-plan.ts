@@ -66,7 +66,8 @@ export function referencePlan(
     } else if (o.fidelity === 'packet') {
       const j = packets.findIndex((q) => q.id === o.packet_id && q.first <= k && k <= q.last);
       if (j < 0) notes.push(`turn ${t.id}: packet ${o.packet_id} is not usable for this turn; kept Full`);
-      else if (!free(packets[j])) notes.push(`turn ${t.id}: packet ${o.packet_id} overlaps a turn already fixed; kept Full`);
+      else if (!free(packets[j]))
+        notes.push(`turn ${t.id}: packet ${o.packet_id} overlaps a turn already fixed; kept Full`);
       else
         for (let i = packets[j].first; i <= packets[j].last; i++) {
           choices[i] = { packet: j };

@@ -18,6 +18,8 @@ function FatePanel() {
   const toggle = useAppStore((s) => s.toggleFate);
   const { entry, fate, b, error, loading } = useEntryFate(true);
   // Compare open: the lines are named for what differs, the plan or the leaf.
+  // Two leaves' chains can have different numbers of turn ends after the entry: one scale for both.
+  const scale = Math.max(fate?.rows.length ?? 0, b?.fate?.rows.length ?? 0);
   const names = !b
     ? null
     : b.mode === 'plan'
@@ -48,8 +50,8 @@ function FatePanel() {
           ✕
         </button>
       </header>
-      {fate && <FateLine fate={fate} label={names ? 'A' : null} name={names?.[0]} />}
-      {fate && b?.fate && <FateLine fate={b.fate} label="B" name={names?.[1]} />}
+      {fate && <FateLine fate={fate} label={names ? 'A' : null} name={names?.[0]} scale={scale} />}
+      {fate && b?.fate && <FateLine fate={b.fate} label="B" name={names?.[1]} scale={scale} />}
       {fate && b?.offChain && (
         <div className="fate-line" data-side="B">
           <span className="fate-side">B</span>
@@ -65,7 +67,18 @@ function FatePanel() {
 const leafName = (leaf: string | null): string => (leaf === null ? 'the active leaf' : shortId(leaf));
 
 /** One plan's strip: a run per stretch of turn ends with one fate, the first one no longer sent as itself marked. */
-function FateLine({ fate, label, name: side }: { fate: EntryFate; label: string | null; name?: string }) {
+function FateLine({
+  fate,
+  label,
+  name: side,
+  scale,
+}: {
+  fate: EntryFate;
+  label: string | null;
+  name?: string;
+  /** Turn ends the widest line has: a shorter chain ends early on the same scale. */
+  scale: number;
+}) {
   const runs = fateRuns(fate);
   const [focus, setFocus] = useState(-1);
   const total = fate.rows.length;
@@ -112,6 +125,7 @@ function FateLine({ fate, label, name: side }: { fate: EntryFate; label: string 
               onMouseEnter={() => setFocus(k)}
             />
           ))}
+          {scale > total && <span className="fate-beyond" style={{ flexGrow: scale - total, flexBasis: 0 }} />}
         </div>
         <div className="fate-words" aria-live="polite">
           {shown ? (

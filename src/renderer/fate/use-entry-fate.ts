@@ -55,6 +55,30 @@ async function fateOfB(api: Api, req: EntryFateRequest, mode: 'plan' | 'leaf', s
   }
 }
 
+/** A single entry pinned from the History (a click on its id, or Enter on it). */
+const historyPin = (s: AppState): string | null =>
+  s.pinned && !s.pinned.fromMessage && s.pinned.entries.length === 1 ? s.pinned.entries[0] : null;
+
+/**
+ * The entry asked about: the History pin, kept while follow mode moves the selection to each new
+ * leaf (a leaf selection unpins, but the new leaf's chain grows the one the entry was pinned on).
+ */
+function useFollowedEntry(): string | null {
+  const pinned = useAppStore(historyPin);
+  const [kept, setKept] = useState<string | null>(null);
+  useEffect(
+    () =>
+      useAppStore.subscribe((s, prev) => {
+        if (s.pinned === prev.pinned && s.leaf === prev.leaf && s.sessionKey === prev.sessionKey) return;
+        // Follow's own leaf selection unpins: the entry pinned (or kept) before it stays asked about.
+        const followed = s.follow && s.pinned === null && s.leaf !== prev.leaf && s.sessionKey === prev.sessionKey;
+        setKept((k) => (followed ? (historyPin(prev) ?? k) : null));
+      }),
+    [],
+  );
+  return pinned ?? kept;
+}
+
 /** The pinned History entry's fate on the selected leaf's chain, and on side B's when comparing. */
 export function useEntryFate(open: boolean): FateState {
   const api = useApi();
@@ -64,10 +88,7 @@ export function useEntryFate(open: boolean): FateState {
   const profile = useAppStore((s) => s.profile);
   const overrides = useAppStore((s) => s.overrides);
   const compare = useAppStore((s) => s.compare);
-  // A single entry pinned from the History (a click on its id, or Enter on it).
-  const entry = useAppStore((s) =>
-    s.pinned && !s.pinned.fromMessage && s.pinned.entries.length === 1 ? s.pinned.entries[0] : null,
-  );
+  const entry = useFollowedEntry();
   const modeB = compare.open ? compare.mode : null;
   const leafB = modeB === 'leaf' ? compare.leafB : leaf;
   const { planB, overridesB } = compare;

@@ -11,15 +11,24 @@ const FIRST = '01a1f7f9-9b4d-7890-9609-86b869929461';
 const history = (page: Page) => page.getByRole('region', { name: 'History' });
 const strip = (page: Page) => page.getByRole('region', { name: 'Fate of the pinned entry' });
 
+/** A short leaf (an intent, on the first branch) and the active leaf: FIRST is on both chains. */
+const SHORT_LEAF = '01a1f80b-8663-72cc-a90f-39267016714b';
+const ACTIVE_LEAF = '01a1f858-ae4e-77fe-9fad-97bb11e4c204';
+
 async function pinFirstDirective(page: Page): Promise<void> {
+  await pinEntry(page, FIRST);
+}
+
+/** Pins a History row, scrolled into view from the root end (`top`) or the leaf end. */
+async function pinEntry(page: Page, id: string, top = true): Promise<void> {
   await expect(page.locator('.leaf-panes[aria-busy="false"]')).toBeVisible();
-  const row = history(page).locator(`.history-item[data-entry-id="${FIRST}"]`);
+  const row = history(page).locator(`.history-item[data-entry-id="${id}"]`);
   // The History starts at the leaf end: scroll to the root until the row is drawn.
   await expect
     .poll(async () => {
       await history(page)
         .locator('.pane-scroll')
-        .evaluate((el) => (el.scrollTop = 0));
+        .evaluate((el, top) => (el.scrollTop = top ? 0 : el.scrollHeight), top);
       return row.count();
     })
     .toBeGreaterThan(0);
@@ -97,6 +106,47 @@ test.describe('the fate of an entry', () => {
       /^Plan A: from turn 6 on, its turn is sent as a card/,
     );
     await screenshot(page, 'fate-strip-compare');
+  });
+
+  test("compare two leaves: B's strip follows B's leaf, or says the entry is not on its chain", async ({
+    page,
+    served,
+  }) => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await served.open(
+      page,
+      sessionHash(BIG, `&v=2&w=18000&plan=auto&leaf=${SHORT_LEAF}&cmp=leaf&bleaf=${ACTIVE_LEAF}&bplan=auto`),
+    );
+    await pinFirstDirective(page);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('F');
+    const runsOf = (side: string) =>
+      strip(page)
+        .locator(`.fate-line[data-side="${side}"] .fate-run`)
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('data-fidelity'), e.getAttribute('data-turns')]));
+    // A's short chain ends before the reset; B's (the active leaf's) goes on past it: 17 turn ends.
+    await expect(strip(page).getByTestId('fate-reason-B')).toHaveText(
+      /^Leaf B \(…11e4c204\): from turn 6 on, its turn is sent as a card/,
+    );
+    await expect(strip(page).getByTestId('fate-reason-A')).toHaveText(/^Leaf A \(…7016714b\): /);
+    const a = await runsOf('A');
+    const b = await runsOf('B');
+    expect(b).toEqual([
+      ['full', '1-5'],
+      ['card', '6-11'],
+      ['reset-hidden', '12-17'],
+    ]);
+    expect(a.length).toBeGreaterThan(0);
+    expect(a.some(([f]) => f === 'reset-hidden')).toBe(false);
+    await screenshot(page, 'fate-strip-two-leaves');
+    // A's own leaf is on another branch than B's: B's line says so instead of a strip.
+    await pinEntry(page, SHORT_LEAF, false);
+    await expect(strip(page).getByTestId('fate-reason-B')).toHaveText(
+      "Leaf B (…11e4c204): not on this leaf's chain, so this entry never reaches B's model",
+    );
+    await expect(strip(page).locator('.fate-line[data-side="B"] .fate-run')).toHaveCount(0);
+    await expect(strip(page).locator('.fate-line[data-side="A"] .fate-run').first()).toBeVisible();
+    await screenshot(page, 'fate-strip-two-leaves-off-chain');
   });
 
   test('search in what the model saw: across every turn end, and at this leaf; a hit opens its fate', async ({

@@ -2,6 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import type { EntryFate } from '../../shared/api-features';
 import { useAppStore } from '../store/app-store';
 import { fateLabel, fateRuns, runText, type FateRun } from './fate-runs';
+import { shortId } from '../util/format';
 import { useEntryFate } from './use-entry-fate';
 import './fate.css';
 
@@ -15,8 +16,15 @@ export function FateStrip() {
 
 function FatePanel() {
   const toggle = useAppStore((s) => s.toggleFate);
-  const withB = useAppStore((s) => s.compare.open && s.compare.mode === 'plan');
-  const { entry, fate, fateB, error, loading } = useEntryFate(true);
+  const { entry, fate, b, error, loading } = useEntryFate(true);
+  // Compare open: the lines are named for what differs, the plan or the leaf.
+  // Two leaves' chains can have different numbers of turn ends after the entry: one scale for both.
+  const scale = Math.max(fate?.rows.length ?? 0, b?.fate?.rows.length ?? 0);
+  const names = !b
+    ? null
+    : b.mode === 'plan'
+      ? ['Plan A', 'Plan B']
+      : [`Leaf A (${leafName(fate?.leaf ?? null)})`, `Leaf B (${leafName(b.fate?.leaf ?? b.leaf)})`];
   return (
     <section className="fate-strip" aria-label="Fate of the pinned entry">
       <header className="fate-head">
@@ -42,14 +50,35 @@ function FatePanel() {
           ✕
         </button>
       </header>
-      {fate && <FateLine fate={fate} label={withB ? 'A' : null} />}
-      {fate && withB && fateB && <FateLine fate={fateB} label="B" />}
+      {fate && <FateLine fate={fate} label={names ? 'A' : null} name={names?.[0]} scale={scale} />}
+      {fate && b?.fate && <FateLine fate={b.fate} label="B" name={names?.[1]} scale={scale} />}
+      {fate && b?.offChain && (
+        <div className="fate-line" data-side="B">
+          <span className="fate-side">B</span>
+          <p className="fate-off-chain dim" data-testid="fate-reason-B">
+            {names?.[1]}: not on this leaf&apos;s chain, so this entry never reaches B&apos;s model
+          </p>
+        </div>
+      )}
     </section>
   );
 }
 
+const leafName = (leaf: string | null): string => (leaf === null ? 'the active leaf' : shortId(leaf));
+
 /** One plan's strip: a run per stretch of turn ends with one fate, the first one no longer sent as itself marked. */
-function FateLine({ fate, label }: { fate: EntryFate; label: string | null }) {
+function FateLine({
+  fate,
+  label,
+  name: side,
+  scale,
+}: {
+  fate: EntryFate;
+  label: string | null;
+  name?: string;
+  /** Turn ends the widest line has: a shorter chain ends early on the same scale. */
+  scale: number;
+}) {
   const runs = fateRuns(fate);
   const [focus, setFocus] = useState(-1);
   const total = fate.rows.length;
@@ -68,7 +97,7 @@ function FateLine({ fate, label }: { fate: EntryFate; label: string | null }) {
     setFocus(Math.max(0, Math.min(runs.length - 1, move)));
   };
   const shown: FateRun | null = at >= 0 ? runs[at] : null;
-  const name = label ? `Plan ${label}: ` : '';
+  const name = side ? `${side}: ` : '';
   return (
     <div className="fate-line" data-side={label ?? 'A'}>
       {label && <span className="fate-side">{label}</span>}
@@ -96,6 +125,7 @@ function FateLine({ fate, label }: { fate: EntryFate; label: string | null }) {
               onMouseEnter={() => setFocus(k)}
             />
           ))}
+          {scale > total && <span className="fate-beyond" style={{ flexGrow: scale - total, flexBasis: 0 }} />}
         </div>
         <div className="fate-words" aria-live="polite">
           {shown ? (

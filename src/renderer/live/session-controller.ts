@@ -131,6 +131,19 @@ export class SessionController {
     }
   }
 
+  /**
+   * Puts the cursor on `leaf`, in view, unless it is there or a key moved it meanwhile: a leaf
+   * chosen while the read ran (a search hit, a link) may lie past what was read then, so its row
+   * is only known at the read's end.
+   */
+  private async cursorTo(leaf: string): Promise<void> {
+    const st = this.st;
+    const from = st().selectedRow;
+    if (from !== null && currentTreeSource()?.get(from)?.id === leaf) return;
+    const r = await rowNumberOf(this.api, leaf).catch(() => undefined);
+    if (r !== undefined && this.live && st().leaf === leaf && st().selectedRow === from) st().placeCursor(r, true);
+  }
+
   private async patch(e: SessionEvent, delta: SessionDelta): Promise<void> {
     const st = this.st;
     patchTree(delta);
@@ -155,7 +168,7 @@ export class SessionController {
       if (!chosen && this.live && !st().follow && e.activeLeaf) {
         const r = await rowNumberOf(this.api, e.activeLeaf).catch(() => undefined);
         if (r !== undefined && this.live && !st().leaf) st().placeCursor(r, true);
-      }
+      } else if (chosen && this.live) await this.cursorTo(chosen);
       return;
     }
     const pending = st().takePendingSelect(e.newIds);

@@ -115,7 +115,8 @@ test.describe('compare two budgets', () => {
     }
     await expect(page.locator('.compare-labels')).toContainText(`overrides: ${turns.length} turns`);
     await expect(page.locator('.compare-labels')).toContainText('no overrides');
-    expect(await table(page).locator('tr.differs').count()).toBeGreaterThan(0);
+    // The labels change as the overrides are set; side B's rows follow when its plan is answered.
+    await expect(table(page).locator('tr.differs').first()).toBeVisible();
   });
 });
 

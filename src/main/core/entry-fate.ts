@@ -10,6 +10,7 @@
  * (`entry-fate.test.ts`).
  */
 import type { ChainContext } from './chain-context';
+import { lastAtOrBefore } from './chain-scan';
 import { fullMessage, verbatimMessage } from './full-fidelity';
 import type { Ledger } from './ledger';
 import { messageTokens } from './tokens';
@@ -246,21 +247,6 @@ class TurnNumbers {
     const j = turnIndexAt(seg, p);
     return j >= 0 && p <= seg.turns[j].lastPos ? this.offset[s] + j + 1 : 0;
   }
-}
-
-/** The last k < n with posAt(k) ≤ p, or -1. */
-function lastAtOrBefore(n: number, posAt: (k: number) => number, p: number): number {
-  let lo = 0;
-  let hi = n - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (posAt(mid) <= p) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
 }
 
 function segmentIndexAt(scan: FateScan, p: number): number {

@@ -17,7 +17,7 @@ if (!browser.found) {
 
 export default defineConfig({
   testDir: 'e2e',
-  testMatch: ['ui-*.spec.ts', 'electron-smoke.spec.ts'],
+  testMatch: ['ui-*.spec.ts', 'electron-smoke.spec.ts', 'readme-shots.spec.ts'],
   outputDir: 'test-results/playwright',
   // Each spec starts its own serve process on its own copy of a home, so two run side by side.
   workers: 2,
@@ -43,5 +43,17 @@ export default defineConfig({
       },
     },
     { name: 'electron', testMatch: 'electron-smoke.spec.ts' },
+    // The README's and the user guide's pictures (`npm run shots`), not part of `npm test`.
+    {
+      name: 'readme-shots',
+      testMatch: 'readme-shots.spec.ts',
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: browser.path,
+          args: CHROMIUM_ARGS,
+        },
+      },
+    },
   ],
 });

@@ -1,7 +1,6 @@
-import { appendFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { BIG, expect, ROOT, screenshot, sessionHash, SMALL, test } from './ui-fixture';
+import { BIG, expect, screenshot, sessionHash, SMALL, test } from './ui-fixture';
 
 /**
  * The browser globals the page.evaluate callbacks below use. They run in the page; this file is
@@ -19,47 +18,11 @@ declare const document: {
   querySelectorAll(selector: string): Iterable<PageElement>;
 };
 declare function getComputedStyle(el: unknown): { color: string; backgroundColor: string; lineHeight: string };
-declare const localStorage: { setItem(key: string, value: string): void };
 
 const REVIEWER = 'agents/reviewer/sessions/70929a3c84065db2/01a1f82c-5b45-725c-805f-4b4c88f15899.jsonl';
 const CHILD_RUN = '01a1f82c-8453-7a28-b69c-f604fd936efd';
 
-const history = (page: Page) => page.getByRole('region', { name: 'History' });
-
-/** Leaves only `kinds` pressed among the History pane's kind chips. */
-async function onlyKinds(page: Page, kinds: string[]): Promise<void> {
-  const chips = history(page).getByRole('group', { name: 'Filter by kind' }).getByRole('button');
-  await expect(chips.first()).toBeVisible();
-  for (let i = 0; i < (await chips.count()); i++) {
-    const chip = chips.nth(i);
-    const kind = ((await chip.textContent()) ?? '').split(' ')[0];
-    const pressed = (await chip.getAttribute('aria-pressed')) === 'true';
-    if (pressed !== kinds.includes(kind)) await chip.click();
-  }
-  await expect(history(page).locator('.history-item').first()).toBeVisible();
-  // The filtered list replaces the old one: wait until every row drawn is of the kinds asked for.
-  await expect
-    .poll(() =>
-      history(page)
-        .locator('.history-item')
-        .evaluateAll((rows, ks) => rows.every((r) => ks.some((k) => r.classList.contains(`kind-${k}`))), kinds),
-    )
-    .toBe(true);
-}
-
-/** Expands the first History row of `kind`; returns the row (by id: expanding re-lays the list out). */
-async function expandFirst(page: Page, kind: string) {
-  const id = await history(page).locator(`.history-item.kind-${kind}`).first().getAttribute('data-entry-id');
-  const row = history(page).locator(`.history-item[data-entry-id="${id}"]`);
-  // The list may still settle (rows measured, pages arriving): bring the row back into view and retry.
-  await expect(async () => {
-    await row.scrollIntoViewIfNeeded();
-    const expand = row.locator('button.expand');
-    if ((await expand.getAttribute('aria-expanded')) !== 'true') await expand.click();
-    await expect(row.locator('.raw-entry .ev').first()).toBeVisible({ timeout: 2000 });
-  }).toPass({ timeout: 15_000 });
-  return row;
-}
+import { expandFirst, history, onlyKinds } from './history-helpers';
 
 test('entry views: a receipt, a turn card whose link lights its entry, a child run and back', async ({
   page,
@@ -107,39 +70,6 @@ test('entry views: a receipt, a turn card whose link lights its entry, a child r
   await expect(libLink).toBeVisible();
   await libLink.click();
   await expect.poll(() => decodeURIComponent(page.url())).toContain(`leaf=${CHILD_RUN}`);
-});
-
-test('README shot: entry views at 1280×800 and 1500×900', async ({ page, served }) => {
-  for (const [w, h] of [
-    [1280, 800],
-    [1500, 900],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    // As a reader who dragged History wider (the widths are remembered) and hid the chart.
-    await page.addInitScript(
-      ([tree, hist]) =>
-        localStorage.setItem('vak-explorer.pane-widths.v1', JSON.stringify({ sidebar: 220, tree, history: hist })),
-      [w === 1280 ? 260 : 300, w === 1280 ? 480 : 560],
-    );
-    await served.open(page, sessionHash(BIG));
-    await page.reload();
-    const hideChart = page.getByRole('button', { name: /Hide the context chart/ });
-    if (await hideChart.isVisible()) await hideChart.click();
-    await onlyKinds(page, ['turn_card', 'receipt', 'goal']);
-    await history(page)
-      .locator('.pane-scroll')
-      .evaluate((el) => el.scrollTo(0, 0));
-    await expandFirst(page, 'goal');
-    await expandFirst(page, 'turn_card');
-    await screenshot(page, `entry-views-${w}`);
-    if (w === 1500) {
-      mkdirSync(join(ROOT, 'docs/images'), { recursive: true });
-      copyFileSync(
-        join(ROOT, 'test-results/screenshots/entry-views-1500.png'),
-        join(ROOT, 'docs/images/entry-views.png'),
-      );
-    }
-  }
 });
 
 test('the library warning badge is visible beside a long, ellipsised title', async ({ page, served }) => {

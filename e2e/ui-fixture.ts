@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { CLI, ROOT, startServe } from '../src/test-support/serve-process';
+import { CLI, ROOT, startServe, stopServe } from '../src/test-support/serve-process';
 
 export { ROOT };
 const FIXTURE_HOME = fileURLToPath(new URL('../../shared/fixtures/demo-home', import.meta.url));
@@ -42,8 +42,7 @@ export const test = base.extend<{ served: Served }>({
         await expect(page.getByRole('navigation', { name: 'Library' })).toBeVisible();
       },
     });
-    child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
+    await stopServe(child);
     rmSync(dir, { recursive: true, force: true });
   },
 });

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServe } from '../src/test-support/serve-process';
+import { startServe, stopServe } from '../src/test-support/serve-process';
 import { appendFromOtherProcess, expect, readLines, screenshot, SMALL, verify } from './ui-fixture';
 
 const FIXTURE_HOME = fileURLToPath(new URL('../../shared/fixtures/demo-home', import.meta.url));
@@ -38,8 +38,7 @@ const test = base.extend<{ served: OpenedServe }>({
         await expect(page.getByRole('navigation', { name: 'Library' })).toBeVisible();
       },
     });
-    child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
+    await stopServe(child);
     rmSync(dir, { recursive: true, force: true });
   },
 });

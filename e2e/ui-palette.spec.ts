@@ -1,6 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, ROOT, SCREENSHOTS, screenshot, test } from './ui-fixture';
+import { expect, screenshot, test } from './ui-fixture';
 
 const FACTURE = 'agents/vak/sessions/3f7fe33c03d36fc4/01a212d8-6020-771d-86dd-af00b0056a14.jsonl';
 const PYTEST_WORK = '01a212e5-888b-7ea9-b19e-60af2a2b174a';
@@ -92,15 +90,4 @@ test('Ctrl+K palette: every action with its key, fuzzy, sessions by title, entri
   await expect(fold.locator('kbd')).toHaveText('a');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('checkbox', { name: /fold audit/ })).toBeChecked();
-});
-
-test('palette screenshot for the README', async ({ page, served }) => {
-  await page.setViewportSize({ width: 1500, height: 900 });
-  await served.open(page, `s=${encodeURIComponent(FACTURE)}`);
-  await expect(page.locator('.tree-row').first()).toBeVisible();
-  await page.keyboard.press('Control+K');
-  await page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox').fill('co');
-  await screenshot(page, 'palette');
-  mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });
-  copyFileSync(join(SCREENSHOTS, 'palette.png'), join(ROOT, 'docs', 'images', 'palette.png'));
 });

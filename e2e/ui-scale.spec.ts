@@ -184,14 +184,3 @@ test.describe('at scale', () => {
     await screenshot(page, 'plan-strip-3798-1280');
   });
 });
-
-test('leaf panes at 1500×900 (README shot)', async ({ page, served }) => {
-  await served.open(page, sessionHash(BIG));
-  await expect(page.locator('.leaf-panes[data-leaf-id]')).toHaveAttribute('aria-busy', 'false');
-  const history = page.getByRole('region', { name: 'History' });
-  const link = history.locator('.projected-as button').last();
-  await expect(link).toBeVisible();
-  await link.click();
-  await page.waitForTimeout(300);
-  await screenshot(page, 'leaf-panes-1500');
-});

@@ -1,6 +1,6 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, ROOT, SCREENSHOTS, screenshot, test } from './ui-fixture';
+import { expect, screenshot, test } from './ui-fixture';
 
 /** The demo session whose work entry says "pytest -q" (an audit payload). */
 const FACTURE = 'agents/vak/sessions/3f7fe33c03d36fc4/01a212d8-6020-771d-86dd-af00b0056a14.jsonl';
@@ -87,22 +87,4 @@ test('search every session, open a hit as the selected leaf, search within it, E
   await expect(search).toHaveCount(0);
   await expect(page.locator('.tree-row.cursor')).toHaveAttribute('data-entry-id', PYTEST_WORK);
   expect(readFileSync(join(served.home, FACTURE)).equals(ledgerBefore)).toBe(true);
-});
-
-test('search screenshot for the README', async ({ page, served }) => {
-  await page.setViewportSize({ width: 1500, height: 900 });
-  await served.open(page);
-  await expect(page.getByRole('navigation', { name: 'Library' }).getByText(/Run the full test suite/)).toBeVisible();
-  await page.keyboard.press('Control+Shift+F');
-  const search = page.getByRole('navigation', { name: 'Search' });
-  await search.getByRole('searchbox').fill('cargo test');
-  await expect(search.locator('.search-status')).toHaveText(/hits in 4 sessions/);
-  await search.getByRole('searchbox').press('ArrowDown');
-  await search.getByRole('searchbox').press('ArrowDown');
-  await search.getByRole('searchbox').press('Enter');
-  await expect(page.locator('.tree-row.cursor')).toBeInViewport();
-  await expect(page.getByRole('region', { name: 'Projected context' }).locator('.projected-msg').first()).toBeVisible();
-  await screenshot(page, 'search');
-  mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });
-  copyFileSync(join(SCREENSHOTS, 'search.png'), join(ROOT, 'docs', 'images', 'search.png'));
 });

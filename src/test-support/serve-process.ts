@@ -65,3 +65,16 @@ export async function startServe(
   });
   return { child, url, origin: new URL(url).origin, stderr: () => err };
 }
+
+/**
+ * Stops a serve process and resolves once it has exited (its temp home may then be removed):
+ * SIGTERM, then SIGKILL if it is still there after `graceMs` (a loaded machine is slow, not stuck).
+ */
+export async function stopServe(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}

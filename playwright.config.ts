@@ -21,7 +21,9 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   // Each spec starts its own serve process on its own copy of a home, so two run side by side.
   workers: 2,
-  fullyParallel: false,
+  // Tests, not files, are shared out: each test has its own server and home, and a spec of eight
+  // tests no longer keeps one worker busy while the other has nothing left.
+  fullyParallel: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],

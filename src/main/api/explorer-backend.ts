@@ -1,5 +1,4 @@
 import type { CancelSignal } from '../core/cancel';
-import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
 import type {
   ApiMethod,
@@ -14,11 +13,9 @@ import type {
   SessionSummary,
 } from '../../shared/api';
 import { API_METHODS, isApiMethod, parseRequest } from '../../shared/api-schemas';
-import { BranchError } from '../core/branch-append';
 import { chainToRoot } from '../core/chain';
-import { isObject } from '../core/entry-types';
 import { addCoreWork, noCoreWork, type CoreWork } from '../core/core-work';
-import { LedgerChangedError, type ReadProgress } from '../core/ledger';
+import { LedgerChangedError } from '../core/ledger';
 import { turnCacheOf } from '../core/turn-cache';
 import { HomeWatcher } from '../library/home-watcher';
 import { userPricesPath } from '../cost/price-table';
@@ -38,76 +35,26 @@ import {
   type ApiBackend,
   type ApiClient,
 } from './api-backend';
+import { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
 import { BranchIdempotency } from './branch-idempotency';
+import { appendBranchOnce, writtenSince, type BranchHost } from './branch-writes';
 import { entrySlice } from './entry-slice';
 import { leafContextInSteps } from './leaf-context';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
 import { planTurns } from './plan-turns';
+import { rawLine } from './raw-line';
+import { acquireSession, type SessionHow } from './session-access';
 import { activeWork, sessionInfo } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { Subscriptions } from './subscriptions';
 import { logFailure, SessionNews } from './session-news';
 import { treeRows } from './tree-rows';
 
-export interface ExplorerBackendOptions {
-  home: string;
-  isDemo: boolean;
-  label: string;
-  /** The user's own home folder (paths under it are shown as `~/…`), when known. */
-  userHome?: string;
-  /** With `isDemo`: copy `home` (the bundled demo) here first and serve the copy. */
-  demoCopyDir?: string;
-  /** Watch the home for changes (default true). */
-  watch?: boolean;
-  /** The watcher's safety rescan (ms); see HomeWatcher. */
-  rescanMs?: number;
-  /** How often library subscribers get lock changes (ms; a lock changes no byte). 0 turns it off. */
-  lockPollMs?: number;
-  /** Unfollowed sessions kept open. */
-  cacheSize?: number;
-  /**
-   * The app's data folder (Electron `userData`, serve mode `$XDG_DATA_HOME/vak-explorer`):
-   * where the user's `prices.json` lives (without it, the bundled prices are used) and
-   * `index-cache/`, the kept indexes that make a reopen read only what was appended.
-   */
-  userDataDir?: string;
-  /**
-   * A session bigger than this answers its first open after these bytes, and reads the rest in
-   * steps of as many, announced like appends (default FIRST_READ_BYTES; Infinity reads whole).
-   */
-  firstReadBytes?: number;
-  /** Files to open by path as the backend starts (`serve --file`, the desktop app's arguments). */
-  openFiles?: string[];
-  /**
-   * Whether files may be opened by path while it runs (the desktop app: its dialog, drops, second
-   * launches, the Recent list). Serve mode opens only `openFiles` (docs/open-files.md).
-   */
-  openByPath?: boolean;
-  /** The largest file opened by path (default MAX_OPENED_FILE_BYTES; tests set less). */
-  maxOpenedBytes?: number;
-}
+export { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
 
 type Handlers = {
   [M in ApiMethod]: (req: ApiRequest<M>, client: ApiClient, signal?: CancelSignal) => Promise<ApiResponse<M>>;
 };
-
-const DEFAULT_LINE_BYTES = 64 * 1024;
-/**
- * What a first open reads before it answers, and each later step (first rows within
- * ~300 ms of opening a 100 MB session). About 25 ms of reading on this machine: requests for the
- * rows on screen answer between steps.
- */
-export const FIRST_READ_BYTES = 4 << 20;
-/** Files smaller than this open in a blink: no progress events for them. */
-const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
-
-/** Cuts a buffer to at most `max` bytes without splitting a UTF-8 sequence. */
-function utf8Prefix(buf: Buffer, max: number): Buffer {
-  if (buf.length <= max) return buf;
-  let end = max;
-  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end);
-}
 
 /**
  * Times a request is answered again after the file changed under it (LedgerChangedError: the
@@ -259,35 +206,12 @@ export class ExplorerBackend implements ApiBackend {
     try {
       return await this.writes.run(
         req,
-        async () => (await this.writtenSince(req, since)) ?? this.appendBranchOnce(req),
+        async () => (await writtenSince(this.writer(), req, since)) ?? appendBranchOnce(this.writer(), req),
       );
     } catch (e) {
       if (e instanceof ApiError) throw e;
       throw new ApiError('internal', `branch failed: ${e instanceof Error ? e.message : String(e)}`);
     }
-  }
-
-  /** The directive `req` asks for, when the file has one under its parent dated `since` or later. */
-  private async writtenSince(req: BranchRequest, since: number): Promise<BranchResult | null> {
-    await this.session(req.key, undefined, 'whole');
-    await this.cache.refresh(req.key); // what the stopped worker appended
-    const s = await this.session(req.key, undefined, 'whole');
-    const ix = s.ledger.index;
-    const parent = s.ledger.indexOf(req.parentId);
-    if (parent === undefined) return null;
-    let found: number | null = null;
-    for (let c = ix.firstChild[parent]; c >= 0; c = ix.nextSibling[c]) {
-      if (ix.kindName(c) !== 'message') continue;
-      const e = s.ledger.entry(c);
-      if (e.kind !== 'message' || e.message.role !== 'user') continue;
-      const content = e.message.content;
-      const only = content.length === 1 ? content[0] : null;
-      if (!isObject(only) || only['type'] !== 'text' || only['text'] !== req.text) continue;
-      // One clock (this machine's) wrote both; a second's slack for its resolution.
-      if (Date.parse(e.ts) >= since - 1000) found = c;
-    }
-    if (found === null) return null;
-    return { id: ix.ids[found], parentId: req.parentId, line: ix.line[found], offset: ix.offset[found] };
   }
 
   /**
@@ -348,30 +272,9 @@ export class ExplorerBackend implements ApiBackend {
     await this.cache.close();
   }
 
-  /** An open session, opening it when needed (progress goes to the asking client). */
-  /** With `pinned`, the session is pinned as it opens (the caller unpins): see SessionCache.acquirePinned. */
-  /** With `whole`, a session still read in steps is read to its end first (search, cost, export). */
-  private async session(
-    key: SessionKey,
-    client?: ApiClient,
-    how: 'pinned' | 'whole' | 'any' = 'any',
-  ): Promise<OpenSession> {
-    const onProgress = (p: ReadProgress): void => {
-      if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
-        client?.push({ type: 'progress', key, bytesRead: p.bytesRead, bytesTotal: p.bytesTotal });
-      }
-    };
-    try {
-      if (how === 'pinned') return await this.cache.acquirePinned(key, onProgress);
-      if (how === 'whole') return await this.cache.acquireWhole(key, onProgress);
-      return await this.cache.acquire(key, onProgress);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw new ApiError('not_found', `no session ${key} in this home`);
-      // A FIFO, a device, a link to a file that is not this session's ledger: never opened.
-      if (code === 'ENOTREG' || code === 'ENOTSESSION') throw new ApiError('refused', (e as Error).message);
-      throw new ApiError('internal', `cannot read ${key}: ${(e as Error).message}`);
-    }
+  /** An open session, opening it when needed: see acquireSession. */
+  private async session(key: SessionKey, client?: ApiClient, how: SessionHow = 'any'): Promise<OpenSession> {
+    return acquireSession(this.cache, key, client, how);
   }
 
   /**
@@ -452,23 +355,9 @@ export class ExplorerBackend implements ApiBackend {
       projectedMessages(await this.leafPlanned(req, client, signal), req, signal),
     getPlanTurns: async (req, client, signal) => planTurns(await this.leafPlanned(req, client, signal), req, signal),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
-    getLine: async ({ key, offset, maxBytes }, client) => {
-      const s = await this.session(key, client);
-      const max = maxBytes ?? DEFAULT_LINE_BYTES;
-      const line = s.ledger.lineAt(offset, max);
-      const cut = utf8Prefix(line.bytes, max);
-      return {
-        offset,
-        length: line.length,
-        text: cut.toString('utf8'),
-        bytes: cut.length,
-        validUtf8: isUtf8(cut),
-        terminated: line.terminated,
-        truncated: line.length === null,
-      };
-    },
+    getLine: async ({ key, offset, maxBytes }, client) => rawLine(await this.session(key, client), offset, maxBytes),
     // At most once per idempotency key: a client that lost the reply may ask again and get this same answer.
-    branch: async (req) => this.writes.run(req, () => this.appendBranchOnce(req)),
+    branch: async (req) => this.writes.run(req, () => appendBranchOnce(this.writer(), req)),
     subscribe: async (sub, client) => {
       if (sub.topic === 'session') {
         await this.session(sub.key, client, 'pinned');
@@ -483,26 +372,8 @@ export class ExplorerBackend implements ApiBackend {
     },
   };
 
-  /** §7, the one write: the handler behind `branch`, run at most once per idempotency key. */
-  private async appendBranchOnce({ key, parentId, text }: BranchRequest): Promise<BranchResult> {
-    const listed = this.library.get(key) ?? this.library.refresh(key);
-    if (!listed) throw new ApiError('not_found', `no session ${key} in this home`);
-    if (listed.unreadable !== null) throw new ApiError('refused', `${key} is not written to: ${listed.unreadable}`);
-    await this.session(key); // opening errors (FIFO, foreign link) answer as for any read
-    let result;
-    try {
-      result = await this.cache.branch(key, parentId, text);
-    } catch (e) {
-      if (e instanceof BranchError) {
-        // A proof that failed under the lock read the file again: followers hear of it.
-        if (e.reason === 'changed') void this.news.homeChanged({ type: 'changed', key }, 'own').catch(logFailure);
-        const code = e.reason === 'locked' ? 'locked' : e.reason === 'too_large' ? 'too_large' : 'refused';
-        throw new ApiError(code, e.message);
-      }
-      throw e;
-    }
-    // Do not wait for the watcher: followers hear of the new leaf either way (a second look is 'unchanged').
-    void this.news.homeChanged({ type: 'changed', key }, 'own').catch(logFailure);
-    return result;
+  /** What the write (branch-writes.ts) needs of this backend. */
+  private writer(): BranchHost {
+    return { library: this.library, cache: this.cache, news: this.news };
   }
 }

@@ -1,64 +1,30 @@
 import { hash } from 'node:crypto';
-import { FileSource, MemorySource, readRange, type ByteSource, type FileStamp } from './byte-source';
-import { EntryCache } from './entry-cache';
+import { FileSource, MemorySource, readRange, type ByteSource } from './byte-source';
+import { DeferredHashes } from './deferred-hashes';
 import type { LedgerEntry } from './entry-types';
-import { typedEntry, type ValidLine } from './entry-validate';
+import { feedInSteps, feedSync, readBuffer, YIELD_EVERY } from './feed-bytes';
+import { FullNotes } from './full-notes';
 import { LedgerIndex } from './ledger-index';
+import type { HashCheckResult, LedgerStats, OpenOptions, RefreshOptions, RefreshResult } from './ledger-options';
 import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-snapshot';
 import { LineFeeder } from './line-feeder';
-import { LineWindow } from './line-window';
-import { LineReader, type LineSink, type RestoredLineSink } from './line-reader';
+import { lineAt, lineHoldsEntry } from './line-readback';
+import { LineReader } from './line-reader';
+import { ParsedEntries } from './parsed-entries';
 import { DerivedCaches } from './per-reading';
-import { FullNotes } from './full-notes';
-import { DeferredHashCheck, type HashWalk } from './hash-check';
+import { ReadStamp } from './read-stamp';
+import { continuityBroken, tailDiffers, tailLooksKept } from './read-tail';
 import { readAgain, readingDifference } from './reading-check';
 import { sortWarnings, type LedgerWarning } from './warnings';
 
-export interface ReadProgress {
-  bytesRead: number;
-  bytesTotal: number;
-}
-
-export interface OpenOptions {
-  /** Called every few MiB while a large file is read. */
-  onProgress?: (p: ReadProgress) => void;
-  /**
-   * Read at most this many bytes now (default: to the end). A read that stops short leaves
-   * `moreToRead` true and the rest to later `refresh` calls: a first open shows its first
-   * rows while the rest is still being read.
-   */
-  maxBytes?: number;
-  /**
-   * Note every message's Full cost at this bytes_per_token while reading (full-notes.ts), so a
-   * first leaf's closed turns are costed without parsing their messages again. Taken at open
-   * (and resume): the ledger keeps noting on refreshes and reloads.
-   */
-  noteFullCosts?: number;
-  /**
-   * A first read that stops short (`maxBytes` below the file's size: a big session read in steps)
-   * checks the hash chain after it instead of line by line (hash-check.ts): call `checkHashes`
-   * when the first answers are out. Until then `warningsSoFar()` lacks any hash_mismatch, and
-   * `warnings()` or `snapshot()` finish the check first. `deferredClaimsMax` is for tests.
-   */
-  deferHashCheck?: boolean;
-  deferredClaimsMax?: number;
-  /**
-   * Sees every entry's line as it is read, on open, refreshes and reloads (a secret scanner).
-   * `restart` is told when a reading starts over from byte 0, or resumes a kept one after `line`;
-   * `restoredLines` gives the sink for the restored lines, which the kept index's check reads again.
-   */
-  lineSink?: LineSink & { restart(fromLine: number): void; restoredLines?(): RestoredLineSink | null };
-}
-
-/** What a refresh is told besides how to read. */
-export interface RefreshOptions extends OpenOptions {
-  /**
-   * A change event told that the file changed (a watcher): a refresh that finds no new byte then
-   * checks the bytes already read (a rewrite in place keeps the size), unless the file's stamp
-   * shows no write since they were read.
-   */
-  changed?: boolean;
-}
+export type {
+  HashCheckResult,
+  LedgerStats,
+  OpenOptions,
+  ReadProgress,
+  RefreshOptions,
+  RefreshResult,
+} from './ledger-options';
 
 /**
  * An entry read back by its offset is not the entry the index holds there: the file changed
@@ -75,42 +41,8 @@ export class LedgerChangedError extends Error {
   }
 }
 
-/**
- * A write within this long after the stamp's mtime may share its timestamp (file times are kept
- * at the kernel's coarse clock, a tick of 1-10 ms; some file systems keep seconds): a stamp taken
- * that soon does not prove that nothing was written since.
- */
-const RACY_MS = 2000;
-
 /** Numbers the readings of every ledger of the process: a generation is never given twice. */
 let generations = 0;
-
-/** What a deferred hash check found: the hash_mismatch warnings it added. */
-export interface HashCheckResult {
-  mismatches: number;
-}
-
-/** What a refresh found. `reloaded` means append-only was broken and the file was read again. */
-export type RefreshResult =
-  | { kind: 'unchanged' }
-  | { kind: 'appended'; firstNew: number; newEntries: number; bytes: number }
-  | { kind: 'reloaded'; reason: 'shrunk' | 'rewritten' };
-
-/** Counted work of one open ledger (work-count invariants: bytes and parses, never timings). */
-export interface LedgerStats {
-  /** Bytes read from the file for any purpose: indexing, payloads, append-only checks. */
-  bytesRead: number;
-  /** Physical lines the reader indexed (every read from byte 0 counts again). */
-  linesParsed: number;
-  /** Entries parsed and validated from their line (`entry()` cache misses). */
-  entriesMaterialised: number;
-}
-
-const CHUNK = 1 << 20; // one reused 1 MiB read buffer per read
-// Let the event loop breathe every 4 MiB (~25 ms of reading): a request for the rows on screen
-// waits at most that long behind a big read. Progress is told every 16 MiB.
-const YIELD_EVERY = 4 << 20;
-const PROGRESS_EVERY = 16 << 20;
 
 /**
  * One open ledger: its index, the reader's warnings, and lazy access to payloads.
@@ -121,11 +53,8 @@ export class Ledger {
   private reader!: LineReader<FullNotes>;
   private feeder!: LineFeeder;
   /** Parsed entries, the most recently asked for, bounded by their lines' bytes (payloads stay on disk otherwise). */
-  private readonly cache = new EntryCache<LedgerEntry>();
+  private readonly entries: ParsedEntries;
   private readBuf: Buffer | null = null;
-  /** Entries' lines are read through a window (a chain's lines lie mostly next to each other). */
-  private readonly lines: LineWindow;
-  private materialised = 0;
   /** Lines indexed by readers before the last reset (a reload starts a new reader). */
   private linesBefore = 0;
   /** Lines the current reader took from a kept index (restored, not parsed). */
@@ -133,9 +62,7 @@ export class Ledger {
   /** The last read stopped at its `maxBytes` before the file's end: bytes pending now are no torn tail. */
   private stoppedShort = false;
   /** The hash check a first read deferred (OpenOptions.deferHashCheck), until it is done. */
-  private hashCheck: DeferredHashCheck | null = null;
-  /** What this reading's deferred check found, once done (null: none was deferred, or not done yet). */
-  private hashChecked: HashCheckResult | null = null;
+  private readonly hashes: DeferredHashes;
   /**
    * Which reading this is: a new number whenever the reading starts over from byte 0 (a reload,
    * a rewrite found, a kept index found wrong), and when a deferred hash check marks entries. What
@@ -146,7 +73,7 @@ export class Ledger {
   /** Every cache derived from this reading (per-reading.ts), for its current generation only. */
   readonly derived = new DerivedCaches();
   /** The file's stamp when the last read began, and when that was (ms): see `refresh`'s `changed`. */
-  private stampAtRead: (FileStamp & { atMs: number }) | null = null;
+  private readonly stamp: ReadStamp;
   /** Restored from a kept index and not yet checked against the file (`checkReading`). */
   private keptUnchecked = false;
   private checkedBytes = 0;
@@ -159,7 +86,13 @@ export class Ledger {
     private readonly notesBpt: number | null = null,
     private readonly sink: NonNullable<OpenOptions['lineSink']> | null = null,
   ) {
-    this.lines = new LineWindow(source);
+    this.entries = new ParsedEntries(source, (what) => new LedgerChangedError(this, what));
+    this.stamp = new ReadStamp(source);
+    this.hashes = new DeferredHashes({
+      source,
+      reading: () => ({ reader: this.reader, index: this.index }),
+      marked: () => void (this.generation = ++generations),
+    });
     this.reset();
   }
 
@@ -174,7 +107,7 @@ export class Ledger {
       opts.lineSink ?? null,
     );
     try {
-      if (opts.deferHashCheck && (opts.maxBytes ?? Infinity) < l.source.size()) l.deferHashes(opts.deferredClaimsMax);
+      if (opts.deferHashCheck && (opts.maxBytes ?? Infinity) < l.source.size()) l.hashes.defer(opts.deferredClaimsMax);
       await l.readNew(opts);
     } catch (e) {
       l.close();
@@ -221,7 +154,7 @@ export class Ledger {
   snapshot(): LedgerSnapshot | null {
     // A reading not checked against its file is not kept again: it could be a crafted one.
     if (this.keptUnchecked) return null;
-    this.finishHashCheck();
+    this.hashes.finish();
     return captureSnapshot(this.reader, this.index);
   }
 
@@ -251,7 +184,7 @@ export class Ledger {
   static fromChunks(chunks: Uint8Array[], deferHashes?: { maxClaims?: number }): Ledger {
     const total = Buffer.concat(chunks);
     const l = new Ledger(new MemorySource(total));
-    if (deferHashes) l.deferHashes(deferHashes.maxClaims);
+    if (deferHashes) l.hashes.defer(deferHashes.maxClaims);
     for (const c of chunks) l.feeder.push(c);
     return l;
   }
@@ -270,7 +203,7 @@ export class Ledger {
     return {
       bytesRead: this.source.bytesRead - this.checkedBytes,
       linesParsed: this.linesBefore + this.reader.lines - this.linesRestored,
-      entriesMaterialised: this.materialised,
+      entriesMaterialised: this.entries.materialised,
     };
   }
 
@@ -281,7 +214,7 @@ export class Ledger {
 
   /** Parsed entries held now, and the bytes of their lines (bounded: see EntryCache). */
   get cachedEntries(): { entries: number; bytes: number } {
-    return { entries: this.cache.size, bytes: this.cache.bytes };
+    return this.entries.cached;
   }
 
   private reset(): void {
@@ -290,14 +223,12 @@ export class Ledger {
     this.generation = ++generations;
     this.keptUnchecked = false;
     this.index = new LedgerIndex();
-    this.hashCheck = null; // a reading from byte 0 again hashes as it reads
-    this.hashChecked = null;
+    this.hashes.clear(); // a reading from byte 0 again hashes as it reads
     this.reader = new LineReader(this.index, this.newNotes(true));
     this.reader.sink = this.sink;
     this.sink?.restart(1);
     this.feeder = new LineFeeder(this.reader, 0);
-    this.cache.clear();
-    this.lines.clear();
+    this.entries.clear();
   }
 
   private newNotes(fromStart: boolean): FullNotes | null {
@@ -310,49 +241,18 @@ export class Ledger {
   }
 
   private buffer(): Buffer {
-    this.readBuf ??= Buffer.allocUnsafe(CHUNK);
+    this.readBuf ??= readBuffer();
     return this.readBuf;
   }
 
-  /** The file's size, and its stamp noted for `refresh`'s `changed` (a file only). */
-  private sizeForRead(): number {
-    const stamp = this.source.stamp?.();
-    if (!stamp) return this.source.size();
-    this.stampAtRead = { ...stamp, atMs: Date.now() };
-    return stamp.size;
-  }
-
   private readNewSync(): void {
-    const size = this.sizeForRead();
-    const buf = this.buffer();
-    while (this.feeder.fedOffset < size) {
-      const n = this.source.readInto(buf, this.feeder.fedOffset, Math.min(CHUNK, size - this.feeder.fedOffset));
-      if (n === 0) break;
-      this.feeder.push(buf.subarray(0, n));
-    }
+    feedSync(this.source, this.feeder, this.buffer(), this.stamp.sizeForRead());
   }
 
   private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}): Promise<void> {
-    const size = this.sizeForRead();
+    const size = this.stamp.sizeForRead();
     const end = Math.min(size, this.feeder.fedOffset + maxBytes);
-    const buf = this.buffer();
-    let sinceYield = 0;
-    let sinceProgress = 0;
-    while (this.feeder.fedOffset < end) {
-      const n = this.source.readInto(buf, this.feeder.fedOffset, Math.min(CHUNK, end - this.feeder.fedOffset));
-      if (n === 0) break;
-      this.feeder.push(buf.subarray(0, n));
-      sinceYield += n;
-      sinceProgress += n;
-      if (sinceProgress >= PROGRESS_EVERY) {
-        sinceProgress = 0;
-        onProgress?.({ bytesRead: this.feeder.fedOffset, bytesTotal: size });
-      }
-      if (sinceYield >= YIELD_EVERY) {
-        sinceYield = 0;
-        await new Promise((r) => setImmediate(r));
-      }
-    }
+    await feedInSteps(this.source, () => this.feeder, this.buffer(), end, size, onProgress);
     this.stoppedShort = this.feeder.fedOffset < size;
     onProgress?.({ bytesRead: this.feeder.fedOffset, bytesTotal: size });
   }
@@ -368,12 +268,12 @@ export class Ledger {
    */
   async refresh(opts: RefreshOptions = {}): Promise<RefreshResult> {
     const size = this.source.size();
-    const broken = this.continuityBroken(size);
+    const broken = continuityBroken(this.source, this.reader, this.feeder, size);
     if (broken) return this.reload(broken, opts);
     if (size === this.feeder.fedOffset) {
       this.stoppedShort = false;
       // A change that did not grow the file rewrote it in place, or only touched it: told apart by reading it again.
-      if (opts.changed && this.mayHaveChanged() && (await this.checkReading()) !== null) {
+      if (opts.changed && this.stamp.mayHaveChanged() && (await this.checkReading()) !== null) {
         return this.reload('rewritten', opts);
       }
       return { kind: 'unchanged' };
@@ -400,15 +300,6 @@ export class Ledger {
     return { kind: 'reloaded', reason };
   }
 
-  /** Whether anything may have been written since the last read began (its stamp differs, or is too recent to tell). */
-  private mayHaveChanged(): boolean {
-    const was = this.stampAtRead;
-    const now = this.source.stamp?.();
-    if (!was || !now) return true;
-    if (now.size !== was.size || now.mtimeNs !== was.mtimeNs || now.ctimeNs !== was.ctimeNs) return true;
-    return was.atMs - Number(was.mtimeNs / 1_000_000n) < RACY_MS;
-  }
-
   /** Restored from a kept index and not yet checked against the file (see `checkReading`). */
   get keptUnverified(): boolean {
     return this.keptUnchecked;
@@ -421,7 +312,7 @@ export class Ledger {
    * session's queue); a reading started over meanwhile makes it answer null.
    */
   async checkReading(stepBytes = YIELD_EVERY): Promise<string | null> {
-    this.finishHashCheck();
+    this.hashes.finish();
     const generation = this.generation;
     const r = this.reader;
     const end = r.lastLineOffset < 0 ? 0 : r.lastLineOffset + r.lastLineLength + 1;
@@ -453,12 +344,7 @@ export class Ledger {
     const size = this.source.size();
     const from = this.feeder.fedOffset;
     if (size < from || size - from > maxBytes) return null;
-    const r = this.reader;
-    if (r.lastLineOffset >= 0 && readRange(this.source, r.lastLineOffset + r.lastLineLength, 1)[0] !== 10) return null;
-    const pending = this.feeder.pendingBytes();
-    if (pending.length > 0 && !readRange(this.source, this.feeder.pendingOffset, pending.length).equals(pending)) {
-      return null;
-    }
+    if (!tailLooksKept(this.source, this.reader, this.feeder)) return null;
     this.readNewSync();
     this.stoppedShort = false;
     return this.feeder.fedOffset - from;
@@ -469,32 +355,9 @@ export class Ledger {
     return this.reader.lines;
   }
 
-  /** Checks the tail of what was read: the last complete line and any pending bytes. */
-  private continuityBroken(size: number): 'shrunk' | 'rewritten' | null {
-    if (size < this.feeder.fedOffset) return 'shrunk';
-    const r = this.reader;
-    if (r.lastLineOffset >= 0) {
-      const line = readRange(this.source, r.lastLineOffset, r.lastLineLength + 1);
-      if (line[r.lastLineLength] !== 10) return 'rewritten';
-      if (hash('sha256', line.subarray(0, r.lastLineLength), 'hex') !== r.prevHash) return 'rewritten';
-    }
-    const pending = this.feeder.pendingBytes();
-    if (pending.length > 0 && !readRange(this.source, this.feeder.pendingOffset, pending.length).equals(pending)) {
-      return 'rewritten';
-    }
-    return null;
-  }
-
-  /** Reads from the start without hashing (a fresh ledger only): see OpenOptions.deferHashCheck. */
-  private deferHashes(maxClaims?: number): void {
-    if (this.reader.lines > 0) throw new Error('a hash check is deferred from the first line only');
-    this.hashCheck = new DeferredHashCheck(maxClaims);
-    this.reader.deferHashes(this.hashCheck);
-  }
-
   /** A first read's hash check is still to do (`checkHashes`): `warningsSoFar()` may lack hash mismatches. */
   get hashCheckPending(): boolean {
-    return this.hashCheck !== null;
+    return this.hashes.pending;
   }
 
   /**
@@ -504,42 +367,12 @@ export class Ledger {
    * file was read again from byte 0 meanwhile: a new reading, hashed as read).
    */
   async checkHashes(stepBytes = YIELD_EVERY): Promise<HashCheckResult | null> {
-    const hc = this.hashCheck;
-    if (hc === null) return this.hashChecked;
-    for (;;) {
-      if (this.hashCheck !== hc) return this.hashChecked; // finished by warnings(), or null: reset
-      const found = this.walkOf(hc).step(stepBytes);
-      if (found !== null) return this.adoptHashCheck(found);
-      await new Promise((r) => setImmediate(r));
-    }
-  }
-
-  /** The deferred check, done now in one go (what needs every warning cannot wait). */
-  private finishHashCheck(): void {
-    const hc = this.hashCheck;
-    if (hc !== null) this.adoptHashCheck(this.walkOf(hc).step(Infinity) ?? []);
-  }
-
-  /** The check's walk; the region ends with the last line read (reads from now on hash as they go). */
-  private walkOf(hc: DeferredHashCheck): HashWalk {
-    this.reader.endDeferral();
-    return hc.walk(this.source, this.index);
-  }
-
-  private adoptHashCheck(found: LedgerWarning[]): HashCheckResult {
-    // Entries marked: what was derived from them (warning marks, leaf views) is derived again.
-    if (found.length > 0) this.generation = ++generations;
-    const warnings = this.reader.warnings;
-    for (const w of found) warnings.push(w); // (not push(...found): a damaged file may give 100k)
-    sortWarnings(warnings);
-    this.hashCheck = null;
-    this.hashChecked = { mismatches: found.length };
-    return this.hashChecked;
+    return this.hashes.inSteps(stepBytes);
   }
 
   /** Every warning of §8 for the file as read now, in file order (a deferred hash check is done first). */
   warnings(): LedgerWarning[] {
-    this.finishHashCheck();
+    this.hashes.finish();
     return this.warningsSoFar();
   }
 
@@ -594,13 +427,7 @@ export class Ledger {
    * lines that are none), up to `max` bytes. `length` is null when clipped before its `\n`.
    */
   lineAt(offset: number, max: number): { bytes: Buffer; length: number | null; terminated: boolean } {
-    const size = this.source.size();
-    if (offset >= size) return { bytes: Buffer.alloc(0), length: 0, terminated: false };
-    const got = readRange(this.source, offset, Math.min(max + 1, size - offset));
-    const nl = got.indexOf(10);
-    if (nl >= 0 && nl <= max) return { bytes: got.subarray(0, nl), length: nl, terminated: true };
-    if (offset + got.length >= size && got.length <= max) return { bytes: got, length: got.length, terminated: false };
-    return { bytes: got.subarray(0, max), length: null, terminated: false };
+    return lineAt(this.source, offset, max);
   }
 
   /**
@@ -608,11 +435,7 @@ export class Ledger {
    * case once (cached). Payloads stay on disk until asked for.
    */
   entry(i: number): LedgerEntry {
-    let e = this.cache.get(i);
-    if (e) return e;
-    e = this.parse(i);
-    this.cache.set(i, e, this.index.length[i]);
-    return e;
+    return this.entries.entry(this.index, i);
   }
 
   /**
@@ -622,23 +445,7 @@ export class Ledger {
    * leaf's costs took ~20 % longer through the cache).
    */
   scanEntry(i: number): LedgerEntry {
-    return this.cache.get(i) ?? this.parse(i);
-  }
-
-  private parse(i: number): LedgerEntry {
-    this.materialised++;
-    const ix = this.index;
-    let line: unknown;
-    try {
-      line = JSON.parse(this.lines.text(ix.offset[i], ix.length[i]));
-    } catch {
-      throw new LedgerChangedError(this, `line ${ix.line[i]} no longer parses`);
-    }
-    // The reader accepted an entry with this id and parent here: anything else is another line.
-    if (!holdsEntry(line, ix, i)) {
-      throw new LedgerChangedError(this, `line ${ix.line[i]} no longer holds the entry read there`);
-    }
-    return typedEntry(line);
+    return this.entries.scanEntry(this.index, i);
   }
 
   /**
@@ -646,14 +453,7 @@ export class Ledger {
    * window or cache): a branch proves its parent with it under the lock.
    */
   lineHoldsEntry(i: number): boolean {
-    const ix = this.index;
-    const bytes = readRange(this.source, ix.offset[i], ix.length[i] + 1);
-    if (bytes.length !== ix.length[i] + 1 || bytes[ix.length[i]] !== 10) return false;
-    try {
-      return holdsEntry(JSON.parse(bytes.toString('utf8', 0, ix.length[i])), ix, i);
-    } catch {
-      return false;
-    }
+    return lineHoldsEntry(this.source, this.index, i);
   }
 
   /**
@@ -662,20 +462,7 @@ export class Ledger {
    * tail included). Null when it does, else what differs.
    */
   tailDiffers(): string | null {
-    const size = this.source.size();
-    if (size !== this.feeder.fedOffset) return `the file is ${size} bytes, not the ${this.feeder.fedOffset} read`;
-    const r = this.reader;
-    if (r.lastLineOffset >= 0) {
-      const line = readRange(this.source, r.lastLineOffset, r.lastLineLength + 1);
-      if (line[r.lastLineLength] !== 10 || hash('sha256', line.subarray(0, r.lastLineLength), 'hex') !== r.prevHash) {
-        return `its last line (line ${r.lines}) is not the one read`;
-      }
-    }
-    const pending = this.feeder.pendingBytes();
-    if (pending.length > 0 && !readRange(this.source, this.feeder.pendingOffset, pending.length).equals(pending)) {
-      return 'its unterminated last line changed';
-    }
-    return null;
+    return tailDiffers(this.source, this.reader, this.feeder);
   }
 
   /** Index of an id, or undefined. */
@@ -684,25 +471,8 @@ export class Ledger {
   }
 
   close(): void {
-    this.hashCheck = null; // a check in steps stops at its next step
+    this.hashes.stop(); // a check in steps stops at its next step
     this.derived.clear();
     this.source.close();
   }
-}
-
-/**
- * Whether a parsed line is entry `i` of the index: a valid entry (§8's five common fields) with the
- * id, parent_id and kind the index keeps of it.
- */
-function holdsEntry(line: unknown, ix: LedgerIndex, i: number): line is ValidLine {
-  if (typeof line !== 'object' || line === null || Array.isArray(line)) return false;
-  const o = line as Record<string, unknown>;
-  const prev = o['prev_hash'];
-  return (
-    o['id'] === ix.ids[i] &&
-    o['parent_id'] === ix.parentId(i) &&
-    o['kind'] === ix.kindName(i) &&
-    typeof o['ts'] === 'string' &&
-    (prev === null || typeof prev === 'string')
-  );
 }

@@ -65,7 +65,7 @@ export interface PaneRows {
  * move the scroll position when the list moves its window).
  */
 const SCALED_SCROLL = { style: { position: 'relative', overflowAnchor: 'none' }, 'data-scaled': true } as const;
-/** The window of a scaled list: rows in flow, placed by scaled-list.ts (`top`). */
+/** The window of a scaled list: rows in flow, placed by scaled-scroller.ts (`top`). */
 const WINDOW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
 /**
  * Past this many rows a pane's list is the scaled list even where it would fit the browser (at

@@ -23,7 +23,7 @@ const message = (i: number) => projected().querySelector<HTMLElement>(`.projecte
 
 /**
  * Where a drawn row sits in its viewport. jsdom lays nothing out: this is what Chromium would
- * compute from the window's `top` (placed by scaled-list.ts), the row's place in the window
+ * compute from the window's `top` (placed by scaled-scroller.ts), the row's place in the window
  * (offsetTop, stubbed below at ROW px a row) and the scroll position.
  */
 function viewY(el: HTMLElement): number {

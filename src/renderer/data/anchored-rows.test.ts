@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnchoredRows } from './scaled-list';
+import { AnchoredRows } from './anchored-rows';
 import { MAX_SCROLL_PX, scaledLayout } from './scaled-rows';
 
 const N = 2_000_000;

@@ -1,0 +1,45 @@
+/** What an ExplorerBackend is built with: the home, its data folder, watching, reading in steps, files by path. */
+export interface ExplorerBackendOptions {
+  home: string;
+  isDemo: boolean;
+  label: string;
+  /** The user's own home folder (paths under it are shown as `~/…`), when known. */
+  userHome?: string;
+  /** With `isDemo`: copy `home` (the bundled demo) here first and serve the copy. */
+  demoCopyDir?: string;
+  /** Watch the home for changes (default true). */
+  watch?: boolean;
+  /** The watcher's safety rescan (ms); see HomeWatcher. */
+  rescanMs?: number;
+  /** How often library subscribers get lock changes (ms; a lock changes no byte). 0 turns it off. */
+  lockPollMs?: number;
+  /** Unfollowed sessions kept open. */
+  cacheSize?: number;
+  /**
+   * The app's data folder (Electron `userData`, serve mode `$XDG_DATA_HOME/vak-explorer`):
+   * where the user's `prices.json` lives (without it, the bundled prices are used) and
+   * `index-cache/`, the kept indexes that make a reopen read only what was appended.
+   */
+  userDataDir?: string;
+  /**
+   * A session bigger than this answers its first open after these bytes, and reads the rest in
+   * steps of as many, announced like appends (default FIRST_READ_BYTES; Infinity reads whole).
+   */
+  firstReadBytes?: number;
+  /** Files to open by path as the backend starts (`serve --file`, the desktop app's arguments). */
+  openFiles?: string[];
+  /**
+   * Whether files may be opened by path while it runs (the desktop app: its dialog, drops, second
+   * launches, the Recent list). Serve mode opens only `openFiles` (docs/open-files.md).
+   */
+  openByPath?: boolean;
+  /** The largest file opened by path (default MAX_OPENED_FILE_BYTES; tests set less). */
+  maxOpenedBytes?: number;
+}
+
+/**
+ * What a first open reads before it answers, and each later step (first rows within
+ * ~300 ms of opening a 100 MB session). About 25 ms of reading on this machine: requests for the
+ * rows on screen answer between steps.
+ */
+export const FIRST_READ_BYTES = 4 << 20;

@@ -1,0 +1,60 @@
+import type { ByteSource } from './byte-source';
+import type { ReadProgress } from './ledger-options';
+import type { LineFeeder } from './line-feeder';
+
+/**
+ * A ledger's bytes fed to its line feeder through one reused read buffer: in one go (the CLI,
+ * a writer under the lock), or in steps that let the event loop run (the serving process).
+ */
+
+const CHUNK = 1 << 20; // one reused 1 MiB read buffer per read
+// Let the event loop breathe every 4 MiB (~25 ms of reading): a request for the rows on screen
+// waits at most that long behind a big read. Progress is told every 16 MiB.
+export const YIELD_EVERY = 4 << 20;
+const PROGRESS_EVERY = 16 << 20;
+
+/** A ledger's read buffer, allocated once and reused by every read. */
+export function readBuffer(): Buffer {
+  return Buffer.allocUnsafe(CHUNK);
+}
+
+/** Feeds the bytes from the feeder's offset up to `size`, synchronously. */
+export function feedSync(source: ByteSource, feeder: LineFeeder, buf: Buffer, size: number): void {
+  while (feeder.fedOffset < size) {
+    const n = source.readInto(buf, feeder.fedOffset, Math.min(CHUNK, size - feeder.fedOffset));
+    if (n === 0) break;
+    feeder.push(buf.subarray(0, n));
+  }
+}
+
+/**
+ * Feeds the bytes up to `end` of a file of `size`, yielding to the event loop every YIELD_EVERY
+ * bytes and telling progress every PROGRESS_EVERY. The feeder is asked for on every chunk: it is
+ * the reading's current one.
+ */
+export async function feedInSteps(
+  source: ByteSource,
+  feeder: () => LineFeeder,
+  buf: Buffer,
+  end: number,
+  size: number,
+  onProgress: ((p: ReadProgress) => void) | undefined,
+): Promise<void> {
+  let sinceYield = 0;
+  let sinceProgress = 0;
+  while (feeder().fedOffset < end) {
+    const n = source.readInto(buf, feeder().fedOffset, Math.min(CHUNK, end - feeder().fedOffset));
+    if (n === 0) break;
+    feeder().push(buf.subarray(0, n));
+    sinceYield += n;
+    sinceProgress += n;
+    if (sinceProgress >= PROGRESS_EVERY) {
+      sinceProgress = 0;
+      onProgress?.({ bytesRead: feeder().fedOffset, bytesTotal: size });
+    }
+    if (sinceYield >= YIELD_EVERY) {
+      sinceYield = 0;
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+}

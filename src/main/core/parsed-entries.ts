@@ -1,0 +1,68 @@
+import type { ByteSource } from './byte-source';
+import { EntryCache } from './entry-cache';
+import type { LedgerEntry } from './entry-types';
+import { typedEntry } from './entry-validate';
+import type { LedgerIndex } from './ledger-index';
+import { holdsEntry } from './line-readback';
+import { LineWindow } from './line-window';
+
+/**
+ * A ledger's accepted entries read back by offset, parsed and validated into their typed case
+ * once, the most recently asked for kept. A line that no longer holds the entry the index put
+ * there is never shown: `changed` makes the error that says the reading must start over.
+ */
+export class ParsedEntries {
+  /** Parsed entries, the most recently asked for, bounded by their lines' bytes (payloads stay on disk otherwise). */
+  private readonly cache = new EntryCache<LedgerEntry>();
+  /** Entries' lines are read through a window (a chain's lines lie mostly next to each other). */
+  private readonly lines: LineWindow;
+  /** Entries parsed and validated from their line (cache misses). */
+  materialised = 0;
+
+  constructor(
+    source: ByteSource,
+    private readonly changed: (what: string) => Error,
+  ) {
+    this.lines = new LineWindow(source);
+  }
+
+  /** Parsed entries held now, and the bytes of their lines (bounded: see EntryCache). */
+  get cached(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cache.bytes };
+  }
+
+  /** A reading from byte 0 again: nothing parsed or read before holds. */
+  clear(): void {
+    this.cache.clear();
+    this.lines.clear();
+  }
+
+  /** Entry `i` of `ix`, parsed once (cached). */
+  entry(ix: LedgerIndex, i: number): LedgerEntry {
+    let e = this.cache.get(i);
+    if (e) return e;
+    e = this.parse(ix, i);
+    this.cache.set(i, e, ix.length[i]);
+    return e;
+  }
+
+  /** Entry `i` for a one-pass scan: from the cache when it is there, else parsed and not kept. */
+  scanEntry(ix: LedgerIndex, i: number): LedgerEntry {
+    return this.cache.get(i) ?? this.parse(ix, i);
+  }
+
+  private parse(ix: LedgerIndex, i: number): LedgerEntry {
+    this.materialised++;
+    let line: unknown;
+    try {
+      line = JSON.parse(this.lines.text(ix.offset[i], ix.length[i]));
+    } catch {
+      throw this.changed(`line ${ix.line[i]} no longer parses`);
+    }
+    // The reader accepted an entry with this id and parent here: anything else is another line.
+    if (!holdsEntry(line, ix, i)) {
+      throw this.changed(`line ${ix.line[i]} no longer holds the entry read there`);
+    }
+    return typedEntry(line);
+  }
+}

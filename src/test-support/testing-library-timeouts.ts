@@ -6,4 +6,4 @@ import { configure } from '@testing-library/dom';
  * not on behaviour. One bound for every renderer test, generous enough for a busy machine; a test
  * that passes waits no longer for it.
  */
-configure({ asyncUtilTimeout: 20_000 });
+configure({ asyncUtilTimeout: 45_000 });

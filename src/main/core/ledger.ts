@@ -12,6 +12,7 @@ import { DerivedCaches } from './per-reading';
 import { FullNotes } from './full-notes';
 import { DeferredHashCheck, type HashWalk } from './hash-check';
 import { readAgain, readingDifference } from './reading-check';
+import { stampIsRacy, stampSettled } from './racy-stamp';
 import { sortWarnings, type LedgerWarning } from './warnings';
 
 export interface ReadProgress {
@@ -74,13 +75,6 @@ export class LedgerChangedError extends Error {
     this.name = 'LedgerChangedError';
   }
 }
-
-/**
- * A write within this long after the stamp's mtime may share its timestamp (file times are kept
- * at the kernel's coarse clock, a tick of 1-10 ms; some file systems keep seconds): a stamp taken
- * that soon does not prove that nothing was written since.
- */
-const RACY_MS = 2000;
 
 /** Numbers the readings of every ledger of the process: a generation is never given twice. */
 let generations = 0;
@@ -333,6 +327,7 @@ export class Ledger {
   }
 
   private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}): Promise<void> {
+    await stampSettled(this.source);
     const size = this.sizeForRead();
     const end = Math.min(size, this.feeder.fedOffset + maxBytes);
     const buf = this.buffer();
@@ -367,14 +362,19 @@ export class Ledger {
    * already read changed (append-only broken), reads it again from byte 0.
    */
   async refresh(opts: RefreshOptions = {}): Promise<RefreshResult> {
-    const size = this.source.size();
+    const proof = this.source.stamp ? { ...this.source.stamp(), atMs: Date.now() } : null;
+    const size = proof?.size ?? this.source.size();
     const broken = this.continuityBroken(size);
     if (broken) return this.reload(broken, opts);
     if (size === this.feeder.fedOffset) {
       this.stoppedShort = false;
       // A change that did not grow the file rewrote it in place, or only touched it: told apart by reading it again.
-      if (opts.changed && this.mayHaveChanged() && (await this.checkReading()) !== null) {
-        return this.reload('rewritten', opts);
+      if (opts.changed && this.mayHaveChanged()) {
+        const generation = this.generation;
+        if ((await this.checkReading()) !== null) return this.reload('rewritten', opts);
+        // Every byte read was read again after `proof` was taken, as by a read begun then: the
+        // next change event compares with it (the same event again checks nothing once it is not racy).
+        if (this.generation === generation && this.feeder.fedOffset === proof?.size) this.stampAtRead = proof;
       }
       return { kind: 'unchanged' };
     }
@@ -406,7 +406,7 @@ export class Ledger {
     const now = this.source.stamp?.();
     if (!was || !now) return true;
     if (now.size !== was.size || now.mtimeNs !== was.mtimeNs || now.ctimeNs !== was.ctimeNs) return true;
-    return was.atMs - Number(was.mtimeNs / 1_000_000n) < RACY_MS;
+    return stampIsRacy(was, was.atMs);
   }
 
   /** Restored from a kept index and not yet checked against the file (see `checkReading`). */

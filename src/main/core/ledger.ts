@@ -250,6 +250,7 @@ export class Ledger {
   }
 
   private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}): Promise<void> {
+    await this.stamp.settled();
     const size = this.stamp.sizeForRead();
     const end = Math.min(size, this.feeder.fedOffset + maxBytes);
     await feedInSteps(this.source, () => this.feeder, this.buffer(), end, size, onProgress);
@@ -267,14 +268,19 @@ export class Ledger {
    * already read changed (append-only broken), reads it again from byte 0.
    */
   async refresh(opts: RefreshOptions = {}): Promise<RefreshResult> {
-    const size = this.source.size();
+    const proof = this.stamp.proofNow();
+    const size = proof?.size ?? this.source.size();
     const broken = continuityBroken(this.source, this.reader, this.feeder, size);
     if (broken) return this.reload(broken, opts);
     if (size === this.feeder.fedOffset) {
       this.stoppedShort = false;
       // A change that did not grow the file rewrote it in place, or only touched it: told apart by reading it again.
-      if (opts.changed && this.stamp.mayHaveChanged() && (await this.checkReading()) !== null) {
-        return this.reload('rewritten', opts);
+      if (opts.changed && this.stamp.mayHaveChanged()) {
+        const generation = this.generation;
+        if ((await this.checkReading()) !== null) return this.reload('rewritten', opts);
+        // Every byte read was read again after `proof` was taken, as by a read begun then: the
+        // next change event compares with it (the same event again checks nothing once it is not racy).
+        if (this.generation === generation && this.feeder.fedOffset === proof?.size) this.stamp.adopt(proof);
       }
       return { kind: 'unchanged' };
     }

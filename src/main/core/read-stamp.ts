@@ -1,20 +1,32 @@
 import type { ByteSource, FileStamp } from './byte-source';
+import { stampIsRacy, stampSettled } from './racy-stamp';
 
-/**
- * A write within this long after the stamp's mtime may share its timestamp (file times are kept
- * at the kernel's coarse clock, a tick of 1-10 ms; some file systems keep seconds): a stamp taken
- * that soon does not prove that nothing was written since.
- */
-const RACY_MS = 2000;
+type TakenStamp = FileStamp & { atMs: number };
 
 /**
  * The file's stamp when a ledger's last read began, and when that was: a change event that finds
  * no new byte asks it whether the bytes already read may have been rewritten in place since.
  */
 export class ReadStamp {
-  private stampAtRead: (FileStamp & { atMs: number }) | null = null;
+  private stampAtRead: TakenStamp | null = null;
 
   constructor(private readonly source: ByteSource) {}
+
+  /** Resolves once a read begun now would leave a stamp that is not racy (see racy-stamp.ts). */
+  settled(): Promise<void> {
+    return stampSettled(this.source);
+  }
+
+  /** The file's stamp now, and when it was taken (null: not a file). */
+  proofNow(): TakenStamp | null {
+    const stamp = this.source.stamp?.();
+    return stamp ? { ...stamp, atMs: Date.now() } : null;
+  }
+
+  /** A check read every byte read again after `proof` was taken: the reading is as of `proof`. */
+  adopt(proof: TakenStamp): void {
+    this.stampAtRead = proof;
+  }
 
   /** The file's size, and its stamp noted (a file only). */
   sizeForRead(): number {
@@ -30,6 +42,6 @@ export class ReadStamp {
     const now = this.source.stamp?.();
     if (!was || !now) return true;
     if (now.size !== was.size || now.mtimeNs !== was.mtimeNs || now.ctimeNs !== was.ctimeNs) return true;
-    return was.atMs - Number(was.mtimeNs / 1_000_000n) < RACY_MS;
+    return stampIsRacy(was, was.atMs);
   }
 }

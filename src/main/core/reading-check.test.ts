@@ -1,8 +1,9 @@
-import { closeSync, openSync, readFileSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ledgerBytes, userMsg } from '../../reliability/ledger-lines';
 import { useTempDir } from '../../test-support/temp-dir';
+import { FileSource, type FileStamp } from './byte-source';
 import { Ledger, LedgerChangedError } from './ledger';
 import { PerReading } from './per-reading';
 import { readAgain, readingDifference } from './reading-check';
@@ -88,6 +89,63 @@ describe('a reading checked against its file (reading-check.ts)', () => {
       age(file);
       expect(await l.refresh({ changed: true })).toEqual({ kind: 'reloaded', reason: 'rewritten' });
     } finally {
+      l.close();
+    }
+  });
+
+  it('a change event after an append was read checks nothing: the append read waits out a racy stamp', async () => {
+    // Line 42 appended to the 41 lines of chainFile: the file's stamp is a moment old when it is read.
+    const entries: Record<string, unknown>[] = [
+      { id: 'h', parent_id: null, kind: 'header', system_prompt: 's', tools: [] },
+    ];
+    for (let k = 1; k <= 41; k++)
+      entries.push({ id: `e${k}`, parent_id: k === 1 ? 'h' : `e${k - 1}`, kind: 'message', message: userMsg(`m${k}`) });
+    const all = ledgerBytes(entries);
+    const cut = all.lastIndexOf(10, all.length - 2) + 1;
+    const file = join(tmp(), 'live.jsonl');
+    writeFileSync(file, all.subarray(0, cut));
+    const l = await Ledger.open(file);
+    try {
+      appendFileSync(file, all.subarray(cut));
+      expect(await l.refresh({ changed: true })).toMatchObject({ kind: 'appended', newEntries: 1 });
+      // The watcher's second event for that append (or the rescan's): nothing was written since.
+      expect(await l.refresh({ changed: true })).toEqual({ kind: 'unchanged' });
+      expect(await l.refresh({ changed: true })).toEqual({ kind: 'unchanged' });
+      expect(l.bytesChecked).toBe(0);
+      // The file once, and the last line once per refresh (the append-only check): lines as long as the new one.
+      expect(l.stats.bytesRead).toBeLessThanOrEqual(all.length + 4 * (all.length - cut));
+      // A same-size rewrite in place after it is still found.
+      overwrite(file, '"id":"e20"', '"id":"x20"');
+      expect(await l.refresh({ changed: true })).toEqual({ kind: 'reloaded', reason: 'rewritten' });
+      expect(l.indexOf('x20')).toBeDefined();
+    } finally {
+      l.close();
+    }
+  });
+
+  it('whole-second stamps: a change event checks a racy reading once, and the check then stands as its proof', async () => {
+    /** A file system that keeps whole seconds (ext3, HFS+): its stamps, from this one's. */
+    class SecondsSource extends FileSource {
+      override stamp(): FileStamp {
+        const s = super.stamp();
+        const second = (ns: bigint): bigint => (ns / 1_000_000_000n) * 1_000_000_000n;
+        return { ...s, mtimeNs: second(s.mtimeNs), ctimeNs: second(s.ctimeNs) };
+      }
+    }
+    const file = chainFile();
+    const l = await Ledger.open(new SecondsSource(file)); // (not waited out: a wait of up to 2 s)
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // The read began within 2 s of the file's time: the first change event checks the reading,
+      // from a stamp taken 3 s later, which then shows the next event that nothing was written.
+      vi.setSystemTime(Date.now() + 3000);
+      expect(await l.refresh({ changed: true })).toEqual({ kind: 'unchanged' });
+      const once = l.bytesChecked;
+      expect(once).toBe(readFileSync(file).length);
+      expect(await l.refresh({ changed: true })).toEqual({ kind: 'unchanged' });
+      expect(l.bytesChecked).toBe(once);
+    } finally {
+      vi.useRealTimers();
       l.close();
     }
   });

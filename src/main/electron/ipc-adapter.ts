@@ -132,8 +132,8 @@ export function registerIpc(
   ipcMain.handle(IPC_SAVE_EXPORT_CHANNEL, async (event, rawReq: unknown): Promise<IpcReply> => {
     const client = trustedClient(event);
     const pick = options.pickSavePath;
-    if (!client || !pick)
-      return { ok: false, error: { code: 'refused', message: 'IPC from a frame that is not the explorer' } };
+    if (!client) return { ok: false, error: { code: 'refused', message: 'IPC from a frame that is not the explorer' } };
+    if (!pick) return { ok: false, error: { code: 'refused', message: 'this app has no Save dialog to save with' } };
     try {
       const res = await saveExportAs({
         begin: () => backend.call('beginExport', rawReq, client) as Promise<ExportStarted>,

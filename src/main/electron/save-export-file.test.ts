@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -89,6 +89,21 @@ describe('saving an export to the file the user picks', () => {
     await expect(saveExportAs(s)).rejects.toThrow(`Could not save the export to ${path}`);
     expect(s.ended).toEqual([ID]);
     expect(s.reads).toBe(0);
+  });
+
+  it('a file that cannot be opened for writing is left as it was', async () => {
+    const path = join(dir, 'read-only.html');
+    writeFileSync(path, 'mine');
+    const s = exportOf(['a'], path);
+    s.open = () => {
+      const w = new Writable({ write: (_c, _e, cb) => cb() });
+      // An open refused as a file the user may not write is (EACCES), before any byte.
+      queueMicrotask(() => w.emit('error', Object.assign(new Error('permission denied'), { code: 'EACCES' })));
+      return w;
+    };
+    await expect(saveExportAs(s)).rejects.toThrow(`Could not save the export to ${path}: the file system said EACCES`);
+    expect(s.ended).toEqual([ID]);
+    expect(readFileSync(path, 'utf8')).toBe('mine');
   });
 
   it('a write that fails midway: ends the export, removes the partial file, and names the path', async () => {

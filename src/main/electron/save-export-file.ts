@@ -63,10 +63,12 @@ export async function writeExportFile(
     if (failed) throw failed.error;
   };
   let done = false;
+  let opened = false;
   let bytes = 0;
   try {
     // An open error (no such folder, no permission) is met before any chunk is read.
     await once(file, 'open');
+    opened = true;
     while (!done) {
       const chunk = await s.readChunk(exportId);
       done = chunk.done;
@@ -84,7 +86,8 @@ export async function writeExportFile(
   } catch (e) {
     file.destroy();
     if (!done) await s.endExport(exportId).catch(() => undefined);
-    await removePartial(path);
+    // A file that could not be opened is not ours to remove (it may be one the user could not overwrite).
+    if (opened) await removePartial(path);
     throw new Error(`Could not save the export to ${path}: ${reason(e)}`, { cause: e });
   }
 }

@@ -5,7 +5,8 @@
  * The backend (ledger core, library, watcher) runs on a worker thread: this thread
  * only routes IPC, so a 100 MB session never freezes the windows.
  */
-import { app, BrowserWindow, dialog, Menu, session } from 'electron';
+import { join } from 'node:path';
+import { app, BrowserWindow, dialog, Menu, session, type WebContents } from 'electron';
 import type { ApiBackend } from './api/api-backend';
 import { appMenuTemplate, OPEN_DIALOG_OPTIONS } from './electron/app-menu';
 import { appPaths } from './electron/app-paths';
@@ -88,6 +89,14 @@ async function showOpenDialog(): Promise<void> {
   if (!r.canceled) await opener.open(r.filePaths);
 }
 
+/** The Save dialog for an export, on the window that asked; null when the user cancels. */
+async function pickSavePath(contents: WebContents, fileName: string): Promise<string | null> {
+  const win = BrowserWindow.fromWebContents(contents);
+  const options = { defaultPath: join(app.getPath('downloads'), fileName) };
+  const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+  return r.canceled || !r.filePath ? null : r.filePath;
+}
+
 async function start(): Promise<void> {
   const csp = contentSecurityPolicy({ dev: source.dev });
   applySessionPolicy(session.defaultSession, { csp, isOwnUrl: source.isOwnUrl });
@@ -103,7 +112,7 @@ async function start(): Promise<void> {
     { entry: backendWorkerPath },
   );
   backend = created;
-  ipc = registerIpc(created, source.isOwnUrl);
+  ipc = registerIpc(created, source.isOwnUrl, { pickSavePath });
   registerOpenFilesIpc(
     { showOpenDialog: () => void showOpenDialog(), openDropped: (p) => void opener.open(p) },
     source.isOwnUrl,

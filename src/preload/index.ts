@@ -8,7 +8,16 @@
  * against api-schemas.ts.
  */
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import type { ApiErrorPayload, ApiEvent, ApiMethod, ApiRequest, ApiResponse, BridgeApi, IpcReply } from '../shared/api';
+import type {
+  ApiErrorPayload,
+  ApiEvent,
+  ApiMethod,
+  ApiRequest,
+  ApiResponse,
+  BridgeApi,
+  IpcReply,
+  SaveExportOutcome,
+} from '../shared/api';
 import {
   API_METHOD_NAMES,
   IPC_CANCEL_CHANNEL,
@@ -16,6 +25,7 @@ import {
   IPC_OPEN_DIALOG_CHANNEL,
   IPC_OPEN_DROPPED_CHANNEL,
   IPC_READY_CHANNEL,
+  IPC_SAVE_EXPORT_CHANNEL,
   ipcChannel,
 } from '../shared/api-methods';
 
@@ -25,11 +35,18 @@ import {
  * Error's own properties, and the code is what the renderer acts on.
  */
 async function invoke<M extends ApiMethod>(method: M, req: ApiRequest<M>, callId?: number): Promise<ApiResponse<M>> {
-  const reply = (await (callId === undefined
-    ? ipcRenderer.invoke(ipcChannel(method), req)
-    : ipcRenderer.invoke(ipcChannel(method), req, callId))) as IpcReply;
+  return answer(
+    await (callId === undefined
+      ? ipcRenderer.invoke(ipcChannel(method), req)
+      : ipcRenderer.invoke(ipcChannel(method), req, callId)),
+  ) as ApiResponse<M>;
+}
+
+/** An IpcReply's result, or its error thrown as the plain payload. */
+function answer(raw: unknown): unknown {
+  const reply = raw as IpcReply;
   // A result the core's worker wrote as JSON text is parsed here, in the renderer's process.
-  if (reply.ok) return ('json' in reply ? JSON.parse(reply.json) : reply.res) as ApiResponse<M>;
+  if (reply.ok) return 'json' in reply ? JSON.parse(reply.json) : reply.res;
   throw { code: reply.error.code, message: reply.error.message } satisfies ApiErrorPayload;
 }
 
@@ -65,6 +82,12 @@ const api = {
     openDropped(files: readonly File[]): void {
       const paths = files.map((f) => webUtils.getPathForFile(f)).filter((p) => p.length > 0);
       if (paths.length > 0) ipcRenderer.send(IPC_OPEN_DROPPED_CHANNEL, paths);
+    },
+  },
+  exports: {
+    /** Main shows the Save dialog and streams the export into the file: the page holds none of it. */
+    async saveAs(req: ApiRequest<'beginExport'>): Promise<SaveExportOutcome> {
+      return answer(await ipcRenderer.invoke(IPC_SAVE_EXPORT_CHANNEL, req)) as SaveExportOutcome;
     },
   },
 } satisfies BridgeApi;

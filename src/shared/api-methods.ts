@@ -55,3 +55,5 @@ export const IPC_CANCEL_CHANNEL = 'vak:cancel';
 export const IPC_OPEN_DIALOG_CHANNEL = 'vak:open-dialog';
 /** Preload → main (DesktopFiles): open these dropped files (paths the preload took from the File objects). */
 export const IPC_OPEN_DROPPED_CHANNEL = 'vak:open-dropped';
+/** Renderer → main (DesktopExports): save this export where the user picks; answers an IpcReply. */
+export const IPC_SAVE_EXPORT_CHANNEL = 'vak:save-export';

@@ -13,6 +13,7 @@ import type { ApiEvent, Subscription } from './api-events';
 import type { FeatureApiMethods } from './api-features';
 import type { EntryDetail, RawLine } from './api-entries';
 import type { DesktopFiles, OpenFileOutcome, RecentFiles } from './api-files';
+import type { DesktopExports } from './api-save-export';
 import type {
   ChainItems,
   ChainItemsRequest,
@@ -68,6 +69,7 @@ export {
 export type { BranchRequest, BranchResult } from './api-branch';
 export { MAX_DELTA_ROWS, type ApiEvent, type SessionDelta, type Subscription } from './api-events';
 export type { DesktopFiles, OpenFileOutcome, RecentFile, RecentFiles } from './api-files';
+export type { DesktopExports, SaveExportOutcome } from './api-save-export';
 
 /** Every request/response pair. The renderer sees exactly this (plus `onEvent`); the features come from `api-features.ts`. */
 export interface ApiMethods extends FeatureApiMethods {
@@ -129,6 +131,8 @@ export type BridgeApi = {
   ready(): void;
   /** Opening files by path: only the desktop app has it (docs/open-files.md). */
   files: DesktopFiles;
+  /** Saving an export to a file the user picks, streamed by main: only the desktop app has it. */
+  exports: DesktopExports;
 };
 
 /**

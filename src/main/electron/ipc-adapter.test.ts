@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API_METHODS, IPC_EVENT_CHANNEL, IPC_READY_CHANNEL, ipcChannel } from '../../shared/api-schemas';
+import { IPC_SAVE_EXPORT_CHANNEL } from '../../shared/api-methods';
 import { FakeBackend, LIBRARY_EVENT } from '../server/testing/fake-backend';
 import { FakeFrame, FakeWebContents, ipcMain } from './testing/electron-fake';
 
@@ -28,8 +32,10 @@ const invoke = (method: string, req: unknown, sender = wc, frame: FakeFrame | nu
 
 describe('IPC handlers', () => {
   it('registers exactly one handler per API method, on the shared channel names', () => {
-    expect([...ipcMain.handlers.keys()].sort()).toEqual(API_METHODS.map(ipcChannel).sort());
-    expect(ipcMain.handle).toHaveBeenCalledTimes(API_METHODS.length);
+    expect([...ipcMain.handlers.keys()].sort()).toEqual(
+      [...API_METHODS.map(ipcChannel), IPC_SAVE_EXPORT_CHANNEL].sort(),
+    );
+    expect(ipcMain.handle).toHaveBeenCalledTimes(API_METHODS.length + 1);
     expect(ipcMain.listeners.get(IPC_READY_CHANNEL)).toHaveLength(1);
   });
 
@@ -169,5 +175,61 @@ describe('dispose', () => {
     expect(ipcMain.handlers.size).toBe(0);
     expect(ipcMain.listeners.get(IPC_READY_CHANNEL)).toHaveLength(0);
     adapter = registerIpc(backend, isOwnUrl);
+  });
+});
+
+describe('saving an export (DesktopExports.saveAs)', () => {
+  /** A backend whose export is two chunks; the Save dialog answers `picked`. */
+  function withExport(picked: string | null): { picks: unknown[][] } {
+    adapter.dispose();
+    const picks: unknown[][] = [];
+    let reads = 0;
+    const exporting = Object.assign(new FakeBackend(), {
+      async call(method: string, req: unknown, client: never): Promise<unknown> {
+        exporting.calls.push({ method, req, client });
+        if (method === 'beginExport') return { exportId: 'x'.repeat(24), fileName: 's.md', mimeType: 'text/markdown' };
+        if (method === 'readExport') return { text: ++reads === 1 ? '# one\n' : 'two\n', done: reads === 2 };
+        if (method === 'endExport') return { ended: true };
+        return FakeBackend.prototype.call.call(exporting, method, req, client);
+      },
+    });
+    backend = exporting;
+    adapter = registerIpc(backend, isOwnUrl, {
+      pickSavePath: async (contents, fileName) => {
+        picks.push([contents, fileName]);
+        return picked;
+      },
+    });
+    adapter.attach(wc as never);
+    return { picks };
+  }
+  const save = (req: unknown, sender = wc, frame: FakeFrame | null = sender.mainFrame) =>
+    ipcMain.invoke(IPC_SAVE_EXPORT_CHANNEL, sender, frame, req) as Promise<unknown>;
+
+  it("asks the window's Save dialog with the export's name and writes the file as the window's calls", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vak-ipc-save-'));
+    try {
+      const path = join(dir, 'picked.md');
+      const { picks } = withExport(path);
+      const req = { key: 'k', leaf: null, format: 'markdown', unredacted: true };
+      expect(await save(req)).toEqual({ ok: true, res: { saved: path, fileName: 's.md', bytes: 10 } });
+      expect(picks).toEqual([[wc, 's.md']]);
+      expect(readFileSync(path, 'utf8')).toBe('# one\ntwo\n');
+      expect(backend.calls.map((c) => c.method)).toEqual(['beginExport', 'readExport', 'readExport']);
+      // The request, with its unredacted choice, reaches the backend as sent (which validates it).
+      expect(backend.calls[0].req).toBe(req);
+      expect(backend.calls.every((c) => c.client.id === `ipc-${wc.id}`)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a cancelled dialog answers cancelled; a frame that is not ours is refused before any export', async () => {
+    withExport(null);
+    expect(await save({ key: 'k' })).toEqual({ ok: true, res: { cancelled: true } });
+    expect(backend.calls.map((c) => c.method)).toEqual(['beginExport', 'endExport']);
+    const child = new FakeFrame('app://explorer/', wc.mainFrame);
+    expect(await save({ key: 'k' }, wc, child)).toMatchObject({ ok: false, error: { code: 'refused' } });
+    expect(backend.calls).toHaveLength(2);
   });
 });

@@ -13,7 +13,10 @@ import {
   IPC_READY_CHANNEL,
   ipcChannel,
 } from '../../shared/api-schemas';
+import { IPC_SAVE_EXPORT_CHANNEL } from '../../shared/api-methods';
+import type { ExportChunk, ExportStarted } from '../../shared/api-features';
 import { answersJson, errorPayload, type ApiBackend, type ApiClient } from '../api/api-backend';
+import { saveExportAs } from './save-export-file';
 
 /** What every `vak:<method>` invoke resolves with: the contract's one reply type. */
 export type IpcReply = Reply;
@@ -75,8 +78,20 @@ class IpcClient implements ApiClient {
 
 const isCallId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
+export interface IpcOptions {
+  /**
+   * Asks where to save an export named `fileName` for the page in `contents` (the Save dialog);
+   * null when the user cancels. Without it, DesktopExports.saveAs is refused.
+   */
+  pickSavePath?(contents: WebContents, fileName: string): Promise<string | null>;
+}
+
 /** Registers the API's IPC handlers in front of `backend`. */
-export function registerIpc(backend: ApiBackend, isOwnUrl: (url: string) => boolean): IpcAdapter {
+export function registerIpc(
+  backend: ApiBackend,
+  isOwnUrl: (url: string) => boolean,
+  options: IpcOptions = {},
+): IpcAdapter {
   const clients = new Map<number, IpcClient>();
 
   /** The sender's client when it is the main frame of an attached window showing our page. */
@@ -112,6 +127,25 @@ export function registerIpc(backend: ApiBackend, isOwnUrl: (url: string) => bool
       }
     });
   }
+  // DesktopExports.saveAs: begun, read and ended as the window's own calls, so the export is the
+  // window's (a reload or close ends it as it ends the window's other work).
+  ipcMain.handle(IPC_SAVE_EXPORT_CHANNEL, async (event, rawReq: unknown): Promise<IpcReply> => {
+    const client = trustedClient(event);
+    const pick = options.pickSavePath;
+    if (!client) return { ok: false, error: { code: 'refused', message: 'IPC from a frame that is not the explorer' } };
+    if (!pick) return { ok: false, error: { code: 'refused', message: 'this app has no Save dialog to save with' } };
+    try {
+      const res = await saveExportAs({
+        begin: () => backend.call('beginExport', rawReq, client) as Promise<ExportStarted>,
+        readChunk: (exportId) => backend.call('readExport', { exportId }, client) as Promise<ExportChunk>,
+        endExport: (exportId) => backend.call('endExport', { exportId }, client),
+        pickPath: (fileName) => pick(client.contents, fileName),
+      });
+      return { ok: true, res };
+    } catch (e) {
+      return { ok: false, error: errorPayload(e) };
+    }
+  });
   const onReady = (event: IpcMainEvent): void => trustedClient(event)?.markReady();
   ipcMain.on(IPC_READY_CHANNEL, onReady);
   const onCancel = (event: IpcMainEvent, rawCallId: unknown): void => {
@@ -138,6 +172,7 @@ export function registerIpc(backend: ApiBackend, isOwnUrl: (url: string) => bool
     },
     dispose() {
       for (const method of API_METHODS) ipcMain.removeHandler(ipcChannel(method));
+      ipcMain.removeHandler(IPC_SAVE_EXPORT_CHANNEL);
       ipcMain.removeListener(IPC_READY_CHANNEL, onReady);
       ipcMain.removeListener(IPC_CANCEL_CHANNEL, onCancel);
       clients.clear();

@@ -7,7 +7,8 @@ import {
   IPC_READY_CHANNEL,
   ipcChannel,
 } from '../../shared/api-schemas';
-import { IPC_OPEN_DIALOG_CHANNEL, IPC_OPEN_DROPPED_CHANNEL } from '../../shared/api-methods';
+import { IPC_OPEN_DIALOG_CHANNEL, IPC_OPEN_DROPPED_CHANNEL, IPC_SAVE_EXPORT_CHANNEL } from '../../shared/api-methods';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { contextBridge, ipcRenderer } from './testing/electron-fake';
 
 vi.mock('electron', async () => (await import('./testing/electron-fake')).electronFake);
@@ -17,12 +18,42 @@ await import('../../preload/index');
 const [name, exposed] = contextBridge.exposeInMainWorld.mock.calls[0] as [string, BridgeApi];
 
 describe('preload bridge', () => {
-  it('exposes exactly the API methods, onEvent, cancel, ready and files as window.vak, once', () => {
+  it('exposes exactly the API methods, onEvent, cancel, ready, files and exports as window.vak, once', () => {
     expect(contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
     expect(name).toBe('vak');
-    expect(Object.keys(exposed).sort()).toEqual([...API_METHODS, 'onEvent', 'cancel', 'ready', 'files'].sort());
-    for (const [k, v] of Object.entries(exposed)) if (k !== 'files') expect(typeof v).toBe('function');
+    expect(Object.keys(exposed).sort()).toEqual(
+      [...API_METHODS, 'onEvent', 'cancel', 'ready', 'files', 'exports'].sort(),
+    );
+    for (const [k, v] of Object.entries(exposed))
+      if (k !== 'files' && k !== 'exports') expect(typeof v).toBe('function');
     expect(Object.keys(exposed.files).sort()).toEqual(['openDropped', 'showOpenDialog']);
+    expect(Object.keys(exposed.exports)).toEqual(['saveAs']);
+  });
+
+  it('exports.saveAs: main saves (the request, unredacted choice included, goes whole); its answer or error comes back', async () => {
+    const req = {
+      key: 'k',
+      leaf: 'e9',
+      plan: 'auto',
+      profile: DEFAULT_PROFILE,
+      format: 'html',
+      unredacted: true,
+    } as const;
+    ipcRenderer.invoke.mockResolvedValueOnce({
+      ok: true,
+      res: { saved: '/home/ana/s.html', fileName: 's.html', bytes: 9 },
+    });
+    await expect(exposed.exports.saveAs(req)).resolves.toEqual({
+      saved: '/home/ana/s.html',
+      fileName: 's.html',
+      bytes: 9,
+    });
+    expect(ipcRenderer.invoke).toHaveBeenLastCalledWith(IPC_SAVE_EXPORT_CHANNEL, req);
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, res: { cancelled: true } });
+    await expect(exposed.exports.saveAs(req)).resolves.toEqual({ cancelled: true });
+    const error = { code: 'internal', message: 'Could not save the export to /ro/s.html: the file system said EACCES' };
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: false, error });
+    await expect(exposed.exports.saveAs(req)).rejects.toEqual(error);
   });
 
   it("files: the dialog is main's; a drop sends only the paths of files the user dropped", () => {

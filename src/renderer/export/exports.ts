@@ -1,7 +1,7 @@
 /**
- * Exports of the open session and the selected leaf: built by the backend
- * (escaped, self-contained), saved here through a download. Each says what happened in the
- * store's `exportNotice`, so a key or the palette that started it shows the outcome too.
+ * Exports of the open session and the selected leaf: built by the backend (escaped,
+ * self-contained), saved to a file the user picks (save-export.ts). Each says what happened in
+ * the store's `exportNotice`, so a key or the palette that started it shows the outcome too.
  */
 import type { Api } from '../../shared/api';
 import { MAX_SLICE_BYTES } from '../../shared/api';

@@ -1,39 +1,46 @@
 /**
- * An export the backend writes, saved as a file without ever being one reply: in serve mode the
- * browser downloads it from the loopback server, which streams it chunk by chunk (the page holds
- * none of it); in the app, its chunks are read one reply at a time into a Blob, which the
- * download then saves where the user picks.
+ * An export the backend writes, saved as a file without ever being one reply or whole in the
+ * page: in the app, main asks where to save it and streams it there (DesktopExports); in serve
+ * mode, the browser downloads it from the loopback server, which streams it chunk by chunk.
  */
-import type { Api } from '../../shared/api';
+import type { Api, DesktopExports } from '../../shared/api';
 import { EXPORT_DOWNLOAD_PATH, type ExportBeginRequest, type ExportStarted } from '../../shared/api-features';
-import { downloadBlob, downloadUrl } from './download';
+import { downloadUrl } from './download';
 
-/** True in serve mode: the page came from the loopback server, which can stream a download. */
-function servedOverHttp(): boolean {
-  return typeof window !== 'undefined' && !('vak' in window) && /^https?:$/.test(window.location.protocol);
+/** The desktop app's export saving (preload `window.vak.exports`), or null in a browser. */
+export function desktopExports(
+  win: Window | undefined = typeof window === 'undefined' ? undefined : window,
+): DesktopExports | null {
+  return (win as (Window & { vak?: { exports?: DesktopExports } }) | undefined)?.vak?.exports ?? null;
 }
 
 /**
- * Begins export `req` and saves it as a file; resolves with what to tell the user once the save has
- * started (`note`: what to add of its redaction).
+ * Saves export `req` as a file the user picks; resolves with what to tell the user (`note`: what
+ * to add of its redaction).
  */
 export async function saveExport(
   api: Api,
   req: ExportBeginRequest,
   note: (redacted: number | undefined) => string = () => '',
+  exports: DesktopExports | null = desktopExports(),
 ): Promise<string> {
-  const started = await api.beginExport(req);
-  if (servedOverHttp()) {
-    downloadUrl(
-      started.fileName,
-      `${EXPORT_DOWNLOAD_PATH}/${started.exportId}/${encodeURIComponent(started.fileName)}`,
-    );
-    return `Saved ${started.fileName}: the browser downloads it as it is written.${note(started.redacted)}`;
+  if (exports) {
+    const r = await exports.saveAs(req);
+    if ('cancelled' in r) return 'Export cancelled: nothing was saved.';
+    // The name the user gave in the dialog, which may not be the export's own.
+    const name = r.saved.split(/[\\/]/).pop() || r.fileName;
+    return `Saved ${name} (${sizeText(r.bytes)}) at ${r.saved}.${note(r.redacted)}`;
   }
-  const parts: string[] = [];
-  await readChunks(api, started, (text) => void parts.push(text));
-  downloadBlob(started.fileName, new Blob(parts, { type: `${started.mimeType};charset=utf-8` }));
-  return `Saved ${started.fileName}.${note(started.redacted)}`;
+  const started = await api.beginExport(req);
+  downloadUrl(started.fileName, `${EXPORT_DOWNLOAD_PATH}/${started.exportId}/${encodeURIComponent(started.fileName)}`);
+  return `Saved ${started.fileName}: the browser downloads it as it is written.${note(started.redacted)}`;
+}
+
+/** A file size in words a notice can show. */
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1 << 20) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
 }
 
 /** Reads every chunk of a started export into `take`; ends the export when `take` throws. */

@@ -8,6 +8,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
 import { noCoreWork } from '../core/core-work';
+import { stopSharedScanThread } from '../secrets/scan-thread';
 import { FairQueue } from './fair-queue';
 import { lowerThisThreadPriority } from './thread-priority';
 import {
@@ -204,6 +205,7 @@ async function onMessage(raw: unknown): Promise<void> {
     case 'close':
       await backend?.close();
       backend = null;
+      await stopSharedScanThread();
       post({ type: 'closed' });
       port.close();
       return;

@@ -1,0 +1,20 @@
+/**
+ * Messages between a reading thread (scan-thread.ts) and the secret scan thread
+ * (secret-scan-worker.ts). Plain data; each batch's buffer is transferred there and back, so
+ * the lines are never copied between threads. Only our own threads talk on this channel.
+ */
+import type { BatchResult, LineBatch } from './scan-batch';
+
+/** Reading thread → scan thread. */
+export type ToScanThread =
+  /** Scan `batch`; answered by `done` with the same id (and the buffer, for the next batch). */
+  | { type: 'scan'; id: number; owner: number; epoch: number; batch: LineBatch }
+  /** `owner`'s reading started over: its batches of an older epoch still queued are not scanned. */
+  | { type: 'drop'; owner: number; epoch: number };
+
+/** Scan thread → reading thread. */
+export type FromScanThread =
+  /** Started, with its thread id (worker_threads), before any batch is handed over. */
+  | { type: 'ready'; threadId: number }
+  /** Batch `id` scanned (`result`), or dropped unscanned (no `result`). */
+  | { type: 'done'; id: number; buf: ArrayBuffer; result?: BatchResult };

@@ -216,6 +216,11 @@ export function sharedScanThread(): ScanThread {
   return shared;
 }
 
+/** The id of this thread's scan thread, once it started (null before, or in the fallback). */
+export function sharedScanThreadId(): number | null {
+  return shared?.threadId ?? null;
+}
+
 /** Ends this thread's scan thread, if it started (the backend closes). */
 export async function stopSharedScanThread(): Promise<void> {
   const s = shared;

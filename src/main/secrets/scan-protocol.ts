@@ -1,9 +1,12 @@
 /**
  * Messages between a reading thread (scan-thread.ts) and the secret scan thread
  * (secret-scan-worker.ts). Plain data; each batch's buffer is transferred there and back, so
- * the lines are never copied between threads. Only our own threads talk on this channel.
+ * the reading thread never copies them more than once. Only our own threads talk on this channel.
  */
 import type { BatchResult, LineBatch } from './scan-batch';
+
+/** The scan thread's name (Linux: its `comm`), so tools can tell it from the backend thread. */
+export const THREAD_NAME = 'vak-secrets';
 
 /** Reading thread → scan thread. */
 export type ToScanThread =
@@ -16,5 +19,10 @@ export type ToScanThread =
 export type FromScanThread =
   /** Started, with its thread id (worker_threads), before any batch is handed over. */
   | { type: 'ready'; threadId: number }
+  /**
+   * Batch `id`'s lines are copied out: its buffer comes back for the reading thread's next batch
+   * (that thread then reuses a few buffers instead of faulting in fresh memory for every batch).
+   */
+  | { type: 'taken'; id: number; buf: ArrayBuffer }
   /** Batch `id` scanned (`result`), or dropped unscanned (no `result`). */
-  | { type: 'done'; id: number; buf: ArrayBuffer; result?: BatchResult };
+  | { type: 'done'; id: number; result?: BatchResult };

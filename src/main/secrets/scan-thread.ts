@@ -17,8 +17,12 @@ export type BatchDone = (result: BatchResult | null, lost: boolean) => void;
 
 /** Bytes of a pooled batch buffer (a longer line gets a buffer of its own size). */
 export const BATCH_BYTES = 1 << 20;
-/** Free batch buffers kept for reuse; more come back only while a read outruns the scan. */
-const POOL_MAX = 8;
+/**
+ * Free batch buffers kept for reuse while batches come and go (a read: enough for the time the
+ * scan thread takes to copy a batch out and hand its buffer back), and once nothing is left to scan.
+ */
+const POOL_MAX = 16;
+const POOL_IDLE = 2;
 /** In the fallback: scanning waits until no batch has come for this long, then runs in steps of about this long. */
 const QUIET_MS = 30;
 const STEP_MS = 8;
@@ -54,10 +58,14 @@ export class ScanThread {
   /** `entry`: the scan thread's file; default: `secret-scan-worker` found as worker-entry.ts finds entries. */
   constructor(private readonly entry?: string | URL) {}
 
-  /** A buffer for a batch of at least `bytes` bytes: a pooled one when it is big enough. */
+  /**
+   * A buffer for a batch of at least `bytes` bytes: a pooled one when it is big enough. A new one
+   * is not zeroed (every byte scanned is written first), so memory freed by older batches is
+   * reused rather than fresh pages faulted in and cleared while a read is running.
+   */
   buffer(bytes: number): ArrayBuffer {
-    if (bytes <= BATCH_BYTES) return this.pool.pop() ?? new ArrayBuffer(BATCH_BYTES);
-    return new ArrayBuffer(bytes);
+    const pooled = bytes <= BATCH_BYTES ? this.pool.pop() : undefined;
+    return pooled ?? (Buffer.allocUnsafeSlow(Math.max(bytes, BATCH_BYTES)).buffer as ArrayBuffer);
   }
 
   /** Scans `batch` (its buffer is handed over: the caller no longer touches it) and tells `done`. */
@@ -119,7 +127,8 @@ export class ScanThread {
         const unsent = this.unsent;
         this.unsent = [];
         for (const j of unsent) this.send(j);
-      } else this.finish(m.id, m.result ?? null, m.buf);
+      } else if (m.type === 'taken') this.recycle(m.buf);
+      else this.finish(m.id, m.result ?? null);
     });
     w.on('error', (e: Error) => (lastError = e.message));
     w.on('exit', (code) => {
@@ -153,13 +162,20 @@ export class ScanThread {
     this.worker?.postMessage(m, transfer);
   }
 
-  private finish(id: number, result: BatchResult | null, buf?: ArrayBuffer): void {
+  private recycle(buf: ArrayBuffer): void {
+    if (buf.byteLength === BATCH_BYTES && this.pool.length < POOL_MAX) this.pool.push(buf);
+  }
+
+  private finish(id: number, result: BatchResult | null): void {
     const j = this.jobs.get(id);
     if (!j) return;
     this.jobs.delete(id);
-    const back = buf ?? j.batch.buf;
-    if (back.byteLength === BATCH_BYTES && this.pool.length < POOL_MAX) this.pool.push(back);
-    if (this.jobs.size === 0) this.worker?.unref();
+    // In the fallback (or a batch never sent) the buffer is still here.
+    if (j.batch.buf.byteLength > 0) this.recycle(j.batch.buf);
+    if (this.jobs.size === 0) {
+      this.worker?.unref();
+      this.pool.length = Math.min(this.pool.length, POOL_IDLE);
+    }
     j.done(result, false);
   }
 

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { parentPort, threadId, type MessagePort } from 'node:worker_threads';
 import { lowerThisThreadPriority } from '../worker/thread-priority';
-import { scanBatch, type BatchResult } from './scan-batch';
+import type { BatchResult } from './scan-batch';
 import { THREAD_NAME, type FromScanThread, type ToScanThread } from './scan-protocol';
 
 type Scan = Extract<ToScanThread, { type: 'scan' }>;
@@ -30,6 +30,7 @@ function post(m: FromScanThread): void {
 /** Scans the queue in steps; between steps, new batches are taken and drops seen. */
 async function run(): Promise<void> {
   running = true;
+  const { scanBatch } = await rules;
   let from = 0;
   let partial: BatchResult = { findings: [], lines: 0, texts: 0 };
   while (queue.length > 0) {
@@ -86,3 +87,8 @@ try {
   // no such file here: the thread keeps its name
 }
 post({ type: 'ready', threadId });
+/**
+ * The rules load after `ready`: batches are taken (copied out, their buffers handed back) from the
+ * start, while the preset is still loading, so a first read does not wait for it.
+ */
+const rules = import('./scan-batch');

@@ -101,7 +101,7 @@ const LAYERS = [
   {
     layer: 'src/main/secrets',
     why: 'secret scanning of entries as they are read (secretlint) and redaction, plain Node',
-    // The scan's own thread is found and started as the backend worker is (worker-entry, thread-priority).
+    // The scan's own thread is found as the backend worker's entry is (worker-entry).
     allow: [
       'node:*',
       'src/main/secrets',
@@ -109,7 +109,6 @@ const LAYERS = [
       'src/shared',
       '@secretlint/*',
       'src/main/worker/worker-entry',
-      'src/main/worker/thread-priority',
     ],
   },
   {

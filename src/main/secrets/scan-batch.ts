@@ -5,7 +5,8 @@
  */
 import type { SecretFinding } from '../../shared/api-secrets';
 import { entryTexts } from './entry-texts';
-import { lintText, mayHoldSecret, type RuleMatch } from './secret-rules';
+import { mayHoldSecret, mayHoldSecretBytes } from './secret-gate';
+import { lintText, type RuleMatch } from './secret-rules';
 
 /** A finding with its secret's text (never sent to a client, never logged). */
 export interface HeldFinding extends SecretFinding {
@@ -64,7 +65,7 @@ export async function scanBatch(
       const bytes = all.subarray(k === 0 ? 0 : batch.ends[k - 1], batch.ends[k]);
       out.lines++;
       // Most lines hold nothing a rule could match: they are not even parsed.
-      if (!mayHoldSecret(bytes.toString('latin1'))) continue;
+      if (!mayHoldSecretBytes(bytes)) continue;
       let entry: unknown;
       try {
         entry = JSON.parse(bytes.toString('utf8'));

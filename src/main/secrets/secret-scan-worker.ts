@@ -1,23 +1,26 @@
 /**
  * The secret scan thread's entry: scans the batches of lines the reading threads hand it
  * (scan-thread.ts), one after another, and answers each with its findings. One thread serves
- * every session of its backend, below the backend's priority: the scan is background work, and a
- * first open's panes come first.
+ * every session of its backend. It runs at the priority of the thread that started it (the
+ * backend worker's, below the main thread's): a nicer one fell behind the read on a busy machine,
+ * and the read's batches then waited in fresh memory that the reading thread paid for.
  */
 import { writeFileSync } from 'node:fs';
 import { parentPort, threadId, type MessagePort } from 'node:worker_threads';
-import { lowerThisThreadPriority } from '../worker/thread-priority';
-import type { BatchResult } from './scan-batch';
+import type { BatchResult, LineBatch } from './scan-batch';
+import { mayHoldSecretBytes } from './secret-gate';
 import { THREAD_NAME, type FromScanThread, type ToScanThread } from './scan-protocol';
 
 type Scan = Extract<ToScanThread, { type: 'scan' }>;
+/** A batch waiting here: its lines that passed the gate, and how many did not. */
+type Queued = Scan & { gatedOut: number };
 
 function requirePort(): MessagePort {
   if (!parentPort) throw new Error('secret-scan-worker.ts runs only as a worker thread');
   return parentPort;
 }
 const port = requirePort();
-const queue: Scan[] = [];
+const queue: Queued[] = [];
 let running = false;
 /** A step of scanning ends after this long, so that batches arriving meanwhile are taken promptly. */
 const STEP_MS = 8;
@@ -43,6 +46,7 @@ async function run(): Promise<void> {
     if (r.next < s.batch.ends.length) from = r.next;
     else {
       queue.shift();
+      partial.lines += s.gatedOut;
       post({ type: 'done', id: s.id, result: partial });
       from = 0;
       partial = { findings: [], lines: 0, texts: 0 };
@@ -57,13 +61,31 @@ async function run(): Promise<void> {
   running = false;
 }
 
-/** The batch's lines copied into this thread's memory; its buffer goes back at once. */
-function take(m: Scan): Scan {
-  const used = m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0;
+/**
+ * The lines of a batch that pass the gate, copied into this thread's memory; the buffer goes back
+ * at once. Gating as batches arrive keeps up with a read, and most of a session's bytes (long tool
+ * outputs) never pass it, so the backlog this thread holds is a fraction of what was read.
+ */
+function take(m: Scan): Queued {
+  const { buf, ends, lineNos, entryIds } = m.batch;
+  const all = Buffer.from(buf);
+  const kept: LineBatch = { buf, ends: [], lineNos: [], entryIds: [] };
+  const passing: Buffer[] = [];
+  let used = 0;
+  for (let k = 0; k < ends.length; k++) {
+    const line = all.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
+    if (!mayHoldSecretBytes(line)) continue;
+    passing.push(line);
+    used += line.length;
+    kept.ends.push(used);
+    kept.lineNos.push(lineNos[k]);
+    kept.entryIds.push(entryIds[k]);
+  }
   const own = Buffer.allocUnsafeSlow(used);
-  Buffer.from(m.batch.buf, 0, used).copy(own);
-  post({ type: 'taken', id: m.id, buf: m.batch.buf });
-  return { ...m, batch: { ...m.batch, buf: own.buffer as ArrayBuffer } };
+  let at = 0;
+  for (const line of passing) at += line.copy(own, at);
+  post({ type: 'taken', id: m.id, buf });
+  return { ...m, batch: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut: ends.length - kept.ends.length };
 }
 
 port.on('message', (m: ToScanThread) => {
@@ -79,7 +101,6 @@ port.on('message', (m: ToScanThread) => {
     }
   }
 });
-lowerThisThreadPriority();
 // Named for `top -H` and the benches (thread-times.ts), which tell it from the backend thread (Linux).
 try {
   writeFileSync('/proc/thread-self/comm', THREAD_NAME);

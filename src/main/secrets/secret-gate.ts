@@ -2,6 +2,16 @@
  * The gate in front of the rules (secret-rules.ts): what could hold a match of the preset, decided
  * in one pass with nothing loaded, so the scan thread can gate each line the moment it arrives.
  */
+
+/** Per byte: 0 ends a run, HEX a hex digit or `-`, NON_HEX another letter or `_` (one load a byte). */
+const HEX = 1;
+const NON_HEX = 2;
+const WORD = new Uint8Array(256);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 48 && c <= 57) || c === 45 || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)) WORD[c] = HEX;
+  else if ((c >= 103 && c <= 122) || (c >= 71 && c <= 90) || c === 95) WORD[c] = NON_HEX;
+}
+
 /**
  * Whether a text could hold anything the preset matches, cheaply (one pass over its characters):
  * each rule needs a run of at least 16 letters, digits, `_` or `-` that is not only hex digits and
@@ -21,22 +31,23 @@ export function mayHoldSecret(text: string): boolean {
  */
 export function mayHoldSecretBytes(b: Uint8Array): boolean {
   let run = 0;
-  let nonHex = false;
+  /** The kinds of the run's bytes, or-ed: NON_HEX set when one is not a hex digit or dash. */
+  let kinds = 0;
   const n = b.length;
   for (let k = 0; k < n; k++) {
     const c = b[k];
-    if ((c >= 48 && c <= 57) || c === 45 || ((c | 32) >= 97 && (c | 32) <= 102)) run++;
-    else if (((c | 32) >= 103 && (c | 32) <= 122) || c === 95) {
+    const w = WORD[c];
+    if (w !== 0) {
       run++;
-      nonHex = true;
+      kinds |= w;
     } else {
-      if (run >= 16 && nonHex && !(c === 34 && b[k + 1] === 58)) return true;
+      if (run >= 16 && kinds & NON_HEX && !(c === 34 && b[k + 1] === 58)) return true;
       if (c === 58 && b[k + 1] === 47 && b[k + 2] === 47 && credentialsAfter(b, k + 3)) return true;
       run = 0;
-      nonHex = false;
+      kinds = 0;
     }
   }
-  if (run >= 16 && nonHex) return true;
+  if (run >= 16 && kinds & NON_HEX) return true;
   const bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   return (
     bytes.includes('PRIVATE KEY') ||

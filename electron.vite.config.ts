@@ -9,7 +9,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      // The secret scan's thread: the backend worker (chunks/) finds it one folder up (worker-entry.ts).
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          'secret-scan-worker': resolve(__dirname, 'src/main/secrets/secret-scan-worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -101,7 +101,15 @@ const LAYERS = [
   {
     layer: 'src/main/secrets',
     why: 'secret scanning of entries as they are read (secretlint) and redaction, plain Node',
-    allow: ['node:*', 'src/main/secrets', 'src/main/core', 'src/shared', '@secretlint/*'],
+    // The scan's own thread is found as the backend worker's entry is (worker-entry).
+    allow: [
+      'node:*',
+      'src/main/secrets',
+      'src/main/core',
+      'src/shared',
+      '@secretlint/*',
+      'src/main/worker/worker-entry',
+    ],
   },
   {
     layer: 'src/main/library',
@@ -145,7 +153,17 @@ const LAYERS = [
   {
     layer: 'src/main/worker',
     why: 'the worker thread that runs the API backend, plain Node',
-    allow: ['node:*', 'src/main/worker', 'src/main/api', 'src/main/core', 'src/main/library', 'src/shared', 'zod'],
+    allow: [
+      'node:*',
+      'src/main/worker',
+      'src/main/api',
+      'src/main/core',
+      'src/main/library',
+      'src/shared',
+      'zod',
+      // Ends the secret scan's thread with the backend.
+      'src/main/secrets/scan-thread',
+    ],
   },
   {
     layer: 'src/main/web',

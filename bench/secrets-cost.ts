@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryTexts } from '../src/main/secrets/entry-texts';
-import { lintText, mayHoldSecret } from '../src/main/secrets/secret-rules';
+import { mayHoldSecret } from '../src/main/secrets/secret-gate';
+import { lintText } from '../src/main/secrets/secret-rules';
 import { prepareReal100 } from './real100-data';
 
 const r = prepareReal100((s) => console.log(s));

@@ -14,10 +14,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 /** Per thread id: nanoseconds on a CPU and waiting on the run queue; and the machine's steal so far. */
 export interface ThreadSample {
-  threads: Map<number, { runNs: number; waitNs: number }>;
+  threads: Map<number, { runNs: number; waitNs: number; name?: string }>;
   /** All CPUs' steal since boot (ms), or null where /proc/stat has no steal column. */
   stealMs: number | null;
 }
+
+/** The secret scan thread's name (src/main/secrets/scan-protocol.ts THREAD_NAME). */
+const SECRETS_THREAD = 'vak-secrets';
 
 /** /proc/stat counts in USER_HZ, 100 a second on every Linux architecture Node runs on. */
 const MS_PER_TICK = 10;
@@ -46,7 +49,8 @@ export function sampleThreads(pid: number | undefined): ThreadSample | null {
     const threads: ThreadSample['threads'] = new Map();
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        threads.set(Number(tid), readSchedstat(`/proc/${pid}/task/${tid}/schedstat`));
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        threads.set(Number(tid), { ...readSchedstat(`/proc/${pid}/task/${tid}/schedstat`), name });
       } catch {
         // the thread ended meanwhile
       }
@@ -67,6 +71,8 @@ export interface ThreadFigures {
   helpersCpuMs: number;
   /** The main thread (routing, sockets). */
   mainCpuMs: number;
+  /** The secret scan's thread (named SECRETS_THREAD), not counted as the backend's nor a helper. */
+  secretsCpuMs: number;
   /** Time the host took from this machine's CPUs meanwhile (steal, all CPUs, 10 ms ticks), or null. */
   hostStealMs: number | null;
 }
@@ -80,10 +86,11 @@ export function threadFigures(
   const ms = (ns: number): number => Math.round(ns / 1e6);
   const deltas = [...after.threads].map(([tid, a]) => {
     const b = before.threads.get(tid) ?? { runNs: 0, waitNs: 0 };
-    return { tid, run: a.runNs - b.runNs, wait: a.waitNs - b.waitNs };
+    return { tid, run: a.runNs - b.runNs, wait: a.waitNs - b.waitNs, name: a.name };
   });
   const main = deltas.find((d) => d.tid === pid);
-  const others = deltas.filter((d) => d.tid !== pid).sort((x, y) => y.run - x.run);
+  const secrets = deltas.filter((d) => d.name === SECRETS_THREAD);
+  const others = deltas.filter((d) => d.tid !== pid && d.name !== SECRETS_THREAD).sort((x, y) => y.run - x.run);
   if (!main || others.length === 0) return null;
   const [backend, ...helpers] = others;
   return {
@@ -91,6 +98,7 @@ export function threadFigures(
     backendWaitMs: ms(backend.wait),
     helpersCpuMs: ms(helpers.reduce((n, h) => n + h.run, 0)),
     mainCpuMs: ms(main.run),
+    secretsCpuMs: ms(secrets.reduce((n, h) => n + h.run, 0)),
     hostStealMs: after.stealMs === null || before.stealMs === null ? null : after.stealMs - before.stealMs,
   };
 }
@@ -104,6 +112,6 @@ export function describeThreads(t: ThreadFigures | null): string {
   const steal = t.hostStealMs === null ? '' : `; the host took ${t.hostStealMs} ms of this machine's CPUs (steal)`;
   return (
     `the backend thread ran ${t.backendCpuMs} ms and waited ${t.backendWaitMs} ms for a core; ` +
-    `helper threads ${t.helpersCpuMs} ms, main thread ${t.mainCpuMs} ms${steal}`
+    `helper threads ${t.helpersCpuMs} ms, main thread ${t.mainCpuMs} ms, secret scan thread ${t.secretsCpuMs} ms${steal}`
   );
 }

@@ -76,15 +76,17 @@ export async function buildCli({ force = false, quiet = false } = {}) {
         reportCompressedSize: false,
         copyPublicDir: false,
         rollupOptions: {
-          // The command, and the backend worker serve runs on a thread of its own: worker-entry.ts looks
-          // for `backend-worker.js` beside (or one folder above) the chunk that starts it.
+          // The command, the backend worker serve runs on a thread of its own, and the secret scan's
+          // thread: worker-entry.ts looks for `backend-worker.js` and `secret-scan-worker.js` beside
+          // (or one folder above) the chunk that starts them.
           input: {
             'vak-explorer': join(ROOT, 'src/cli/main.ts'),
             'backend-worker': join(ROOT, 'src/main/worker/backend-worker.ts'),
+            'secret-scan-worker': join(ROOT, 'src/main/secrets/secret-scan-worker.ts'),
           },
           output: {
             format: 'es',
-            entryFileNames: (chunk) => (chunk.name === 'backend-worker' ? 'backend-worker.js' : 'vak-explorer.mjs'),
+            entryFileNames: (chunk) => (chunk.name === 'vak-explorer' ? 'vak-explorer.mjs' : `${chunk.name}.js`),
             chunkFileNames: 'chunks/[name]-[hash].mjs',
           },
         },

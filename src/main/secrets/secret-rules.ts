@@ -19,48 +19,6 @@ export interface RuleMatch {
   kind: string;
 }
 
-/**
- * Whether a text could hold anything the preset matches, cheaply (one pass over its characters):
- * each rule needs a run of at least 16 letters, digits, `_` or `-` that is not only hex digits and
- * dashes (a key with its prefix, or its variable's name; ids and hashes are such hex runs), a
- * `://…:…@` (credentials in URLs and connection strings), a PEM header, npm's `_authToken` or an
- * AWS account id's name. A gate only, so most text is never handed to the rules; the fixture's
- * recall (docs/secrets.md) is measured through it, and a JSON key (a run before `":`) is no token.
- */
-export function mayHoldSecret(text: string): boolean {
-  let run = 0;
-  let nonHex = false;
-  const n = text.length;
-  for (let k = 0; k < n; k++) {
-    const c = text.charCodeAt(k);
-    if ((c >= 48 && c <= 57) || c === 45 || ((c | 32) >= 97 && (c | 32) <= 102)) run++;
-    else if (((c | 32) >= 103 && (c | 32) <= 122) || c === 95) {
-      run++;
-      nonHex = true;
-    } else {
-      if (run >= 16 && nonHex && !(c === 34 && text.charCodeAt(k + 1) === 58)) return true;
-      if (c === 58 && text.charCodeAt(k + 1) === 47 && text.charCodeAt(k + 2) === 47 && credentialsAfter(text, k + 3))
-        return true;
-      run = 0;
-      nonHex = false;
-    }
-  }
-  if (run >= 16 && nonHex) return true;
-  return text.includes('PRIVATE KEY') || text.includes('_authToken') || /ccount|CCOUNT/.test(text);
-}
-
-/** `user:password@` right after a `://` at `k` (before any space, slash or quote). */
-function credentialsAfter(text: string, k: number): boolean {
-  let colon = false;
-  for (let j = k; j < text.length && j < k + 512; j++) {
-    const c = text.charCodeAt(j);
-    if (c === 58) colon = true;
-    else if (c === 64) return colon;
-    else if (c <= 32 || c === 47 || c === 34 || c === 39) return false;
-  }
-  return false;
-}
-
 /** `GITHUB_TOKEN` → `github-token`, `AWSAccessKeyID` → `aws-access-key-id`, `BasicAuth` → `basic-auth`. */
 export function kindOf(messageId: string): string {
   return (

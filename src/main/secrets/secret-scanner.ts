@@ -1,74 +1,95 @@
 /**
  * Scans a session for secrets as its lines are read: the reader hands each entry's line to
- * `entryLine` (a LineSink, line-reader.ts), which keeps a copy and returns at once; the lines are
- * then scanned in small steps between the event loop's other work, so a first open is not held
- * up by the rules and the file is never read a second time. Appended lines arrive the same way.
+ * `entryLine` (a LineSink, line-reader.ts), which copies it into a batch and returns; full
+ * batches go to the scan thread (scan-thread.ts), which runs the gate, the parse and the rules
+ * and answers with findings. The reading thread never scans, and the file is never read a second
+ * time. Appended lines arrive the same way.
  *
  * A finding keeps the secret's text for redaction (redact.ts) in this process only: what leaves
  * it (`publicFinding`) names the kind, the rule and where, never the text.
  */
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink, RestoredLineSink } from '../core/line-reader';
-import type { SecretFinding } from '../../shared/api-secrets';
-import { entryTexts } from './entry-texts';
-import { lintText, mayHoldSecret, type RuleMatch } from './secret-rules';
+import type { BatchResult, HeldFinding } from './scan-batch';
+import { sharedScanThread, type ScanThread } from './scan-thread';
 
-/** A finding with its secret's text (never sent, never logged). */
-export interface HeldFinding extends SecretFinding {
-  secret: string;
-}
+export type { HeldFinding } from './scan-batch';
 
-/** Lines waiting to be scanned, copied out of the reader's buffer. */
-interface PendingLine {
-  line: number;
-  entryId: string;
-  bytes: Buffer;
-}
-
-/** Texts handed to the rules at once: one call per batch keeps the rules' fixed cost small. */
-const BATCH_CHARS = 32 << 10;
-/** A step of scanning ends after this long, so requests wait little behind it. */
-const STEP_MS = 8;
 /**
- * Scanning waits until no line has arrived for this long: a first read runs to its end (and
- * its first answers go out) before the scan takes the thread.
+ * A batch still filling goes to the scan thread once no line has come for this long: during a
+ * read lines keep coming and only full batches go; at its end (or after an append) the rest goes.
  */
-const QUIET_MS = 30;
-/** Between two texts of a batch: no rule of the preset matches across a blank line and a NUL. */
-const SEPARATOR = '\n\u0000\n';
+const FLUSH_MS = 10;
+
+/** The batch being filled: lines back to back in a (pooled) buffer. */
+interface Filling {
+  bytes: Buffer;
+  used: number;
+  ends: number[];
+  lineNos: number[];
+  entryIds: string[];
+}
+
+let nextOwner = 1;
 
 export class SecretScanner implements LineSink {
-  private pending: PendingLine[] = [];
-  private head = 0;
+  private readonly owner = nextOwner++;
+  private filling: Filling | null = null;
+  /** Lines of this epoch in batches handed to the scan thread and not answered yet, and in the one filling. */
+  private queued = 0;
   private readonly held: HeldFinding[] = [];
   private readonly byEntry = new Map<string, HeldFinding[]>();
-  /** Bumped when the reading starts over: a batch in flight then finds its lines gone. */
+  /** Bumped when the reading starts over: the answers for older batches are dropped. */
   private epoch = 0;
-  private running = false;
   private idleWaiters: (() => void)[] = [];
   private readonly listeners = new Set<() => void>();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Lines since the flush timer was armed: when none came, the batch goes. */
+  private sinceArmed = 0;
   /** Lines scanned, and texts handed to the rules (the gate let them through). */
   linesScanned = 0;
   textsLinted = 0;
+  /** Lines read but never scanned: the scan thread stopped while it held them. */
+  linesLost = 0;
   /** The first line this reading scans (a reading resumed from a kept index starts after it). */
   fromLine = 1;
+  /** The thread (worker_threads id) that scanned this reading's last batch; null when none yet. */
+  scannedOn: number | null = null;
 
-  /** When the last line arrived (performance.now()). */
-  private lastLineAt = 0;
+  constructor(private readonly thread: ScanThread = sharedScanThread()) {}
 
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void {
-    // A copy (`bytes` is a view into the read buffer); everything else waits for the scan's steps.
-    this.pending.push({ line: lineNo, entryId: index.ids[i], bytes: Buffer.from(bytes) });
-    this.lastLineAt = performance.now();
-    this.schedule();
+    // A copy (`bytes` is a view into the read buffer) into the batch; the scan thread does the rest.
+    let f = this.filling;
+    if (f && f.used + bytes.length > f.bytes.length) {
+      this.send();
+      f = null;
+    }
+    if (!f) {
+      f = { bytes: Buffer.from(this.thread.buffer(bytes.length)), used: 0, ends: [], lineNos: [], entryIds: [] };
+      this.filling = f;
+    }
+    bytes.copy(f.bytes, f.used);
+    f.used += bytes.length;
+    f.ends.push(f.used);
+    f.lineNos.push(lineNo);
+    f.entryIds.push(index.ids[i]);
+    this.queued++;
+    this.sinceArmed++;
+    this.flushTimer ??= setTimeout(() => this.flushWhenQuiet(), FLUSH_MS);
   }
 
   restart(fromLine: number): void {
     this.epoch++;
-    this.pending = [];
-    this.head = 0;
+    // The older batches' answers are dropped when they come: their lines no longer count.
+    this.queued = 0;
+    if (this.filling) {
+      this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entryIds: [] };
+    }
+    this.thread.drop(this.owner, this.epoch);
     this.held.length = 0;
     this.byEntry.clear();
+    this.linesLost = 0;
     this.fromLine = fromLine;
     this.notify();
   }
@@ -83,30 +104,30 @@ export class SecretScanner implements LineSink {
     const before = this.fromLine;
     if (before <= 1) return null;
     const epoch = this.epoch;
-    this.filling = true;
+    this.restoring = true;
     return {
       entryLine: (bytes, lineNo, index, i) => {
         if (epoch === this.epoch && lineNo < before) this.entryLine(bytes, lineNo, index, i);
       },
       finished: (complete) => {
         if (complete && epoch === this.epoch) this.fromLine = 1;
-        this.filling = false;
-        this.schedule();
+        this.restoring = false;
+        this.settle();
       },
     };
   }
 
   /** Restored lines still being read back by the kept index's check (`restoredLines`). */
-  private filling = false;
+  private restoring = false;
 
   /** Lines wait to be scanned, or are being scanned or read back: the count may still grow. */
   get busy(): boolean {
-    return this.running || this.filling || this.waiting > 0;
+    return this.restoring || this.queued > 0;
   }
 
   /** Lines read but not scanned yet. */
   get waiting(): number {
-    return this.pending.length - this.head;
+    return this.queued;
   }
 
   get count(): number {
@@ -133,152 +154,62 @@ export class SecretScanner implements LineSink {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private schedule(): void {
-    if (this.running) return;
-    this.running = true;
-    setTimeout(() => void this.step(), QUIET_MS);
-  }
-
-  private async step(): Promise<void> {
-    const quiet = performance.now() - this.lastLineAt;
-    if (quiet < QUIET_MS) {
-      setTimeout(() => void this.step(), QUIET_MS - quiet);
+  private flushWhenQuiet(): void {
+    if (this.sinceArmed > 0) {
+      this.sinceArmed = 0;
+      this.flushTimer = setTimeout(() => this.flushWhenQuiet(), FLUSH_MS);
       return;
     }
+    this.flushTimer = null;
+    this.send();
+    this.settle();
+  }
+
+  /** Hands the batch filling to the scan thread. */
+  private send(): void {
+    const f = this.filling;
+    this.filling = null;
+    if (!f || f.ends.length === 0) return;
     const epoch = this.epoch;
-    const started = performance.now();
-    let added = false;
-    try {
-      while (this.waiting > 0 && performance.now() - started < STEP_MS) {
-        const batch = this.takeBatch();
-        const found = await scanBatch(batch.texts);
-        if (epoch !== this.epoch) return;
-        for (const f of found) {
-          this.add(f);
-          added = true;
+    const lines = f.ends.length;
+    const buf = f.bytes.buffer as ArrayBuffer;
+    this.thread.submit(
+      this.owner,
+      epoch,
+      { buf, ends: f.ends, lineNos: f.lineNos, entryIds: f.entryIds },
+      (r, lost) => {
+        if (epoch === this.epoch) {
+          this.queued -= lines;
+          if (r) this.take(r);
+          else if (lost) this.linesLost += lines;
         }
-      }
-    } catch {
-      // A rule that throws on some text must not stop the session's reading: its batch is skipped.
-    } finally {
-      if (added) this.notify();
-      if (epoch !== this.epoch || this.waiting > 0) setImmediate(() => void this.step());
-      else {
-        this.running = false;
-        this.pending = [];
-        this.head = 0;
-        // While the kept index's check reads restored lines back, its end schedules the step that ends the scan.
-        const waiters = this.filling ? [] : this.idleWaiters;
-        if (!this.filling) this.idleWaiters = [];
-        for (const w of waiters) w();
-      }
-    }
+        this.settle();
+      },
+    );
   }
 
-  /** Lines from the queue until their gated texts fill a batch. */
-  private takeBatch(): { texts: BatchText[] } {
-    const texts: BatchText[] = [];
-    let chars = 0;
-    while (this.waiting > 0 && chars < BATCH_CHARS) {
-      const p = this.pending[this.head];
-      this.pending[this.head++] = undefined as unknown as PendingLine; // let its bytes go
-      this.linesScanned++;
-      // Most lines hold nothing a rule could match: they are not even parsed.
-      if (!mayHoldSecret(p.bytes.toString('latin1'))) continue;
-      let entry: unknown;
-      try {
-        entry = JSON.parse(p.bytes.toString('utf8'));
-      } catch {
-        continue; // the reader accepted it, so it parses; a line changed since is read again anyway
-      }
-      for (const t of entryTexts(entry as never)) {
-        if (!mayHoldSecret(t.text)) continue;
-        this.textsLinted++;
-        texts.push({ ...t, line: p.line, entryId: p.entryId, bytes: p.bytes });
-        chars += t.text.length + SEPARATOR.length;
-      }
+  private take(r: BatchResult): void {
+    this.linesScanned += r.lines;
+    this.textsLinted += r.texts;
+    this.scannedOn = this.thread.threadId;
+    for (const f of r.findings) {
+      this.held.push(f);
+      const list = this.byEntry.get(f.entryId);
+      if (list) list.push(f);
+      else this.byEntry.set(f.entryId, [f]);
     }
-    return { texts };
+    if (r.findings.length > 0) this.notify();
   }
 
-  private add(f: HeldFinding): void {
-    this.held.push(f);
-    const list = this.byEntry.get(f.entryId);
-    if (list) list.push(f);
-    else this.byEntry.set(f.entryId, [f]);
+  /** Tells the idle waiters once nothing is left to scan. */
+  private settle(): void {
+    if (this.busy) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   private notify(): void {
     for (const f of this.listeners) f();
   }
-}
-
-interface BatchText {
-  path: string;
-  text: string;
-  line: number;
-  entryId: string;
-  bytes: Buffer;
-}
-
-/** Runs the rules once over the batch's texts joined, and maps each match back to its text. */
-async function scanBatch(texts: BatchText[]): Promise<HeldFinding[]> {
-  if (texts.length === 0) return [];
-  const starts: number[] = [];
-  let joined = '';
-  for (const t of texts) {
-    if (joined.length > 0) joined += SEPARATOR;
-    starts.push(joined.length);
-    joined += t.text;
-  }
-  const matches = await lintText(joined);
-  const out: HeldFinding[] = [];
-  for (const m of matches) {
-    const k = lastAtOrBefore(starts, m.start);
-    const t = texts[k];
-    const start = m.start - starts[k];
-    const end = Math.min(m.end - starts[k], t.text.length);
-    if (end <= start) continue;
-    out.push(finding(t, start, end, m));
-  }
-  return out;
-}
-
-function finding(t: BatchText, start: number, end: number, m: RuleMatch): HeldFinding {
-  const secret = t.text.slice(start, end);
-  return {
-    entryId: t.entryId,
-    line: t.line,
-    field: t.path,
-    rule: m.rule,
-    kind: m.kind,
-    start,
-    end,
-    lineBytes: lineByteRange(t.bytes, t.text, start, end),
-    secret,
-  };
-}
-
-/**
- * Where `text.slice(start, end)` lies in the line's bytes, when the line writes the text as
- * JSON.stringify does (the usual case); null when it escapes it otherwise.
- */
-function lineByteRange(line: Buffer, text: string, start: number, end: number): [number, number] | null {
-  const token = Buffer.from(JSON.stringify(text));
-  const at = line.indexOf(token);
-  if (at < 0) return null;
-  const before = Buffer.byteLength(JSON.stringify(text.slice(0, start))) - 1; // opening quote included
-  const inside = Buffer.byteLength(JSON.stringify(text.slice(start, end))) - 2;
-  return [at + before, at + before + inside];
-}
-
-function lastAtOrBefore(sorted: number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (sorted[mid] <= x) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

@@ -8,6 +8,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
 import { noCoreWork } from '../core/core-work';
+import { sharedScanThreadId, stopSharedScanThread } from '../secrets/scan-thread';
 import { FairQueue } from './fair-queue';
 import { lowerThisThreadPriority } from './thread-priority';
 import {
@@ -39,7 +40,7 @@ const data = workerData as BackendWorkerData;
 const cancelTable = new Int32Array(data.cancelTable);
 
 const post = (m: FromWorker): void => port.postMessage(m);
-const stats: Omit<WorkerStats, 'core'> = {
+const stats: Omit<WorkerStats, 'core' | 'secretScanThread'> = {
   callsRun: 0,
   callsDroppedUnrun: 0,
   callsAbortedRunning: 0,
@@ -199,11 +200,15 @@ async function onMessage(raw: unknown): Promise<void> {
         );
       return;
     case 'stats':
-      post({ type: 'stats', stats: { ...stats, core: backend ? backend.coreWork() : noCoreWork() } });
+      post({
+        type: 'stats',
+        stats: { ...stats, core: backend ? backend.coreWork() : noCoreWork(), secretScanThread: sharedScanThreadId() },
+      });
       return;
     case 'close':
       await backend?.close();
       backend = null;
+      await stopSharedScanThread();
       post({ type: 'closed' });
       port.close();
       return;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
 import type { ApiEvent, LeafRequest } from '../../shared/api';
 import type { ContextSeries } from '../../shared/api-features';
+import type { SessionSecrets } from '../../shared/api-secrets';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { useTempDir } from '../../test-support/temp-dir';
 import { ApiError, type ApiClient } from '../api/api-backend';
@@ -147,6 +148,23 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
       'the witness hears of the second append',
     );
     expect(follower.events.some((e) => e.type === 'session' && e.newIds.includes(id2))).toBe(false);
+  });
+
+  it("scans the sessions it reads for secrets on a thread of its own, not the backend's", async () => {
+    const { home, key, path } = homeWith(300);
+    // A GitHub token's shape, built here so that no token is written whole in the source.
+    appendEntry(path, `export GITHUB_TOKEN=ghp_${'Zq8fW2kLm4Xp9sRt'.repeat(3).slice(0, 36)}`);
+    const w = await workerOn(home);
+    const c = recorder('c1');
+    await w.call('openSession', { key }, c);
+    let s = (await w.call('getSecrets', { key }, c)) as SessionSecrets;
+    for (let k = 0; k < 1500 && s.scanning; k++) {
+      await new Promise((r) => setTimeout(r, 20));
+      s = (await w.call('getSecrets', { key }, c)) as SessionSecrets;
+    }
+    expect(s).toMatchObject({ scanning: false, count: 1, kinds: { 'github-token': 1 } });
+    const { secretScanThread } = await w.stats();
+    expect(typeof secretScanThread).toBe('number');
   });
 
   it('fails a call pending when the worker is killed, restarts it, and resumes subscriptions', async () => {

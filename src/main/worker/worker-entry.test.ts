@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../../test-support/temp-dir';
+import { SCAN_WORKER } from '../secrets/scan-thread';
 import { resolveWorkerEntry } from './worker-entry';
 
 const tempDir = useTempDir('vak-worker-entry-');
@@ -22,6 +23,19 @@ describe('resolveWorkerEntry', () => {
     const inChunk = pathToFileURL(join(dir, 'chunks', 'worker-backend-abc.js')).href;
     expect(resolveWorkerEntry(undefined, beside)).toEqual({ file: pathToFileURL(join(dir, 'backend-worker.js')) });
     expect(resolveWorkerEntry(undefined, inChunk)).toEqual({ file: pathToFileURL(join(dir, 'backend-worker.js')) });
+  });
+
+  it("finds the secret scan thread's entry one folder up from the backend worker's chunk (the Electron build)", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'secret-scan-worker.js'), '');
+    mkdirSync(join(dir, 'chunks'));
+    const inChunk = pathToFileURL(join(dir, 'chunks', 'backend-worker-1.js')).href;
+    expect(resolveWorkerEntry(undefined, inChunk, SCAN_WORKER)).toEqual({
+      file: pathToFileURL(join(dir, 'secret-scan-worker.js')),
+    });
+    const e = resolveWorkerEntry(undefined, undefined, SCAN_WORKER);
+    expect(e.file.pathname.endsWith('/src/main/worker/dev-worker-bootstrap.mjs')).toBe(true);
+    expect(e.source?.endsWith('/src/main/secrets/secret-scan-worker.ts')).toBe(true);
   });
 
   it('from the sources, runs the TypeScript entry through the dev bootstrap', () => {

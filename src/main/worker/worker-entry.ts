@@ -8,23 +8,42 @@ export interface WorkerEntry {
   source?: string;
 }
 
+/** A worker thread's entry: its built file's name, and its TypeScript source (from this folder). */
+export interface EntryNames {
+  built: string;
+  source: string;
+  /** What it is, for the error when neither is there. */
+  what: string;
+}
+
+export const BACKEND_WORKER: EntryNames = {
+  built: 'backend-worker.js',
+  source: './backend-worker.ts',
+  what: "the backend worker's entry",
+};
+
 /**
- * The backend worker's entry file. Given: that file (Electron passes the path electron-vite
- * built, `?modulePath`). Otherwise a built `backend-worker.js` beside this module (a bundled
- * CLI ships it there), else — running from the sources (tsx, vitest, the bench) — the dev
- * bootstrap, which registers tsx inside the worker thread and imports `backend-worker.ts`.
+ * A worker thread's entry file (`names`: the backend worker's by default). Given: that file
+ * (Electron passes the path electron-vite built, `?modulePath`). Otherwise a built
+ * `backend-worker.js` beside this module (a bundled CLI ships it there), else — running from the
+ * sources (tsx, vitest, the bench) — the dev bootstrap, which registers tsx inside the worker
+ * thread and imports `backend-worker.ts`.
  */
-export function resolveWorkerEntry(given?: string | URL, here: string = import.meta.url): WorkerEntry {
+export function resolveWorkerEntry(
+  given?: string | URL,
+  here: string = import.meta.url,
+  names: EntryNames = BACKEND_WORKER,
+): WorkerEntry {
   if (given !== undefined) {
     return { file: typeof given === 'string' && !given.startsWith('file:') ? pathToFileURL(given) : new URL(given) };
   }
   // Beside this module, or one folder up when a bundler put this module in a chunks/ folder.
-  for (const rel of ['./backend-worker.js', '../backend-worker.js']) {
+  for (const rel of [`./${names.built}`, `../${names.built}`]) {
     const built = new URL(rel, here);
     if (existsSync(fileURLToPath(built))) return { file: built };
   }
-  const source = new URL('./backend-worker.ts', here);
+  const source = new URL(names.source, here);
   if (existsSync(fileURLToPath(source)))
     return { file: new URL('./dev-worker-bootstrap.mjs', here), source: source.href };
-  throw new Error(`the backend worker's entry is missing beside ${fileURLToPath(here)} (backend-worker.js or .ts)`);
+  throw new Error(`${names.what} is missing beside ${fileURLToPath(here)} (${names.built} or ${names.source})`);
 }

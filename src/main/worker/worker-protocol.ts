@@ -55,6 +55,8 @@ export interface WorkerStats {
   callsEndedCancelled: number;
   /** The core's counted work over the sessions open now (see CoreWork). */
   core: CoreWork;
+  /** The secret scan thread's id (worker_threads) once it started; null before, or when it could not. */
+  secretScanThread: number | null;
 }
 
 /** Worker → main. */
@@ -112,6 +114,7 @@ export const fromWorker: z.ZodType<FromWorker> = z.union([
         turnsReused: z.number(),
         turnsNoted: z.number(),
       }),
+      secretScanThread: z.number().nullable(),
     }),
   }),
   z.object({ type: z.literal('closed') }),

@@ -1,0 +1,245 @@
+/**
+ * The secret scan's own thread, seen from a reading thread (the backend worker, or the CLI's
+ * thread): started on the first batch, shared by every session this thread reads, holding the
+ * process open only while it has batches to answer. The reading thread then only copies lines
+ * into batches; the gate, the parse and the preset run there.
+ *
+ * When the thread cannot start (its entry missing from a build), the batches are scanned here
+ * in short steps instead, and that is logged once.
+ */
+import { Worker } from 'node:worker_threads';
+import { resolveWorkerEntry, type EntryNames } from '../worker/worker-entry';
+import { scanBatch, type BatchResult, type LineBatch } from './scan-batch';
+import type { FromScanThread, ToScanThread } from './scan-protocol';
+
+/** What a batch came to: scanned (`result`), dropped unscanned (null), or lost with a stopped thread. */
+export type BatchDone = (result: BatchResult | null, lost: boolean) => void;
+
+/** Bytes of a pooled batch buffer (a longer line gets a buffer of its own size). */
+export const BATCH_BYTES = 1 << 20;
+/**
+ * Free batch buffers kept for reuse while batches come and go (a read: enough for the time the
+ * scan thread takes to copy a batch out and hand its buffer back), and once nothing is left to scan.
+ */
+const POOL_MAX = 16;
+const POOL_IDLE = 2;
+/** In the fallback: scanning waits until no batch has come for this long, then runs in steps of about this long. */
+const QUIET_MS = 30;
+const STEP_MS = 8;
+
+/** Built beside the backend worker (scripts/build-cli.mjs, electron.vite.config.ts). */
+export const SCAN_WORKER: EntryNames = {
+  built: 'secret-scan-worker.js',
+  source: '../secrets/secret-scan-worker.ts',
+  what: "the secret scan thread's entry",
+};
+
+interface Job {
+  id: number;
+  owner: number;
+  epoch: number;
+  batch: LineBatch;
+  done: BatchDone;
+}
+
+export class ScanThread {
+  private worker: Worker | null = null;
+  private state: 'idle' | 'starting' | 'ready' | 'inline' = 'idle';
+  /** Jobs handed over (or waiting for the thread to start, or for the fallback's steps). */
+  private readonly jobs = new Map<number, Job>();
+  private unsent: Job[] = [];
+  private nextId = 1;
+  private readonly pool: ArrayBuffer[] = [];
+  /** The scan thread's id (worker_threads), once it started; null before, or in the fallback. */
+  threadId: number | null = null;
+  private inlineRunning = false;
+  private lastSubmitAt = 0;
+
+  /** `entry`: the scan thread's file; default: `secret-scan-worker` found as worker-entry.ts finds entries. */
+  constructor(private readonly entry?: string | URL) {}
+
+  /**
+   * A buffer for a batch of at least `bytes` bytes: a pooled one when it is big enough. A new one
+   * is not zeroed (every byte scanned is written first), so memory freed by older batches is
+   * reused rather than fresh pages faulted in and cleared while a read is running.
+   */
+  buffer(bytes: number): ArrayBuffer {
+    const pooled = bytes <= BATCH_BYTES ? this.pool.pop() : undefined;
+    return pooled ?? (Buffer.allocUnsafeSlow(Math.max(bytes, BATCH_BYTES)).buffer as ArrayBuffer);
+  }
+
+  /** Scans `batch` (its buffer is handed over: the caller no longer touches it) and tells `done`. */
+  submit(owner: number, epoch: number, batch: LineBatch, done: BatchDone): void {
+    const job: Job = { id: this.nextId++, owner, epoch, batch, done };
+    this.jobs.set(job.id, job);
+    this.lastSubmitAt = performance.now();
+    if (this.state === 'idle') this.start();
+    if (this.state === 'ready') this.send(job);
+    else this.unsent.push(job);
+    if (this.state === 'inline') this.runInline();
+    this.worker?.ref();
+  }
+
+  /** `owner`'s reading started over at `epoch`: its older batches not scanned yet are not scanned. */
+  drop(owner: number, epoch: number): void {
+    const older = (j: Job): boolean => j.owner === owner && j.epoch < epoch;
+    for (const j of this.unsent.filter(older)) this.finish(j.id, null);
+    this.unsent = this.unsent.filter((j) => !older(j));
+    if (this.state === 'ready') this.post({ type: 'drop', owner, epoch });
+  }
+
+  /**
+   * Ends the thread (the backend closes): batches not answered yet are lost. A batch submitted
+   * later starts a new thread.
+   */
+  async stop(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (this.state !== 'inline') this.state = 'idle';
+    this.threadId = null;
+    this.loseAll();
+    await w?.terminate();
+  }
+
+  private start(): void {
+    let file: URL;
+    let source: string | undefined;
+    try {
+      ({ file, source } = resolveWorkerEntry(this.entry, undefined, SCAN_WORKER));
+    } catch (e) {
+      this.fallBack((e as Error).message);
+      return;
+    }
+    this.state = 'starting';
+    let w: Worker;
+    try {
+      w = new Worker(file, { workerData: { entry: source } });
+    } catch (e) {
+      this.fallBack((e as Error).message);
+      return;
+    }
+    this.worker = w;
+    let lastError: string | null = null;
+    w.on('message', (m: FromScanThread) => {
+      if (m.type === 'ready') {
+        this.state = 'ready';
+        this.threadId = m.threadId;
+        const unsent = this.unsent;
+        this.unsent = [];
+        for (const j of unsent) this.send(j);
+      } else if (m.type === 'taken') this.recycle(m.buf);
+      else this.finish(m.id, m.result ?? null);
+    });
+    w.on('error', (e: Error) => (lastError = e.message));
+    w.on('exit', (code) => {
+      if (w !== this.worker) return; // stopped on purpose
+      this.worker = null;
+      const reason = lastError ?? `its thread exited with code ${code}`;
+      if (this.state === 'starting') {
+        this.fallBack(reason);
+        return;
+      }
+      // Its batches went with it: the next batch starts a new thread.
+      console.warn(`vak-explorer: the secret scan thread stopped (${reason}); the lines it held are not scanned`);
+      this.state = 'idle';
+      this.threadId = null;
+      this.loseAll();
+    });
+  }
+
+  private fallBack(reason: string): void {
+    console.warn(`vak-explorer: the secret scan thread could not start (${reason}); scanning on the reading thread`);
+    this.state = 'inline';
+    this.worker = null;
+    this.runInline();
+  }
+
+  private send(j: Job): void {
+    this.post({ type: 'scan', id: j.id, owner: j.owner, epoch: j.epoch, batch: j.batch }, [j.batch.buf]);
+  }
+
+  private post(m: ToScanThread, transfer: ArrayBuffer[] = []): void {
+    this.worker?.postMessage(m, transfer);
+  }
+
+  private recycle(buf: ArrayBuffer): void {
+    if (buf.byteLength === BATCH_BYTES && this.pool.length < POOL_MAX) this.pool.push(buf);
+  }
+
+  private finish(id: number, result: BatchResult | null): void {
+    const j = this.jobs.get(id);
+    if (!j) return;
+    this.jobs.delete(id);
+    // In the fallback (or a batch never sent) the buffer is still here.
+    if (j.batch.buf.byteLength > 0) this.recycle(j.batch.buf);
+    if (this.jobs.size === 0) {
+      this.worker?.unref();
+      this.pool.length = Math.min(this.pool.length, POOL_IDLE);
+    }
+    j.done(result, false);
+  }
+
+  private loseAll(): void {
+    const lost = [...this.jobs.values()];
+    this.jobs.clear();
+    this.unsent = [];
+    for (const j of lost) j.done(null, true);
+  }
+
+  /** The fallback: the batches scanned on this thread, once reading pauses, in short steps. */
+  private runInline(): void {
+    if (this.inlineRunning) return;
+    this.inlineRunning = true;
+    let from = 0;
+    const step = async (): Promise<void> => {
+      const quiet = performance.now() - this.lastSubmitAt;
+      if (quiet < QUIET_MS) {
+        setTimeout(() => void step(), QUIET_MS - quiet);
+        return;
+      }
+      const j = this.unsent[0];
+      if (!j) {
+        this.inlineRunning = false;
+        return;
+      }
+      const started = performance.now();
+      const r = await scanBatch(j.batch, from, () => performance.now() - started >= STEP_MS);
+      // One job's partial results add up across steps.
+      const acc = (partial.get(j.id) ?? { findings: [], lines: 0, texts: 0 }) as BatchResult;
+      acc.findings.push(...r.findings);
+      acc.lines += r.lines;
+      acc.texts += r.texts;
+      partial.set(j.id, acc);
+      if (r.next < j.batch.ends.length && this.unsent[0] === j) from = r.next;
+      else {
+        from = 0;
+        partial.delete(j.id);
+        if (this.unsent[0] === j) this.unsent.shift();
+        this.finish(j.id, this.jobs.has(j.id) ? acc : null);
+      }
+      setImmediate(() => void step());
+    };
+    const partial = new Map<number, BatchResult>();
+    setTimeout(() => void step(), QUIET_MS);
+  }
+}
+
+let shared: ScanThread | null = null;
+
+/** This thread's scan thread, shared by every scanner it creates. */
+export function sharedScanThread(): ScanThread {
+  shared ??= new ScanThread();
+  return shared;
+}
+
+/** The id of this thread's scan thread, once it started (null before, or in the fallback). */
+export function sharedScanThreadId(): number | null {
+  return shared?.threadId ?? null;
+}
+
+/** Ends this thread's scan thread, if it started (the backend closes). */
+export async function stopSharedScanThread(): Promise<void> {
+  const s = shared;
+  shared = null;
+  await s?.stop();
+}

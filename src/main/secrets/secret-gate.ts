@@ -1,0 +1,70 @@
+/**
+ * The gate in front of the rules (secret-rules.ts): what could hold a match of the preset, decided
+ * in one pass with nothing loaded, so the scan thread can gate each line the moment it arrives.
+ */
+
+/** Per byte: 0 ends a run, HEX a hex digit or `-`, NON_HEX another letter or `_` (one load a byte). */
+const HEX = 1;
+const NON_HEX = 2;
+const WORD = new Uint8Array(256);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 48 && c <= 57) || c === 45 || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)) WORD[c] = HEX;
+  else if ((c >= 103 && c <= 122) || (c >= 71 && c <= 90) || c === 95) WORD[c] = NON_HEX;
+}
+
+/**
+ * Whether a text could hold anything the preset matches, cheaply (one pass over its characters):
+ * each rule needs a run of at least 16 letters, digits, `_` or `-` that is not only hex digits and
+ * dashes (a key with its prefix, or its variable's name; ids and hashes are such hex runs), a
+ * `://…:…@` (credentials in URLs and connection strings), a PEM header, npm's `_authToken` or an
+ * AWS account id's name. A gate only, so most text is never handed to the rules; the fixture's
+ * recall (docs/secrets.md) is measured through it, and a JSON key (a run before `":`) is no token.
+ */
+export function mayHoldSecret(text: string): boolean {
+  return mayHoldSecretBytes(Buffer.from(text, 'utf8'));
+}
+
+/**
+ * `mayHoldSecret` over a line's bytes as read, with no string made of them (the scan thread gates
+ * every line as it arrives). UTF-8 keeps ASCII as it is and writes every other character as bytes
+ * of 0x80 and above, which no rule's run, name or header holds: the same answer as on the text.
+ */
+export function mayHoldSecretBytes(b: Uint8Array): boolean {
+  let run = 0;
+  /** The kinds of the run's bytes, or-ed: NON_HEX set when one is not a hex digit or dash. */
+  let kinds = 0;
+  const n = b.length;
+  for (let k = 0; k < n; k++) {
+    const c = b[k];
+    const w = WORD[c];
+    if (w !== 0) {
+      run++;
+      kinds |= w;
+    } else {
+      if (run >= 16 && kinds & NON_HEX && !(c === 34 && b[k + 1] === 58)) return true;
+      if (c === 58 && b[k + 1] === 47 && b[k + 2] === 47 && credentialsAfter(b, k + 3)) return true;
+      run = 0;
+      kinds = 0;
+    }
+  }
+  if (run >= 16 && kinds & NON_HEX) return true;
+  const bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  return (
+    bytes.includes('PRIVATE KEY') ||
+    bytes.includes('_authToken') ||
+    bytes.includes('ccount') ||
+    bytes.includes('CCOUNT')
+  );
+}
+
+/** `user:password@` right after a `://` at `k` (before any space, slash or quote). */
+function credentialsAfter(b: Uint8Array, k: number): boolean {
+  let colon = false;
+  for (let j = k; j < b.length && j < k + 512; j++) {
+    const c = b[j];
+    if (c === 58) colon = true;
+    else if (c === 64) return colon;
+    else if (c <= 32 || c === 47 || c === 34 || c === 39) return false;
+  }
+  return false;
+}

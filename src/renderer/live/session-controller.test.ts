@@ -4,7 +4,6 @@ import { startLeafLoader } from '../leaf/leaf-loader';
 import { resetAppStore, useAppStore } from '../store/app-store';
 import { rowNumberOf } from '../tree/tree-nav';
 import { SessionController } from './session-controller';
-import { startSessionLoader } from './use-session';
 
 const KEY = 'agents/vak/sessions/0000000000000000/s.jsonl';
 const st = useAppStore.getState;
@@ -243,23 +242,6 @@ describe('the leaf loader asks once, at once', () => {
 
 describe('the way in: a session opens with as few round trips as it can', () => {
   beforeEach(() => resetAppStore());
-
-  it('the open leaves in the task that selects the session, before anything is drawn', async () => {
-    const f = fakeApi();
-    const stop = startSessionLoader(f.api, useAppStore);
-    expect(f.of('openSession')).toHaveLength(0);
-    st().selectSession(KEY);
-    // A microtask later (after the store's listeners), in the same task: no render, no timer.
-    await Promise.resolve();
-    await Promise.resolve();
-    expect(f.of('openSession')).toHaveLength(1);
-    // Another session stops the first one's controller and opens the new one.
-    st().selectSession(KEY.replace('s.jsonl', 't.jsonl'));
-    await Promise.resolve();
-    await Promise.resolve();
-    expect(f.of('openSession')).toHaveLength(2);
-    stop();
-  });
 
   it('the active leaf’s row comes with the open: no findRow, its rows asked before the leaf view', async () => {
     const f = fakeApi();

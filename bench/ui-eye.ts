@@ -458,7 +458,13 @@ function report(runs: EyeRun[], log: Log): void {
         0.5,
       ),
       1,
-    )} / ${f(Math.max(...all((r) => r.keyCursor)), 1)} ms`,
+    )} / ${f(
+      pct(
+        all((r) => r.keyCursor),
+        1,
+      ),
+      1,
+    )} ms`,
     '≤ 16 ms',
   );
   row(

@@ -115,6 +115,11 @@ export interface SessionInfo {
    * hash_mismatch until a 'checked' session event says it is done (`getWarnings` waits for it).
    */
   checkingHashes: boolean;
+  /**
+   * The active leaf's row in the tree, unfolded and with audit runs folded (absent without
+   * entries): the tree opens on it without first asking `findRow`.
+   */
+  activeLeafRows?: { row: number; foldedRow: number };
 }
 
 /** How far the first read of a session has come (bytes of the file as it was measured then). */

@@ -93,6 +93,11 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     appendOnlyBreaks: [...ledger.appendOnlyBreaks],
     reading: readingProgress(s),
     checkingHashes: ledger.hashCheckPending,
+    ...(ix.count > 0
+      ? {
+          activeLeafRows: { row: layout.findRow(ix.activeLeaf, false), foldedRow: layout.findRow(ix.activeLeaf, true) },
+        }
+      : {}),
   };
 }
 

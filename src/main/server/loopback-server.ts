@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ApiBackend } from '../api/api-backend';
 import { contentSecurityPolicy } from '../web/csp';
-import { lookupStatic } from '../web/static-files';
+import { cacheControlFor, lookupStatic } from '../web/static-files';
 import { serveApiSocket, type SocketStats } from './api-socket';
 import { exportDownloadTarget, streamExportDownload } from './export-download';
 import { allowedHosts, isAllowedHost, isOwnOrigin } from './host-check';
@@ -142,7 +142,7 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
     const body = await readFile(found.path);
     send(200, body, {
       'Content-Type': found.contentType,
-      'Cache-Control': found.isIndex ? 'no-store' : 'no-cache',
+      'Cache-Control': cacheControlFor(pathname, found.isIndex),
     });
   }
 

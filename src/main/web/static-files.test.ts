@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypeFor, lookupStatic } from './static-files';
+import { cacheControlFor, contentTypeFor, lookupStatic } from './static-files';
 
 let dir: string;
 let root: string;
@@ -54,5 +54,15 @@ describe('lookupStatic', () => {
     expect(contentTypeFor('x.JS')).toBe('text/javascript; charset=utf-8');
     expect(contentTypeFor('x.woff2')).toBe('font/woff2');
     expect(contentTypeFor('x.exe')).toBe('application/octet-stream');
+  });
+
+  it('lets the browser keep content-named assets for good, never the page', () => {
+    expect(cacheControlFor('/assets/index-B5PfkwES.js', false)).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('/assets/index-DqfS6r5v.css', false)).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('/assets/heavy.worker-DLYwYbDR.js', false)).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('/assets/a.js', false)).toBe('no-cache');
+    expect(cacheControlFor('/leak.txt', false)).toBe('no-cache');
+    expect(cacheControlFor('/assets/index-B5PfkwES.js', true)).toBe('no-store');
+    expect(cacheControlFor('/', true)).toBe('no-store');
   });
 });

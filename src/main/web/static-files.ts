@@ -33,6 +33,20 @@ export function contentTypeFor(path: string): string {
   return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
+/**
+ * The build names its scripts, styles and images for their content (`assets/index-B5PfkwES.js`):
+ * a name never holds other bytes, so the browser may keep them for good and a reload takes them
+ * (and their compiled code) from its cache instead of fetching and compiling them again. The page
+ * itself is never kept: it names the assets of the build being served.
+ */
+const CONTENT_NAMED = /^\/assets\/[\w.-]+-[\w-]{8}\.[a-z0-9]+$/;
+
+/** The Cache-Control of a file served from the built renderer. */
+export function cacheControlFor(rawPathname: string, isIndex: boolean): string {
+  if (isIndex) return 'no-store';
+  return CONTENT_NAMED.test(rawPathname) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 export type StaticLookup =
   | { kind: 'file'; path: string; contentType: string; isIndex: boolean }
   /** The path tries to leave the directory, or is not a path at all. */

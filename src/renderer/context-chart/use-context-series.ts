@@ -87,7 +87,15 @@ export function useContextSeries(open: boolean): SeriesState {
   const [version, setVersion] = useState(0);
   // A session still read in steps (SessionInfo.reading) has no whole chain to draw yet: the
   // series is asked once it is read (asking earlier would read the rest at once).
-  const ready = useAppStore((s) => s.sessionInfo !== null && s.sessionInfo.reading === null);
+  // It is also asked only once the session's first leaf view has answered: the series is the
+  // open's biggest answer, and asked beside the tree's first rows and the leaf view it would hold
+  // the backend (and then the page) while they wait; the chart is drawn right after them instead.
+  const ready = useAppStore(
+    (s) =>
+      s.sessionInfo !== null &&
+      s.sessionInfo.reading === null &&
+      ((s.leafView !== null && s.leafViewRequest?.key === s.sessionKey) || s.leafError !== null),
+  );
   const big = useAppStore((s) => (s.sessionInfo?.entryCount ?? 0) > SERIES_ON_REQUEST_ENTRIES);
   const [asked, setAsked] = useState<string | null>(null);
   const deferred = big && asked !== key;

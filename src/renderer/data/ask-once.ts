@@ -35,6 +35,12 @@ export class AskOnce<V> {
     return p;
   }
 
+  /** An answer that arrived another way (with another request): asking `key` is answered from it. */
+  tell(key: string, value: V): void {
+    this.inflight.delete(key);
+    this.known.set(key, value);
+  }
+
   /** Forgets every answer and request (another session): later questions are asked anew. */
   clear(): void {
     this.inflight.clear();

@@ -105,7 +105,8 @@ export function useScaledRows(opts: {
   initialRow?: number;
 }): ScaledRows {
   const { count, rowHeight, scrollRef, overscan } = opts;
-  const [pos, setPos] = useState({ top: 0, viewport: 0 });
+  // Null until the box is measured (in its layout effect, before the first paint).
+  const [pos, setPos] = useState<{ top: number; viewport: number } | null>(null);
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -125,7 +126,7 @@ export function useScaledRows(opts: {
     // Only on mount: a list for another source is another component (keyed by it).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scrollRef]);
-  const layout = scaledLayout(count, rowHeight, pos.viewport, pos.top, overscan);
+  const layout = scaledLayout(count, rowHeight, pos?.viewport ?? 0, pos?.top ?? 0, overscan);
   const scrollToIndex = useCallback(
     (i: number, align: 'auto' | 'start' | 'center' | 'end' = 'auto') => {
       const el = scrollRef.current;
@@ -138,5 +139,7 @@ export function useScaledRows(opts: {
     },
     [scrollRef, count, rowHeight],
   );
-  return { ...layout, scrollToIndex };
+  // No rows before it is measured: the rows at the top, drawn (and fetched) for a list about to
+  // open on `initialRow`, would be asked for nothing.
+  return pos ? { ...layout, scrollToIndex } : { ...layout, first: 0, last: -1, scrollToIndex };
 }

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Api, ApiEvent, LeafView, SessionDelta, SessionInfo } from '../../shared/api';
 import { startLeafLoader } from '../leaf/leaf-loader';
 import { resetAppStore, useAppStore } from '../store/app-store';
+import { rowNumberOf } from '../tree/tree-nav';
 import { SessionController } from './session-controller';
 
 const KEY = 'agents/vak/sessions/0000000000000000/s.jsonl';
@@ -236,5 +237,49 @@ describe('the leaf loader asks once, at once', () => {
     expect(st().leafViewRequest?.leaf).toBe('e3');
     expect(st().leafLoading).toBe(false);
     stop();
+  });
+});
+
+describe('the way in: a session opens with as few round trips as it can', () => {
+  beforeEach(() => resetAppStore());
+
+  it('the active leaf’s row comes with the open: no findRow, its rows asked before the leaf view', async () => {
+    const f = fakeApi();
+    st().selectSession(KEY);
+    const stopLoader = startLeafLoader(f.api, useAppStore);
+    const c = new SessionController(f.api, KEY, st);
+    c.start();
+    (await f.nth('openSession', 0)).resolve(
+      info({ rowCount: 600, foldedRowCount: 500, activeLeafRows: { row: 590, foldedRow: 490 } }),
+    );
+    await c.settled();
+    expect(st().selectedRow).toBe(590);
+    expect(st().scrollToRow).toBe(590);
+    // The page holding the row was asked first; then the leaf view; no row was looked up.
+    expect(f.calls.map((x) => x.method).filter((m) => m !== 'subscribe')).toEqual([
+      'openSession',
+      'getTreeRows',
+      'getLeafView',
+    ]);
+    expect(f.of('getTreeRows')[0].req).toMatchObject({ start: 512, count: 256, foldAudit: false });
+    // Anyone asking for the active leaf's row later (the cursor following the view) is answered from memory.
+    expect(await rowNumberOf(f.api, 'e9')).toBe(590);
+    expect(f.of('findRow')).toHaveLength(0);
+    stopLoader();
+    c.stop();
+  });
+
+  it('a leaf named by the URL other than the active one is still looked up', async () => {
+    const f = fakeApi();
+    st().selectSession(KEY);
+    st().selectLeaf('e3');
+    const c = new SessionController(f.api, KEY, st);
+    c.start();
+    (await f.nth('openSession', 0)).resolve(info({ activeLeafRows: { row: 9, foldedRow: 9 } }));
+    (await f.nth('findRow', 0)).resolve({ row: 3 });
+    await c.settled();
+    expect(f.of('findRow')[0].req).toMatchObject({ id: 'e3' });
+    expect(st().selectedRow).toBe(3);
+    c.stop();
   });
 });

@@ -1,8 +1,8 @@
 import type { Api, ApiEvent, SessionDelta, SessionKey } from '../../shared/api';
 import { describeError } from '../api/api-methods';
-import { currentTreeSource, dropSessionSources } from '../data/session-sources';
+import { currentTreeSource, dropSessionSources, openTreeSource } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
-import { forgetFoundRows, jumpToEntry, rowNumberOf } from '../tree/tree-nav';
+import { forgetFoundRows, jumpToEntry, knowRowOf, rowNumberOf } from '../tree/tree-nav';
 import { subscribeUntilStopped } from './subscription';
 
 type SessionEvent = Extract<ApiEvent, { type: 'session' }>;
@@ -86,11 +86,24 @@ export class SessionController {
   private async open(): Promise<void> {
     const info = await this.api.openSession({ key: this.key });
     if (!this.live) return;
-    this.st().sessionOpened(info);
     // The tree opens on the selected leaf (the active one unless the URL names another), in view.
     // While a first read is under way the active leaf is not known yet (the read's end places it):
     // the tree shows its first rows meanwhile.
     const leaf = this.st().leaf ?? (info.reading ? null : info.activeLeaf);
+    const known = leaf !== null && leaf === info.activeLeaf ? info.activeLeafRows : undefined;
+    if (leaf && known) {
+      // The open brought the active leaf's row: its page of rows is asked now, before the store
+      // hears of the open (which asks the leaf view), so the backend answers the rows first; the
+      // tree then opens on that row and never asks for the rows at the top.
+      const foldAudit = this.st().foldAudit;
+      const r = foldAudit ? known.foldedRow : known.row;
+      openTreeSource(this.api, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(r, r);
+      this.st().sessionOpened(info);
+      knowRowOf(leaf, r);
+      this.st().placeCursor(r, true);
+      return;
+    }
+    this.st().sessionOpened(info);
     if (!leaf) return;
     const r = await rowNumberOf(this.api, leaf).catch(() => undefined);
     if (r !== undefined && this.live) this.st().placeCursor(r, true);

@@ -51,6 +51,7 @@ describe('a 2M-row session', () => {
           foldedRowCount: TOTAL,
           entryCount: TOTAL,
           activeLeaf: `n${TOTAL - 1}`,
+          activeLeafRows: { row: TOTAL - 1, foldedRow: TOTAL - 1 },
         }));
         injectFault(a, 'getTreeRows', async (req) => {
           pages.push(req.start);

@@ -1,5 +1,5 @@
 import type { Api, TreeRow } from '../../shared/api';
-import { useAppStore } from '../store/app-store';
+import { useAppStore, type AppState } from '../store/app-store';
 import { AskOnce } from '../data/ask-once';
 import { currentTreeSource, type TreeSource } from '../data/session-sources';
 import { ROW_HEIGHT } from './lane-graph';
@@ -102,10 +102,19 @@ export async function rowNumberOf(api: Api, id: string): Promise<number | undefi
   const key = s.sessionKey;
   if (!key) return undefined;
   const foldAudit = s.foldAudit;
-  const rows = (foldAudit ? s.sessionInfo?.foldedRowCount : s.sessionInfo?.rowCount) ?? -1;
-  const asked = JSON.stringify([key, foldAudit, s.treeVersion, rows, id]);
-  const { row } = await rowsFound.ask(asked, () => api.findRow({ key, id, foldAudit }));
+  const { row } = await rowsFound.ask(rowAsked(s, key, id), () => api.findRow({ key, id, foldAudit }));
   return row;
+}
+
+function rowAsked(s: AppState, key: string, id: string): string {
+  const rows = (s.foldAudit ? s.sessionInfo?.foldedRowCount : s.sessionInfo?.rowCount) ?? -1;
+  return JSON.stringify([key, s.foldAudit, s.treeVersion, rows, id]);
+}
+
+/** The row of entry `id` in the tree as shown now, learnt with the session's figures: not asked again. */
+export function knowRowOf(id: string, row: number): void {
+  const s = useAppStore.getState();
+  if (s.sessionKey) rowsFound.tell(rowAsked(s, s.sessionKey, id), { row });
 }
 
 /** The row of an entry, loaded. */

@@ -1,0 +1,97 @@
+import type { Page } from '@playwright/test';
+import { BIG, expect, sessionHash, test } from './ui-fixture';
+
+interface Sent {
+  id: number;
+  method: string;
+  body: string;
+  /** Order of this request among every frame seen (sent and received). */
+  at: number;
+  answeredAt: number | null;
+}
+
+/** Every request the page sends over its WebSocket, with the order its answer came in. */
+function tap(page: Page): Sent[] {
+  const sent: Sent[] = [];
+  let seq = 0;
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      if (typeof f.payload !== 'string') return;
+      const m = /^\{"id":(\d+),"method":"(\w+)"/.exec(f.payload);
+      if (m)
+        sent.push({
+          id: Number(m[1]),
+          method: m[2],
+          body: f.payload.slice(f.payload.indexOf('"method"')),
+          at: seq++,
+          answeredAt: null,
+        });
+    });
+    ws.on('framereceived', (f) => {
+      if (typeof f.payload !== 'string') return;
+      const m = /^\{"id":(\d+),"ok"/.exec(f.payload);
+      const s = m ? sent.find((x) => x.id === Number(m[1]) && x.answeredAt === null) : undefined;
+      if (s) s.answeredAt = seq++;
+    });
+  });
+  return sent;
+}
+
+const panesDrawn = (page: Page) =>
+  expect(
+    page.locator('.leaf-panes[data-leaf-id][aria-busy="false"] section[aria-label="History"] .history-item').first(),
+  ).toBeVisible();
+
+test('a reload opens the session in few round trips: each request once, no findRow, the chart after the panes', async ({
+  page,
+  served,
+}) => {
+  await served.open(page, sessionHash(BIG));
+  await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
+  await panesDrawn(page);
+
+  const sent = tap(page);
+  await page.reload();
+  await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
+  await panesDrawn(page);
+  await expect.poll(() => sent.filter((s) => s.method === 'getContextSeries').length).toBe(1);
+
+  // The open brought the active leaf's row (the last of 308): no findRow, and its page is asked
+  // first (the rows at the top only if they are on screen too).
+  expect(sent.filter((s) => s.method === 'findRow')).toHaveLength(0);
+  const pages = sent.filter((s) => s.method === 'getTreeRows');
+  expect(pages[0].body).toContain('"start":256,');
+  // The rows were asked before the leaf view, both as soon as the open answered.
+  const open = sent.find((s) => s.method === 'openSession')!;
+  const view = sent.find((s) => s.method === 'getLeafView')!;
+  expect(pages[0].at).toBeLessThan(view.at);
+  expect(pages[0].at).toBeGreaterThan(open.answeredAt!);
+  // The chart's series waits for the leaf view's answer.
+  const series = sent.find((s) => s.method === 'getContextSeries')!;
+  expect(series.at).toBeGreaterThan(view.answeredAt!);
+  // Ask-once: never the same request twice.
+  const bodies = sent.map((s) => s.body);
+  expect(bodies.filter((b, i) => bodies.indexOf(b) !== i && !b.includes('"getSecret'))).toEqual([]);
+});
+
+test('the content-named assets are kept by the browser: a reload takes them from its cache', async ({
+  page,
+  served,
+}) => {
+  const headers = new Map<string, string>();
+  page.on('response', (r) => {
+    if (r.url().includes('/assets/')) headers.set(new URL(r.url()).pathname, r.headers()['cache-control'] ?? '');
+  });
+  await served.open(page);
+  const scripts = [...headers].filter(([p]) => p.endsWith('.js'));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const [, cc] of scripts) expect(cc).toContain('immutable');
+  await page.reload();
+  await expect(page.getByRole('navigation', { name: 'Library' })).toBeVisible();
+  const fetched = (await page.evaluate(
+    `performance.getEntriesByType('resource').filter((r) => r.name.includes('/assets/') && r.name.endsWith('.js')).map((r) => r.transferSize)`,
+  )) as number[];
+  expect(fetched.length).toBeGreaterThan(0);
+  // transferSize 0: taken from the cache, no request to the server.
+  expect(fetched.every((n) => n === 0)).toBe(true);
+});

@@ -9,7 +9,7 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The secret scan's thread: the backend worker (chunks/) finds it one folder up (worker-entry.ts).
+      // The secret scan's thread: the backend worker (chunks/) finds it one folder up (thread-entry.ts).
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),

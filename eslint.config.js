@@ -101,15 +101,13 @@ const LAYERS = [
   {
     layer: 'src/main/secrets',
     why: 'secret scanning of entries as they are read (secretlint) and redaction, plain Node',
-    // The scan's own thread is found as the backend worker's entry is (worker-entry).
-    allow: [
-      'node:*',
-      'src/main/secrets',
-      'src/main/core',
-      'src/shared',
-      '@secretlint/*',
-      'src/main/worker/worker-entry',
-    ],
+    // The scan's own thread is found as the backend worker's entry is (threads/thread-entry).
+    allow: ['node:*', 'src/main/secrets', 'src/main/core', 'src/shared', '@secretlint/*', 'src/main/threads'],
+  },
+  {
+    layer: 'src/main/threads',
+    why: 'which file a worker thread runs (built, or the sources through the dev bootstrap), plain Node',
+    allow: ['node:*', 'src/main/threads'],
   },
   {
     layer: 'src/main/library',
@@ -156,6 +154,7 @@ const LAYERS = [
     allow: [
       'node:*',
       'src/main/worker',
+      'src/main/threads',
       'src/main/api',
       'src/main/core',
       'src/main/library',

@@ -77,7 +77,7 @@ export async function buildCli({ force = false, quiet = false } = {}) {
         copyPublicDir: false,
         rollupOptions: {
           // The command, the backend worker serve runs on a thread of its own, and the secret scan's
-          // thread: worker-entry.ts looks for `backend-worker.js` and `secret-scan-worker.js` beside
+          // thread: thread-entry.ts looks for `backend-worker.js` and `secret-scan-worker.js` beside
           // (or one folder above) the chunk that starts them.
           input: {
             'vak-explorer': join(ROOT, 'src/cli/main.ts'),

@@ -8,7 +8,7 @@
  * in short steps instead, and that is logged once.
  */
 import { Worker } from 'node:worker_threads';
-import { resolveWorkerEntry, type EntryNames } from '../worker/worker-entry';
+import { resolveWorkerEntry, SCAN_WORKER } from '../threads/thread-entry';
 import { scanBatch, type BatchResult, type LineBatch } from './scan-batch';
 import type { FromScanThread, ToScanThread } from './scan-protocol';
 
@@ -26,13 +26,6 @@ const POOL_IDLE = 2;
 /** In the fallback: scanning waits until no batch has come for this long, then runs in steps of about this long. */
 const QUIET_MS = 30;
 const STEP_MS = 8;
-
-/** Built beside the backend worker (scripts/build-cli.mjs, electron.vite.config.ts). */
-export const SCAN_WORKER: EntryNames = {
-  built: 'secret-scan-worker.js',
-  source: '../secrets/secret-scan-worker.ts',
-  what: "the secret scan thread's entry",
-};
 
 interface Job {
   id: number;
@@ -55,7 +48,7 @@ export class ScanThread {
   private inlineRunning = false;
   private lastSubmitAt = 0;
 
-  /** `entry`: the scan thread's file; default: `secret-scan-worker` found as worker-entry.ts finds entries. */
+  /** `entry`: the scan thread's file; default: `secret-scan-worker` found as thread-entry.ts finds entries. */
   constructor(private readonly entry?: string | URL) {}
 
   /**

@@ -28,7 +28,7 @@ import type { ExplorerBackendOptions } from '../api/explorer-backend';
 import type { BackendWorkerData } from './backend-worker';
 import { BranchOutcomes } from './branch-outcomes';
 import { ForwardedSubscriptions } from './forwarded-subscriptions';
-import { resolveWorkerEntry } from './worker-entry';
+import { resolveWorkerEntry } from '../threads/thread-entry';
 import { CANCEL_SLOTS, CANCELLED, fromWorker, type FromWorker, type WorkerStats } from './worker-protocol';
 
 export interface WorkerBackendOptions {

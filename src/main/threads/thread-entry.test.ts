@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../../test-support/temp-dir';
-import { SCAN_WORKER } from '../secrets/scan-thread';
-import { resolveWorkerEntry } from './worker-entry';
+import { resolveWorkerEntry, SCAN_WORKER } from './thread-entry';
 
 const tempDir = useTempDir('vak-worker-entry-');
 
@@ -34,13 +33,13 @@ describe('resolveWorkerEntry', () => {
       file: pathToFileURL(join(dir, 'secret-scan-worker.js')),
     });
     const e = resolveWorkerEntry(undefined, undefined, SCAN_WORKER);
-    expect(e.file.pathname.endsWith('/src/main/worker/dev-worker-bootstrap.mjs')).toBe(true);
+    expect(e.file.pathname.endsWith('/src/main/threads/dev-worker-bootstrap.mjs')).toBe(true);
     expect(e.source?.endsWith('/src/main/secrets/secret-scan-worker.ts')).toBe(true);
   });
 
   it('from the sources, runs the TypeScript entry through the dev bootstrap', () => {
     const e = resolveWorkerEntry();
-    expect(e.file.pathname.endsWith('/src/main/worker/dev-worker-bootstrap.mjs')).toBe(true);
+    expect(e.file.pathname.endsWith('/src/main/threads/dev-worker-bootstrap.mjs')).toBe(true);
     expect(e.source?.endsWith('/src/main/worker/backend-worker.ts')).toBe(true);
   });
 

@@ -18,8 +18,15 @@ export interface EntryNames {
 
 export const BACKEND_WORKER: EntryNames = {
   built: 'backend-worker.js',
-  source: './backend-worker.ts',
+  source: '../worker/backend-worker.ts',
   what: "the backend worker's entry",
+};
+
+/** The secret scan's thread, built beside the backend worker (scripts/build-cli.mjs, electron.vite.config.ts). */
+export const SCAN_WORKER: EntryNames = {
+  built: 'secret-scan-worker.js',
+  source: '../secrets/secret-scan-worker.ts',
+  what: "the secret scan thread's entry",
 };
 
 /**

@@ -26,7 +26,7 @@ async function lastSeries(api: Awaited<ReturnType<typeof renderSession>>): Promi
 describe('context over time', () => {
   it('draws one column per turn end of the active chain, with the selected leaf as the cursor', async () => {
     const api = await renderSession('linear');
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0));
     const s = await lastSeries(api);
     expect(s.points.length).toBeGreaterThan(2);
     expect(slider().getAttribute('aria-valuemax')).toBe(String(s.points.length));
@@ -39,7 +39,7 @@ describe('context over time', () => {
 
   it('←/→ move between columns, the tooltip names the turn, Enter selects that leaf', async () => {
     const api = await renderSession('linear');
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(2), { timeout: 10_000 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(2));
     const s = await lastSeries(api);
     act(() => slider().focus());
     fireEvent.keyDown(slider(), { key: 'ArrowLeft' });
@@ -62,7 +62,7 @@ describe('context over time', () => {
 
   it('a leaf off the drawn chain redraws the chart through that leaf; the active leaf again, the active chain', async () => {
     const api = await renderSession('branching');
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0));
     const key = api.keyOf('branching');
     const rows = await api.getTreeRows({ key, start: 0, count: 500, foldAudit: false });
     const other = rows.rows.find((r) => r.isLeaf && !r.isActiveLeaf);
@@ -91,7 +91,7 @@ describe('context over time', () => {
 
   it('a click on a column selects that leaf', async () => {
     const api = await renderSession('linear');
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(1), { timeout: 10_000 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(1));
     const s = await lastSeries(api);
     // jsdom lays the canvas at x = 0, 1000 px wide (render-backend's stub): columns share the plot.
     const cw = (1000 - PAD.left - PAD.right) / s.points.length;
@@ -115,7 +115,7 @@ describe('context over time', () => {
       w.add(id as string, parent_id as string | null, kind as string, payload);
     }
     const api = await renderOnBackend({ written: { demo: w }, hash: sessionHash('demo') });
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 30_000 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0));
     const s = await lastSeries(api);
     expect(s.fit.r2!).toBeGreaterThanOrEqual(MIN_APPLY_R2);
     const current = useAppStore.getState().profile.bytes_per_token;
@@ -124,9 +124,7 @@ describe('context over time', () => {
     act(() => useAppStore.getState().setProfile({ bytes_per_token: current + 3 }));
     // (Queried by class: a role query over this many rows takes longer than the chart.)
     const applyButton = () => document.querySelector<HTMLButtonElement>('.chart-head .apply-fit');
-    await waitFor(() => expect(applyButton()?.textContent).toBe(`apply ${s.fit.suggested} bytes/token`), {
-      timeout: 20_000,
-    });
+    await waitFor(() => expect(applyButton()?.textContent).toBe(`apply ${s.fit.suggested} bytes/token`));
     const apply = applyButton()!;
     expect(screen.getByText(/measured input fits/).textContent).toContain(`(${s.fit.points} call`);
     fireEvent.click(apply);
@@ -136,12 +134,12 @@ describe('context over time', () => {
         s.fit.suggested,
       ),
     );
-    await waitFor(() => expect(applyButton()).toBeNull(), { timeout: 20_000 });
+    await waitFor(() => expect(applyButton()).toBeNull());
   }, 60_000);
 
   it('offers no apply for a poor fit, and says why', async () => {
     const api = await renderSession('linear');
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0));
     const s = await lastSeries(api);
     // The fixture's usage does not follow its content: least squares still finds a value.
     expect(s.fit.suggested).not.toBeNull();
@@ -152,7 +150,7 @@ describe('context over time', () => {
 
   it('follows live appends: a new turn is a new column', async () => {
     const api = await renderSession('linear');
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0), { timeout: 10_000 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0));
     const before = Number(slider().getAttribute('aria-valuemax'));
     const info = useAppStore.getState().sessionInfo!;
     const last = info.activeLeaf!;
@@ -170,7 +168,7 @@ describe('context over time', () => {
     const u = entry('live-u', last, prevHash, 'user', 'one more thing');
     const uHash = (await import('node:crypto')).createHash('sha256').update(u, 'utf8').digest('hex');
     api.appendLines(api.keyOf('linear'), [u, entry('live-a', 'live-u', uHash, 'assistant', 'done')]);
-    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBe(before + 1), { timeout: 10_000 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBe(before + 1));
   });
 
   it('g hides and shows the chart; compare in plan mode draws plan B too', async () => {

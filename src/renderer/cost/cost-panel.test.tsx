@@ -68,9 +68,7 @@ const expectedCells = (b: CostBlock, cost: string) => [
 
 /** Waits for the session's leaf, then opens the panel with its key. */
 async function openCost(): Promise<void> {
-  await waitFor(() => expect(document.querySelector('.leaf-panes')?.getAttribute('data-leaf-id')).toBe('a3'), {
-    timeout: 10_000,
-  });
+  await waitFor(() => expect(document.querySelector('.leaf-panes')?.getAttribute('data-leaf-id')).toBe('a3'));
   press('$');
 }
 
@@ -81,7 +79,7 @@ describe('cost panel', () => {
   it("shows getCost's figures: this chain, all branches, abandoned as real money, retries apart, unpriced as tokens only", async () => {
     const api = await renderOnBackend({ written: { cost: costSession() }, hash: sessionHash('cost') });
     await openCost();
-    const table = await screen.findByRole('table', { name: 'Session cost' }, { timeout: 10_000 });
+    const table = await screen.findByRole('table', { name: 'Session cost' });
     const cost = await api.getCost({ key: api.keyOf('cost'), leaf: 'a3' });
     // The chain holds an unpriced model: its cost is the priced part "+ unpriced".
     expect(cost.chain.messages.complete).toBe(false);
@@ -127,7 +125,7 @@ describe('cost panel', () => {
     writeFileSync(join(data, 'prices.json'), JSON.stringify({ models: { 'claude-sonnet-4-5': { input: -1 } } }));
     await renderOnBackend({ written: { cost: costSession() }, hash: sessionHash('cost'), userDataDir: data });
     await openCost();
-    const note = await screen.findByLabelText('Price table', {}, { timeout: 10_000 });
+    const note = await screen.findByLabelText('Price table');
     expect(within(note).getByText(join(data, 'prices.json'))).toBeTruthy();
     const errors = within(note).getByRole('list', { name: 'Price table errors' });
     expect(errors.textContent).toContain(`${join(data, 'prices.json')}: model 1 in "models": "input" must be a number`);
@@ -149,7 +147,7 @@ describe('cost panel', () => {
     );
     await renderOnBackend({ written: { cost: costSession() }, hash: sessionHash('cost'), userDataDir: data });
     await openCost();
-    const turns = await screen.findByRole('table', { name: 'Cost per turn' }, { timeout: 10_000 });
+    const turns = await screen.findByRole('table', { name: 'Cost per turn' });
     const second = within(turns).getByRole('button', { name: 'Second question' }).closest('tr')!;
     expect(second.textContent).toContain(fmtUsd((7000 * 2 + 70 * 10) / 1e6));
     expect(screen.getByLabelText('Price table').textContent).toContain('your table');
@@ -174,16 +172,14 @@ describe('cost panel', () => {
     });
     await openCost();
     const secondRow = async () => {
-      const turns = await screen.findByRole('table', { name: 'Cost per turn' }, { timeout: 10_000 });
+      const turns = await screen.findByRole('table', { name: 'Cost per turn' });
       return within(turns).getByRole('button', { name: 'Second question' }).closest('tr')!;
     };
     expect((await secondRow()).textContent).toContain(fmtUsd((7000 * 2 + 70 * 10) / 1e6));
     const asked = api.calls.filter((c) => c.method === 'getCost').length;
     // The user edits the file: the panel asks again on the backend's event and shows the new price.
     writeFileSync(join(data, 'prices.json'), table(5));
-    await waitFor(async () => expect((await secondRow()).textContent).toContain(fmtUsd((7000 * 5 + 70 * 10) / 1e6)), {
-      timeout: 15_000,
-    });
+    await waitFor(async () => expect((await secondRow()).textContent).toContain(fmtUsd((7000 * 5 + 70 * 10) / 1e6)));
     expect(api.events.some((e) => e.type === 'prices')).toBe(true);
     expect(api.calls.filter((c) => c.method === 'getCost').length).toBeGreaterThan(asked);
   });

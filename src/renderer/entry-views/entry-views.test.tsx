@@ -29,7 +29,7 @@ async function openDemo(leaf?: string, key = BIG): Promise<BackendApi> {
     demoHome: true,
     hash: () => `#s=${encodeURIComponent(key)}${leaf ? `&leaf=${leaf}` : ''}`,
   });
-  await waitFor(() => expect(items().length).toBeGreaterThan(0), { timeout: 10_000 });
+  await waitFor(() => expect(items().length).toBeGreaterThan(0));
   return api;
 }
 
@@ -52,14 +52,11 @@ async function onlyKind(kind: string): Promise<HTMLElement[]> {
 /** Expands a history row; resolves with its readable view once drawn. */
 async function expand(row: HTMLElement): Promise<HTMLElement> {
   fireEvent.click(row.querySelector('button.expand') as HTMLElement);
-  return waitFor(
-    () => {
-      const v = row.querySelector<HTMLElement>('.raw-entry .ev, .raw-entry .ev-note');
-      expect(v).toBeTruthy();
-      return v as HTMLElement;
-    },
-    { timeout: 5000 },
-  );
+  return waitFor(() => {
+    const v = row.querySelector<HTMLElement>('.raw-entry .ev, .raw-entry .ev-note');
+    expect(v).toBeTruthy();
+    return v as HTMLElement;
+  });
 }
 
 /** The entry's payload as the backend parsed it: what the view must show. */
@@ -216,7 +213,7 @@ describe('entry views on the demo home', { timeout: 60_000 }, () => {
     expect(view.textContent).toContain('Reviewer found one missing test');
     fireEvent.click(within(view).getByRole('button', { name: /open reviewer session/ }));
     await waitFor(() => expect(useAppStore.getState().sessionKey).toBe(REVIEWER));
-    const card = await screen.findByRole('region', { name: 'Session header' }, { timeout: 10_000 });
+    const card = await screen.findByRole('region', { name: 'Session header' });
     await waitFor(() => expect(card.textContent).toContain('reviewer'));
     const back = await within(card).findByRole('button', { name: /at …fd936efd/ });
     fireEvent.click(back);
@@ -243,7 +240,7 @@ describe('entry views of hostile or malformed entries', () => {
       })
       .add('r1', 'g1', 'receipt', { receipt: 5 });
     await renderOnBackend({ written: { odd: w }, hash: sessionHash('odd') });
-    await waitFor(() => expect(items().length).toBe(3), { timeout: 10_000 });
+    await waitFor(() => expect(items().length).toBe(3));
     const bad = await expand(items('receipt')[0]);
     expect(bad.textContent).toBe('Malformed receipt: receipt is not an object. Shown as recorded.');
     expect(items('receipt')[0].querySelector('pre.json')?.textContent).toContain('"receipt": 5');
@@ -261,16 +258,12 @@ describe('session header warnings', () => {
       .message('u1', 'h', 'user', [{ type: 'text', text: 'One.' }])
       .message('a1', 'u1', 'assistant', [{ type: 'text', text: 'Two.' }]);
     const api = await renderOnBackend({ written: { shrinks: w }, hash: sessionHash('shrinks') });
-    const card = await screen.findByRole('region', { name: 'Session header' }, { timeout: 10_000 });
+    const card = await screen.findByRole('region', { name: 'Session header' });
     expect(within(card).queryByLabelText(/^reloaded/)).toBeNull();
     // Another program cuts the file back to its first two lines: not append-only any more.
     const file = join(api.home, api.keyOf('shrinks'));
     writeFileSync(file, readFileSync(file, 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
-    const badge = await within(card).findByLabelText(
-      /^reloaded: the file broke append-only 1 time/,
-      {},
-      { timeout: 10_000 },
-    );
+    const badge = await within(card).findByLabelText(/^reloaded: the file broke append-only 1 time/, {});
     expect(badge.getAttribute('title')).toMatch(/^The file stopped being append-only while open \(it shrank at /);
     expect(badge.querySelector('svg.icon-warn')).toBeTruthy();
   });

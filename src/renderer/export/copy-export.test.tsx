@@ -36,7 +36,7 @@ const historyItem = (id: string) => {
 };
 
 async function expandEntry(id: string): Promise<HTMLElement> {
-  await waitFor(() => historyItem(id), { timeout: 10_000 });
+  await waitFor(() => historyItem(id));
   fireEvent.click(within(historyItem(id)).getByRole('button', { name: '▸' }));
   await waitFor(() => within(historyItem(id)).getByRole('button', { name: `copy id: copy entry id ${id}` }));
   return historyItem(id);
@@ -57,7 +57,7 @@ describe('copy', () => {
 
   it("a projected message's text, and the whole projected context as §9 JSON (the fixture's expected output)", async () => {
     const api = await renderSession('linear');
-    const pane = await screen.findByRole('region', { name: 'Projected context' }, { timeout: 10_000 });
+    const pane = await screen.findByRole('region', { name: 'Projected context' });
     const view = await api.getLeafView({
       key: api.keyOf('linear'),
       leaf: null,

@@ -72,18 +72,15 @@ describe('hover linking on a long chain', () => {
     const unstub = stubScrolling(ROW);
     try {
       const api = await renderOnBackend({ written: { long: longSession(400) }, hash: sessionHash('long') });
-      await waitFor(() => expect(history().querySelector('[data-entry-id="r399"]')).not.toBeNull(), {
-        timeout: 10_000,
-      });
+      await waitFor(() => expect(history().querySelector('[data-entry-id="r399"]')).not.toBeNull());
       expect(history().querySelector('[data-entry-id="u0"]')).toBeNull();
       // Both panes open at the leaf end: the projected pane's first message is scrolled to first.
       scrollTo(projected(), 0);
       await waitFor(() => expect(message(0)?.textContent).toContain('ask 0'));
       fireEvent.mouseEnter(message(0)!);
       // u0 sits at chain position 1: the history jumps there, fetches that page and lights it.
-      await waitFor(
-        () => expect(history().querySelector('[data-entry-id="u0"]')?.classList.contains('linked')).toBe(true),
-        { timeout: 5000 },
+      await waitFor(() =>
+        expect(history().querySelector('[data-entry-id="u0"]')?.classList.contains('linked')).toBe(true),
       );
       expect(api.calls.some((c) => c.method === 'getChainItems' && (c.req as { start: number }).start <= 1)).toBe(true);
       // Hovering the entry lights the message back; a receipt says why it is not sent.
@@ -102,9 +99,7 @@ describe('links between the panes on a long chain (both ways, any message)', () 
     try {
       // 1 header + 400 × (user, assistant, receipt): 800 projected messages (#2t ask t, #2t+1 answer t).
       const api = await renderOnBackend({ written: { long: longSession(400) }, hash: sessionHash('long') });
-      await waitFor(() => expect(history().querySelector('[data-entry-id="r399"]')).not.toBeNull(), {
-        timeout: 15_000,
-      });
+      await waitFor(() => expect(history().querySelector('[data-entry-id="r399"]')).not.toBeNull());
       // Aligned: the newest entry and the newest message are both in view, the first ones are not.
       await waitFor(() => expect(message(799)?.textContent).toContain('answer 399'));
       expect(message(0)).toBeNull();
@@ -116,12 +111,12 @@ describe('links between the panes on a long chain (both ways, any message)', () 
 
       // History → projected: the entry u200 went to message #400 (not loaded): its link pages it in and scrolls there.
       scrollTo(history(), 601 * ROW - 200);
-      await waitFor(() => expect(history().querySelector('[data-entry-id="u200"]')).not.toBeNull(), { timeout: 5000 });
+      await waitFor(() => expect(history().querySelector('[data-entry-id="u200"]')).not.toBeNull());
       const link = within(history().querySelector<HTMLElement>('[data-entry-id="u200"]')!).getByRole('button', {
         name: /^#400/,
       });
       fireEvent.click(link);
-      await waitFor(() => expect(message(400)?.textContent).toContain('ask 200'), { timeout: 5000 });
+      await waitFor(() => expect(message(400)?.textContent).toContain('ask 200'));
       expect(message(400)?.classList.contains('linked')).toBe(true);
       expect(pagesAsked(api.calls).some((r) => r.start <= 400 && 400 < r.start + r.count)).toBe(true);
       expect(pagesAsked(api.calls).every((r) => r.leaf === 'r399')).toBe(true);
@@ -130,9 +125,8 @@ describe('links between the panes on a long chain (both ways, any message)', () 
       scrollTo(projected(), 0);
       await waitFor(() => expect(message(0)).not.toBeNull());
       fireEvent.click(within(message(0)!).getByRole('button', { name: 'u0' }));
-      await waitFor(
-        () => expect(history().querySelector('[data-entry-id="u0"]')?.classList.contains('linked')).toBe(true),
-        { timeout: 5000 },
+      await waitFor(() =>
+        expect(history().querySelector('[data-entry-id="u0"]')?.classList.contains('linked')).toBe(true),
       );
     } finally {
       unstub();

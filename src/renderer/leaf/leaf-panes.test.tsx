@@ -16,9 +16,7 @@ const historyIds = () => [...history().querySelectorAll('.history-item')].map((n
 describe('leaf panes', () => {
   it('shows the active leaf: chain on the left, projected context on the right', async () => {
     await renderSession();
-    await waitFor(() => expect(within(history()).getByText('9 entries root → leaf', { exact: false })).toBeTruthy(), {
-      timeout: 5000,
-    });
+    await waitFor(() => expect(within(history()).getByText('9 entries root → leaf', { exact: false })).toBeTruthy());
     // The chain to e0013 skips the first branch (e0006 … e0009).
     await waitFor(() =>
       expect(historyIds()).toEqual(['e0001', 'e0002', 'e0003', 'e0004', 'e0005', 'e0010', 'e0011', 'e0012', 'e0013']),
@@ -34,7 +32,7 @@ describe('leaf panes', () => {
     fireEvent.click(treeRow('e0009'));
     // The panes draw a new view in slices, the projected pane a commit after the History: more
     // than waitFor's default second on a loaded machine.
-    await waitFor(() => expect(projected().textContent).toContain('Done: the cache now evicts'), { timeout: 5000 });
+    await waitFor(() => expect(projected().textContent).toContain('Done: the cache now evicts'));
     await waitFor(() =>
       expect(historyIds()).toEqual(['e0001', 'e0002', 'e0003', 'e0004', 'e0005', 'e0006', 'e0007', 'e0008', 'e0009']),
     );
@@ -88,14 +86,14 @@ describe('leaf panes', () => {
       await renderOnBackend({ written: { hostile: w }, hash: sessionHash('hostile') });
       const texts = () => [...projected().querySelectorAll('.msg-body pre.verbatim')].map((p) => p.textContent);
       // Verbatim by default: each block's text as the model got it, escape codes included.
-      await waitFor(() => expect(texts().slice(0, 3)).toEqual(['Show me.', text, result]), { timeout: 5000 });
+      await waitFor(() => expect(texts().slice(0, 3)).toEqual(['Show me.', text, result]));
       expect(projected().querySelector('strong')).toBeNull();
       inert();
       // Markdown is switched on in the pane's head, and remembered.
       const toggle = within(projected()).getByRole('button', { name: 'markdown' });
       expect(toggle.getAttribute('aria-pressed')).toBe('false');
       fireEvent.click(toggle);
-      await waitFor(() => expect(projected().querySelector('strong')?.textContent).toBe('bold'), { timeout: 5000 });
+      await waitFor(() => expect(projected().querySelector('strong')?.textContent).toBe('bold'));
       expect(localStorage.getItem('vak-explorer.text-view.projected.v1')).toBe('rendered');
       inert();
       expect(projected().textContent).toContain('<script>globalThis.__pwned=2</script>');
@@ -156,9 +154,7 @@ describe('a long chain in the History pane', () => {
   it('starts at the leaf end, fetches pages as it scrolls, and filters kinds through the server', async () => {
     // 1 header + 400 × (user, assistant, receipt) = 1,201 entries; the view brings the last ones.
     const api = await renderOnBackend({ written: { long: longSession(400) }, hash: sessionHash('long') });
-    await waitFor(() => expect(within(history()).getByText('1,201 entries root → leaf')).toBeTruthy(), {
-      timeout: 10_000,
-    });
+    await waitFor(() => expect(within(history()).getByText('1,201 entries root → leaf')).toBeTruthy());
     await waitFor(() => expect(historyIds()).toContain('r399'));
     expect(historyIds()).not.toContain('h');
     expect(pageCalls(api.calls)).toEqual([]);

@@ -109,8 +109,8 @@ async function renderTwoMillion(): Promise<{ chainPages: number[]; messagePages:
       });
     },
   });
-  await waitFor(() => expect(entry(N - 1)).not.toBeNull(), { timeout: 15_000 });
-  await waitFor(() => expect(message(N - 1)).not.toBeNull(), { timeout: 5000 });
+  await waitFor(() => expect(entry(N - 1)).not.toBeNull());
+  await waitFor(() => expect(message(N - 1)).not.toBeNull());
   return { chainPages, messagePages };
 }
 
@@ -146,19 +146,19 @@ describe('History and Projected past the element height (2M rows each)', () => {
 
     // The scrollbar's middle is the chain's middle (linear, as the tree): one page fetched there.
     thumbTo(history(), (MAX_SCROLL_PX - VIEW) / 2);
-    await waitFor(() => expect(onScreen(entry(N / 2))).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(onScreen(entry(N / 2))).toBe(true));
     expect(chainPages.some((s) => s <= N / 2 && N / 2 < s + 200)).toBe(true);
     expect(chainPages.length).toBeLessThanOrEqual(2);
 
     // Its top is row 0, at the top.
     thumbTo(history(), 0);
-    await waitFor(() => expect(entry(0)).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(entry(0)).not.toBeNull());
     expect(viewY(entry(0)!)).toBe(0);
 
     // A wheel moves by pixels, not by thousands of rows: 5 × 100 px is 22.7 rows of 22 px.
     const wheeled = Math.ceil(500 / ROW);
     for (let k = 0; k < 5; k++) wheel(history(), 100);
-    await waitFor(() => expect(entry(wheeled)).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(entry(wheeled)).not.toBeNull());
     expect(viewY(entry(wheeled)!)).toBeCloseTo(wheeled * ROW - 500, 0);
     // The scroll position follows, scaled: 22.7 rows of the 2M over the 8M px content.
     expect(el.scrollTop).toBeCloseTo((500 / ROW / (N - VIEW / ROW)) * (MAX_SCROLL_PX - VIEW), 0);
@@ -168,11 +168,11 @@ describe('History and Projected past the element height (2M rows each)', () => {
     const paged = Math.ceil((500 + VIEW * 0.875) / ROW);
     expect(viewY(entry(paged)!)).toBeCloseTo(paged * ROW - 500 - VIEW * 0.875, 0);
     key(history(), 'End');
-    await waitFor(() => expect(onScreen(entry(N - 1))).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(onScreen(entry(N - 1))).toBe(true));
     expect(viewY(entry(N - 1)!)).toBe(VIEW - ROW);
     expect(el.scrollTop).toBe(MAX_SCROLL_PX - VIEW);
     key(history(), 'Home');
-    await waitFor(() => expect(entry(0)).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(entry(0)).not.toBeNull());
     expect(viewY(entry(0)!)).toBe(0);
     expect(el.scrollTop).toBe(0);
   });
@@ -185,18 +185,18 @@ describe('History and Projected past the element height (2M rows each)', () => {
     expect(projected().querySelectorAll('.projected-msg').length).toBeLessThan(80);
 
     thumbTo(projected(), (MAX_SCROLL_PX - VIEW) / 2);
-    await waitFor(() => expect(onScreen(message(N / 2))).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(onScreen(message(N / 2))).toBe(true));
     expect(messagePages.some((s) => s <= N / 2 && N / 2 < s + 50)).toBe(true);
 
     thumbTo(projected(), 0);
-    await waitFor(() => expect(message(0)).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(message(0)).not.toBeNull());
     expect(viewY(message(0)!)).toBe(0);
     expect(within(projected()).getByText('system prompt', { exact: false })).toBeTruthy();
 
     wheel(projected(), 3 * ROW);
     expect(viewY(message(3)!)).toBeCloseTo(0, 0);
     key(projected(), 'End');
-    await waitFor(() => expect(onScreen(message(N - 1))).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(onScreen(message(N - 1))).toBe(true));
     expect(viewY(message(N - 1)!)).toBe(VIEW - ROW);
   });
 
@@ -204,26 +204,26 @@ describe('History and Projected past the element height (2M rows each)', () => {
     await renderTwoMillion();
     // History → projected: entry c1000000 went to message #1000000 (not loaded): its link pages it in and scrolls there.
     thumbTo(history(), (MAX_SCROLL_PX - VIEW) / 2);
-    await waitFor(() => expect(entry(N / 2)).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(entry(N / 2)).not.toBeNull());
     fireEvent.click(within(entry(N / 2)!).getByRole('button', { name: /^#1000000/ }));
-    await waitFor(() => expect(onScreen(message(N / 2))).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(onScreen(message(N / 2))).toBe(true));
     expect(message(N / 2)!.classList.contains('linked')).toBe(true);
     // Centred, as below the limit.
     expect(Math.abs(viewY(message(N / 2)!) - (VIEW - ROW) / 2)).toBeLessThan(1);
 
     // Projected → history: a message near the start names c5; its source button scrolls the History there.
     thumbTo(projected(), 0);
-    await waitFor(() => expect(message(5)).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(message(5)).not.toBeNull());
     fireEvent.click(within(message(5)!).getByTitle('Show c5 in the History'));
-    await waitFor(() => expect(onScreen(entry(5))).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(onScreen(entry(5))).toBe(true));
     expect(entry(5)!.classList.contains('linked')).toBe(true);
 
     // And one three quarters in, from the other end of the History.
     thumbTo(projected(), (MAX_SCROLL_PX - VIEW) * 0.75);
     const far = Math.round((N - VIEW / 96) * 0.75) + 2;
-    await waitFor(() => expect(message(far)).not.toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(message(far)).not.toBeNull());
     fireEvent.click(within(message(far)!).getByTitle(`Show c${far} in the History`));
-    await waitFor(() => expect(onScreen(entry(far))).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(onScreen(entry(far))).toBe(true));
     expect(entry(far)!.classList.contains('linked')).toBe(true);
   });
 });

@@ -65,9 +65,7 @@ describe('library sidebar', () => {
   it('opens a session on click and puts it in the URL', async () => {
     const api = await renderOnBackend({ fixtures: ['branching', 'linear'] });
     fireEvent.click(await within(nav()).findByText('List the TODO comments under src/.'));
-    await waitFor(() => expect(document.querySelector('.tree-row[data-entry-id="e0013"]')).not.toBeNull(), {
-      timeout: 10_000,
-    });
+    await waitFor(() => expect(document.querySelector('.tree-row[data-entry-id="e0013"]')).not.toBeNull());
     expect(decodeURIComponent(window.location.hash)).toContain(`s=${api.keyOf('branching')}`);
   });
 });

@@ -37,9 +37,7 @@ describe('opening a session asks once for what the screen needs', { timeout: 60_
       firstReadBytes: 8192,
     });
     await waitCursor('m59', 20_000);
-    await waitFor(() => expect(document.querySelector('.leaf-panes[data-leaf-id="m59"]')).not.toBeNull(), {
-      timeout: 15_000,
-    });
+    await waitFor(() => expect(document.querySelector('.leaf-panes[data-leaf-id="m59"]')).not.toBeNull());
     const n = (m: string) => api.calls.filter((c) => c.method === m).length;
     // The open, and the figures once the read has ended (whole usage, work, links).
     expect(n('openSession')).toBe(2);

@@ -20,13 +20,11 @@ describe('the hash check after a first read in steps', () => {
     });
     seen.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     const api = await renderOnBackend({ fixtures: ['damaged'], hash: sessionHash('damaged'), firstReadBytes: 97 });
-    await waitFor(() => expect(api.events.some((e) => e.type === 'session' && e.change === 'checked')).toBe(true), {
-      timeout: 15_000,
-    });
+    await waitFor(() => expect(api.events.some((e) => e.type === 'session' && e.change === 'checked')).toBe(true));
     const whole = await api.getWarnings({ key: api.keyOf('damaged') });
     expect(whole.filter((w) => w.code === 'hash_mismatch')).toHaveLength(1);
     const button = () => screen.getByRole('button', { name: /^warnings/ });
-    await waitFor(() => expect(button().textContent).toBe(`warnings ${whole.length}`), { timeout: 15_000 });
+    await waitFor(() => expect(button().textContent).toBe(`warnings ${whole.length}`));
     expect(button().getAttribute('title')).toBeNull();
     seen.disconnect();
     // Provisional while the check was pending, with its tooltip.

@@ -28,11 +28,11 @@ describe('live session', () => {
   it('streams an appended entry in; with follow on, the newest leaf becomes selected', async () => {
     const w = liveSession();
     const api = await renderOnBackend({ written: { live: w }, hash: sessionHash('live') });
-    await waitFor(() => expect(treeRow('a2')).toBeTruthy(), { timeout: 10_000 });
+    await waitFor(() => expect(treeRow('a2')).toBeTruthy());
     fireEvent.click(treeRow('a1'));
     await waitCursor('a1');
     api.appendLines(api.keyOf('live'), answer(w, 'x1', 'a2').take());
-    await screen.findByText('appended x1', { selector: '.tree-row .row-text' }, { timeout: 10_000 });
+    await screen.findByText('appended x1', { selector: '.tree-row .row-text' });
     // Follow off: the selection stays.
     expect(document.querySelector('.tree-row.cursor')?.getAttribute('data-entry-id')).toBe('a1');
     press('f');
@@ -57,7 +57,7 @@ describe('live session', () => {
       parent = `t${i}`;
     }
     const api = await renderOnBackend({ written: { big: w }, hash: sessionHash('big') });
-    await waitFor(() => expect(treeRow('t3')).toBeTruthy(), { timeout: 15_000 });
+    await waitFor(() => expect(treeRow('t3')).toBeTruthy());
     const progress = api.events.filter((e) => e.type === 'progress');
     expect(progress.length).toBeGreaterThan(0);
     for (const e of progress) expect(e).toMatchObject({ key: api.keyOf('big'), bytesTotal: expect.any(Number) });
@@ -95,9 +95,7 @@ describe('live session', () => {
       },
     });
     const steps = () => api.events.filter((e) => e.type === 'session' && e.reading !== undefined);
-    await waitFor(() => expect(steps().at(-1)).toMatchObject({ reading: null, activeLeaf: 'm59' }), {
-      timeout: 15_000,
-    });
+    await waitFor(() => expect(steps().at(-1)).toMatchObject({ reading: null, activeLeaf: 'm59' }));
     release();
     await waitCursor('m59', 15_000);
     seen.disconnect();
@@ -121,7 +119,7 @@ describe('live session', () => {
     const nav = screen.getByRole('navigation', { name: 'Library' });
     await waitFor(() => expect(nav.textContent).toContain('parses_empty_input'));
     api.removeSession(api.keyOf('linear'));
-    await waitFor(() => expect(nav.textContent).not.toContain('parses_empty_input'), { timeout: 10_000 });
+    await waitFor(() => expect(nav.textContent).not.toContain('parses_empty_input'));
     expect(nav.textContent).toContain('List the TODO comments');
   });
 });
@@ -130,14 +128,14 @@ describe('appends are deltas', () => {
   it('an append is patched in from its event: no openSession, the selection kept, follow moves to the new leaf', async () => {
     const w = liveSession();
     const api = await renderOnBackend({ written: { live: w }, hash: sessionHash('live') });
-    await waitFor(() => expect(treeRow('a2')).toBeTruthy(), { timeout: 10_000 });
+    await waitFor(() => expect(treeRow('a2')).toBeTruthy());
     fireEvent.click(treeRow('a1'));
     await waitCursor('a1');
     await waitFor(() => expect(screen.getByRole('region', { name: 'History' }).textContent).toContain('Looking.'));
     const opens = () => api.calls.filter((c) => c.method === 'openSession').length;
     const before = { opens: opens(), calls: api.calls.length };
     api.appendLines(api.keyOf('live'), answer(w, 'x1', 'a2').take());
-    await screen.findByText('appended x1', { selector: '.tree-row .row-text' }, { timeout: 10_000 });
+    await screen.findByText('appended x1', { selector: '.tree-row .row-text' });
     const event = api.events.find((e) => e.type === 'session' && e.change === 'appended');
     expect(event?.type === 'session' && event.delta?.rows?.map((r) => r.id)).toEqual(['x1']);
     // Patched, not re-opened; the selected leaf (not the active one) asked for nothing again.

@@ -114,16 +114,16 @@ describe('command palette on the real backend (demo home)', () => {
     typeIn('apply_discount');
     expect(titles()[0]).toMatch(/^Open session: Why is `apply_discount`/);
     key('Enter');
-    await waitFor(() => expect(useAppStore.getState().sessionInfo?.activeLeaf).toBeTruthy(), { timeout: 10_000 });
+    await waitFor(() => expect(useAppStore.getState().sessionInfo?.activeLeaf).toBeTruthy());
     expect(useAppStore.getState().sessionKey).toBe(FACTURE);
 
     openPalette();
     typeIn(WORK.slice(-8));
-    await waitFor(() => expect(titles()[0]).toBe(`Go to entry ${WORK}`), { timeout: 10_000 });
+    await waitFor(() => expect(titles()[0]).toBe(`Go to entry ${WORK}`));
     expect(dialog().querySelector('[role=option] .palette-detail')?.textContent).toMatch(/^work · line \d+$/);
     key('Enter');
     await waitFor(() => expect(useAppStore.getState().leaf).toBe(WORK));
-    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe(WORK), { timeout: 10_000 });
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe(WORK));
   });
 
   it('with no session open, an id is looked for page after page, with progress, and stop cancels it', async () => {
@@ -150,7 +150,7 @@ describe('command palette on the real backend (demo home)', () => {
     expect(useAppStore.getState().sessionKey).toBeNull();
     openPalette();
     typeIn('zzzz-no-such');
-    const status = await within(dialog()).findByRole('status', {}, { timeout: 10_000 });
+    const status = await within(dialog()).findByRole('status');
     await waitFor(() => expect(status.textContent).toMatch(/looking for the entry · 1 of \d+ files searched/));
     // Asked again at once: the first page had nothing and more to read.
     await waitFor(() => expect(asked).toBe(2));

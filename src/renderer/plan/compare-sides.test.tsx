@@ -56,7 +56,7 @@ describe('compare: each side its own plan, profile and overrides', { timeout: 90
     fireEvent.change(screen.getByLabelText('Plan B'), { target: { value: 'auto' } });
     fireEvent.click(screen.getByRole('button', { name: /^B overrides/ }));
     // B's plan rows are read after B's view arrives (a page of getPlanTurns).
-    const sel = await screen.findByLabelText('B Override turn e0003', {}, { timeout: 10_000 });
+    const sel = await screen.findByLabelText('B Override turn e0003');
     fireEvent.change(sel, { target: { value: 'card' } });
     await waitFor(() =>
       expect(leafReqs(api)).toContainEqual(
@@ -113,7 +113,7 @@ describe('compare: each side its own plan, profile and overrides', { timeout: 90
     type('window', '600');
     press('c');
     press('d');
-    const diff = await screen.findByLabelText('Text diff', {}, { timeout: 10_000 });
+    const diff = await screen.findByLabelText('Text diff');
     await waitFor(() => expect(diff.textContent).toMatch(/\d+ changes?/));
     const total = Number(/(\d+) changes?/.exec(diff.textContent ?? '')?.[1]);
     expect(total).toBeGreaterThan(0);

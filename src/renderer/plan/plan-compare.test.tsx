@@ -31,7 +31,7 @@ describe('plan controls', { timeout: 90_000 }, () => {
     const api = await renderSession('linear');
     fireEvent.click(screen.getByRole('button', { name: /^turns/ }));
     // The panel's rows are a page of getPlanTurns, read once it shows.
-    const sel = await screen.findByLabelText('Override turn e0003', {}, { timeout: 10_000 });
+    const sel = await screen.findByLabelText('Override turn e0003');
     fireEvent.change(sel, { target: { value: 'card' } });
     await waitFor(() => expect(lastLeafReq(api).overrides).toEqual({ e0003: { fidelity: 'card' } }));
     await waitFor(() => expect(projected().textContent).toContain('[turn card] Why does parses_empty_input fail'));
@@ -44,9 +44,7 @@ describe('plan controls', { timeout: 90_000 }, () => {
     const api = await renderSession('packets');
     fireEvent.click(screen.getByRole('button', { name: /^turns/ }));
     const options = async (turn: string) =>
-      [
-        ...(await screen.findByLabelText(`Override turn ${turn}`, {}, { timeout: 10_000 })).querySelectorAll('option'),
-      ].map((o) => o.value);
+      [...(await screen.findByLabelText(`Override turn ${turn}`)).querySelectorAll('option')].map((o) => o.value);
     expect(await options('e0002')).toEqual(['', 'full', 'card', 'packet:e0027']);
     expect(await options('e0012')).toEqual(['', 'full', 'packet:e0021', 'packet:e0027']);
     expect(await options('e0022')).toEqual(['', 'full', 'card']);
@@ -71,7 +69,7 @@ describe('plan controls', { timeout: 90_000 }, () => {
     expect(screen.getByRole('region', { name: 'A · plan auto' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'B · plan none' })).toBeTruthy();
     press('d');
-    const diff = await screen.findByLabelText('Text diff', {}, { timeout: 10_000 });
+    const diff = await screen.findByLabelText('Text diff');
     await waitFor(() => expect(diff.querySelector('.diff-del')?.textContent).toMatch(/−[1-9]/));
     expect(diff.textContent).toContain('[turn card] Why does parses_empty_input fail');
   });

@@ -14,7 +14,7 @@ const marker = (id: string) => treeRow(id).querySelector('.turn-marker');
 describe('plan rows are read for what is on screen', { timeout: 90_000 }, () => {
   it('the tree marks turn rows by the fidelity asked for by id, the open turn unmarked', async () => {
     const api = await renderSession('linear');
-    await waitFor(() => expect(marker('e0003')?.classList.contains('fid-full')).toBe(true), { timeout: 10_000 });
+    await waitFor(() => expect(marker('e0003')?.classList.contains('fid-full')).toBe(true));
     expect(marker('e0010')?.classList.contains('fid-full')).toBe(true);
     expect(marker('e0019')?.className).toBe('turn-marker');
     expect(marker('e0004')?.className).toBe('turn-marker');
@@ -34,13 +34,11 @@ describe('plan rows are read for what is on screen', { timeout: 90_000 }, () => 
 
   it('the strip names the turn under the pointer once its rows arrive, and a click goes to it', async () => {
     const api = await renderSession('linear');
-    const seg = await screen.findByRole('button', { name: 'segment of turns 1 to 2, full' }, { timeout: 10_000 });
+    const seg = await screen.findByRole('button', { name: 'segment of turns 1 to 2, full' });
     expect(seg.getAttribute('title')).toMatch(/^turns 1–2 of 2 · full/);
     fireEvent.mouseMove(seg);
     // jsdom has no layout: the pointer is at the segment's start, on its first turn.
-    await waitFor(() => expect(seg.getAttribute('title')).toMatch(/^turn e0003 · full · [\d,]+ tok — click/), {
-      timeout: 10_000,
-    });
+    await waitFor(() => expect(seg.getAttribute('title')).toMatch(/^turn e0003 · full · [\d,]+ tok — click/));
     expect(planCalls(api).some((r) => 'start' in r && r.start === 0)).toBe(true);
     fireEvent.click(seg, { detail: 1 });
     await waitFor(() => expect(useAppStore.getState().pinned?.entries).toEqual(['e0003']));
@@ -48,13 +46,10 @@ describe('plan rows are read for what is on screen', { timeout: 90_000 }, () => 
 
   it('the History pane names each projected message with its fidelity from the chain item', async () => {
     await renderSession('linear');
-    await waitFor(
-      () => {
-        const item = document.querySelector('.history-item[data-entry-id="e0003"]');
-        expect(item?.querySelector('.projected-as')?.textContent).toContain('full');
-      },
-      { timeout: 10_000 },
-    );
+    await waitFor(() => {
+      const item = document.querySelector('.history-item[data-entry-id="e0003"]');
+      expect(item?.querySelector('.projected-as')?.textContent).toContain('full');
+    });
     const view = useAppStore.getState().leafView!;
     const tail = view.chain.find((c) => c.id === view.leaf)!;
     expect(tail.projectedFidelity).toEqual(tail.projectedAs.map(() => expect.stringMatching(/^(open|tail)$/)));

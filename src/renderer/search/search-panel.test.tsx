@@ -48,7 +48,7 @@ function hitRows(): string[] {
 const status = () => panel().querySelector('.search-status')?.textContent ?? '';
 
 async function searchDone(): Promise<void> {
-  await waitFor(() => expect(status()).toMatch(/hits? in|No match/), { timeout: 10_000 });
+  await waitFor(() => expect(status()).toMatch(/hits? in|No match/));
 }
 
 /** The search requests the panel sent (first pages only). */
@@ -201,13 +201,13 @@ describe('search panel on the real backend (demo home)', () => {
     });
 
     // The hit's session opens with that entry as the selected leaf and the tree's cursor on it.
-    await waitFor(() => expect(useAppStore.getState().leaf).toBe(second), { timeout: 10_000 });
+    await waitFor(() => expect(useAppStore.getState().leaf).toBe(second));
     const key = useAppStore.getState().sessionKey ?? '';
     const { row } = await api.findRow({ key, id: second ?? '', foldAudit: false });
     expect(row).toBeGreaterThan(40); // far down the tree: it had to scroll
-    await waitFor(() => expect(cursorId()).toBe(second), { timeout: 10_000 });
+    await waitFor(() => expect(cursorId()).toBe(second));
     expect(useAppStore.getState().selectedRow).toBe(row);
-    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe(second), { timeout: 10_000 });
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe(second));
     // Search stays open to go on to the next hit; Esc gives the column back to the library.
     expect(panel()).toBeTruthy();
     act(() => {
@@ -225,7 +225,7 @@ describe('search panel on the real backend (demo home)', () => {
 
   it('Ctrl+F searches within the open session only', async () => {
     await renderOnBackend({ demoHome: true, hash: () => `#s=${encodeURIComponent(FACTURE)}` });
-    await waitFor(() => expect(document.querySelector('.tree-row')).not.toBeNull(), { timeout: 10_000 });
+    await waitFor(() => expect(document.querySelector('.tree-row')).not.toBeNull());
     chord('f');
     expect(within(panel()).getByRole('button', { name: 'this session' }).getAttribute('aria-pressed')).toBe('true');
     await type('allowed by user');
@@ -247,7 +247,7 @@ describe('search panel on the real backend (demo home)', () => {
     await type('t');
     await type('th');
     await type('the');
-    await waitFor(() => expect(status()).toMatch(/so far/), { timeout: 10_000 });
+    await waitFor(() => expect(status()).toMatch(/so far/));
     expect(firstPages(api).map((r) => r.query)).toEqual(['the']);
     const first = firstPages(api)[0].searchId;
     // "the" has hundreds of hits: the first screens are fetched, then the search waits.
@@ -260,7 +260,7 @@ describe('search panel on the real backend (demo home)', () => {
       act(() => {
         fireEvent.keyDown(field(), { key: 'PageDown' });
       });
-    await waitFor(() => expect(total()).toBeGreaterThan(before), { timeout: 10_000 });
+    await waitFor(() => expect(total()).toBeGreaterThan(before));
     expect(api.calls.some((c) => c.method === 'search' && (c.req as SearchRequest).cursor)).toBe(true);
     expect(loaded).toBeGreaterThan(0);
     // A new query cancels the one still open on the backend.
@@ -283,7 +283,7 @@ describe('search panel on the real backend (demo home)', () => {
     await screen.findByText(/Run the full test suite/);
     chord('F', { shift: true });
     await type('pytest -q');
-    const alert = await within(panel()).findByRole('alert', {}, { timeout: 10_000 });
+    const alert = await within(panel()).findByRole('alert');
     expect(alert.textContent).toMatch(/Search failed: .*the disk went away/);
     fail = false;
     act(() => {

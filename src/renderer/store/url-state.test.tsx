@@ -103,34 +103,31 @@ describe('URL state in the app', () => {
       hash: (a) =>
         `${sessionHash('linear', 'e0019')(a)}&v=2&plan=none&w=5000&r=0&ov=e0003:card&panels=plan&cmp=plan&bplan=auto&bw=600&br=0&bb=4&diff=1`,
     });
-    await waitFor(() => expect(treeRow('e0019').textContent).toContain('▶ selected'), { timeout: 10_000 });
-    await waitFor(
-      () => {
-        const reqs = api.calls.filter((c) => c.method === 'getLeafView').map((c) => c.req);
-        expect(reqs).toContainEqual(
-          expect.objectContaining({
-            key: api.keyOf('linear'),
-            leaf: 'e0019',
-            plan: 'none',
-            profile: { window: 5000, reserve: 0, bytes_per_token: 4 },
-            overrides: { e0003: { fidelity: 'card' } },
-          }),
-        );
-        expect(reqs).toContainEqual(
-          expect.objectContaining({ plan: 'auto', profile: { window: 600, reserve: 0, bytes_per_token: 4 } }),
-        );
-      },
-      { timeout: 10_000 },
-    );
+    await waitFor(() => expect(treeRow('e0019').textContent).toContain('▶ selected'));
+    await waitFor(() => {
+      const reqs = api.calls.filter((c) => c.method === 'getLeafView').map((c) => c.req);
+      expect(reqs).toContainEqual(
+        expect.objectContaining({
+          key: api.keyOf('linear'),
+          leaf: 'e0019',
+          plan: 'none',
+          profile: { window: 5000, reserve: 0, bytes_per_token: 4 },
+          overrides: { e0003: { fidelity: 'card' } },
+        }),
+      );
+      expect(reqs).toContainEqual(
+        expect.objectContaining({ plan: 'auto', profile: { window: 600, reserve: 0, bytes_per_token: 4 } }),
+      );
+    });
     expect(screen.getByRole('table', { name: 'Plan rows' })).toBeTruthy();
-    expect(await screen.findByLabelText('Text diff', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByLabelText('Text diff')).toBeTruthy();
     expect((screen.getByLabelText('B window') as HTMLInputElement).value).toBe('600');
     expect(useAppStore.getState().compare).toMatchObject({ open: true, mode: 'plan', planB: 'auto', diff: true });
   });
 
   it('a leaf selection is a new history entry; other changes replace the current one; Back restores', async () => {
     const api = await renderOnBackend({ fixtures: ['branching'], hash: sessionHash('branching') });
-    await waitFor(() => expect(treeRow('e0013')).toBeTruthy(), { timeout: 10_000 });
+    await waitFor(() => expect(treeRow('e0013')).toBeTruthy());
     const before = window.history.length;
     fireEvent.click(treeRow('e0009'));
     await waitFor(() => expect(window.location.hash).toContain('leaf=e0009'));
@@ -154,7 +151,7 @@ describe('URL state in the app', () => {
 
   it('follows a pasted link (hashchange)', async () => {
     const api = await renderOnBackend({ fixtures: ['branching'], hash: sessionHash('branching') });
-    await waitFor(() => expect(treeRow('e0013')).toBeTruthy(), { timeout: 10_000 });
+    await waitFor(() => expect(treeRow('e0013')).toBeTruthy());
     window.location.hash = sessionHash('branching', 'e0005')(api);
     window.dispatchEvent(new HashChangeEvent('hashchange'));
     await waitFor(() => expect(treeRow('e0005').textContent).toContain('▶ selected'));

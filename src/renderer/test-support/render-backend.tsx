@@ -62,9 +62,7 @@ export const sessionHash =
 /** Renders the app with `fixture` open; resolves once its first tree rows are drawn. */
 export async function renderSession(fixture = 'branching', leaf?: string): Promise<BackendApi> {
   const api = await renderOnBackend({ fixtures: [fixture], hash: sessionHash(fixture, leaf) });
-  await waitFor(() => expect(document.querySelector('.tree-row[data-entry-id="e0001"]')).not.toBeNull(), {
-    timeout: 10_000,
-  });
+  await waitFor(() => expect(document.querySelector('.tree-row[data-entry-id="e0001"]')).not.toBeNull());
   return api;
 }
 

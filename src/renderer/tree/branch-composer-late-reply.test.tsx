@@ -12,7 +12,7 @@ describe('branch composer when the reply comes after the live event', () => {
     injectFault(api, 'branch', async (req, real) => {
       const r = await real(req);
       // The watcher's append event reaches the tree before the write's reply (as over a busy socket).
-      await waitFor(() => expect(rows()).toHaveLength(14), { timeout: 10_000 });
+      await waitFor(() => expect(rows()).toHaveLength(14));
       await new Promise((done) => setTimeout(done, 200));
       return r;
     });
@@ -22,9 +22,7 @@ describe('branch composer when the reply comes after the live event', () => {
     const box = await screen.findByRole('textbox', { name: /New directive under e0005/ });
     fireEvent.change(box, { target: { value: 'late reply' } });
     fireEvent.keyDown(box, { key: 'Enter' });
-    await waitFor(() => expect(screen.queryByRole('textbox', { name: /New directive under/ })).toBeNull(), {
-      timeout: 10_000,
-    });
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: /New directive under/ })).toBeNull());
     await waitFor(() => expect(document.querySelector('.tree-row.cursor')?.textContent).toContain('late reply'));
     expect(document.querySelector('.tree-row.selected-leaf')?.textContent).toContain('late reply');
   });

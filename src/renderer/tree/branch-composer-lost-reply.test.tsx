@@ -26,9 +26,7 @@ describe('branch composer when the reply is lost', () => {
     const box = await screen.findByRole('textbox', { name: /New directive under e0005/ });
     fireEvent.change(box, { target: { value: 'only once' } });
     fireEvent.keyDown(box, { key: 'Enter' });
-    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toContain(
-      'may or may not have been appended',
-    );
+    expect((await screen.findByRole('alert')).textContent).toContain('may or may not have been appended');
     const kept = screen.getByRole('textbox', { name: /New directive under e0005/ }) as HTMLTextAreaElement;
     expect(kept.value).toBe('only once');
     await waitFor(() => expect(kept.disabled).toBe(false));
@@ -38,7 +36,7 @@ describe('branch composer when the reply is lost', () => {
     await waitFor(() => expect(screen.queryByRole('textbox', { name: /New directive/ })).toBeNull());
     expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey);
     // The backend appended it once: 13 + 1 rows.
-    await waitFor(() => expect(rows()).toHaveLength(14), { timeout: 10_000 });
+    await waitFor(() => expect(rows()).toHaveLength(14));
     expect((await api.openSession({ key: api.keyOf('branching') })).entryCount).toBe(14);
 
     // A new submission (even of the same text) after an answered one gets a new key.

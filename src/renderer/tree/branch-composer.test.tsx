@@ -27,7 +27,7 @@ describe('branch composer', () => {
       }),
     );
     // The backend wrote it: the tree shows a 14th row, the new active leaf, with the cursor on it.
-    await waitFor(() => expect(rows()).toHaveLength(14), { timeout: 10_000 });
+    await waitFor(() => expect(rows()).toHaveLength(14));
     await waitFor(() => expect(document.querySelector('.tree-row.cursor')?.textContent).toContain('line one'));
     expect(document.querySelector('.tree-row.cursor')?.textContent).toContain('◀ active');
     expect(cursorId()).not.toBe('e0005');
@@ -42,14 +42,14 @@ describe('branch composer', () => {
       locked: ['branching'],
       hash: sessionHash('branching'),
     });
-    await waitFor(() => expect(treeRow('e0013')).toBeTruthy(), { timeout: 10_000 });
+    await waitFor(() => expect(treeRow('e0013')).toBeTruthy());
     fireEvent.click(treeRow('e0013'));
     await waitFor(() => expect(treeRow('e0013').textContent).toContain('▶ selected'));
     press('b');
     const box = await screen.findByRole('textbox', { name: /New directive under e0013/ });
     fireEvent.change(box, { target: { value: 'hello' } });
     fireEvent.keyDown(box, { key: 'Enter' });
-    const alert = (await screen.findByRole('alert', {}, { timeout: 5000 })).textContent ?? '';
+    const alert = (await screen.findByRole('alert')).textContent ?? '';
     expect(alert).toContain('An agent holds the lock');
     // Said once: the backend's own sentence is not repeated in brackets after the composer's.
     expect(alert.match(/holds the lock/gi)).toHaveLength(1);

@@ -20,8 +20,8 @@ function pressQuickly(key: string, times: number): void {
 async function openLong() {
   // 1 header + 100 × (user, assistant, receipt): rows h, u0, a0, r0, … r99 (row 300 is r99, the active leaf).
   const api = await renderOnBackend({ written: { long: longSession(100) }, hash: sessionHash('long') });
-  await waitFor(() => expect(cursorId()).toBe('r99'), { timeout: 20_000 });
-  await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r99'), { timeout: 10_000 });
+  await waitFor(() => expect(cursorId()).toBe('r99'));
+  await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r99'));
   return api;
 }
 
@@ -33,7 +33,7 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
     // The cursor is drawn on the fifth row up at once, before any leaf view is asked for.
     expect(useAppStore.getState().selectedRow).toBe(295);
     expect(leafViews(api.calls).length).toBe(before);
-    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('u98'), { timeout: 5000 });
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('u98'));
     await new Promise((r) => setTimeout(r, SETTLE_MS * 3));
     const asked = leafViews(api.calls).slice(before);
     expect(asked.map((r) => r.leaf)).toEqual(['u98']);
@@ -64,7 +64,7 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
         .slice(before)
         .map((r) => r.leaf),
     ).toEqual(['r98']);
-    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r98'), { timeout: 5000 });
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r98'));
   });
 
   it('PageDown and PageUp move the selection by a page of rows, not only the scroll', async () => {
@@ -81,7 +81,7 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
     await waitFor(() => expect(useAppStore.getState().leaf).toBe('r31'));
     pressQuickly('PageUp', 1);
     expect(useAppStore.getState().selectedRow).toBe(64);
-    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('u21'), { timeout: 5000 });
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('u21'));
     // Each resting place asked for its leaf view, nothing in between (Home's own, then three).
     expect(
       leafViews(api.calls)

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BranchResult } from '../../shared/api';
@@ -9,6 +9,7 @@ import { FIXTURES } from '../../test-support/fixtures';
 import { ApiError, type ApiClient } from './api-backend';
 import { BranchIdempotency } from './branch-idempotency';
 import { ExplorerBackend } from './explorer-backend';
+import { makeWritable } from '../../test-support/make-writable';
 
 const KEY = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
 const VERIFY = JSON.parse(readFileSync(join(FIXTURES, 'demo-home.verify.json'), 'utf8')) as Record<
@@ -22,12 +23,6 @@ const tempDir = useTempDir('vak-idem-');
 let home: string;
 let backend: ExplorerBackend;
 let holder: ChildProcess | null = null;
-
-function makeWritable(p: string): void {
-  const dir = statSync(p).isDirectory();
-  chmodSync(p, dir ? 0o755 : 0o644);
-  if (dir) for (const n of readdirSync(p)) makeWritable(join(p, n));
-}
 
 /** Lines of the ledger, counted from its bytes. */
 const lineCount = (): number => readFileSync(join(home, KEY), 'utf8').split('\n').length - 1;

@@ -2,7 +2,6 @@ import { isUtf8 } from 'node:buffer';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
-  chmodSync,
   copyFileSync,
   cpSync,
   mkdirSync,
@@ -13,7 +12,6 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +28,7 @@ import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { Ledger } from '../core/ledger';
 import { ApiError, type ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
+import { makeWritable } from '../../test-support/make-writable';
 
 const FIXTURES = join(__dirname, '../../../../shared/fixtures');
 const BIG = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
@@ -41,11 +40,6 @@ const VERIFY = JSON.parse(readFileSync(join(FIXTURES, 'demo-home.verify.json'), 
 
 let dir: string;
 let backend: ExplorerBackend;
-
-function makeWritable(p: string): void {
-  chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
-  if (statSync(p).isDirectory()) for (const n of readdirSync(p)) makeWritable(join(p, n));
-}
 
 class TestClient implements ApiClient {
   events: ApiEvent[] = [];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, chmodSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, SessionDelta, SessionInfo, TreeRow, TreeRowsResult } from '../../shared/api';
@@ -7,6 +7,7 @@ import { useTempDir } from '../../test-support/temp-dir';
 import { Ledger } from '../core/ledger';
 import type { ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
+import { makeWritable } from '../../test-support/make-writable';
 
 const FIXTURES = join(__dirname, '../../../../shared/fixtures');
 const BIG = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
@@ -15,11 +16,6 @@ const open: ExplorerBackend[] = [];
 afterEach(async () => {
   for (const b of open.splice(0)) await b.close();
 });
-
-function makeWritable(p: string): void {
-  chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
-  if (statSync(p).isDirectory()) for (const n of readdirSync(p)) makeWritable(join(p, n));
-}
 
 async function allRows(b: ExplorerBackend, c: ApiClient, foldAudit: boolean): Promise<TreeRow[]> {
   const out: TreeRow[] = [];

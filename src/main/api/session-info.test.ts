@@ -1,10 +1,11 @@
-import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../shared/api';
 import type { ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
+import { makeWritable } from '../../test-support/make-writable';
 
 const FIXTURES = join(__dirname, '../../../../shared/fixtures');
 const BIG = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
@@ -12,11 +13,6 @@ const BIG = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f0
 let dir: string;
 let backend: ExplorerBackend;
 const client: ApiClient = { id: 'c1', push: () => undefined };
-
-function makeWritable(p: string): void {
-  chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
-  if (statSync(p).isDirectory()) for (const n of readdirSync(p)) makeWritable(join(p, n));
-}
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vak-session-info-'));

@@ -1,18 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, SessionSummary } from '../../shared/api';
@@ -20,6 +8,7 @@ import { FIXTURES } from '../../test-support/fixtures';
 import { useTempDir } from '../../test-support/temp-dir';
 import { ApiError, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend } from '../api/explorer-backend';
+import { makeWritable } from '../../test-support/make-writable';
 
 /**
  * FIFOs and links at the library and backend level (serve mode's end-to-end FIFO test
@@ -34,11 +23,6 @@ const SMALL = `${DIR}/${SMALL_ID}.jsonl`;
 const BIG = `${DIR}/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl`;
 const PIPE = `${DIR}/pipe.jsonl`;
 const PIPE_LINK = `${DIR}/pipe-link.jsonl`;
-
-function makeWritable(p: string): void {
-  chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
-  if (statSync(p).isDirectory()) for (const n of readdirSync(p)) makeWritable(join(p, n));
-}
 
 class Client implements ApiClient {
   events: ApiEvent[] = [];

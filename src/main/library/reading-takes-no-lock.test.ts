@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { useTempDir } from '../../test-support/temp-dir';
 import type { ApiClient } from '../api/api-backend';
 import { ExplorerBackend } from '../api/explorer-backend';
 import { flockCalls } from '../core/flock';
+import { makeWritable } from '../../test-support/make-writable';
 
 /**
  * The explorer is a guest beside a running agent, and reading never takes
@@ -22,11 +23,6 @@ import { flockCalls } from '../core/flock';
 
 const tmp = useTempDir('vak-nolock-');
 const SRC = resolve(import.meta.dirname, '../..');
-
-function makeWritable(p: string): void {
-  chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
-  if (statSync(p).isDirectory()) for (const n of readdirSync(p)) makeWritable(join(p, n));
-}
 
 function demoHome(): string {
   const home = join(tmp(), 'home');

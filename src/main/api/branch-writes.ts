@@ -62,7 +62,9 @@ export async function appendBranchOnce(
     }
     throw e;
   }
-  // Do not wait for the watcher: followers hear of the new leaf either way (a second look is 'unchanged').
-  void host.news.homeChanged({ type: 'changed', key }, 'own').catch(logFailure);
+  // The session reads the new line, and its followers hear of it, before the answer names it: the
+  // window asks for the new leaf as soon as it has the answer (the watcher's event comes later, and
+  // its second look is 'unchanged').
+  await host.news.homeChanged({ type: 'changed', key }, 'own').catch(logFailure);
   return result;
 }

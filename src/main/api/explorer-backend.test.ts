@@ -332,6 +332,19 @@ describe('ExplorerBackend branch and live updates', () => {
     );
   });
 
+  it('a branch is answered once its session has read the new line: the new leaf is there at once', async () => {
+    const c = new TestClient('c3');
+    const parent = VERIFY[BIG].active_leaf;
+    const r = (await backend.call(
+      'branch',
+      { key: BIG, parentId: parent, text: 'and now the new leaf', idempotencyKey: randomUUID() },
+      c,
+    )) as { id: string };
+    // Asked in the answer's own task, as a window does when it selects the new leaf.
+    const view = (await backend.call('getLeafView', leafReq(BIG, r.id), c)) as LeafView;
+    expect(view.leaf).toBe(r.id);
+  });
+
   it('refuses to branch while an agent holds the lock', async () => {
     const c = new TestClient('c3');
     const path = join(dir, 'home', BIG);

@@ -249,8 +249,9 @@ export class Ledger {
     feedSync(this.source, this.feeder, this.buffer(), this.stamp.sizeForRead());
   }
 
-  private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}): Promise<void> {
-    await this.stamp.settled();
+  private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}, settled = false): Promise<void> {
+    const settling = settled ? null : this.stamp.settled();
+    if (settling) await settling;
     const size = this.stamp.sizeForRead();
     const end = Math.min(size, this.feeder.fedOffset + maxBytes);
     await feedInSteps(this.source, () => this.feeder, this.buffer(), end, size, onProgress);
@@ -301,8 +302,11 @@ export class Ledger {
    */
   async reload(reason: 'shrunk' | 'rewritten', opts: OpenOptions = {}): Promise<RefreshResult> {
     this.appendOnlyBreaks.push({ at: new Date().toISOString(), reason });
+    // Waited out before the reading is dropped: no request sees an empty index meanwhile.
+    const settling = this.stamp.settled();
+    if (settling) await settling;
     this.reset();
-    await this.readNew(opts);
+    await this.readNew(opts, true);
     return { kind: 'reloaded', reason };
   }
 

@@ -49,13 +49,16 @@ export function stampIsRacy(s: FileStamp, atMs: number): boolean {
  * whole-second stamps (a wait of up to 2 s) and a time ahead of the clock are not waited for:
  * those stay racy, and a change event checks the reading.
  */
-export async function stampSettled(source: ByteSource): Promise<void> {
+export function stampSettled(source: ByteSource): Promise<void> | null {
   const s = source.stamp?.();
-  if (!s || racyWindowMs(s) !== FINE_RACY_MS) return;
+  if (!s || racyWindowMs(s) !== FINE_RACY_MS) return null;
   const until = newestMs(s) + FINE_RACY_MS;
-  if (until - Date.now() > FINE_RACY_MS) return;
-  // (Again when a timer fired early: the event loop's clock may lag the wall clock.)
-  for (let wait = until - Date.now(); wait > 0; wait = until - Date.now()) {
-    await new Promise((r) => setTimeout(r, wait));
-  }
+  const wait = until - Date.now();
+  // Null, not a resolved promise, when there is nothing to wait for: the caller reads in this very
+  // task (an await would let other requests run between a reading's reset and its read).
+  if (wait <= 0 || wait > FINE_RACY_MS) return null;
+  return (async () => {
+    // (Again when a timer fired early: the event loop's clock may lag the wall clock.)
+    for (let w = wait; w > 0; w = until - Date.now()) await new Promise((r) => setTimeout(r, w));
+  })();
 }

@@ -13,7 +13,7 @@ export class ReadStamp {
   constructor(private readonly source: ByteSource) {}
 
   /** Resolves once a read begun now would leave a stamp that is not racy (see racy-stamp.ts). */
-  settled(): Promise<void> {
+  settled(): Promise<void> | null {
     return stampSettled(this.source);
   }
 

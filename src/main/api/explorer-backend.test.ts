@@ -447,3 +447,17 @@ describe('ExplorerBackend branch and live updates', () => {
     expect(c.events).toEqual([]);
   });
 });
+
+describe('a session’s figures', () => {
+  it('carry the active leaf’s row, folded and not, as findRow answers it', async () => {
+    const info = (await backend.call('openSession', { key: BIG }, new TestClient('c-info'))) as SessionInfo;
+    const find = (foldAudit: boolean) =>
+      backend.call('findRow', { key: BIG, id: info.activeLeaf, foldAudit }, new TestClient('c-info'));
+    expect(info.activeLeafRows).toEqual({
+      row: ((await find(false)) as { row: number }).row,
+      foldedRow: ((await find(true)) as { row: number }).row,
+    });
+    // Folding audit runs moves the row in this session: both are needed.
+    expect(info.activeLeafRows!.foldedRow).toBeLessThan(info.activeLeafRows!.row);
+  });
+});

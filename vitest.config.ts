@@ -9,8 +9,8 @@ export default defineConfig({
     // starts a worker thread on a generated session may take tens of seconds and still be right.
     testTimeout: 60_000,
     // Threads, not processes: the suite needs no process of its own per file (nothing changes the
-    // working directory or exits), and a thread costs less to start; measured on this suite, about a
-    // tenth less CPU in all.
+    // working directory or exits). On a quiet machine both take the same time; under load a thread,
+    // cheaper to start than a process, left more of the cores to the tests.
     pool: 'threads',
     // Vitest's default leaves a core free (one worker on two cores); most of these tests wait on
     // child processes, sockets and files, so a worker per core keeps both busy.

@@ -26,7 +26,7 @@ const FINE_RACY_MS = 20;
 const SECOND_NS = 1_000_000_000n;
 
 /** How long after its newest time a stamp stays racy, by the granularity the stamp shows. */
-export function racyWindowMs(s: FileStamp): number {
+function racyWindowMs(s: FileStamp): number {
   return s.ctimeNs % SECOND_NS !== 0n || s.mtimeNs % SECOND_NS !== 0n ? FINE_RACY_MS : RACY_MS;
 }
 

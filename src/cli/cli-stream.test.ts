@@ -12,7 +12,7 @@ import { Ledger } from '../main/core/ledger';
 import { project } from '../main/core/projection';
 import { DEFAULT_PROFILE } from '../main/core/tokens';
 import { projectionExport } from '../main/export/projection-export';
-import { sessionHtml } from '../main/export/session-html';
+import { sessionHtmlPieces } from '../main/export/session-html';
 import { stringifyJson } from '../shared/json-text';
 import type { Json } from '../shared/ledger-types';
 import { projectionJson } from '../shared/projection-json';
@@ -177,7 +177,7 @@ describe('export', () => {
     const ledger = Ledger.openSync(file);
     const leaf = ledger.index.activeLeaf;
     const p = project(ledger, leaf, { plan: 'auto', profile: DEFAULT_PROFILE });
-    const html = sessionHtml(ledger, leaf, { key: file, sessionId: 'sess' }).html;
+    const html = [...sessionHtmlPieces(ledger, leaf, { key: file, sessionId: 'sess' }).pieces].join('');
     ledger.close();
     for (const [format, want] of [
       ['html', html],

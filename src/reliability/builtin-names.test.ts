@@ -2,11 +2,12 @@ import * as jsdom from 'jsdom';
 import { JSDOM } from 'jsdom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChainItems, LeafView, PlanTurns, SessionInfo, TreeRowsResult } from '../shared/api';
-import type { HtmlExport, SessionCost } from '../shared/api-features';
+import type { SessionCost } from '../shared/api-features';
 import { DEFAULT_PROFILE, type ProjectedMessage, type TreeReport, type VerifyReport } from '../shared/ledger-types';
 import type { ApiClient } from '../main/api/api-backend';
 import { ExplorerBackend } from '../main/api/explorer-backend';
 import { BUILTIN_NAMES, writeBuiltinNamesSession } from '../test-support/builtin-names-ledger';
+import { readWholeExport } from '../test-support/read-export';
 import { useTempDir } from '../test-support/temp-dir';
 import { cliInProcess } from './cli-run';
 import { ledgerBytes, userMsg } from './ledger-lines';
@@ -193,13 +194,20 @@ describe('a session of built-in names through the API and its exported page', ()
   it('the exported page opens at every leaf and entry without an error, showing its own content', async () => {
     const home = tempDir();
     const s = writeBuiltinNamesSession(home);
-    backend = await ExplorerBackend.create({ home, isDemo: false, label: 't', watch: false, lockPollMs: 0 });
-    const out = (await backend.call('exportSessionHtml', { key: s.key, leaf: 'constructor' }, client)) as HtmlExport;
+    const b = await ExplorerBackend.create({ home, isDemo: false, label: 't', watch: false, lockPollMs: 0 });
+    backend = b;
+    const out = await readWholeExport((m, r) => b.call(m, r, client), {
+      key: s.key,
+      leaf: 'constructor',
+      plan: 'auto',
+      profile: DEFAULT_PROFILE,
+      format: 'html',
+    });
     const errors: string[] = [];
     const virtualConsole = new VirtualConsole();
     virtualConsole.on('jsdomError', (e) => errors.push(e.message));
     const options = { runScripts: 'dangerously' as const, url: 'file:///export.html', virtualConsole };
-    const dom = new JSDOM(out.html, options);
+    const dom = new JSDOM(out.text, options);
     const doc = dom.window.document;
     expect(doc.querySelectorAll('#tree a').length).toBe(s.ids.length);
     expect(doc.querySelector('#tree a.selected')?.getAttribute('data-id')).toBe('constructor');

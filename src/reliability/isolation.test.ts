@@ -10,7 +10,9 @@ import { cwdHash } from '../main/core/fnv1a64';
 import { openSocket, rpc, signIn } from '../main/server/testing/http-helpers';
 import { WorkerBackend } from '../main/worker/worker-backend';
 import type { ApiEvent, BranchResult } from '../shared/api';
+import type { ExportChunk, ExportStarted } from '../shared/api-features';
 import { DEFAULT_PROFILE } from '../shared/ledger-types';
+import { readWholeExport, viaRpc, type ExportCall } from '../test-support/read-export';
 import { ROOT } from '../test-support/serve-process';
 import { startServeChild, type ServeChild } from '../test-support/serve-child-process';
 import { useTempDir } from '../test-support/temp-dir';
@@ -121,7 +123,7 @@ function directives(path: string, parentId: string, text: string): string[] {
 const exportReq = (format: 'json' | 'markdown') => ({
   key: sessionKey(),
   leaf: null,
-  plan: 'none',
+  plan: 'none' as const,
   profile: DEFAULT_PROFILE,
   format,
 });
@@ -138,9 +140,7 @@ describe('a file cannot take the serve process down', () => {
     if (!r.ws) throw new Error(`refused: ${r.status}`);
     const api = rpc(r.ws);
     for (const format of ['markdown', 'json'] as const) {
-      const reply = await api.call('exportProjection', exportReq(format));
-      expect(reply).toMatchObject({ ok: true });
-      const text = (reply as { res: { text: string } }).res.text;
+      const { text } = await readWholeExport(viaRpc(api), exportReq(format));
       // Indented text of each input costs its depth² in characters (162 MB each) unless deep levels go compact.
       expect(text.length).toBeLessThan(8 * bytes.length);
       expect(text).toContain('[[[[[[[[');
@@ -155,7 +155,7 @@ describe('a file cannot take the serve process down', () => {
     writeSession(home, bigResultLedger(40));
     // Copied whole into fences, the joined text and the answer, the result once ended the whole
     // process (a worker's allocation past its limit is fatal to the process, not to the worker).
-    const r = await inChildProcess(home, 150, 'exportProjection', exportReq('markdown'));
+    const r = await inChildProcess(home, 150, 'beginExport', exportReq('markdown'));
     expect(r.exit, r.stderr.slice(-2000)).toBe(0);
     expect(r.out).toMatchObject({ ok: true, nextAnswered: true });
     expect(r.out?.['chars']).toBeLessThan(4 << 20);
@@ -255,7 +255,7 @@ describe('long work runs in steps', () => {
     const exporter = recorder('exporter');
     const other = recorder('other');
     await w.call('openSession', { key }, other);
-    const req = { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, format: 'json' };
+    const req = { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, format: 'json' } as const;
     const order: string[] = [];
     // A leaf at a new bytes_per_token costs every turn again: planned in steps, it lets others in.
     const leafReq = {
@@ -273,21 +273,29 @@ describe('long work runs in steps', () => {
     expect(order).toEqual(['rows', 'leaf']);
     order.length = 0;
 
-    const exported = w.callJson('exportProjection', req, exporter).then(() => order.push('export'));
+    // An export is read a chunk per request: the rows asked meanwhile answer between its chunks.
+    const call: ExportCall = (m, r) => w.call(m, r, exporter);
+    const exported = readWholeExport(call, req).then((e) => {
+      order.push('export');
+      return e;
+    });
     await new Promise((r) => setImmediate(r));
     await w.callJson('getTreeRows', { key, start: 0, count: 50, foldAudit: false }, other);
     order.push('rows');
-    await exported;
-    // One export shapes 20,000 entries' messages: the rows asked meanwhile answered between its steps.
+    // 20,000 entries' messages: many chunks, each its own request.
+    expect((await exported).chunks).toBeGreaterThan(1);
     expect(order).toEqual(['rows', 'export']);
 
-    // A superseded export stops part way: it ends cancelled where it runs.
-    const before = await w.stats();
-    const ctl = new AbortController();
-    const stopped = w.callJson('exportProjection', { ...req, format: 'markdown' }, exporter, ctl.signal);
-    await w.callJson('getTreeRows', { key, start: 50, count: 50, foldAudit: false }, other); // it runs by now
-    ctl.abort();
-    await expect(stopped).rejects.toMatchObject({ code: 'cancelled' });
-    await expect.poll(async () => (await w.stats()).callsEndedCancelled - before.callsEndedCancelled).toBe(1);
+    // An export given up part way (a cancelled save) stops there: its next chunk is never written.
+    const begun = (await call('beginExport', { ...req, format: 'markdown' })) as ExportStarted;
+    const first = (await call('readExport', { exportId: begun.exportId })) as ExportChunk;
+    expect(first.done).toBe(false);
+    expect(await w.call('endExport', { exportId: begun.exportId }, exporter)).toEqual({ ended: true });
+    await expect(call('readExport', { exportId: begun.exportId })).rejects.toMatchObject({ code: 'not_found' });
+    // And one whose caller goes is dropped with it.
+    const left = (await call('beginExport', req)) as ExportStarted;
+    expect(((await call('readExport', { exportId: left.exportId })) as ExportChunk).done).toBe(false);
+    w.disconnect(exporter);
+    await expect(w.call('readExport', { exportId: left.exportId }, other)).rejects.toMatchObject({ code: 'not_found' });
   }, 120_000);
 });

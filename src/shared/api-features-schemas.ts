@@ -28,7 +28,7 @@ const NAMES = z.array(z.string().min(1).max(4096)).max(256);
 /** Request schemas of every feature method, keyed like `requestSchemas`. */
 export function featureRequestSchemas(p: SchemaParts) {
   const leaf = p.entryId.nullable();
-  /** A leaf projected under a plan: the fields the series and the projection export share. */
+  /** A leaf projected under a plan: the fields the series and the exports share. */
   const plannedLeaf = {
     key: p.sessionKey,
     leaf,
@@ -63,12 +63,6 @@ export function featureRequestSchemas(p: SchemaParts) {
     cancelSearch: z.object({ searchId: SEARCH_ID }).strict(),
     getCost: z.object({ key: p.sessionKey, leaf: leaf.optional() }).strict(),
     getPriceTable: z.object({}).strict(),
-    exportSessionHtml: z
-      .object({ key: p.sessionKey, leaf: leaf.optional(), unredacted: z.boolean().optional() })
-      .strict(),
-    exportProjection: z
-      .object({ ...plannedLeaf, format: z.enum(['json', 'markdown']), unredacted: z.boolean().optional() })
-      .strict(),
     getSecrets: z
       .object({
         key: p.sessionKey,

@@ -271,46 +271,6 @@ export interface SessionCost {
 
 // ── 4. Export ───────────────────────────────────────────────────────────────
 
-export interface HtmlExport {
-  /** A suggested file name (`<session-id>.html`). */
-  fileName: string;
-  html: string;
-  /** What the file holds (shown in the file too). */
-  included: {
-    /** Every entry with its content (small sessions), or only the chosen leaf's chain. */
-    entries: 'all' | 'chain';
-    entryCount: number;
-    treeRows: number;
-    /** True when the tree rows are clipped (huge sessions). */
-    treeClipped: boolean;
-    /** Leaves whose projected context is in the file. */
-    projectedLeaves: string[];
-    /** Strings longer than this many characters are clipped. */
-    maxStringChars: number;
-  };
-  /** Secrets replaced by a marker (0 when none was found, or the export is unredacted). */
-  redacted?: number;
-}
-
-export interface ProjectionExportRequest {
-  key: SessionKey;
-  leaf: string | null;
-  plan: 'none' | 'auto';
-  profile: CapacityProfile;
-  overrides?: Record<string, TurnOverride>;
-  format: 'json' | 'markdown';
-  /** Send the secrets found as they are (an explicit choice); by default each is a marker. */
-  unredacted?: boolean;
-}
-
-export interface ProjectionExport {
-  fileName: string;
-  mimeType: 'application/json' | 'text/markdown';
-  text: string;
-  /** Secrets replaced by a marker (0 when none was found, or the export is unredacted). */
-  redacted?: number;
-}
-
 /**
  * An export written on the backend and read in chunks (`readExport`), never as one reply: the
  * session as HTML (`plan`, `profile` and `overrides` are not used: the page holds the auto plan at
@@ -459,8 +419,6 @@ export interface FeatureApiMethods extends SecretApiMethods {
   cancelSearch(req: { searchId: string }): { cancelled: boolean };
   getCost(req: { key: SessionKey; leaf?: string | null }): SessionCost;
   getPriceTable(req: Record<string, never>): PriceTable;
-  exportSessionHtml(req: { key: SessionKey; leaf?: string | null; unredacted?: boolean }): HtmlExport;
-  exportProjection(req: ProjectionExportRequest): ProjectionExport;
   getEntryFate(req: EntryFateRequest): EntryFate;
   searchProjected(req: ProjectedSearchRequest): ProjectedSearch;
   /** Starts an export written on the backend; its text is read with `readExport`. */

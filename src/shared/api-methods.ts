@@ -30,8 +30,6 @@ const METHOD_SET: Record<ApiMethod, true> = {
   cancelSearch: true,
   getCost: true,
   getPriceTable: true,
-  exportSessionHtml: true,
-  exportProjection: true,
   getEntryFate: true,
   searchProjected: true,
   // secrets (api-secrets.ts)

@@ -13,7 +13,7 @@ describe('overrides keep every turn id, __proto__ included, in every request tha
   it.each([
     ['getLeafView', leafRequest],
     ['getContextSeries', leafRequest],
-    ['exportProjection', { ...leafRequest, format: 'json' }],
+    ['beginExport', { ...leafRequest, format: 'json' }],
   ] as const)('%s', (method, req) => {
     const parsed = parseRequest(method, { ...req, overrides: wireOverrides() });
     const overrides = parsed.overrides ?? {};

@@ -4,15 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type {
   ContextSeries,
   EntryFate,
-  HtmlExport,
   PriceTable,
   ProjectedSearch,
-  ProjectionExport,
   SearchPage,
   SessionCost,
 } from '../../shared/api-features';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { scanHome } from '../core/home';
+import { readWholeExport, type ExportCall } from '../../test-support/read-export';
 import { useTempDir } from '../../test-support/temp-dir';
 import { ApiError, type ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
@@ -65,21 +64,17 @@ describe('feature methods over the backend', () => {
     expect(cost.prices.path).toBeNull();
     expect(cost.turns.length).toBeGreaterThan(0);
 
-    const html = (await b.call('exportSessionHtml', { key, leaf: last.leaf }, c)) as HtmlExport;
-    expect(html.html.startsWith('<!doctype html>')).toBe(true);
-    expect(html.included.projectedLeaves).toContain(last.leaf);
+    const call: ExportCall = (m, r) => b.call(m, r, c);
+    const planned = { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE } as const;
+    const html = await readWholeExport(call, { ...planned, leaf: last.leaf, format: 'html' });
+    expect(html.text.startsWith('<!doctype html>')).toBe(true);
+    // The page's data holds the projected context of each leaf it includes, keyed by its id.
+    const data = /<script type="application\/json" id="vak-data">([^]*?)<\/script>/.exec(html.text)?.[1] ?? '{}';
+    expect(Object.keys((JSON.parse(data) as { projections: object }).projections)).toContain(last.leaf);
 
-    const json = (await b.call(
-      'exportProjection',
-      { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, format: 'json' },
-      c,
-    )) as ProjectionExport;
+    const json = await readWholeExport(call, { ...planned, format: 'json' });
     expect((JSON.parse(json.text) as { tokens: { total: number } }).tokens.total).toBe(last.total);
-    const md = (await b.call(
-      'exportProjection',
-      { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, format: 'markdown' },
-      c,
-    )) as ProjectionExport;
+    const md = await readWholeExport(call, { ...planned, plan: 'none', format: 'markdown' });
     expect(md.mimeType).toBe('text/markdown');
   });
 
@@ -154,9 +149,14 @@ describe('feature methods over the backend', () => {
       }),
     ).toBe('bad_request');
     expect(await bad('getCost', { key, leaf: 'no-such-entry' })).toBe('not_found');
+    expect(await bad('beginExport', { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, format: 'pdf' })).toBe(
+      'bad_request',
+    );
+    // Exports are read in chunks only: the one-reply methods are gone.
     expect(
-      await bad('exportProjection', { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, format: 'pdf' }),
+      await bad('exportProjection', { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, format: 'json' }),
     ).toBe('bad_request');
+    expect(await bad('exportSessionHtml', { key, leaf: null })).toBe('bad_request');
     expect(await bad('getContextSeries', { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, extra: 1 })).toBe(
       'bad_request',
     );

@@ -10,9 +10,9 @@ import { parseSessionKey } from '../core/home';
 import { planLeaf } from '../core/projection';
 import { loadPriceTable } from '../cost/price-table';
 import { sessionCost } from '../cost/session-cost';
-import { projectionExportPieces, projectionExportSteps } from '../export/projection-export';
+import { projectionExportPieces } from '../export/projection-export';
 import { sourceOfPlan } from '../export/projection-text';
-import { sessionHtml, sessionHtmlPieces } from '../export/session-html';
+import { sessionHtmlPieces } from '../export/session-html';
 import type { OpenSession } from '../library/session-cache';
 import type { OpenIndex } from '../search/id-lookup';
 import { SearchError, SearchService } from '../search/search-service';
@@ -23,7 +23,7 @@ import { ExportStore } from './export-store';
 import { runInSteps } from './in-steps';
 import { leafIndex } from './leaf-context';
 import { exportRedactor, secretHandlers } from './secret-handlers';
-import { redactedProjectionSource, withRedactionHeader, withRedactionHeaderPieces } from '../secrets/redacted-export';
+import { redactedProjectionSource, withRedactionHeaderPieces } from '../secrets/redacted-export';
 
 type FeatureMethod = keyof FeatureApiMethods;
 export type FeatureHandlers = {
@@ -113,29 +113,6 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       return sessionCost(s.ledger, leafIndex(s, leaf ?? null), api().prices());
     },
     getPriceTable: async () => api().prices(),
-    exportSessionHtml: async ({ key, leaf, unredacted }, client) => {
-      const s = await api().session(key, client);
-      const redactor = await exportRedactor(key, unredacted);
-      return sessionHtml(s.ledger, leafIndex(s, leaf ?? null), { key, sessionId: sessionIdOf(key), redactor });
-    },
-    // In steps (a long session's export shapes every message), stopped when its caller goes.
-    exportProjection: async (req, client, signal) => {
-      const s = await api().session(req.key, client);
-      const lp = planLeaf(s.ledger, leafIndex(s, req.leaf), {
-        plan: req.plan,
-        profile: req.profile,
-        overrides: new Map(Object.entries(req.overrides ?? {})),
-        signal,
-      });
-      const source = {
-        summary: lp.summary,
-        messageCount: lp.messageCount,
-        messages: (start: number, end: number) => lp.messages(start, end, signal),
-      };
-      const redactor = await exportRedactor(req.key, req.unredacted);
-      const steps = projectionExportSteps(redactedProjectionSource(source, redactor), req.format, sessionIdOf(req.key));
-      return withRedactionHeader(await runInSteps(steps, signal), redactor.count);
-    },
     // In steps: a first fate of a long session scans every turn (the chart's scan, kept for both).
     getEntryFate: async (req, client, signal) => {
       const s = await api().session(req.key, client);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STRIP_SEGMENTS } from '../../shared/plan-strip';
 import type { LeafView, PlanTurns } from '../../shared/api';
-import type { ProjectionExport } from '../../shared/api-features';
+import { readWholeExport } from '../../test-support/read-export';
 import { useTempDir } from '../../test-support/temp-dir';
 import { cwdHash } from '../core/fnv1a64';
 import type { ApiClient } from './api-backend';
@@ -80,14 +80,14 @@ async function sizes(
   const req = {
     key,
     leaf: null,
-    plan: 'auto',
+    plan: 'auto' as const,
     profile: { window: 2000, reserve: 0, bytes_per_token: 4 },
     overrides: {},
   };
   const view = (await b.call('getLeafView', { ...req, pagedMessages: true }, client)) as LeafView;
   const page = (await b.call('getPlanTurns', { ...req, start: 0, count: 50 }, client)) as PlanTurns;
   const byId = (await b.call('getPlanTurns', { ...req, ids: ['t000001-u', 't000002-u'] }, client)) as PlanTurns;
-  const exported = (await b.call('exportProjection', { ...req, format: 'json' }, client)) as ProjectionExport;
+  const exported = await readWholeExport((m, r) => b.call(m, r, client), { ...req, format: 'json' });
   return {
     exported: (JSON.parse(exported.text) as { plan: unknown[] }).plan.length,
     view,

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HtmlExport, ProjectionExport } from '../../shared/api-features';
 import type { SessionSecrets } from '../../shared/api-secrets';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { readWholeExport, type ExportCall } from '../../test-support/read-export';
 import { useTempDir } from '../../test-support/temp-dir';
 import { fixtureLedger } from '../secrets/fixtures/planted-secrets';
 import type { ApiClient } from './api-backend';
@@ -55,22 +55,23 @@ describe('secrets over the API', () => {
     const { b, f } = await fixtureBackend();
     const req = { key: KEY, leaf: null, plan: 'none', profile: DEFAULT_PROFILE } as const;
     const secret = f.planted[3].secret;
+    const call: ExportCall = (m, r) => b.call(m, r, client);
     for (const format of ['json', 'markdown'] as const) {
-      const e = (await b.call('exportProjection', { ...req, format }, client)) as ProjectionExport;
+      const e = await readWholeExport(call, { ...req, format });
       expect(e.text).not.toContain(secret);
       expect(e.text).toContain('[redacted: github-token]');
       expect(e.text).toMatch(/\d+ secrets redacted .*hash chain .*no longer verifies/);
       expect(e.redacted).toBeGreaterThanOrEqual(20);
-      const raw = (await b.call('exportProjection', { ...req, format, unredacted: true }, client)) as ProjectionExport;
+      const raw = await readWholeExport(call, { ...req, format, unredacted: true });
       expect(raw.text).toContain(secret);
       expect(raw.redacted).toBe(0);
     }
-    const html = (await b.call('exportSessionHtml', { key: KEY }, client)) as HtmlExport;
-    expect(html.html).not.toContain(secret);
-    expect(html.html).toContain('[redacted: github-token]');
-    expect(html.html).toMatch(/no longer verifies/);
-    const rawHtml = (await b.call('exportSessionHtml', { key: KEY, unredacted: true }, client)) as HtmlExport;
-    expect(rawHtml.html).toContain(secret);
+    const html = await readWholeExport(call, { ...req, format: 'html' });
+    expect(html.text).not.toContain(secret);
+    expect(html.text).toContain('[redacted: github-token]');
+    expect(html.text).toMatch(/no longer verifies/);
+    const rawHtml = await readWholeExport(call, { ...req, format: 'html', unredacted: true });
+    expect(rawHtml.text).toContain(secret);
     const copied = (await b.call('redactTexts', { key: KEY, texts: [f.planted[3].text, 'plain'] }, client)) as {
       texts: string[];
       redacted: number;

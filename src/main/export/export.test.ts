@@ -10,7 +10,13 @@ import { project } from '../core/projection';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { projectionJson } from '../../shared/projection-json';
 import { projectionExport } from './projection-export';
-import { MAX_ALL_ENTRIES, sessionHtml } from './session-html';
+import { MAX_ALL_ENTRIES, sessionHtmlPieces, type HtmlExportContents } from './session-html';
+
+/** The HTML export whole: its pieces joined, as a reader of every chunk gets them. */
+function sessionHtml(...args: Parameters<typeof sessionHtmlPieces>): { html: string; included: HtmlExportContents } {
+  const e = sessionHtmlPieces(...args);
+  return { html: [...e.pieces].join(''), included: e.included };
+}
 
 const HOSTILE = '</script><img src=x onerror="globalThis.pwned=1"><!-- ``` \u2028 & "q"';
 

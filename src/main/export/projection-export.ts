@@ -3,7 +3,6 @@
  * person can read (each message a section, content in fences that no ledger text can close).
  * Written in pieces (projection-text.ts): a caller sends each piece on and never holds the file.
  */
-import type { ProjectionExport } from '../../shared/api-features';
 import { clipJson } from '../../shared/json-text';
 import type { Json, ProjectedMessage, Projection } from '../../shared/ledger-types';
 import {
@@ -41,7 +40,7 @@ function clipHeader(p: Projection): Projection {
 /** An export being written: what to call the file, and its text in pieces. */
 export interface ExportPieces {
   fileName: string;
-  mimeType: ProjectionExport['mimeType'] | 'text/html';
+  mimeType: 'application/json' | 'text/markdown' | 'text/html';
   pieces: Iterator<string>;
 }
 
@@ -77,33 +76,17 @@ function* withEnd(pieces: Iterable<string>, end: string): Generator<string> {
   yield end;
 }
 
-/** Work that pauses (a generator yielding between its steps), run to its end at once. */
-function runToEnd<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
-/** The whole export as one text (small exports and tests; a big one is read in chunks). */
-export function projectionExport(p: Projection, format: 'json' | 'markdown', sessionId: string): ProjectionExport {
-  return runToEnd(projectionExportSteps(sourceOfProjection(p), format, sessionId));
-}
-
 /**
- * `projectionExport` of a source, pausing (yielding) after each piece: a caller in steps answers
- * other requests meanwhile (a 200k-entry session's export takes seconds).
+ * The whole export of a projection as one text: the reference a test compares the streamed
+ * export to (made from the whole projection, where the app and the CLI stream from a leaf's plan).
  */
-export function* projectionExportSteps(
-  source: ExportSource,
+export function projectionExport(
+  p: Projection,
   format: 'json' | 'markdown',
   sessionId: string,
-): Generator<void, ProjectionExport> {
-  const e = projectionExportPieces(source, format, sessionId);
+): { fileName: string; mimeType: string; text: string } {
+  const e = projectionExportPieces(sourceOfProjection(p), format, sessionId);
   const parts: string[] = [];
-  for (let r = e.pieces.next(); !r.done; r = e.pieces.next()) {
-    parts.push(r.value);
-    yield;
-  }
-  return { fileName: e.fileName, mimeType: e.mimeType as ProjectionExport['mimeType'], text: parts.join('') };
+  for (let r = e.pieces.next(); !r.done; r = e.pieces.next()) parts.push(r.value);
+  return { fileName: e.fileName, mimeType: e.mimeType, text: parts.join('') };
 }

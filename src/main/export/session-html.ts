@@ -9,7 +9,6 @@
  * - tree rows for every entry up to MAX_TREE_ROWS, else for the included entries.
  * Strings longer than MAX_STRING_CHARS are clipped (said in the text).
  */
-import type { HtmlExport } from '../../shared/api-features';
 import { clipJson, stringifyJson } from '../../shared/json-text';
 import { DEFAULT_PROFILE, type Json, type ProjectedMessage } from '../../shared/ledger-types';
 import { chainToRoot } from '../core/chain';
@@ -92,10 +91,24 @@ function* pageProjectionJson(ledger: Ledger, leaf: number, f: TextFilter | undef
   yield ']}';
 }
 
+/** What an HTML export holds (shown in the file too). */
+export interface HtmlExportContents {
+  /** Every entry with its content (small sessions), or only the chosen leaf's chain. */
+  entries: 'all' | 'chain';
+  entryCount: number;
+  treeRows: number;
+  /** True when the tree rows are clipped (huge sessions). */
+  treeClipped: boolean;
+  /** Leaves whose projected context is in the file. */
+  projectedLeaves: string[];
+  /** Strings longer than this many characters are clipped. */
+  maxStringChars: number;
+}
+
 /** An HTML export being written: its file name, what it holds, and its text in pieces. */
 export interface HtmlExportPieces {
   fileName: string;
-  included: HtmlExport['included'];
+  included: HtmlExportContents;
   pieces: Generator<string>;
 }
 
@@ -179,15 +192,4 @@ export function sessionHtmlPieces(
     },
     pieces: pieces(),
   };
-}
-
-/** The whole HTML export as one text (small sessions and tests; a big one is read in chunks). */
-export function sessionHtml(
-  ledger: Ledger,
-  leaf: number,
-  meta: { key: string; sessionId: string; redactor?: TextFilter },
-): HtmlExport {
-  const e = sessionHtmlPieces(ledger, leaf, meta);
-  const html = [...e.pieces].join('');
-  return { fileName: e.fileName, html, included: e.included, redacted: meta.redactor?.secretCount ?? 0 };
 }

@@ -3,11 +3,10 @@
  * they are shaped (one at a time, so a streamed writer takes the same source), and the file's
  * header saying how many secrets were replaced.
  */
-import type { ProjectionExport } from '../../shared/api-features';
 import type { Json, ProjectedMessage, Projection } from '../../shared/ledger-types';
 import { redactionNote, type Redactor } from './redact';
 
-/** What projectionExportSteps reads (projection-export.ts `ExportSource`). */
+/** What projectionExportPieces reads (projection-export.ts `ExportSource`). */
 export interface ProjectionSource {
   summary: Projection;
   messageCount: number;
@@ -26,24 +25,9 @@ export function redactedProjectionSource(source: ProjectionSource, r: Redactor):
 
 /**
  * The export with its header telling the redaction (none when nothing was replaced): a
- * `"redaction"` member first in the JSON, a quoted line under the Markdown title.
- */
-export function withRedactionHeader(e: ProjectionExport, count: number): ProjectionExport {
-  if (count === 0) return { ...e, redacted: 0 };
-  const note = redactionNote(count);
-  let text = e.text;
-  if (e.mimeType === 'application/json' && text.startsWith('{\n')) {
-    text = `{\n  "redaction": ${JSON.stringify({ redacted: count, note })},\n${text.slice(2)}`;
-  } else {
-    const nl = text.indexOf('\n');
-    text = nl < 0 ? `${text}\n\n> ${note}\n` : `${text.slice(0, nl + 1)}\n> ${note}\n${text.slice(nl + 1)}`;
-  }
-  return { ...e, text, redacted: count };
-}
-
-/**
- * `withRedactionHeader` for an export written in pieces: its text up to the first line break is
- * held until it is complete, given the header, and the rest passes through as it comes.
+ * `"redaction"` member first in the JSON, a quoted line under the Markdown title. Its text up to
+ * the first line break is held until it is complete, given the header, and the rest passes
+ * through as it comes.
  */
 export function* withRedactionHeaderPieces(
   pieces: Iterator<string>,
@@ -67,5 +51,10 @@ export function* withRedactionHeaderPieces(
 }
 
 function headed(text: string, mimeType: string, count: number): string {
-  return withRedactionHeader({ fileName: '', mimeType: mimeType as ProjectionExport['mimeType'], text }, count).text;
+  const note = redactionNote(count);
+  if (mimeType === 'application/json' && text.startsWith('{\n')) {
+    return `{\n  "redaction": ${JSON.stringify({ redacted: count, note })},\n${text.slice(2)}`;
+  }
+  const nl = text.indexOf('\n');
+  return nl < 0 ? `${text}\n\n> ${note}\n` : `${text.slice(0, nl + 1)}\n> ${note}\n${text.slice(nl + 1)}`;
 }

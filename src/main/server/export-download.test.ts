@@ -1,7 +1,7 @@
 /**
- * Exports bigger than one reply, end to end through serve mode's real server and backend: the
- * one-reply method is refused over 8 MiB, while beginExport + the streamed download delivers the
- * whole file, exactly, in chunks no larger than a reply may be.
+ * Exports bigger than one reply, end to end through serve mode's real server and backend:
+ * beginExport + the streamed download delivers the whole file, exactly, in chunks no larger than
+ * a reply may be.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
 import { EXPORT_CHUNK_CHARS, EXPORT_DOWNLOAD_PATH, type ExportStarted } from '../../shared/api-features';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { readWholeExport } from '../../test-support/read-export';
 import { useTempDir } from '../../test-support/temp-dir';
 import { ExplorerBackend } from '../api/explorer-backend';
 import { MAX_REPLY_BYTES } from './api-socket';
@@ -51,30 +52,22 @@ function bigHome(): { home: string; key: string } {
 }
 
 describe('an export over 8 MiB through serve mode', () => {
-  it('is refused as one reply, and streams whole as a download of chunks', async () => {
+  it('streams whole as a download of chunks, bigger than one reply', async () => {
     const { home, key } = bigHome();
-    backend = await ExplorerBackend.create({ home, isDemo: false, label: 'big', watch: false, lockPollMs: 0 });
+    const b = await ExplorerBackend.create({ home, isDemo: false, label: 'big', watch: false, lockPollMs: 0 });
+    backend = b;
     server = await createLoopbackServer({ backend, port: 0, staticDir });
     const ws = await connect(server);
     const api = rpc(ws);
+    const req = { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, format: 'html' } as const;
 
-    // The one-reply export: too big for a reply.
-    const old = await api.call('exportSessionHtml', { key, leaf: null });
-    expect(old).toMatchObject({ ok: false, error: { code: 'too_large' } });
-
-    // The same export as one answer, asked of the backend in this process (no reply cap here).
+    // The same export read whole from the backend in this process (no socket between).
     const client = { id: 'in-process', push: () => undefined };
-    const want = ((await backend.call('exportSessionHtml', { key, leaf: null }, client)) as { html: string }).html;
+    const want = (await readWholeExport((m, r) => b.call(m, r, client), req)).text;
     const sessionId = '01a22688-5a80-7d3d-a60d-53f7388101d2';
     expect(Buffer.byteLength(want)).toBeGreaterThan(MAX_REPLY_BYTES);
 
-    const begun = await api.call('beginExport', {
-      key,
-      leaf: null,
-      plan: 'auto',
-      profile: DEFAULT_PROFILE,
-      format: 'html',
-    });
+    const begun = await api.call('beginExport', req);
     expect(begun.ok).toBe(true);
     const started = (begun as { res: ExportStarted }).res;
     expect(started.fileName).toBe(`${sessionId}.html`);
@@ -102,11 +95,12 @@ describe('an export over 8 MiB through serve mode', () => {
 
   it('reads a JSON export in chunks of at most EXPORT_CHUNK_CHARS over the socket, each under a reply', async () => {
     const { home, key } = bigHome();
-    backend = await ExplorerBackend.create({ home, isDemo: false, label: 'big', watch: false, lockPollMs: 0 });
+    const b = await ExplorerBackend.create({ home, isDemo: false, label: 'big', watch: false, lockPollMs: 0 });
+    backend = b;
     server = await createLoopbackServer({ backend, port: 0, staticDir });
     const ws = await connect(server);
     const api = rpc(ws);
-    const req = { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, format: 'json' };
+    const req = { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, format: 'json' } as const;
     const begun = (await api.call('beginExport', req)) as { ok: true; res: ExportStarted };
     const parts: string[] = [];
     for (;;) {
@@ -117,10 +111,11 @@ describe('an export over 8 MiB through serve mode', () => {
       parts.push(chunk.text);
       if (chunk.done) break;
     }
-    const whole = await api.call('exportProjection', { ...req, format: 'json' });
+    const client = { id: 'in-process', push: () => undefined };
+    const whole = await readWholeExport((m, r) => b.call(m, r, client), req);
     const text = parts.join('');
     expect(parts.length).toBeGreaterThan(1);
-    if (whole.ok) expect(text).toBe((whole.res as { text: string }).text);
+    expect(text).toBe(whole.text);
     expect(JSON.parse(text)).toMatchObject({ leaf: expect.any(String), messages: expect.any(Array) });
     ws.close();
   }, 180_000);

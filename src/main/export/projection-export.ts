@@ -84,7 +84,7 @@ export function projectionExport(
   p: Projection,
   format: 'json' | 'markdown',
   sessionId: string,
-): { fileName: string; mimeType: string; text: string } {
+): Omit<ExportPieces, 'pieces'> & { text: string } {
   const e = projectionExportPieces(sourceOfProjection(p), format, sessionId);
   const parts: string[] = [];
   for (let r = e.pieces.next(); !r.done; r = e.pieces.next()) parts.push(r.value);

@@ -1,15 +1,16 @@
 /**
  * The secret scan thread's entry: scans the batches of lines the reading threads hand it
  * (scan-thread.ts), one after another, and answers each with its findings. One thread serves
- * every session of its backend. It runs at the priority of the thread that started it (the
- * backend worker's, below the main thread's): a nicer one fell behind the read on a busy machine,
- * and the read's batches then waited in fresh memory that the reading thread paid for.
+ * every session of its backend. It lowers its own priority to the lowest (scan-priority.ts), so
+ * on a busy machine it takes no core from the read or the main thread; the batches it has not taken
+ * yet wait in the reading thread's pool of buffers (scan-thread.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { parentPort, threadId, type MessagePort } from 'node:worker_threads';
+import { parentPort, threadId, workerData, type MessagePort } from 'node:worker_threads';
 import type { BatchResult, LineBatch } from './scan-batch';
 import { mayHoldSecretBytes } from './secret-gate';
-import { THREAD_NAME, type FromScanThread, type ToScanThread } from './scan-protocol';
+import { THREAD_NAME, type FromScanThread, type ScanThreadData, type ToScanThread } from './scan-protocol';
+import { setThisThreadNice } from './scan-priority';
 
 type Scan = Extract<ToScanThread, { type: 'scan' }>;
 /** A batch waiting here: its lines that passed the gate, and how many did not. */
@@ -107,7 +108,8 @@ try {
 } catch {
   // no such file here: the thread keeps its name
 }
-post({ type: 'ready', threadId });
+const { nice } = (workerData ?? { nice: null }) as ScanThreadData;
+post({ type: 'ready', threadId, tid: nice === null ? null : setThisThreadNice(nice) });
 /**
  * The rules load after `ready`: batches are taken (copied out, their buffers handed back) from the
  * start, while the preset is still loading, so a first read does not wait for it.

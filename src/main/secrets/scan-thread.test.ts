@@ -109,20 +109,23 @@ describe('the secret scan on a thread of its own', () => {
     }
   });
 
-  it.runIf(process.platform === 'linux')('runs the scan thread at the lowest priority, that thread alone', async () => {
-    const thread = ownThread();
-    const scanner = new SecretScanner(thread);
-    feed(scanner, 1);
-    await scanner.whenIdle();
-    const tid = thread.osThreadId;
-    expect(tid).not.toBeNull();
-    const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
-    // Field 19 of stat is the nice value; the fields after the command's `)` start at field 3.
-    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(SCAN_NICE);
-    const mine = readFileSync('/proc/thread-self/stat', 'utf8');
-    expect(Number(mine.slice(mine.lastIndexOf(')') + 2).split(' ')[16])).not.toBe(SCAN_NICE);
-    expect(scanner.count).toBeGreaterThanOrEqual(30);
-  });
+  it.runIf(process.platform === 'linux')(
+    "runs the scan thread's lint thread at the lowest priority, that thread alone",
+    async () => {
+      const thread = ownThread();
+      const scanner = new SecretScanner(thread);
+      feed(scanner, 1);
+      await scanner.whenIdle();
+      const tid = thread.osThreadId;
+      expect(tid).not.toBeNull();
+      const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+      // Field 19 of stat is the nice value; the fields after the command's `)` start at field 3.
+      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(SCAN_NICE);
+      const mine = readFileSync('/proc/thread-self/stat', 'utf8');
+      expect(Number(mine.slice(mine.lastIndexOf(')') + 2).split(' ')[16])).not.toBe(SCAN_NICE);
+      expect(scanner.count).toBeGreaterThanOrEqual(30);
+    },
+  );
 
   it('reuses its pool of batch buffers from one read to the next', async () => {
     const thread = ownThread(undefined, { poolBuffers: 4 });

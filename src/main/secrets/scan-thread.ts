@@ -56,7 +56,7 @@ export class ScanThread {
   freshBuffers = 0;
   /** The scan thread's id (worker_threads), once it started; null before, or in the fallback. */
   threadId: number | null = null;
-  /** Its kernel thread id, once it lowered its priority (Linux); null otherwise. */
+  /** Its lint thread's kernel id, once that lowered its priority (Linux); null otherwise. */
   osThreadId: number | null = null;
   private inlineRunning = false;
   private lastSubmitAt = 0;
@@ -134,7 +134,7 @@ export class ScanThread {
     this.state = 'starting';
     let w: Worker;
     try {
-      const data: ScanThreadData = { entry: source, nice: this.nice };
+      const data: ScanThreadData = { entry: source, file: file.href, nice: this.nice };
       w = new Worker(file, { workerData: data });
     } catch (e) {
       this.fallBack((e as Error).message);
@@ -146,11 +146,11 @@ export class ScanThread {
       if (m.type === 'ready') {
         this.state = 'ready';
         this.threadId = m.threadId;
-        this.osThreadId = m.tid;
         const unsent = this.unsent;
         this.unsent = [];
         for (const j of unsent) this.send(j);
       } else if (m.type === 'taken') this.recycle(m.buf);
+      else if (m.type === 'priority') this.osThreadId = m.tid;
       else this.finish(m.id, m.result ?? null);
     });
     w.on('error', (e: Error) => (lastError = e.message));

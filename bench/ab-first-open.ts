@@ -9,7 +9,7 @@
  * Prints each build's wall times, the serving process's CPU time (all its threads) and its
  * backend thread's own CPU time and wait for a core (thread-times.ts: steadier than wall time
  * here) from open to panes, the time the host took from this machine's CPUs meanwhile (steal),
- * and the paired differences, second build minus first.
+ * and the paired differences, each later build minus the first.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +27,8 @@ const variants = builds.map((b) => {
   const at = b.indexOf('=');
   return { name: b.slice(0, at), cli: b.slice(at + 1) };
 });
-if (!(rounds > 0) || variants.length !== 2 || variants.some((v) => !v.name || !v.cli)) {
-  console.error('usage: bench/ab-first-open.ts ROUNDS NAME=CLI NAME=CLI');
+if (!(rounds > 0) || variants.length < 2 || variants.some((v) => !v.name || !v.cli)) {
+  console.error('usage: bench/ab-first-open.ts ROUNDS NAME=CLI NAME=CLI [NAME=CLI …]');
   process.exit(2);
 }
 
@@ -91,8 +91,10 @@ for (const [label, m] of [
     const v = m.get(name) ?? [];
     console.log(`${label} ${name}: ${[...v].sort((a, b) => a - b).join(' ')} (median ${median(v)} ms)`);
   }
-  const [a, b] = variants.map((v) => m.get(v.name) ?? []);
+  const [a, ...others] = variants.map((v) => m.get(v.name) ?? []);
   if (a.length === 0) continue;
-  const diff = a.map((x, k) => b[k] - x);
-  console.log(`${label} ${variants[1].name} − ${variants[0].name}, paired: median ${median(diff)} ms`);
+  others.forEach((b, k) => {
+    const diff = a.map((x, r) => b[r] - x);
+    console.log(`${label} ${variants[k + 1].name} − ${variants[0].name}, paired: median ${median(diff)} ms`);
+  });
 }

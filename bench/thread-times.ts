@@ -21,6 +21,9 @@ export interface ThreadSample {
 
 /** The secret scan thread's name (src/main/secrets/scan-protocol.ts THREAD_NAME). */
 const SECRETS_THREAD = 'vak-secrets';
+/** Its lint thread's (LINT_THREAD_NAME), at the lowest priority. */
+const SECRETS_LINT_THREAD = 'vak-secret-lint';
+const isSecrets = (name: string | undefined): boolean => name === SECRETS_THREAD || name === SECRETS_LINT_THREAD;
 
 /** /proc/stat counts in USER_HZ, 100 a second on every Linux architecture Node runs on. */
 const MS_PER_TICK = 10;
@@ -73,6 +76,8 @@ export interface ThreadFigures {
   mainCpuMs: number;
   /** The secret scan's thread (named SECRETS_THREAD), not counted as the backend's nor a helper. */
   secretsCpuMs: number;
+  /** Its lint thread (SECRETS_LINT_THREAD). */
+  secretsLintCpuMs: number;
   /** Time the host took from this machine's CPUs meanwhile (steal, all CPUs, 10 ms ticks), or null. */
   hostStealMs: number | null;
 }
@@ -90,7 +95,8 @@ export function threadFigures(
   });
   const main = deltas.find((d) => d.tid === pid);
   const secrets = deltas.filter((d) => d.name === SECRETS_THREAD);
-  const others = deltas.filter((d) => d.tid !== pid && d.name !== SECRETS_THREAD).sort((x, y) => y.run - x.run);
+  const lint = deltas.filter((d) => d.name === SECRETS_LINT_THREAD);
+  const others = deltas.filter((d) => d.tid !== pid && !isSecrets(d.name)).sort((x, y) => y.run - x.run);
   if (!main || others.length === 0) return null;
   const [backend, ...helpers] = others;
   return {
@@ -99,6 +105,7 @@ export function threadFigures(
     helpersCpuMs: ms(helpers.reduce((n, h) => n + h.run, 0)),
     mainCpuMs: ms(main.run),
     secretsCpuMs: ms(secrets.reduce((n, h) => n + h.run, 0)),
+    secretsLintCpuMs: ms(lint.reduce((n, h) => n + h.run, 0)),
     hostStealMs: after.stealMs === null || before.stealMs === null ? null : after.stealMs - before.stealMs,
   };
 }
@@ -112,6 +119,6 @@ export function describeThreads(t: ThreadFigures | null): string {
   const steal = t.hostStealMs === null ? '' : `; the host took ${t.hostStealMs} ms of this machine's CPUs (steal)`;
   return (
     `the backend thread ran ${t.backendCpuMs} ms and waited ${t.backendWaitMs} ms for a core; ` +
-    `helper threads ${t.helpersCpuMs} ms, main thread ${t.mainCpuMs} ms, secret scan thread ${t.secretsCpuMs} ms${steal}`
+    `helper threads ${t.helpersCpuMs} ms, main thread ${t.mainCpuMs} ms, secret scan thread ${t.secretsCpuMs} ms, its lint thread ${t.secretsLintCpuMs} ms${steal}`
   );
 }

@@ -7,6 +7,20 @@ import type { BatchResult, LineBatch } from './scan-batch';
 
 /** The scan thread's name (Linux: its `comm`), so tools can tell it from the backend thread. */
 export const THREAD_NAME = 'vak-secrets';
+/** Its lint thread's (the parse and the preset, at the lowest priority); Linux keeps 15 bytes. */
+export const LINT_THREAD_NAME = 'vak-secret-lint';
+
+/** What the reading thread starts the scan thread with. */
+export interface ScanThreadData {
+  /** The dev bootstrap's TypeScript entry (thread-entry.ts). */
+  entry?: string;
+  /** The entry file as started (`new Worker`'s), so the scan thread starts its lint thread from it. */
+  file: string;
+  /** The nice value the lint thread lowers itself to (Linux); null keeps the starting thread's. */
+  nice: number | null;
+  /** Set on the lint thread. */
+  role?: 'lint';
+}
 
 /** Reading thread → scan thread. */
 export type ToScanThread =
@@ -19,6 +33,8 @@ export type ToScanThread =
 export type FromScanThread =
   /** Started, with its thread id (worker_threads), before any batch is handed over. */
   | { type: 'ready'; threadId: number }
+  /** Its lint thread's kernel id, once that lowered its priority (null: unknown, or it could not). */
+  | { type: 'priority'; tid: number | null }
   /**
    * Batch `id`'s lines are copied out: its buffer comes back for the reading thread's next batch
    * (that thread then reuses a few buffers instead of faulting in fresh memory for every batch).
@@ -26,3 +42,10 @@ export type FromScanThread =
   | { type: 'taken'; id: number; buf: ArrayBuffer }
   /** Batch `id` scanned (`result`), or dropped unscanned (no `result`). */
   | { type: 'done'; id: number; result?: BatchResult };
+
+/** Scan thread → lint thread: a batch's lines that passed the gate (their own buffer), or a drop. */
+export type ToLintThread =
+  (Extract<ToScanThread, { type: 'scan' }> & { gatedOut: number }) | Extract<ToScanThread, { type: 'drop' }>;
+
+/** Lint thread → scan thread, which passes `done` on as it is. */
+export type FromLintThread = { type: 'priority'; tid: number | null } | Extract<FromScanThread, { type: 'done' }>;

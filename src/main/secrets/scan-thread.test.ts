@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { LedgerIndex } from '../core/ledger-index';
 import { fixtureLedger } from './fixtures/planted-secrets';
-import { ScanThread } from './scan-thread';
+import { BATCH_BYTES, ScanThread, type ScanThreadOptions } from './scan-thread';
+import { SCAN_NICE } from './scan-priority';
 import { SecretScanner } from './secret-scanner';
 
 const threads: ScanThread[] = [];
@@ -27,8 +29,20 @@ function feed(scanner: SecretScanner, times: number, firstLine = 1): number {
   return lineNo - firstLine;
 }
 
-function ownThread(entry?: string): ScanThread {
-  const t = new ScanThread(entry);
+/** `count` lines of about 64 KiB of prose (none passes the gate), numbered from `firstLine`. */
+function feedProse(scanner: SecretScanner, count: number, firstLine: number): number {
+  const ids: string[] = [];
+  const index = { ids } as unknown as LedgerIndex;
+  const text = 'the quick brown fox jumps over a lazy dog; '.repeat(1500);
+  for (let k = 0; k < count; k++) {
+    ids.push(`prose-${firstLine + k}`);
+    scanner.entryLine(Buffer.from(JSON.stringify({ id: ids[k], text })), firstLine + k, index, k);
+  }
+  return count;
+}
+
+function ownThread(entry?: string, options?: ScanThreadOptions): ScanThread {
+  const t = new ScanThread(entry, options);
   threads.push(t);
   return t;
 }
@@ -94,4 +108,53 @@ describe('the secret scan on a thread of its own', () => {
       warn.mockRestore();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    "runs the scan thread's lint thread at the lowest priority, that thread alone",
+    async () => {
+      const thread = ownThread();
+      const scanner = new SecretScanner(thread);
+      feed(scanner, 1);
+      await scanner.whenIdle();
+      const tid = thread.osThreadId;
+      expect(tid).not.toBeNull();
+      const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+      // Field 19 of stat is the nice value; the fields after the command's `)` start at field 3.
+      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(SCAN_NICE);
+      const mine = readFileSync('/proc/thread-self/stat', 'utf8');
+      expect(Number(mine.slice(mine.lastIndexOf(')') + 2).split(' ')[16])).not.toBe(SCAN_NICE);
+      expect(scanner.count).toBeGreaterThanOrEqual(30);
+    },
+  );
+
+  it('reuses its pool of batch buffers from one read to the next', async () => {
+    const thread = ownThread(undefined, { poolBuffers: 4 });
+    const scanner = new SecretScanner(thread);
+    let line = 1;
+    for (let round = 0; round < 3; round++) {
+      // About 3 MiB: three full batches and one filling, all from the pool.
+      line += feedProse(scanner, 48, line);
+      await scanner.whenIdle();
+    }
+    expect(scanner.linesScanned).toBe(line - 1);
+    expect(thread.freshBuffers).toBe(0);
+  });
+
+  it('scans every line when the scan lags behind the read, in buffers made beyond the pool', async () => {
+    const thread = ownThread(undefined, { poolBuffers: 2 });
+    const scanner = new SecretScanner(thread);
+    // One synchronous read: no buffer can come back before it ends, whatever the scan thread does.
+    const prose = feedProse(scanner, 160, 1);
+    const n = prose + feed(scanner, 1, prose + 1);
+    const batches = Math.ceil((prose * 64 * 1024) / BATCH_BYTES);
+    expect(thread.freshBuffers).toBeGreaterThanOrEqual(batches - 2);
+    await scanner.whenIdle();
+    expect(scanner.linesLost).toBe(0);
+    expect(scanner.linesScanned).toBe(n);
+    const once = new SecretScanner(ownThread());
+    feed(once, 1);
+    await once.whenIdle();
+    expect(scanner.count).toBe(once.count);
+    expect(Math.min(...scanner.findings().map((f) => f.line))).toBeGreaterThan(prose);
+  }, 60_000);
 });

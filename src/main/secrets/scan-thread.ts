@@ -10,7 +10,8 @@
 import { Worker } from 'node:worker_threads';
 import { resolveWorkerEntry, SCAN_WORKER } from '../threads/thread-entry';
 import { scanBatch, type BatchResult, type LineBatch } from './scan-batch';
-import type { FromScanThread, ToScanThread } from './scan-protocol';
+import type { FromScanThread, ScanThreadData, ToScanThread } from './scan-protocol';
+import { SCAN_NICE } from './scan-priority';
 
 /** What a batch came to: scanned (`result`), dropped unscanned (null), or lost with a stopped thread. */
 export type BatchDone = (result: BatchResult | null, lost: boolean) => void;
@@ -18,11 +19,17 @@ export type BatchDone = (result: BatchResult | null, lost: boolean) => void;
 /** Bytes of a pooled batch buffer (a longer line gets a buffer of its own size). */
 export const BATCH_BYTES = 1 << 20;
 /**
- * Free batch buffers kept for reuse while batches come and go (a read: enough for the time the
- * scan thread takes to copy a batch out and hand its buffer back), and once nothing is left to scan.
+ * Batch buffers made (and their pages touched) when the thread is made, and kept for its life:
+ * while the scan thread keeps up, a read cycles through them and touches no fresh memory.
  */
-const POOL_MAX = 16;
-const POOL_IDLE = 2;
+export const POOL_BUFFERS = 8;
+
+export interface ScanThreadOptions {
+  /** Pooled batch buffers (POOL_BUFFERS). */
+  poolBuffers?: number;
+  /** The scan thread's nice value (scan-priority.ts); null keeps this thread's. */
+  nice?: number | null;
+}
 /** In the fallback: scanning waits until no batch has come for this long, then runs in steps of about this long. */
 const QUIET_MS = 30;
 const STEP_MS = 8;
@@ -43,22 +50,42 @@ export class ScanThread {
   private unsent: Job[] = [];
   private nextId = 1;
   private readonly pool: ArrayBuffer[] = [];
+  private readonly poolBuffers: number;
+  private readonly nice: number | null;
+  /** Batch buffers made beyond the pool: the scan thread lagged and every pooled one was out. */
+  freshBuffers = 0;
   /** The scan thread's id (worker_threads), once it started; null before, or in the fallback. */
   threadId: number | null = null;
+  /** Its lint thread's kernel id, once that lowered its priority (Linux); null otherwise. */
+  osThreadId: number | null = null;
   private inlineRunning = false;
   private lastSubmitAt = 0;
 
   /** `entry`: the scan thread's file; default: `secret-scan-worker` found as thread-entry.ts finds entries. */
-  constructor(private readonly entry?: string | URL) {}
+  constructor(
+    private readonly entry?: string | URL,
+    options: ScanThreadOptions = {},
+  ) {
+    this.poolBuffers = options.poolBuffers ?? POOL_BUFFERS;
+    this.nice = options.nice === undefined ? SCAN_NICE : options.nice;
+    // Written now (calloc'd memory is not touched until used), so a read's copies land in pages
+    // already faulted in.
+    for (let k = 0; k < this.poolBuffers; k++)
+      this.pool.push(Buffer.allocUnsafeSlow(BATCH_BYTES).fill(0).buffer as ArrayBuffer);
+  }
 
   /**
-   * A buffer for a batch of at least `bytes` bytes: a pooled one when it is big enough. A new one
-   * is not zeroed (every byte scanned is written first), so memory freed by older batches is
-   * reused rather than fresh pages faulted in and cleared while a read is running.
+   * A buffer for a batch of at least `bytes` bytes: a pooled one when it is big enough. When the
+   * scan thread lags and all of them are out, a fresh one: the read never waits for the scan and
+   * the file is never read again, so the lines read meanwhile must be held somewhere; the scan
+   * thread hands the buffers back as it takes their lines, keeping only those its gate passes, so
+   * the memory held is the backlog it has not taken yet. Fresh ones are not kept after.
    */
   buffer(bytes: number): ArrayBuffer {
     const pooled = bytes <= BATCH_BYTES ? this.pool.pop() : undefined;
-    return pooled ?? (Buffer.allocUnsafeSlow(Math.max(bytes, BATCH_BYTES)).buffer as ArrayBuffer);
+    if (pooled) return pooled;
+    this.freshBuffers++;
+    return Buffer.allocUnsafeSlow(Math.max(bytes, BATCH_BYTES)).buffer as ArrayBuffer;
   }
 
   /** Scans `batch` (its buffer is handed over: the caller no longer touches it) and tells `done`. */
@@ -90,6 +117,7 @@ export class ScanThread {
     this.worker = null;
     if (this.state !== 'inline') this.state = 'idle';
     this.threadId = null;
+    this.osThreadId = null;
     this.loseAll();
     await w?.terminate();
   }
@@ -106,7 +134,8 @@ export class ScanThread {
     this.state = 'starting';
     let w: Worker;
     try {
-      w = new Worker(file, { workerData: { entry: source } });
+      const data: ScanThreadData = { entry: source, file: file.href, nice: this.nice };
+      w = new Worker(file, { workerData: data });
     } catch (e) {
       this.fallBack((e as Error).message);
       return;
@@ -121,6 +150,7 @@ export class ScanThread {
         this.unsent = [];
         for (const j of unsent) this.send(j);
       } else if (m.type === 'taken') this.recycle(m.buf);
+      else if (m.type === 'priority') this.osThreadId = m.tid;
       else this.finish(m.id, m.result ?? null);
     });
     w.on('error', (e: Error) => (lastError = e.message));
@@ -136,6 +166,7 @@ export class ScanThread {
       console.warn(`vak-explorer: the secret scan thread stopped (${reason}); the lines it held are not scanned`);
       this.state = 'idle';
       this.threadId = null;
+      this.osThreadId = null;
       this.loseAll();
     });
   }
@@ -156,7 +187,7 @@ export class ScanThread {
   }
 
   private recycle(buf: ArrayBuffer): void {
-    if (buf.byteLength === BATCH_BYTES && this.pool.length < POOL_MAX) this.pool.push(buf);
+    if (buf.byteLength === BATCH_BYTES && this.pool.length < this.poolBuffers) this.pool.push(buf);
   }
 
   private finish(id: number, result: BatchResult | null): void {
@@ -165,10 +196,7 @@ export class ScanThread {
     this.jobs.delete(id);
     // In the fallback (or a batch never sent) the buffer is still here.
     if (j.batch.buf.byteLength > 0) this.recycle(j.batch.buf);
-    if (this.jobs.size === 0) {
-      this.worker?.unref();
-      this.pool.length = Math.min(this.pool.length, POOL_IDLE);
-    }
+    if (this.jobs.size === 0) this.worker?.unref();
     j.done(result, false);
   }
 

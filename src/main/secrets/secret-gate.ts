@@ -30,32 +30,52 @@ export function mayHoldSecret(text: string): boolean {
  * of 0x80 and above, which no rule's run, name or header holds: the same answer as on the text.
  */
 export function mayHoldSecretBytes(b: Uint8Array): boolean {
-  let run = 0;
-  /** The kinds of the run's bytes, or-ed: NON_HEX set when one is not a hex digit or dash. */
-  let kinds = 0;
   const n = b.length;
-  for (let k = 0; k < n; k++) {
-    const c = b[k];
-    const w = WORD[c];
-    if (w !== 0) {
-      run++;
+  // A run of 16 or more holds an index ≡ 15 (mod 16): only those bytes are looked at first, and
+  // the run around one that is a word byte is then measured whole and skipped. Most of a
+  // session's bytes (prose, code, escapes) are thus never loaded, and none more than twice.
+  for (let k = 15; k < n;) {
+    let kinds = WORD[b[k]];
+    if (kinds === 0) {
+      k += 16;
+      continue;
+    }
+    let s = k;
+    while (s > 0) {
+      const w = WORD[b[s - 1]];
+      if (w === 0) break;
       kinds |= w;
-    } else {
-      if (run >= 16 && kinds & NON_HEX && !(c === 34 && b[k + 1] === 58)) return true;
-      if (c === 58 && b[k + 1] === 47 && b[k + 2] === 47 && credentialsAfter(b, k + 3)) return true;
-      run = 0;
-      kinds = 0;
+      s--;
+    }
+    let e = k + 1;
+    while (e < n) {
+      const w = WORD[b[e]];
+      if (w === 0) break;
+      kinds |= w;
+      e++;
+    }
+    // A JSON key (a run before `":`) is no token.
+    if (e - s >= 16 && kinds & NON_HEX && !(e < n && b[e] === 34 && b[e + 1] === 58)) return true;
+    // The next run starts after e's byte (not a word byte): its first index ≡ 15.
+    k = (e + 1) | 15;
+  }
+  // Native searches; `://` (its `:` is everywhere in JSON) only in a line with an `@`.
+  const bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (bytes.includes(AT)) {
+    for (let at = bytes.indexOf(SCHEME); at >= 0; at = bytes.indexOf(SCHEME, at + 3)) {
+      if (credentialsAfter(b, at + 3)) return true;
     }
   }
-  if (run >= 16 && kinds & NON_HEX) return true;
-  const bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  return (
-    bytes.includes('PRIVATE KEY') ||
-    bytes.includes('_authToken') ||
-    bytes.includes('ccount') ||
-    bytes.includes('CCOUNT')
-  );
+  return bytes.includes(PEM) || bytes.includes(AUTH_TOKEN) || bytes.includes(ACCOUNT) || bytes.includes(ACCOUNT_UPPER);
 }
+
+const AT = 64;
+const SCHEME = Buffer.from('://');
+const PEM = Buffer.from('PRIVATE KEY');
+const AUTH_TOKEN = Buffer.from('_authToken');
+/** `account`, `Account`, `ACCOUNT`: the AWS rule's names for an account id. */
+const ACCOUNT = Buffer.from('ccount');
+const ACCOUNT_UPPER = Buffer.from('CCOUNT');
 
 /** `user:password@` right after a `://` at `k` (before any space, slash or quote). */
 function credentialsAfter(b: Uint8Array, k: number): boolean {

@@ -1,115 +1,157 @@
 /**
- * The secret scan thread's entry: scans the batches of lines the reading threads hand it
- * (scan-thread.ts), one after another, and answers each with its findings. One thread serves
- * every session of its backend. It runs at the priority of the thread that started it (the
- * backend worker's, below the main thread's): a nicer one fell behind the read on a busy machine,
- * and the read's batches then waited in fresh memory that the reading thread paid for.
+ * The secret scan thread's entry, which runs as two threads:
+ *
+ * - the scan thread (`vak-secrets`), at the priority of the thread that started it: as each batch
+ *   of lines arrives from a reading thread (scan-thread.ts) it gates the lines, copies those that
+ *   pass into its own memory and hands the buffer straight back. That keeps pace with a read, so
+ *   the reading thread cycles through its pool of buffers and never touches fresh memory.
+ * - its lint thread (`vak-secret-lint`), at the lowest priority (scan-priority.ts): the parse and
+ *   the preset, most of the scan's CPU, over the lines that passed (a fraction of what was read).
+ *   On a busy machine it takes no core from the read or the main thread, and catches up after.
+ *
+ * One pair serves every session of its backend; answers go back through the scan thread.
  */
 import { writeFileSync } from 'node:fs';
-import { parentPort, threadId, type MessagePort } from 'node:worker_threads';
+import { parentPort, threadId, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import type { BatchResult, LineBatch } from './scan-batch';
 import { mayHoldSecretBytes } from './secret-gate';
-import { THREAD_NAME, type FromScanThread, type ToScanThread } from './scan-protocol';
+import {
+  LINT_THREAD_NAME,
+  THREAD_NAME,
+  type FromLintThread,
+  type FromScanThread,
+  type ScanThreadData,
+  type ToLintThread,
+  type ToScanThread,
+} from './scan-protocol';
+import { setThisThreadNice } from './scan-priority';
 
 type Scan = Extract<ToScanThread, { type: 'scan' }>;
-/** A batch waiting here: its lines that passed the gate, and how many did not. */
-type Queued = Scan & { gatedOut: number };
+type Gated = Extract<ToLintThread, { type: 'scan' }>;
+
+/** A step of scanning ends after this long, so that drops arriving meanwhile are seen promptly. */
+const STEP_MS = 8;
 
 function requirePort(): MessagePort {
   if (!parentPort) throw new Error('secret-scan-worker.ts runs only as a worker thread');
   return parentPort;
 }
 const port = requirePort();
-const queue: Queued[] = [];
-let running = false;
-/** A step of scanning ends after this long, so that batches arriving meanwhile are taken promptly. */
-const STEP_MS = 8;
+const data = (workerData ?? { nice: null }) as ScanThreadData;
 
-/** A `taken` hands its buffer back (transferred). */
-function post(m: FromScanThread): void {
-  port.postMessage(m, m.type === 'taken' ? [m.buf] : []);
-}
-
-/** Scans the queue in steps; between steps, new batches are taken and drops seen. */
-async function run(): Promise<void> {
-  running = true;
-  const { scanBatch } = await rules;
-  let from = 0;
-  let partial: BatchResult = { findings: [], lines: 0, texts: 0 };
-  while (queue.length > 0) {
-    const s = queue[0];
-    const started = performance.now();
-    const r = await scanBatch(s.batch, from, () => performance.now() - started >= STEP_MS);
-    partial.findings.push(...r.findings);
-    partial.lines += r.lines;
-    partial.texts += r.texts;
-    if (r.next < s.batch.ends.length) from = r.next;
-    else {
-      queue.shift();
-      partial.lines += s.gatedOut;
-      post({ type: 'done', id: s.id, result: partial });
-      from = 0;
-      partial = { findings: [], lines: 0, texts: 0 };
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-    // A drop took the batch being scanned: its partial result goes with it.
-    if (queue[0] !== s && from > 0) {
-      from = 0;
-      partial = { findings: [], lines: 0, texts: 0 };
-    }
+/** Named for `top -H` and the benches (thread-times.ts), which tell it from the backend thread (Linux). */
+function nameThisThread(name: string): void {
+  try {
+    writeFileSync('/proc/thread-self/comm', name);
+  } catch {
+    // no such file here: the thread keeps its name
   }
-  running = false;
 }
 
-/**
- * The lines of a batch that pass the gate, copied into this thread's memory; the buffer goes back
- * at once. Gating as batches arrive keeps up with a read, and most of a session's bytes (long tool
- * outputs) never pass it, so the backlog this thread holds is a fraction of what was read.
- */
-function take(m: Scan): Queued {
-  const { buf, ends, lineNos, entryIds } = m.batch;
-  const all = Buffer.from(buf);
-  const kept: LineBatch = { buf, ends: [], lineNos: [], entryIds: [] };
-  const passing: Buffer[] = [];
-  let used = 0;
-  for (let k = 0; k < ends.length; k++) {
-    const line = all.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
-    if (!mayHoldSecretBytes(line)) continue;
-    passing.push(line);
-    used += line.length;
-    kept.ends.push(used);
-    kept.lineNos.push(lineNos[k]);
-    kept.entryIds.push(entryIds[k]);
-  }
-  const own = Buffer.allocUnsafeSlow(used);
-  let at = 0;
-  for (const line of passing) at += line.copy(own, at);
-  post({ type: 'taken', id: m.id, buf });
-  return { ...m, batch: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut: ends.length - kept.ends.length };
-}
+if (data.role === 'lint') runLintThread();
+else runScanThread();
 
-port.on('message', (m: ToScanThread) => {
-  if (m.type === 'scan') {
-    queue.push(take(m));
-    if (!running) void run();
-  } else {
-    for (let k = queue.length - 1; k >= 0; k--) {
-      const s = queue[k];
-      if (s.owner !== m.owner || s.epoch >= m.epoch) continue;
-      queue.splice(k, 1);
-      post({ type: 'done', id: s.id });
+function runScanThread(): void {
+  nameThisThread(THREAD_NAME);
+  const post = (m: FromScanThread): void => port.postMessage(m, m.type === 'taken' ? [m.buf] : []);
+  const lint = new Worker(new URL(data.file), { workerData: { ...data, role: 'lint' } satisfies ScanThreadData });
+  const toLint = (m: ToLintThread): void => lint.postMessage(m, m.type === 'scan' ? [m.batch.buf] : []);
+  lint.on('message', (m: FromLintThread) => {
+    if (m.type === 'priority') post({ type: 'priority', tid: m.tid });
+    else post(m);
+  });
+  // Without it the lines it holds are never answered: this thread stops too, and the reading
+  // thread counts them lost (scan-thread.ts).
+  lint.on('error', (e: Error) => {
+    throw e;
+  });
+  lint.on('exit', (code) => {
+    if (code !== 0) process.exit(code);
+  });
+
+  /**
+   * The lines of a batch that pass the gate, copied into this thread's memory; the buffer goes
+   * back at once. Most of a session's bytes (long tool outputs) never pass it, so the backlog the
+   * lint thread holds is a fraction of what was read.
+   */
+  const take = (m: Scan): Gated => {
+    const { buf, ends, lineNos, entryIds } = m.batch;
+    const all = Buffer.from(buf);
+    const kept: LineBatch = { buf, ends: [], lineNos: [], entryIds: [] };
+    const passing: Buffer[] = [];
+    let used = 0;
+    for (let k = 0; k < ends.length; k++) {
+      const line = all.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
+      if (!mayHoldSecretBytes(line)) continue;
+      passing.push(line);
+      used += line.length;
+      kept.ends.push(used);
+      kept.lineNos.push(lineNos[k]);
+      kept.entryIds.push(entryIds[k]);
     }
-  }
-});
-// Named for `top -H` and the benches (thread-times.ts), which tell it from the backend thread (Linux).
-try {
-  writeFileSync('/proc/thread-self/comm', THREAD_NAME);
-} catch {
-  // no such file here: the thread keeps its name
+    const own = Buffer.allocUnsafeSlow(used);
+    let at = 0;
+    for (const line of passing) at += line.copy(own, at);
+    post({ type: 'taken', id: m.id, buf });
+    return { ...m, batch: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut: ends.length - kept.ends.length };
+  };
+
+  port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m));
+  post({ type: 'ready', threadId });
 }
-post({ type: 'ready', threadId });
-/**
- * The rules load after `ready`: batches are taken (copied out, their buffers handed back) from the
- * start, while the preset is still loading, so a first read does not wait for it.
- */
-const rules = import('./scan-batch');
+
+function runLintThread(): void {
+  nameThisThread(LINT_THREAD_NAME);
+  const lintPort = port;
+  const post = (m: FromLintThread): void => lintPort.postMessage(m);
+  post({ type: 'priority', tid: data.nice === null ? null : setThisThreadNice(data.nice) });
+  const queue: Gated[] = [];
+  let running = false;
+  /** The rules load at once, while the scan thread already takes batches. */
+  const rules = import('./scan-batch');
+
+  /** Scans the queue in steps; between steps, new batches are queued and drops seen. */
+  const run = async (): Promise<void> => {
+    running = true;
+    const { scanBatch } = await rules;
+    let from = 0;
+    let partial: BatchResult = { findings: [], lines: 0, texts: 0 };
+    while (queue.length > 0) {
+      const s = queue[0];
+      const started = performance.now();
+      const r = await scanBatch(s.batch, from, () => performance.now() - started >= STEP_MS);
+      partial.findings.push(...r.findings);
+      partial.lines += r.lines;
+      partial.texts += r.texts;
+      if (r.next < s.batch.ends.length) from = r.next;
+      else {
+        queue.shift();
+        partial.lines += s.gatedOut;
+        post({ type: 'done', id: s.id, result: partial });
+        from = 0;
+        partial = { findings: [], lines: 0, texts: 0 };
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      // A drop took the batch being scanned: its partial result goes with it.
+      if (queue[0] !== s && from > 0) {
+        from = 0;
+        partial = { findings: [], lines: 0, texts: 0 };
+      }
+    }
+    running = false;
+  };
+
+  lintPort.on('message', (m: ToLintThread) => {
+    if (m.type === 'scan') {
+      queue.push(m);
+      if (!running) void run();
+    } else {
+      for (let k = queue.length - 1; k >= 0; k--) {
+        const s = queue[k];
+        if (s.owner !== m.owner || s.epoch >= m.epoch) continue;
+        queue.splice(k, 1);
+        post({ type: 'done', id: s.id });
+      }
+    }
+  });
+}

@@ -11,22 +11,13 @@
  * Linux only: setpriority(2) with a thread id applies to that thread (Node's os.setPriority
  * passes it through); /proc/thread-self names the calling thread. Elsewhere it does nothing.
  */
-import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import { currentThreadId } from '../threads/thread-id';
+
+export { currentThreadId };
 
 /** How much nicer than its process the worker thread runs (0 … 19; +5 is about a third of the weight). */
 export const WORKER_NICE_INCREMENT = 5;
-
-/** The calling thread's kernel id (Linux), or null where there is none to read. */
-export function currentThreadId(): number | null {
-  if (process.platform !== 'linux') return null;
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    return Number.isInteger(tid) && tid > 0 ? tid : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Raises the calling thread's nice value by `increment` (capped at 19; raising it needs no

@@ -10,7 +10,7 @@ import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-ba
 import { noCoreWork } from '../core/core-work';
 import { sharedScanThreadId, stopSharedScanThread } from '../secrets/scan-thread';
 import { FairQueue } from './fair-queue';
-import { lowerThisThreadPriority } from './thread-priority';
+import { currentThreadId, lowerThisThreadPriority } from './thread-priority';
 import {
   callCancelled,
   MAX_ANSWER_CHARS,
@@ -40,7 +40,7 @@ const data = workerData as BackendWorkerData;
 const cancelTable = new Int32Array(data.cancelTable);
 
 const post = (m: FromWorker): void => port.postMessage(m);
-const stats: Omit<WorkerStats, 'core' | 'secretScanThread'> = {
+const stats: Omit<WorkerStats, 'core' | 'secretScanThread' | 'osThread'> = {
   callsRun: 0,
   callsDroppedUnrun: 0,
   callsAbortedRunning: 0,
@@ -202,7 +202,12 @@ async function onMessage(raw: unknown): Promise<void> {
     case 'stats':
       post({
         type: 'stats',
-        stats: { ...stats, core: backend ? backend.coreWork() : noCoreWork(), secretScanThread: sharedScanThreadId() },
+        stats: {
+          ...stats,
+          core: backend ? backend.coreWork() : noCoreWork(),
+          secretScanThread: sharedScanThreadId(),
+          osThread: currentThreadId(),
+        },
       });
       return;
     case 'close':

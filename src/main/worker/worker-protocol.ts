@@ -57,6 +57,8 @@ export interface WorkerStats {
   core: CoreWork;
   /** The secret scan thread's id (worker_threads) once it started; null before, or when it could not. */
   secretScanThread: number | null;
+  /** The worker's own kernel thread id (Linux), so a test reads that thread's priority and no other's. */
+  osThread: number | null;
 }
 
 /** Worker → main. */
@@ -115,6 +117,7 @@ export const fromWorker: z.ZodType<FromWorker> = z.union([
         turnsNoted: z.number(),
       }),
       secretScanThread: z.number().nullable(),
+      osThread: z.number().nullable(),
     }),
   }),
   z.object({ type: z.literal('closed') }),

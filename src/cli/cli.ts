@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
+import type { OpenOptions } from '../main/core/ledger-options';
 import { planLeaf } from '../main/core/projection';
 import { entryFateOf, projectedSearchOf } from '../main/api/entry-fate-handler';
 import { atOnce } from '../main/core/cancel';
@@ -106,9 +107,9 @@ function fileArg(positionals: string[]): string {
   return positionals[0];
 }
 
-function openLedger(path: string): Ledger {
+function openLedger(path: string, opts: Pick<OpenOptions, 'noteFullCosts'> = {}): Ledger {
   try {
-    return Ledger.openSync(path);
+    return Ledger.openSync(path, opts);
   } catch (e) {
     throw new Error(`cannot read ${path}: ${(e as Error).message}`, { cause: e });
   }
@@ -205,7 +206,7 @@ async function projectCmd(
   const args = parseArgs('project', argv, PLAN_OPTIONS);
   const path = fileArg(args.positionals);
   const { plan, profile } = planArgs(args);
-  const ledger = openLedger(path);
+  const ledger = openLedger(path, { noteFullCosts: profile.bytes_per_token });
   try {
     const leaf = leafArg(args, ledger, path);
     // Messages shaped a page at a time and written as they come: the output is never one string.

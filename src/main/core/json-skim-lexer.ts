@@ -26,6 +26,9 @@ const MESSAGE = 1;
 const CONTENT = 2;
 const TEXT = 3;
 
+/** Which strings `findLongStrings` takes: at message.content[*].text and .content, or at .content only. */
+export type SkimKeys = 'text-and-content' | 'content';
+
 /**
  * Writes a record per long string into `records` (RECORD_INTS each: start, end, UTF-8 bytes of
  * the decoded text with a lone surrogate counted as U+FFFD's 3, its `\n`s, 1 when it ends with
@@ -33,8 +36,15 @@ const TEXT = 3;
  * would refuse, a string without its closing quote, more than `maxRecords` long strings, a
  * closing bracket without its opener.
  */
-export function findLongStrings(line: Buffer, minLong: number, records: Int32Array, maxRecords: number): number {
+export function findLongStrings(
+  line: Buffer,
+  minLong: number,
+  records: Int32Array,
+  maxRecords: number,
+  keys: SkimKeys = 'text-and-content',
+): number {
   const end = line.length;
+  const highestKey = keys === 'content' ? CONTENT : TEXT; // the key codes taken: CONTENT…highestKey
   let depth = 0;
   /** How many of the levels from the top are on the path message.content[*]: 4 inside a block. */
   let path = 0;
@@ -53,7 +63,7 @@ export function findLongStrings(line: Buffer, minLong: number, records: Int32Arr
         i = j + 1;
         continue;
       }
-      if (path === 4 && depth === 4 && key >= CONTENT && close + 1 - i >= minLong) {
+      if (path === 4 && depth === 4 && key >= CONTENT && key <= highestKey && close + 1 - i >= minLong) {
         if (n >= maxRecords) return -1;
         const saved = measure(line, i, close);
         if (saved < 0) return -1;

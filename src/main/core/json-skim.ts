@@ -16,7 +16,7 @@
  * strings look like. Only the reader's notes see placeholders: entries are always parsed from
  * their lines when shown.
  */
-import { findLongStrings, RECORD_INTS } from './json-skim-lexer';
+import { findLongStrings, RECORD_INTS, type SkimKeys } from './json-skim-lexer';
 
 /** Lines shorter than this are parsed as they are (nothing long enough to gain from). */
 export const SKIM_MIN_LINE = 2048;
@@ -69,10 +69,15 @@ export class JsonSkim {
   /** Where each placeholder of the last text starts in it. */
   private readonly placed = new Int32Array(MAX_RECORDS);
 
-  /** `minString` ≥ 12: a placeholder token (up to 11 bytes) must never be longer than its string's. */
+  /**
+   * `minString` ≥ 12: a placeholder token (up to 11 bytes) must never be longer than its string's.
+   * `keys`: 'content' for a reader that shows text blocks but only measures tool results
+   * (EntryReader.skimmedEntry).
+   */
   constructor(
     readonly minLine = SKIM_MIN_LINE,
     readonly minString = SKIM_MIN_STRING,
+    readonly keys: SkimKeys = 'text-and-content',
   ) {
     if (minString < 12) throw new RangeError(`minString ${minString} < 12`);
   }
@@ -83,7 +88,7 @@ export class JsonSkim {
     long.count = 0;
     if (line.length < this.minLine || line.length > SKIM_MAX_LINE) return line.toString('utf8');
     const records = this.records;
-    const n = findLongStrings(line, this.minString, records, MAX_RECORDS);
+    const n = findLongStrings(line, this.minString, records, MAX_RECORDS, this.keys);
     if (n <= 0) return line.toString('utf8');
 
     if (out.length < line.length) out = Buffer.allocUnsafeSlow(Math.max(line.length, 2 * out.length));

@@ -4,6 +4,7 @@ import { DeferredHashes } from './deferred-hashes';
 import type { LedgerEntry } from './entry-types';
 import { feedInSteps, feedSync, readBuffer, YIELD_EVERY } from './feed-bytes';
 import { FullNotes } from './full-notes';
+import type { LongStrings } from './json-skim';
 import { LedgerIndex } from './ledger-index';
 import type { HashCheckResult, LedgerStats, OpenOptions, RefreshOptions, RefreshResult } from './ledger-options';
 import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-snapshot';
@@ -159,8 +160,8 @@ export class Ledger {
   }
 
   /** Reads a ledger file synchronously (CLI, tests); a regular file only, as `open`. */
-  static openSync(path: string | FileSource): Ledger {
-    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path);
+  static openSync(path: string | FileSource, opts: Pick<OpenOptions, 'noteFullCosts'> = {}): Ledger {
+    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path, opts.noteFullCosts ?? null);
     try {
       l.readNewSync();
     } catch (e) {
@@ -456,6 +457,11 @@ export class Ledger {
    */
   scanEntry(i: number): LedgerEntry {
     return this.entries.scanEntry(this.index, i);
+  }
+
+  /** An entry for a one-pass read of Full shapes (EntryReader.skimmedEntry). */
+  skimmedEntry(i: number): { entry: LedgerEntry; long: LongStrings | null } {
+    return this.entries.skimmedEntry(this.index, i);
   }
 
   /**

@@ -87,7 +87,11 @@ export class Ledger {
     private readonly notesBpt: number | null = null,
     private readonly sink: NonNullable<OpenOptions['lineSink']> | null = null,
   ) {
-    this.entries = new ParsedEntries(source, (what) => new LedgerChangedError(this, what));
+    this.entries = new ParsedEntries(
+      source,
+      (what) => new LedgerChangedError(this, what),
+      (i) => this.reader.notes?.measuresOf(i) ?? null,
+    );
     this.stamp = new ReadStamp(source);
     this.hashes = new DeferredHashes({
       source,

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
 import { ledgerBytes, userMsg } from '../../reliability/ledger-lines';
+import { RECORD_INTS } from './json-skim-lexer';
 import { planLeaf } from './leaf-plan';
 import { Ledger } from './ledger';
 
@@ -80,8 +81,9 @@ const bytes = ledgerBytes([
 ]);
 
 /** Every message of `leaf`'s plan, read once (skimmed) from a fresh ledger, and a page at a time from another. */
-function bothWays(data: Buffer, leaf?: string, plan: 'none' | 'auto' = 'none') {
-  const a = Ledger.fromBytes(data);
+function bothWays(data: Buffer, leaf?: string, plan: 'none' | 'auto' = 'none', notes = false) {
+  // With the reader's notes, the skim takes the long strings' measures the reading took.
+  const a = Ledger.fromBytes(data, notes ? { noteFullCosts: 4 } : {});
   const b = Ledger.fromBytes(data);
   const leafOf = (l: Ledger) => (leaf === undefined ? l.index.activeLeaf : (l.indexOf(leaf) ?? -1));
   const once = planLeaf(a, leafOf(a), { plan });
@@ -94,22 +96,31 @@ function bothWays(data: Buffer, leaf?: string, plan: 'none' | 'auto' = 'none') {
 }
 
 describe('messages read once, skimmed', () => {
-  it('are the messages a page gets, whichever block holds the long strings', () => {
-    const { once, paged, a } = bothWays(bytes);
-    expect(once).toEqual(paged);
-    expect(JSON.stringify(once)).not.toContain('\\u0000');
-    // The skimmed path was taken: r1's long strings were placeholders.
-    expect(a.skimmedEntry(a.indexOf('r1') ?? -1).long?.count).toBe(2);
-    // Only strings at .content are skimmed: a1's text stays in its line, its note's content does not.
-    expect(a.skimmedEntry(a.indexOf('a1') ?? -1).long?.count).toBe(1);
-    const r1 = once.find((m) => m.source_ids[0] === 'r1');
-    expect(r1?.content[0]).toEqual({
-      type: 'tool_result',
-      tool_use_id: 't1',
-      content: expect.stringMatching(/^\[read_file result: 81 lines, \d+ bytes\]$/),
-    });
-    expect(r1?.content[1]).toEqual({ type: 'tool_result', tool_use_id: 't2', content: 'kept digest', is_error: true });
-  });
+  it.each([false, true])(
+    'are the messages a page gets, whichever block holds the long strings (notes: %s)',
+    (notes) => {
+      const { once, paged, a } = bothWays(bytes, undefined, 'none', notes);
+      expect(a.fullNotes?.measuresOf(a.indexOf('r1') ?? -1)?.length ?? 0).toBe(notes ? 2 * RECORD_INTS : 0);
+      expect(once).toEqual(paged);
+      expect(JSON.stringify(once)).not.toContain('\\u0000');
+      // The skimmed path was taken: r1's long strings were placeholders.
+      expect(a.skimmedEntry(a.indexOf('r1') ?? -1).long?.count).toBe(2);
+      // Only strings at .content are skimmed: a1's text stays in its line, its note's content does not.
+      expect(a.skimmedEntry(a.indexOf('a1') ?? -1).long?.count).toBe(1);
+      const r1 = once.find((m) => m.source_ids[0] === 'r1');
+      expect(r1?.content[0]).toEqual({
+        type: 'tool_result',
+        tool_use_id: 't1',
+        content: expect.stringMatching(/^\[read_file result: 81 lines, \d+ bytes\]$/),
+      });
+      expect(r1?.content[1]).toEqual({
+        type: 'tool_result',
+        tool_use_id: 't2',
+        content: 'kept digest',
+        is_error: true,
+      });
+    },
+  );
 
   it('are the messages a page gets on generated sessions, at several leaves, with and without a plan', () => {
     for (const seed of [41, 42]) {
@@ -118,8 +129,10 @@ describe('messages read once, skimmed', () => {
       for (const leaf of l.index.leaves().slice(0, 6)) {
         const id = l.index.ids[leaf];
         for (const plan of ['none', 'auto'] as const) {
-          const { once, paged } = bothWays(g.bytes, id, plan);
-          expect(once).toEqual(paged);
+          for (const notes of [false, true]) {
+            const { once, paged } = bothWays(g.bytes, id, plan, notes);
+            expect(once).toEqual(paged);
+          }
         }
       }
     }

@@ -22,9 +22,14 @@ export class ParsedEntries {
   /** Skims lines for `skimmedEntry`: tool results' long content strings only (text blocks are shown). */
   private readonly skim = new JsonSkim(undefined, undefined, 'content');
 
+  /**
+   * `measured`: what the reading measured of entry `i`'s long strings (FullNotes.measuresOf), so a
+   * skim of its line does not measure them again.
+   */
   constructor(
     source: ByteSource,
     private readonly changed: (what: string) => Error,
+    private readonly measured: (i: number) => Int32Array | null = () => null,
   ) {
     this.lines = new LineWindow(source);
   }
@@ -74,7 +79,9 @@ export class ParsedEntries {
     try {
       const offset = ix.offset[i];
       const length = ix.length[i];
-      line = JSON.parse(skim ? skim.text(this.lines.bytes(offset, length)) : this.lines.text(offset, length));
+      line = JSON.parse(
+        skim ? skim.text(this.lines.bytes(offset, length), this.measured(i)) : this.lines.text(offset, length),
+      );
     } catch {
       throw this.changed(`line ${ix.line[i]} no longer parses`);
     }

@@ -163,10 +163,17 @@ export class Ledger {
     return captureSnapshot(this.reader, this.index);
   }
 
-  /** Reads a ledger file synchronously (CLI, tests); a regular file only, as `open`. */
-  static openSync(path: string | FileSource, opts: Pick<OpenOptions, 'noteFullCosts'> = {}): Ledger {
+  /**
+   * Reads a ledger file synchronously (CLI, tests); a regular file only, as `open`. With
+   * `deferHashCheck` the hash chain is checked only when something asks for every warning.
+   */
+  static openSync(
+    path: string | FileSource,
+    opts: Pick<OpenOptions, 'noteFullCosts' | 'deferHashCheck' | 'deferredClaimsMax'> = {},
+  ): Ledger {
     const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path, opts.noteFullCosts ?? null);
     try {
+      if (opts.deferHashCheck) l.hashes.defer(opts.deferredClaimsMax);
       l.readNewSync();
     } catch (e) {
       l.close();

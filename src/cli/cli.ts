@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
+import type { OpenOptions } from '../main/core/ledger-options';
 import { planLeaf } from '../main/core/projection';
 import { entryFateOf, projectedSearchOf } from '../main/api/entry-fate-handler';
 import { atOnce } from '../main/core/cancel';
@@ -106,9 +107,12 @@ function fileArg(positionals: string[]): string {
   return positionals[0];
 }
 
-function openLedger(path: string): Ledger {
+function openLedger(
+  path: string,
+  opts: Pick<OpenOptions, 'noteFullCosts' | 'deferHashCheck' | 'deferredClaimsMax'> = {},
+): Ledger {
   try {
-    return Ledger.openSync(path);
+    return Ledger.openSync(path, opts);
   } catch (e) {
     throw new Error(`cannot read ${path}: ${(e as Error).message}`, { cause: e });
   }
@@ -196,6 +200,15 @@ function leafOf(ledger: Ledger, path: string, leafId: string | undefined): numbe
 const leafArg = (args: ParsedArgs, ledger: Ledger, path: string): number =>
   leafOf(ledger, path, args.options.get('leaf'));
 
+/**
+ * How `project` reads its file: noting each message's Full cost as it parses it (the plan then
+ * parses no line again), and leaving the hash chain unchecked: §8 keeps an entry with a
+ * hash_mismatch, so the projection never depends on it, and `project` prints no warning (the
+ * check is deferred, not dropped: anything asking for every warning would do it first). The
+ * claims it keeps meanwhile (~100 bytes an entry) are bounded: past them it hashes as it reads.
+ */
+const PROJECT_OPEN = (bpt: number) => ({ noteFullCosts: bpt, deferHashCheck: true, deferredClaimsMax: 1 << 19 });
+
 /** `redact`: what `project --redact` does to the messages before they are written. */
 async function projectCmd(
   argv: string[],
@@ -205,7 +218,7 @@ async function projectCmd(
   const args = parseArgs('project', argv, PLAN_OPTIONS);
   const path = fileArg(args.positionals);
   const { plan, profile } = planArgs(args);
-  const ledger = openLedger(path);
+  const ledger = openLedger(path, PROJECT_OPEN(profile.bytes_per_token));
   try {
     const leaf = leafArg(args, ledger, path);
     // Messages shaped a page at a time and written as they come: the output is never one string.

@@ -1,4 +1,5 @@
 import type { LedgerEntry } from './entry-types';
+import type { LongStrings } from './json-skim';
 import type { LedgerIndex } from './ledger-index';
 
 /**
@@ -11,4 +12,10 @@ export interface EntryReader {
   entry(i: number): LedgerEntry;
   /** The same entry for a one-pass scan: parsed, not kept. */
   scanEntry(i: number): LedgerEntry;
+  /**
+   * The same entry for a one-pass read of Full shapes, tool results' long content strings
+   * measured rather than decoded (ParsedEntries.skimmedEntry): `long` describes its placeholders
+   * until the next call, null when it has none.
+   */
+  skimmedEntry(i: number): { entry: LedgerEntry; long: LongStrings | null };
 }

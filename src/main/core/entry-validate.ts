@@ -30,11 +30,22 @@ const str = (v: Json | undefined): string | null => (typeof v === 'string' ? v :
 
 /** The typed entry of a line (see entry-types.ts for what each case holds). */
 export function typedEntry(line: ValidLine): LedgerEntry {
-  const common = { id: line.id, parent_id: line.parent_id, ts: line.ts, prev_hash: line.prev_hash, fields: line };
+  // Each case writes the common fields itself: spreading a `common` object per entry cost more
+  // than parsing its line (a CLI projection types every entry of a long chain).
+  const { id, parent_id, ts, prev_hash } = line;
   const kind = line.kind;
-  if (!KNOWN.has(kind)) return { ...common, kind: 'unknown', recordedKind: kind };
+  if (!KNOWN.has(kind)) return { id, parent_id, ts, prev_hash, fields: line, kind: 'unknown', recordedKind: kind };
   const known = kind as KnownKind;
-  const malformed = (problem: string): LedgerEntry => ({ ...common, kind: 'malformed', recordedKind: known, problem });
+  const malformed = (problem: string): LedgerEntry => ({
+    id,
+    parent_id,
+    ts,
+    prev_hash,
+    fields: line,
+    kind: 'malformed',
+    recordedKind: known,
+    problem,
+  });
   const own = (k: string): Json | undefined => (Object.hasOwn(line, k) ? line[k] : undefined);
   const payload = (k: string): JsonObject | null => {
     const v = own(k);
@@ -46,7 +57,11 @@ export function typedEntry(line: ValidLine): LedgerEntry {
       const ps = payload('parent_session');
       const tools = own('tools');
       return {
-        ...common,
+        id,
+        parent_id,
+        ts,
+        prev_hash,
+        fields: line,
         kind: 'header',
         system: str(own('system_prompt')) ?? '',
         tools: Array.isArray(tools) ? tools : [],
@@ -72,7 +87,11 @@ export function typedEntry(line: ValidLine): LedgerEntry {
       const meta = payload('meta');
       const control = meta && Object.hasOwn(meta, 'control') ? meta['control'] : null;
       return {
-        ...common,
+        id,
+        parent_id,
+        ts,
+        prev_hash,
+        fields: line,
         kind: 'message',
         message: { role, content },
         control,
@@ -89,7 +108,7 @@ export function typedEntry(line: ValidLine): LedgerEntry {
           : null;
       if (!reset && !packet)
         return malformed('neither reset_all: true nor a packet with first_turn_id and last_turn_id');
-      return { ...common, kind: 'compaction', reset, packet };
+      return { id, parent_id, ts, prev_hash, fields: line, kind: 'compaction', reset, packet };
     }
     case 'receipt':
     case 'goal':
@@ -98,13 +117,19 @@ export function typedEntry(line: ValidLine): LedgerEntry {
     case 'turn_capabilities_bound': {
       const key = known === 'turn_capabilities_bound' ? 'capabilities' : known;
       const p = payload(key);
-      return p ? { ...common, kind: known, payload: p } : malformed(`${key} is not an object`);
+      return p
+        ? { id, parent_id, ts, prev_hash, fields: line, kind: known, payload: p }
+        : malformed(`${key} is not an object`);
     }
     case 'work': {
       const w = payload('work');
       if (!w || typeof w['work_id'] !== 'string') return malformed('work has no string work_id');
       return {
-        ...common,
+        id,
+        parent_id,
+        ts,
+        prev_hash,
+        fields: line,
         kind: 'work',
         work: {
           work_id: w['work_id'],
@@ -119,7 +144,11 @@ export function typedEntry(line: ValidLine): LedgerEntry {
       if (!it) return malformed('intent is not an object');
       const mv = Object.hasOwn(it, 'model_visible') ? it['model_visible'] : null;
       return {
-        ...common,
+        id,
+        parent_id,
+        ts,
+        prev_hash,
+        fields: line,
         kind: 'intent',
         intent: it,
         modelVisible: mv === null ? null : typeof mv === 'string' ? mv : stringifyJson(mv),
@@ -129,7 +158,11 @@ export function typedEntry(line: ValidLine): LedgerEntry {
       const c = payload('child_run');
       if (!c || typeof c['child_session_id'] !== 'string') return malformed('child_run has no string child_session_id');
       return {
-        ...common,
+        id,
+        parent_id,
+        ts,
+        prev_hash,
+        fields: line,
         kind: 'child_run',
         child_run: {
           child_session_id: c['child_session_id'],
@@ -143,7 +176,11 @@ export function typedEntry(line: ValidLine): LedgerEntry {
       const p = payload('presentation');
       if (!p || typeof p['tool_use_id'] !== 'string') return malformed('presentation has no string tool_use_id');
       return {
-        ...common,
+        id,
+        parent_id,
+        ts,
+        prev_hash,
+        fields: line,
         kind: 'presentation',
         presentation: {
           tool_use_id: p['tool_use_id'],
@@ -155,7 +192,15 @@ export function typedEntry(line: ValidLine): LedgerEntry {
     case 'turn_card': {
       const c = payload('turn_card');
       if (!c || typeof c['turn_id'] !== 'string') return malformed('turn_card has no string turn_id');
-      return { ...common, kind: 'turn_card', turn_card: { turn_id: c['turn_id'], line: str(c['line']) ?? '' } };
+      return {
+        id,
+        parent_id,
+        ts,
+        prev_hash,
+        fields: line,
+        kind: 'turn_card',
+        turn_card: { turn_id: c['turn_id'], line: str(c['line']) ?? '' },
+      };
     }
   }
 }

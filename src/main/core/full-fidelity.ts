@@ -32,7 +32,18 @@ export function fullMessage(
   pos: number,
   turn: { scan: boolean; names: Map<string, string> } | null = null,
 ): ShapedMessage | null {
-  const e = turn?.scan ? ledger.scanEntry(ctx.chain[pos]) : ledger.entry(ctx.chain[pos]);
+  const i = ctx.chain[pos];
+  let e: LedgerEntry;
+  let long: LongStrings | null = null;
+  if (turn?.scan) {
+    // A tool result's long content is only measured for its digest (most of a big chain's bytes);
+    // an entry whose placeholders stand anywhere else is parsed whole.
+    ({ entry: e, long } = ledger.skimmedEntry(i));
+    if (long !== null && !onlyResultsSkimmed(e, long)) {
+      e = ledger.scanEntry(i);
+      long = null;
+    }
+  } else e = ledger.entry(i);
   if (turn && e.kind === 'message' && e.message.role === 'assistant') noteToolNames(e.message.content, turn.names);
   if (e.kind !== 'message' || e.controlNudge) return null;
   const { role } = e.message;
@@ -41,8 +52,25 @@ export function fullMessage(
     e.message.content,
     (id) => ackFor(ledger, ctx, id),
     (id) => turn?.names.get(id) ?? toolNameFor(ledger, ctx, pos, id),
+    long,
   );
   return content === null ? null : { role, content };
+}
+
+/**
+ * Whether every placeholder of a skimmed entry is the content of a tool_result block of a tool
+ * message: fullContent then puts a digest in its place, and no placeholder reaches a message.
+ * (Each placeholder stands once in the parsed value: counting the blocks that hold one is exact.)
+ */
+function onlyResultsSkimmed(e: LedgerEntry, long: LongStrings): boolean {
+  if (e.kind !== 'message' || e.controlNudge || e.message.role !== 'tool') return false;
+  let held = 0;
+  for (const b of e.message.content) {
+    if (!isObject(b) || b['type'] !== 'tool_result') continue;
+    const c = b['content'];
+    if (typeof c === 'string' && long.indexOf(c) >= 0) held++;
+  }
+  return held === long.count;
 }
 
 /**
@@ -57,6 +85,7 @@ export function fullContent(
   blocks: readonly Json[],
   ackOf: (toolUseId: string) => Json | undefined,
   nameOf: (toolUseId: string) => string,
+  long: LongStrings | null = null,
 ): Json[] | null {
   let content: Json[];
   if (role === 'assistant') {
@@ -71,7 +100,7 @@ export function fullContent(
     content = blocks.map((b) => {
       if (!isObject(b) || b['type'] !== 'tool_result') return b;
       const { digest: _digest, ...rest } = b;
-      return { ...rest, content: resultDigest(b, nameOf) };
+      return { ...rest, content: resultDigest(b, nameOf, long) };
     });
   } else content = blocks as Json[];
   return content.length === 0 ? null : content;
@@ -107,11 +136,26 @@ export function fullTokensWithoutAcks(
   return kept === 0 ? null : tokens;
 }
 
-/** A tool result's content at Full: its recorded digest, else one computed naming its call. */
-function resultDigest(b: Record<string, Json>, nameOf: (toolUseId: string) => string): string {
+/**
+ * A tool result's content at Full: its recorded digest, else one computed naming its call.
+ * `long`: the block is of a line parsed skimmed (json-skim.ts).
+ */
+function resultDigest(
+  b: Record<string, Json>,
+  nameOf: (toolUseId: string) => string,
+  long: LongStrings | null,
+): string {
   const digest = b['digest'];
   if (typeof digest === 'string') return digest;
-  return computedDigest(callName(b, nameOf), contentString(b['content']), b['is_error'] === true);
+  const { lines, bytes } = contentMeasures(contentString(b['content']), long);
+  return computedDigest(callName(b, nameOf), lines, bytes, b['is_error'] === true);
+}
+
+/** Lines and UTF-8 bytes of a result's content string, or of the long string it is a placeholder for. */
+function contentMeasures(content: string, long: LongStrings | null): { lines: number; bytes: number } {
+  const k = long === null ? -1 : long.indexOf(content);
+  if (k >= 0) return { lines: (long as LongStrings).lineCount(k), bytes: (long as LongStrings).bytes[k] };
+  return { lines: lineCount(content), bytes: Buffer.byteLength(content, 'utf8') };
 }
 
 /**
@@ -125,10 +169,7 @@ function resultDigestBytes(
 ): number {
   const digest = b['digest'];
   if (typeof digest === 'string') return Buffer.byteLength(digest, 'utf8');
-  const content = contentString(b['content']);
-  const k = long === null ? -1 : long.indexOf(content);
-  const lines = k < 0 ? lineCount(content) : (long as LongStrings).lineCount(k);
-  const bytes = k < 0 ? Buffer.byteLength(content, 'utf8') : (long as LongStrings).bytes[k];
+  const { lines, bytes } = contentMeasures(contentString(b['content']), long);
   return computedDigestBytes(callName(b, nameOf), lines, bytes, b['is_error'] === true);
 }
 
@@ -152,9 +193,8 @@ function noteToolNames(content: readonly Json[], names: Map<string, string>): vo
 }
 
 /** "[<name> result: <L> lines, <B> bytes]" (or "error") for a result without a recorded digest. */
-function computedDigest(name: string, content: string, isError: boolean): string {
-  const bytes = Buffer.byteLength(content, 'utf8');
-  return `[${name} ${isError ? 'error' : 'result'}: ${lineCount(content)} lines, ${bytes} bytes]`;
+function computedDigest(name: string, lines: number, bytes: number, isError: boolean): string {
+  return `[${name} ${isError ? 'error' : 'result'}: ${lines} lines, ${bytes} bytes]`;
 }
 
 /** UTF-8 bytes of that digest: its 19 fixed bytes ("[", " ", ": ", " lines, ", " bytes]"), name, kind, numbers. */

@@ -23,6 +23,7 @@ import { isObject, type Json } from './entry-types';
 import { fullTokensWithoutAcks } from './full-fidelity';
 import { grow } from './growable';
 import type { LongStrings } from './json-skim';
+import { RECORD_INTS } from './json-skim-lexer';
 import { F_ASSISTANT, F_CONTROL, F_MESSAGE, F_USER, type LedgerIndex } from './ledger-index';
 
 /** `tokens` slot values that are no token count. */
@@ -49,6 +50,16 @@ export class FullNotes {
    */
   private readonly callIds: string[] = [];
   private callEnd = new Int32Array(1024);
+  /**
+   * The long strings of the noted entries' skimmed lines (json-skim.ts), RECORD_INTS each (token
+   * start and end in the line, its measures), flat in entry order, and per entry the end of its
+   * own: a one-pass reader that skims the line again takes them instead of measuring again.
+   */
+  private measures = new Int32Array(1024);
+  private measuresLength = 0;
+  private measureEnd = new Int32Array(1024);
+  /** One past the last entry noted (`add` notes entries in order). */
+  private notedTo = 0;
   /** The first entry noted (the first read after a resume: the ones before have no note). */
   private firstNoted = -1;
   /** tool_use_id → [newest assistant entry calling it with a string name, that name] (first such block in it). */
@@ -80,13 +91,39 @@ export class FullNotes {
       this.tokens = grow(this.tokens, i + 1, Int32Array);
       this.tokens.fill(NO_NOTE, old);
       this.callEnd = grow(this.callEnd, i + 1, Int32Array);
+      this.measureEnd = grow(this.measureEnd, i + 1, Int32Array);
     }
     if (this.firstNoted < 0) this.firstNoted = i;
     try {
       this.note(index, i, content, long);
     } finally {
       this.callEnd[i] = this.callIds.length;
+      if (long !== null) this.keepMeasures(long);
+      this.measureEnd[i] = this.measuresLength;
+      this.notedTo = i + 1;
     }
+  }
+
+  private keepMeasures(long: LongStrings): void {
+    const at = this.measuresLength;
+    this.measures = grow(this.measures, at + long.count * RECORD_INTS, Int32Array);
+    const m = this.measures;
+    for (let k = 0; k < long.count; k++) {
+      const r = at + k * RECORD_INTS;
+      m[r] = long.starts[k];
+      m[r + 1] = long.ends[k];
+      m[r + 2] = long.bytes[k];
+      m[r + 3] = long.newlines[k];
+      m[r + 4] = long.endsNewline[k];
+    }
+    this.measuresLength = at + long.count * RECORD_INTS;
+  }
+
+  /** The long strings measured in entry `i`'s line when it was read (RECORD_INTS each), or null. */
+  measuresOf(i: number): Int32Array | null {
+    if (i < this.firstNoted || i >= this.notedTo) return null;
+    const start = i > this.firstNoted ? this.measureEnd[i - 1] : 0;
+    return start === this.measureEnd[i] ? null : this.measures.subarray(start, this.measureEnd[i]);
   }
 
   private note(index: LedgerIndex, i: number, content: readonly Json[] | undefined, long: LongStrings | null): void {

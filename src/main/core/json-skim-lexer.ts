@@ -26,6 +26,9 @@ const MESSAGE = 1;
 const CONTENT = 2;
 const TEXT = 3;
 
+/** Which strings `findLongStrings` takes: at message.content[*].text and .content, or at .content only. */
+export type SkimKeys = 'text-and-content' | 'content';
+
 /**
  * Writes a record per long string into `records` (RECORD_INTS each: start, end, UTF-8 bytes of
  * the decoded text with a lone surrogate counted as U+FFFD's 3, its `\n`s, 1 when it ends with
@@ -33,8 +36,18 @@ const TEXT = 3;
  * would refuse, a string without its closing quote, more than `maxRecords` long strings, a
  * closing bracket without its opener.
  */
-export function findLongStrings(line: Buffer, minLong: number, records: Int32Array, maxRecords: number): number {
+export function findLongStrings(
+  line: Buffer,
+  minLong: number,
+  records: Int32Array,
+  maxRecords: number,
+  keys: SkimKeys = 'text-and-content',
+  known: Int32Array | null = null,
+): number {
   const end = line.length;
+  /** The next record of `known` not passed yet (records are in line order). */
+  let next = 0;
+  const highestKey = keys === 'content' ? CONTENT : TEXT; // the key codes taken: CONTENT…highestKey
   let depth = 0;
   /** How many of the levels from the top are on the path message.content[*]: 4 inside a block. */
   let path = 0;
@@ -53,16 +66,22 @@ export function findLongStrings(line: Buffer, minLong: number, records: Int32Arr
         i = j + 1;
         continue;
       }
-      if (path === 4 && depth === 4 && key >= CONTENT && close + 1 - i >= minLong) {
+      if (path === 4 && depth === 4 && key >= CONTENT && key <= highestKey && close + 1 - i >= minLong) {
         if (n >= maxRecords) return -1;
-        const saved = measure(line, i, close);
-        if (saved < 0) return -1;
         const r = n * RECORD_INTS;
-        records[r] = i;
-        records[r + 1] = close + 1;
-        records[r + 2] = close - i - 1 - saved;
-        records[r + 3] = measured.newlines;
-        records[r + 4] = measured.afterNewline === close ? 1 : 0;
+        if (known !== null) while (next < known.length && known[next] < i) next += RECORD_INTS;
+        if (known !== null && next < known.length && known[next] === i && known[next + 1] === close + 1) {
+          // The same token a reading of these bytes measured (and checked as JSON.parse would).
+          for (let k = 0; k < RECORD_INTS; k++) records[r + k] = known[next + k];
+        } else {
+          const saved = measure(line, i, close);
+          if (saved < 0) return -1;
+          records[r] = i;
+          records[r + 1] = close + 1;
+          records[r + 2] = close - i - 1 - saved;
+          records[r + 3] = measured.newlines;
+          records[r + 4] = measured.afterNewline === close ? 1 : 0;
+        }
         n++;
       }
       i = close + 1;

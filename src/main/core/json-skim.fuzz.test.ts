@@ -237,7 +237,12 @@ describe('json-skim: the reader with the skimmer reads what it reads without it'
         if (bytes.includes('\\u0000')) tempting++;
         const whole = readWith(bytes, new JsonSkim(Number.POSITIVE_INFINITY));
         expect(whole.skimmed).toBe(0);
-        for (const skim of [new JsonSkim(0, 12), new JsonSkim(0, 200), new JsonSkim()]) {
+        for (const skim of [
+          new JsonSkim(0, 12),
+          new JsonSkim(0, 200),
+          new JsonSkim(),
+          new JsonSkim(0, 12, 'content'),
+        ]) {
           const got = readWith(bytes, skim);
           expect(got.read).toEqual(whole.read);
           skimmed += got.skimmed;
@@ -276,6 +281,7 @@ describe('json-skim: the reader with the skimmer reads what it reads without it'
         const whole = readWith(bytes, new JsonSkim(Number.POSITIVE_INFINITY)).read;
         expect(readWith(bytes, new JsonSkim()).read).toEqual(whole);
         expect(readWith(bytes, new JsonSkim(0, 12)).read).toEqual(whole);
+        expect(readWith(bytes, new JsonSkim(0, 12, 'content')).read).toEqual(whole);
       }
     }
   });

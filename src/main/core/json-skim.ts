@@ -16,7 +16,7 @@
  * strings look like. Only the reader's notes see placeholders: entries are always parsed from
  * their lines when shown.
  */
-import { findLongStrings, RECORD_INTS } from './json-skim-lexer';
+import { findLongStrings, RECORD_INTS, type SkimKeys } from './json-skim-lexer';
 
 /** Lines shorter than this are parsed as they are (nothing long enough to gain from). */
 export const SKIM_MIN_LINE = 2048;
@@ -34,6 +34,9 @@ export class LongStrings {
   readonly bytes = new Int32Array(MAX_RECORDS);
   readonly newlines = new Int32Array(MAX_RECORDS);
   readonly endsNewline = new Int32Array(MAX_RECORDS);
+  /** Per string: its token's start and end (exclusive, quotes included) in the line's bytes. */
+  readonly starts = new Int32Array(MAX_RECORDS);
+  readonly ends = new Int32Array(MAX_RECORDS);
 
   /** Which long string `s` (a string of the parsed line) stands for, or -1 when it is itself. */
   indexOf(s: string): number {
@@ -69,21 +72,30 @@ export class JsonSkim {
   /** Where each placeholder of the last text starts in it. */
   private readonly placed = new Int32Array(MAX_RECORDS);
 
-  /** `minString` ≥ 12: a placeholder token (up to 11 bytes) must never be longer than its string's. */
+  /**
+   * `minString` ≥ 12: a placeholder token (up to 11 bytes) must never be longer than its string's.
+   * `keys`: 'content' for a reader that shows text blocks but only measures tool results
+   * (EntryReader.skimmedEntry).
+   */
   constructor(
     readonly minLine = SKIM_MIN_LINE,
     readonly minString = SKIM_MIN_STRING,
+    readonly keys: SkimKeys = 'text-and-content',
   ) {
     if (minString < 12) throw new RangeError(`minString ${minString} < 12`);
   }
 
-  /** The JSON text to parse for `line` (valid UTF-8, the reader checked). */
-  text(line: Buffer): string {
+  /**
+   * The JSON text to parse for `line` (valid UTF-8, the reader checked). `known`: measures a
+   * reading of these same bytes took (RECORD_INTS per string, in line order; FullNotes.measuresOf),
+   * used for a long string found at the same place instead of measuring it again.
+   */
+  text(line: Buffer, known: Int32Array | null = null): string {
     const long = this.long;
     long.count = 0;
     if (line.length < this.minLine || line.length > SKIM_MAX_LINE) return line.toString('utf8');
     const records = this.records;
-    const n = findLongStrings(line, this.minString, records, MAX_RECORDS);
+    const n = findLongStrings(line, this.minString, records, MAX_RECORDS, this.keys, known);
     if (n <= 0) return line.toString('utf8');
 
     if (out.length < line.length) out = Buffer.allocUnsafeSlow(Math.max(line.length, 2 * out.length));
@@ -100,6 +112,8 @@ export class JsonSkim {
       long.bytes[k] = records[r + 2];
       long.newlines[k] = records[r + 3];
       long.endsNewline[k] = records[r + 4];
+      long.starts[k] = records[r];
+      long.ends[k] = records[r + 1];
     }
     to += line.copy(out, to, from, line.length);
     // Unforgeable: U+0000 is written `\u0000` in JSON (never raw), so when the text has no other

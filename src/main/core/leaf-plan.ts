@@ -61,9 +61,11 @@ export interface LeafPlan {
   /**
    * Messages `start … end-1`, shaped now (Full turns read back from the ledger). `signal` is the
    * asking request's: a plan is cached and serves later requests, so it never keeps the signal of
-   * the request that built it (a cancelled first asker must not cancel the next one).
+   * the request that built it (a cancelled first asker must not cancel the next one). `oneRead`:
+   * the caller reads the messages once, in order (an export, the CLI): their entries are parsed
+   * for it alone, not kept in the entry cache, tool results skimmed (EntryReader.skimmedEntry).
    */
-  messages(start: number, end: number, signal?: CancelSignal): ProjectedMessage[];
+  messages(start: number, end: number, signal?: CancelSignal, oneRead?: boolean): ProjectedMessage[];
   /** Indices of the messages whose `source_ids` name the entry at chain position `pos`, ascending. */
   projectedAs(pos: number): number[];
   /** The fidelity of message `m` (0 ≤ m < messageCount), without shaping it. */
@@ -305,11 +307,11 @@ export function* planLeafSteps(
   const messageCount = at + tail.length;
   const messageTotal = fixedCost + bodyTokens;
 
-  const segmentMessages = (k: number): ProjectedMessage[] => {
+  const segmentMessages = (k: number, oneRead: boolean): ProjectedMessage[] => {
     const s = segments[k];
     switch (s.kind) {
       case 'full':
-        return fullTurn(ledger, ctx, s.turn, s.firstPos, bpt);
+        return fullTurn(ledger, ctx, s.turn, s.firstPos, bpt, oneRead);
       case 'card':
         return [cardMessage(ledger, s.card, s.turn.id, bpt)];
       case 'packet':
@@ -319,7 +321,7 @@ export function* planLeafSteps(
     }
   };
 
-  const messages = (start: number, end: number, signal?: CancelSignal): ProjectedMessage[] => {
+  const messages = (start: number, end: number, signal?: CancelSignal, oneRead = false): ProjectedMessage[] => {
     const from = Math.max(0, start);
     const to = Math.min(messageCount, end);
     const out: ProjectedMessage[] = [];
@@ -330,7 +332,7 @@ export function* planLeafSteps(
       for (; k < closed.length && segStart[k] < to; k++) {
         if (k % CHECK_EVERY === 0) checkCancelled(signal);
         if (segStart[k + 1] <= from) continue;
-        const msgs = segmentMessages(k);
+        const msgs = segmentMessages(k, oneRead);
         for (let j = 0; j < msgs.length; j++) {
           const m = segStart[k] + j;
           if (m >= from && m < to) out.push(msgs[j]);

@@ -132,3 +132,22 @@ describe('entries for a one-pass scan (a first leaf parses its whole chain once)
     expect(parsed()).toBe(3);
   });
 });
+
+describe('openSync with deferHashCheck (the CLI project)', () => {
+  it('reads without checking the hash chain, and checks it when every warning is asked for', () => {
+    const file = join(FIXTURES, 'damaged.jsonl');
+    const inline = Ledger.openSync(file);
+    const deferred = Ledger.openSync(file, { deferHashCheck: true });
+    try {
+      const mismatches = (ws: { code: string }[]) => ws.filter((w) => w.code === 'hash_mismatch').length;
+      expect(mismatches(inline.warnings())).toBeGreaterThan(0);
+      expect(deferred.hashCheckPending).toBe(true);
+      expect(mismatches(deferred.warningsSoFar())).toBe(0);
+      expect(deferred.warnings()).toEqual(inline.warnings());
+      expect(deferred.hashCheckPending).toBe(false);
+    } finally {
+      inline.close();
+      deferred.close();
+    }
+  });
+});

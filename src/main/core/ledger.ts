@@ -4,6 +4,7 @@ import { DeferredHashes } from './deferred-hashes';
 import type { LedgerEntry } from './entry-types';
 import { feedInSteps, feedSync, readBuffer, YIELD_EVERY } from './feed-bytes';
 import { FullNotes } from './full-notes';
+import type { LongStrings } from './json-skim';
 import { LedgerIndex } from './ledger-index';
 import type { HashCheckResult, LedgerStats, OpenOptions, RefreshOptions, RefreshResult } from './ledger-options';
 import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-snapshot';
@@ -86,7 +87,11 @@ export class Ledger {
     private readonly notesBpt: number | null = null,
     private readonly sink: NonNullable<OpenOptions['lineSink']> | null = null,
   ) {
-    this.entries = new ParsedEntries(source, (what) => new LedgerChangedError(this, what));
+    this.entries = new ParsedEntries(
+      source,
+      (what) => new LedgerChangedError(this, what),
+      (i) => this.reader.notes?.measuresOf(i) ?? null,
+    );
     this.stamp = new ReadStamp(source);
     this.hashes = new DeferredHashes({
       source,
@@ -158,10 +163,17 @@ export class Ledger {
     return captureSnapshot(this.reader, this.index);
   }
 
-  /** Reads a ledger file synchronously (CLI, tests); a regular file only, as `open`. */
-  static openSync(path: string | FileSource): Ledger {
-    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path);
+  /**
+   * Reads a ledger file synchronously (CLI, tests); a regular file only, as `open`. With
+   * `deferHashCheck` the hash chain is checked only when something asks for every warning.
+   */
+  static openSync(
+    path: string | FileSource,
+    opts: Pick<OpenOptions, 'noteFullCosts' | 'deferHashCheck' | 'deferredClaimsMax'> = {},
+  ): Ledger {
+    const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path, opts.noteFullCosts ?? null);
     try {
+      if (opts.deferHashCheck) l.hashes.defer(opts.deferredClaimsMax);
       l.readNewSync();
     } catch (e) {
       l.close();
@@ -456,6 +468,11 @@ export class Ledger {
    */
   scanEntry(i: number): LedgerEntry {
     return this.entries.scanEntry(this.index, i);
+  }
+
+  /** An entry for a one-pass read of Full shapes (EntryReader.skimmedEntry). */
+  skimmedEntry(i: number): { entry: LedgerEntry; long: LongStrings | null } {
+    return this.entries.skimmedEntry(this.index, i);
   }
 
   /**

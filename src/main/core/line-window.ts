@@ -39,13 +39,21 @@ export class LineWindow {
 
   /** The `length` bytes at `offset` (one whole line, known to be in the file), as UTF-8 text. */
   text(offset: number, length: number): string {
+    return this.bytes(offset, length).toString('utf8');
+  }
+
+  /**
+   * The same line's bytes, a view of the window when it holds them: valid until the next call
+   * (a caller that skims a line copies what it keeps before it asks for another).
+   */
+  bytes(offset: number, length: number): Buffer {
     const gap = offset - this.lastEnd;
     const sequential = this.lastEnd >= 0 && gap >= 0 && gap <= SEQUENTIAL_GAP;
     this.lastEnd = offset + length;
     if (this.buf !== null && offset >= this.start && offset + length <= this.start + this.filled) {
       this.served++;
       this.used += length;
-      return this.buf.toString('utf8', offset - this.start, offset - this.start + length);
+      return this.buf.subarray(offset - this.start, offset - this.start + length);
     }
     if (!sequential || length > WINDOW_BYTES / 4) return this.direct(offset, length);
     this.adapt(gap);
@@ -56,7 +64,7 @@ export class LineWindow {
     this.used = length;
     this.filled = this.source.readInto(this.buf, offset, Math.max(this.ahead, length));
     if (length > this.filled) return this.direct(offset, length); // the file is shorter than its index says
-    return this.buf.toString('utf8', 0, length);
+    return this.buf.subarray(0, length);
   }
 
   /** Before a window is read at a sequential line `gap` bytes after the last: how far to read ahead. */
@@ -81,9 +89,9 @@ export class LineWindow {
     this.used = 0;
   }
 
-  private direct(offset: number, length: number): string {
+  private direct(offset: number, length: number): Buffer {
     const b = Buffer.allocUnsafe(length);
     const n = this.source.readInto(b, offset, length);
-    return b.toString('utf8', 0, n);
+    return b.subarray(0, n);
   }
 }

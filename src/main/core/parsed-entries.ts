@@ -1,5 +1,6 @@
 import type { ByteSource } from './byte-source';
 import { EntryCache } from './entry-cache';
+import { JsonSkim, type LongStrings } from './json-skim';
 import type { LedgerEntry } from './entry-types';
 import { typedEntry } from './entry-validate';
 import type { LedgerIndex } from './ledger-index';
@@ -18,10 +19,17 @@ export class ParsedEntries {
   private readonly lines: LineWindow;
   /** Entries parsed and validated from their line (cache misses). */
   materialised = 0;
+  /** Skims lines for `skimmedEntry`: tool results' long content strings only (text blocks are shown). */
+  private readonly skim = new JsonSkim(undefined, undefined, 'content');
 
+  /**
+   * `measured`: what the reading measured of entry `i`'s long strings (FullNotes.measuresOf), so a
+   * skim of its line does not measure them again.
+   */
   constructor(
     source: ByteSource,
     private readonly changed: (what: string) => Error,
+    private readonly measured: (i: number) => Int32Array | null = () => null,
   ) {
     this.lines = new LineWindow(source);
   }
@@ -51,11 +59,29 @@ export class ParsedEntries {
     return this.cache.get(i) ?? this.parse(ix, i);
   }
 
-  private parse(ix: LedgerIndex, i: number): LedgerEntry {
+  /**
+   * Entry `i` for a one-pass read of Full shapes: from the cache when it is there (`long` null),
+   * else parsed and not kept, with the long strings at message.content[*].content replaced by
+   * placeholders that `long` measures until the next call (json-skim.ts): a tool result at Full
+   * is its digest, which needs only their lines and bytes. The caller uses the entry only where
+   * its placeholders stand for such measures, and asks `scanEntry` otherwise.
+   */
+  skimmedEntry(ix: LedgerIndex, i: number): { entry: LedgerEntry; long: LongStrings | null } {
+    const e = this.cache.get(i);
+    if (e) return { entry: e, long: null };
+    const entry = this.parse(ix, i, this.skim);
+    return { entry, long: this.skim.long.count > 0 ? this.skim.long : null };
+  }
+
+  private parse(ix: LedgerIndex, i: number, skim: JsonSkim | null = null): LedgerEntry {
     this.materialised++;
     let line: unknown;
     try {
-      line = JSON.parse(this.lines.text(ix.offset[i], ix.length[i]));
+      const offset = ix.offset[i];
+      const length = ix.length[i];
+      line = JSON.parse(
+        skim ? skim.text(this.lines.bytes(offset, length), this.measured(i)) : this.lines.text(offset, length),
+      );
     } catch {
       throw this.changed(`line ${ix.line[i]} no longer parses`);
     }

@@ -29,9 +29,9 @@ export function sourceOfProjection(p: Projection): ExportSource {
   return { summary: p, messageCount: p.messages.length, messages: (a, b) => p.messages.slice(a, b) };
 }
 
-/** A leaf's plan as a source: its messages shaped a page at a time. */
+/** A leaf's plan as a source: its messages shaped a page at a time, each read once (LeafPlan.messages' `oneRead`). */
 export function sourceOfPlan(lp: LeafPlan, signal?: Parameters<LeafPlan['messages']>[2]): ExportSource {
-  return { summary: lp.summary, messageCount: lp.messageCount, messages: (a, b) => lp.messages(a, b, signal) };
+  return { summary: lp.summary, messageCount: lp.messageCount, messages: (a, b) => lp.messages(a, b, signal, true) };
 }
 
 /** `source` with each message (and the summary) rewritten: the place for a step such as redaction. */

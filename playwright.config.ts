@@ -25,8 +25,7 @@ export default defineConfig({
   // tests no longer keeps one worker busy while the other has nothing left.
   fullyParallel: true,
   timeout: 60_000,
-  // A bound that holds while the unit tests run beside the e2e tests (npm test) on a loaded machine.
-  expect: { timeout: 20_000 },
+  expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
     viewport: { width: 1500, height: 900 },

@@ -164,8 +164,11 @@ describe('a file cannot take the serve process down', () => {
 
 describe('a worker that still dies', () => {
   it('is restarted: pending calls fail naming why, every client is told, the next request answers', async () => {
-    const { home, key } = generatedHome(20_000, 14);
-    const w = await workerOn(home, { resourceLimits: { maxOldGenerationSizeMb: 20 } });
+    // Reading this session needs more than the worker's heap; starting a worker and listing the
+    // home needs well under it. (At 20 MB the restarted worker itself sometimes ran out while
+    // it started, and the request meant to show it answers failed.)
+    const { home, key } = generatedHome(30_000, 14);
+    const w = await workerOn(home, { resourceLimits: { maxOldGenerationSizeMb: 32 } });
     const asking = recorder('asking');
     const watching = recorder('watching');
     expect(await w.call('getHome', {}, watching)).toMatchObject({ home });

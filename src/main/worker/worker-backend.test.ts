@@ -241,8 +241,10 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
   }, 120_000);
 
   it('ends alone when it runs out of heap: the call fails, the host lives on, the next call works', async () => {
-    const { home, key } = homeWith(20_000, 14);
-    const w = await workerOn(home, { resourceLimits: { maxOldGenerationSizeMb: 20 } });
+    // Reading this session needs more than the worker's heap; starting one and listing the home
+    // need well under it (at 20 MB a restarted worker sometimes ran out while it started).
+    const { home, key } = homeWith(30_000, 14);
+    const w = await workerOn(home, { resourceLimits: { maxOldGenerationSizeMb: 32 } });
     const c = recorder('c1');
     const failed = w.call('getLeafView', leafReq(key), c);
     await expect(failed).rejects.toThrow(/^the reader stopped: .*memory/i);

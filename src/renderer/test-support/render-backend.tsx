@@ -1,16 +1,18 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { App } from '../app';
 import { dropSessionSources } from '../data/session-sources';
 import { resetAppStore } from '../store/app-store';
 import { createBackendApi, type BackendApi, type BackendApiOptions } from './backend-api';
+import { endAfterTest } from './rendered';
 
-let stubbed = false;
+/** The prototype stubbed last: test files may share this module but each may have its own window. */
+let stubbed: object | null = null;
 
 /** jsdom has no layout: give scroll containers a size so the virtualizers draw rows. */
 export function stubLayout(): void {
-  if (stubbed) return;
-  stubbed = true;
+  if (stubbed === HTMLElement.prototype) return;
+  stubbed = HTMLElement.prototype;
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 800 });
   Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1000 });
   // jsdom draws nothing and says so on every call: the context chart skips drawing without a context.
@@ -23,12 +25,6 @@ export function stubLayout(): void {
     };
   }
 }
-
-const open: BackendApi[] = [];
-afterEach(async () => {
-  cleanup();
-  for (const api of open.splice(0)) await api.close();
-});
 
 /**
  * Renders the whole app over a real in-process backend on fixture copies, with a fresh store.
@@ -46,7 +42,10 @@ export async function renderOnBackend(
   resetAppStore();
   dropSessionSources();
   const api = await createBackendApi(opts);
-  open.push(api);
+  endAfterTest(async () => {
+    cleanup();
+    await api.close();
+  });
   opts.before?.(api);
   window.history.replaceState(null, '', `/${opts.hash?.(api) ?? ''}`);
   render(<App api={api} />);

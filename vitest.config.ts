@@ -5,8 +5,7 @@ const INCLUDE = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'
 
 /**
  * Test files that get a fresh module graph of their own: those that replace modules or globals
- * (vi.mock, vi.stubGlobal, spies, fake timers), which would leak into the next file sharing the
- * graph, and those that drive a worker thread out of its heap, whose restart they time.
+ * (vi.mock, vi.stubGlobal, spies, fake timers), which would leak into the next file sharing the graph.
  */
 const ISOLATED = [
   'src/cli/serve-command.test.ts',
@@ -15,8 +14,6 @@ const ISOLATED = [
   'src/main/electron/*.test.ts',
   'src/main/library/index-store.test.ts',
   'src/main/secrets/scan-thread.test.ts',
-  'src/main/worker/worker-backend.test.ts',
-  'src/reliability/isolation.test.ts',
   'src/reliability/rewrites.test.ts',
   'src/renderer/api/ws-client.test.ts',
 ];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { unexpectedErrorText } from '../main/api/api-backend';
 import { appendBranchToFile, BranchError } from '../main/core/branch-append';
 import { Ledger } from '../main/core/ledger';
-import type { OpenOptions } from '../main/core/ledger-options';
+import type { SyncOpenOptions } from '../main/core/ledger-options';
 import { planLeaf } from '../main/core/projection';
 import { entryFateOf, projectedSearchOf } from '../main/api/entry-fate-handler';
 import { atOnce } from '../main/core/cancel';
@@ -107,10 +107,7 @@ function fileArg(positionals: string[]): string {
   return positionals[0];
 }
 
-function openLedger(
-  path: string,
-  opts: Pick<OpenOptions, 'noteFullCosts' | 'deferHashCheck' | 'deferredClaimsMax'> = {},
-): Ledger {
+function openLedger(path: string, opts: SyncOpenOptions = {}): Ledger {
   try {
     return Ledger.openSync(path, opts);
   } catch (e) {

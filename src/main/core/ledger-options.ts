@@ -28,7 +28,8 @@ export interface OpenOptions {
    * A first read that stops short (`maxBytes` below the file's size: a big session read in steps)
    * checks the hash chain after it instead of line by line (hash-check.ts): call `checkHashes`
    * when the first answers are out. Until then `warningsSoFar()` lacks any hash_mismatch, and
-   * `warnings()` or `snapshot()` finish the check first. `deferredClaimsMax` is for tests.
+   * `warnings()` or `snapshot()` finish the check first. A synchronous read (`openSync`) that needs
+   * no warning (`project`) leaves it to them. `deferredClaimsMax` bounds what is kept meanwhile.
    */
   deferHashCheck?: boolean;
   deferredClaimsMax?: number;
@@ -39,6 +40,9 @@ export interface OpenOptions {
    */
   lineSink?: LineSink & { restart(fromLine: number): void; restoredLines?(): RestoredLineSink | null };
 }
+
+/** How a synchronous read (the CLI, tests) may be told to read. */
+export type SyncOpenOptions = Pick<OpenOptions, 'noteFullCosts' | 'deferHashCheck' | 'deferredClaimsMax'>;
 
 /** What a refresh is told besides how to read. */
 export interface RefreshOptions extends OpenOptions {

@@ -7,6 +7,7 @@ import { FullNotes } from './full-notes';
 import type { LongStrings } from './json-skim';
 import { LedgerIndex } from './ledger-index';
 import type { HashCheckResult, LedgerStats, OpenOptions, RefreshOptions, RefreshResult } from './ledger-options';
+import type { SyncOpenOptions } from './ledger-options';
 import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-snapshot';
 import { LineFeeder } from './line-feeder';
 import { lineAt, lineHoldsEntry } from './line-readback';
@@ -163,14 +164,8 @@ export class Ledger {
     return captureSnapshot(this.reader, this.index);
   }
 
-  /**
-   * Reads a ledger file synchronously (CLI, tests); a regular file only, as `open`. With
-   * `deferHashCheck` the hash chain is checked only when something asks for every warning.
-   */
-  static openSync(
-    path: string | FileSource,
-    opts: Pick<OpenOptions, 'noteFullCosts' | 'deferHashCheck' | 'deferredClaimsMax'> = {},
-  ): Ledger {
+  /** Reads a ledger file synchronously (CLI, tests); a regular file only, as `open` (and see SyncOpenOptions). */
+  static openSync(path: string | FileSource, opts: SyncOpenOptions = {}): Ledger {
     const l = new Ledger(typeof path === 'string' ? new FileSource(path) : path, opts.noteFullCosts ?? null);
     try {
       if (opts.deferHashCheck) l.hashes.defer(opts.deferredClaimsMax);

@@ -2,8 +2,8 @@
 import {
   confirmUnredacted,
   copyProjectedContext,
-  exportProjection,
-  exportSessionHtml,
+  saveProjection,
+  saveSessionHtml,
   hasSession,
 } from '../export/exports';
 import { secretsActions } from './secrets-actions';
@@ -32,19 +32,19 @@ export const contextActions: readonly Action[] = [
   {
     id: 'export.html',
     title: 'Export the session as a self-contained HTML file',
-    run: ({ api, state }) => exportSessionHtml(api, state),
+    run: ({ api, state }) => saveSessionHtml(api, state),
     enabled: hasSession,
   },
   {
     id: 'export.json',
     title: 'Export the projected context as JSON',
-    run: ({ api, state }) => exportProjection(api, state, 'json'),
+    run: ({ api, state }) => saveProjection(api, state, 'json'),
     enabled: hasSession,
   },
   {
     id: 'export.markdown',
     title: 'Export the projected context as Markdown',
-    run: ({ api, state }) => exportProjection(api, state, 'markdown'),
+    run: ({ api, state }) => saveProjection(api, state, 'markdown'),
     enabled: hasSession,
   },
   {

@@ -1,5 +1,5 @@
 /** Actions of the secret scan: see what was found, and the exports that keep secrets (asked first). */
-import { exportProjection, exportSessionHtml, hasSession } from '../export/exports';
+import { saveProjection, saveSessionHtml, hasSession } from '../export/exports';
 import type { Action } from './action';
 
 /** `confirm`: the question asked before an unredacted export (exports.ts `confirmUnredacted`). */
@@ -40,18 +40,18 @@ export function secretsActions(confirm: () => boolean): Action[] {
       },
     },
     {
-      ...unredacted('Export the session as HTML', ({ api, state }) => exportSessionHtml(api, state, true)),
+      ...unredacted('Export the session as HTML', ({ api, state }) => saveSessionHtml(api, state, true)),
       id: 'export.html.unredacted',
     },
     {
       ...unredacted('Export the projected context as JSON', ({ api, state }) =>
-        exportProjection(api, state, 'json', true),
+        saveProjection(api, state, 'json', true),
       ),
       id: 'export.json.unredacted',
     },
     {
       ...unredacted('Export the projected context as Markdown', ({ api, state }) =>
-        exportProjection(api, state, 'markdown', true),
+        saveProjection(api, state, 'markdown', true),
       ),
       id: 'export.markdown.unredacted',
     },

@@ -1,6 +1,6 @@
 import { useApi } from '../api/api-context';
 import { useAppStore } from '../store/app-store';
-import { exportProjection, exportSessionHtml } from './exports';
+import { saveProjection, saveSessionHtml } from './exports';
 import './export.css';
 
 /** Export buttons for the leaf head: the session as HTML, the projected context as JSON or Markdown. */
@@ -14,21 +14,21 @@ export function ExportMenu() {
       <span className="dim">export</span>
       <button
         type="button"
-        onClick={() => void exportSessionHtml(api, st())}
+        onClick={() => void saveSessionHtml(api, st())}
         title="The session as one self-contained HTML file (opens offline, #leaf=<id> links)"
       >
         HTML
       </button>
       <button
         type="button"
-        onClick={() => void exportProjection(api, st(), 'json')}
+        onClick={() => void saveProjection(api, st(), 'json')}
         title="The selected leaf's projected context as JSON (the project --json shape)"
       >
         JSON
       </button>
       <button
         type="button"
-        onClick={() => void exportProjection(api, st(), 'markdown')}
+        onClick={() => void saveProjection(api, st(), 'markdown')}
         title="The selected leaf's projected context as Markdown"
       >
         Markdown

@@ -59,7 +59,7 @@ export function confirmUnredacted(confirm: (q: string) => boolean = (q) => windo
  * Saves the session as one self-contained HTML page (the selected leaf opens first); redacted unless
  * `unredacted`. Written by the backend and saved in chunks (save-export.ts), never one reply.
  */
-export function exportSessionHtml(api: Api, s: AppState, unredacted = false): Promise<void> {
+export function saveSessionHtml(api: Api, s: AppState, unredacted = false): Promise<void> {
   return reported(s, async () => {
     const req = projectionRequest(s, 'html');
     if (!req) throw new Error('Open a session to export it.');
@@ -68,12 +68,7 @@ export function exportSessionHtml(api: Api, s: AppState, unredacted = false): Pr
 }
 
 /** Saves the selected leaf's projected context as §9 JSON or as Markdown (in chunks, as above). */
-export function exportProjection(
-  api: Api,
-  s: AppState,
-  format: 'json' | 'markdown',
-  unredacted = false,
-): Promise<void> {
+export function saveProjection(api: Api, s: AppState, format: 'json' | 'markdown', unredacted = false): Promise<void> {
   return reported(s, async () => {
     const req = projectionRequest(s, format);
     if (!req) throw new Error('Open a session to export its projected context.');

@@ -8,9 +8,10 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ApiError, errorPayload, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend, type ExplorerBackendOptions } from '../api/explorer-backend';
 import { noCoreWork } from '../core/core-work';
-import { sharedScanThread, sharedScanThreadId, stopSharedScanThread } from '../secrets/scan-thread';
+import { sharedScanThreadId, stopSharedScanThread } from '../secrets/scan-thread';
 import { FairQueue } from './fair-queue';
 import { currentThreadId, lowerThisThreadPriority } from './thread-priority';
+import { warmUp } from './warm-up';
 import {
   callCancelled,
   MAX_ANSWER_CHARS,
@@ -227,9 +228,7 @@ ExplorerBackend.create(data.options).then(
   (b) => {
     backend = b;
     post({ type: 'ready' });
-    // The scan thread's batch buffers are made (and written) now, while no call waits: an open
-    // makes its session's scanner on the way to its first answer.
-    setImmediate(() => void (backend && sharedScanThread()));
+    setImmediate(() => backend && warmUp());
   },
   (e: unknown) => post({ type: 'startFailed', message: e instanceof Error ? e.message : String(e) }),
 );

@@ -16,6 +16,8 @@
  *   --runs N     repeat the whole script N times (ranges are reported).
  *   --start      only the ways in: first open, page reload, reopen in a fresh server.
  *   --verbose    every request of the opens, the reload and the reopen, with its timing.
+ *   --profile D  CPU profiles of each serve process (`node --cpu-prof`, every thread) in D/<phase>/,
+ *                and a Chromium trace of the reload and of the reopen (D/reload.json, D/reopen.json).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -97,9 +99,11 @@ function prepare1g(log: Log): Real100 {
 // ---------------------------------------------------------------- the server
 
 /** `serve` of the build under `app` on `home`, its kept indexes in `dataDir`. */
-async function serve(app: string, home: string, dataDir: string): Promise<ServeProcess> {
+async function serve(app: string, home: string, dataDir: string, phase: string): Promise<ServeProcess> {
   const cli = join(app, 'bin', 'vak-explorer.mjs');
-  const child = spawn(process.execPath, [cli, 'serve', '--home', home, '--port', '0', '--no-open'], {
+  const prof = argOf('--profile');
+  const profArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(prof), phase)}`] : [];
+  const child = spawn(process.execPath, [...profArgs, cli, 'serve', '--home', home, '--port', '0', '--no-open'], {
     cwd: app,
     env: { ...process.env, XDG_DATA_HOME: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -359,11 +363,22 @@ async function longTasksSince(page: Page, since: number): Promise<{ max: number 
   return { max: tasks.length ? Math.max(...tasks) : 0, n: tasks.length };
 }
 
+/** With `--profile D`: a Chromium trace of `page` into D/name.json until traceEnd. */
+async function traced(browser: Browser, page: Page, name: string): Promise<void> {
+  const prof = argOf('--profile');
+  if (!prof) return;
+  mkdirSync(resolve(prof), { recursive: true });
+  await browser.startTracing(page, { path: join(resolve(prof), `${name}.json`), screenshots: false });
+}
+async function traceEnd(browser: Browser): Promise<void> {
+  if (argOf('--profile')) await browser.stopTracing();
+}
+
 /** One whole script on a fresh data folder. */
 async function runOnce(browser: Browser, app: string, data: Real100, log: Log): Promise<EyeRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vak-eye-'));
   const load0 = loadavg()[0];
-  let server: ServeProcess | null = await serve(app, data.home, dataDir);
+  let server: ServeProcess | null = await serve(app, data.home, dataDir, 'first');
   try {
     let { ctx, page } = await signedIn(browser, server);
     log('    first open …');
@@ -384,16 +399,20 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
     if (selecting) log('    scroll while a leaf loads …');
     const scrollFrames = selecting ? await scrollWhileLoading(page) : [];
     log('    reload …');
+    await traced(browser, page, 'reload');
     await page.reload();
     const reload = await settleOpen(page, '0', '0');
+    await traceEnd(browser);
     if (process.argv.includes('--verbose')) log((await pageLoadTimes(page)) + '\n' + (await requestsSince(page, 0)));
     await ctx.close();
     await stop(server.child);
     server = null;
     log('    reopen in a fresh server …');
-    server = await serve(app, data.home, dataDir);
+    server = await serve(app, data.home, dataDir, 'reopen');
     ({ ctx, page } = await signedIn(browser, server));
+    await traced(browser, page, 'reopen');
     const reopen = await openFromLibrary(page, data.key);
+    await traceEnd(browser);
     if (process.argv.includes('--verbose')) log(await requestsSince(page, 'window.__vakBench.openFrom'));
     await ctx.close();
     return {

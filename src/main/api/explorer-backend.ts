@@ -37,6 +37,7 @@ import {
 } from './api-backend';
 import { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
 import { BranchIdempotency } from './branch-idempotency';
+import { CallLull } from './call-lull';
 import { appendBranchOnce, writtenSince, type BranchHost } from './branch-writes';
 import { entrySlice } from './entry-slice';
 import { leafContextInSteps } from './leaf-context';
@@ -63,6 +64,13 @@ type Handlers = {
 const REREAD_RETRIES = 2;
 
 /**
+ * The check of a kept index starts once no call ran for this long (a client's next request
+ * follows an answer within a round trip and a render), or this long after it was due at most.
+ */
+const CHECK_LULL_MS = 300;
+const CHECK_WAIT_MAX_MS = 3000;
+
+/**
  * The explorer's API, whatever the transport: every method of `ApiMethods`,
  * validated at runtime, over one home's library, open sessions and watcher,
  * pushing library and session changes to the clients that subscribed.
@@ -82,6 +90,7 @@ export class ExplorerBackend implements ApiBackend {
   private stopPrices: (() => void) | null = null;
   private lockTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private readonly lull = new CallLull();
 
   private constructor(
     readonly info: HomeInfo,
@@ -101,6 +110,7 @@ export class ExplorerBackend implements ApiBackend {
     });
     // A kept index carries the active chain's work fold: a reopen folds only what came since.
     this.cache.onReread((key, reason) => this.news.reread(key, reason));
+    this.cache.checksWaitFor(() => this.lull.wait(CHECK_LULL_MS, CHECK_WAIT_MAX_MS));
     this.cache.beforeKeep((s) => {
       const ix = s.ledger.index;
       if (ix.count > 0 && !s.reading) activeWork(s, chainToRoot(ix, ix.activeLeaf));
@@ -157,6 +167,7 @@ export class ExplorerBackend implements ApiBackend {
     } catch (e) {
       throw new ApiError('bad_request', (e as Error).message);
     }
+    this.lull.begin();
     try {
       throwIfCancelled(signal);
       const handler = this.handlers[method] as (r: unknown, c: ApiClient, s?: CancelSignal) => Promise<unknown>;
@@ -169,6 +180,8 @@ export class ExplorerBackend implements ApiBackend {
       if (signal?.aborted && method !== 'branch') throw cancelledError();
       if (e instanceof ApiError) throw e;
       throw new ApiError('internal', `${method} failed: ${unexpectedErrorText(e)}`);
+    } finally {
+      this.lull.end();
     }
   }
 

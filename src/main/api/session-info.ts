@@ -60,7 +60,12 @@ function sendableWork(w: WorkItem): WorkItem {
  */
 export function activeWork(s: OpenSession, activeChain: readonly number[]): WorkItem[] {
   const from = s.work !== null && s.work.index === s.ledger.index ? s.work.fold : null;
-  const items = foldWork(s.ledger, activeChain, from).map(sendableWork);
+  // A kept item's state and detail were clipped already: an item no later event changed is not walked again.
+  const sent = new Set<unknown>();
+  for (const w of from?.items ?? []) sent.add(w.state).add(w.detail);
+  const items = foldWork(s.ledger, activeChain, from).map((w) =>
+    sent.has(w.state) && sent.has(w.detail) ? w : sendableWork(w),
+  );
   s.work =
     activeChain.length > 0
       ? { index: s.ledger.index, fold: { tip: activeChain[activeChain.length - 1], items } }

@@ -35,6 +35,7 @@ export class SessionCache {
   private steps: ReadInSteps | null = null;
   private beforeKeeping: ((s: OpenSession) => void) | null = null;
   private onRereading: ((key: SessionKey, reason: RereadReason) => void) | null = null;
+  private lull: (() => Promise<void>) | null = null;
   /** Each session's background work, scheduled by its phase (session-upkeep.ts). */
   private readonly upkeep: SessionUpkeep;
 
@@ -57,6 +58,7 @@ export class SessionCache {
       steps: () => this.steps,
       beforeKeep: (s) => this.beforeKeeping?.(s),
       reread: (key, reason) => this.onRereading?.(key, reason),
+      lull: () => this.lull?.() ?? Promise.resolve(),
     });
   }
 
@@ -75,6 +77,14 @@ export class SessionCache {
    */
   onReread(f: (key: SessionKey, reason: RereadReason) => void): void {
     this.onRereading = f;
+  }
+
+  /**
+   * The check of a kept index (the file read again whole) waits for what `f` resolves to before
+   * it starts: the backend's lull in calls, so that a reopen answers its first screen first.
+   */
+  checksWaitFor(f: () => Promise<void>): void {
+    this.lull = f;
   }
 
   /** From now on, sessions bigger than `steps.firstBytes` open in steps (default: read whole before answering). */

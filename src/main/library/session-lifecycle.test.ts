@@ -93,6 +93,31 @@ describe('an open session moves through its lifecycle, one generation at a time'
     expect(s.ledger.keptUnverified).toBe(false);
   });
 
+  it("a reopen's kept check waits for the calls' lull (checksWaitFor), then runs", async () => {
+    const { home, store } = setup(50, 100);
+    const first = cacheOf(home, store, 0);
+    await first.acquire(KEY);
+    await first.close();
+    const c = cacheOf(home, store, 60_000);
+    let lull = (): void => undefined;
+    const waiting = new Promise<void>((r) => (lull = r));
+    let asked = 0;
+    c.checksWaitFor(() => {
+      asked++;
+      return waiting;
+    });
+    const s = await c.acquire(KEY);
+    await vi.waitFor(() => expect(asked).toBe(1));
+    // Not checked while the calls go on: the file is not read again meanwhile.
+    await new Promise((r) => setImmediate(r));
+    expect(s.ledger.keptUnverified).toBe(true);
+    expect(s.jobs.has('kept-check')).toBe(true);
+    lull();
+    await vi.waitFor(() => expect(s.phase.name).toBe('verified'));
+    expect(s.ledger.keptUnverified).toBe(false);
+    expect(asked).toBe(1);
+  });
+
   it('a reading started over is a new generation: the work and the caches of the last one are dropped', async () => {
     const { home, file, store } = setup(50, 100);
     const c = cacheOf(home, store, 60_000); // a keep waits: it is pending when the file changes

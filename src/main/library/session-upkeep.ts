@@ -35,6 +35,8 @@ export interface UpkeepHost {
   steps(): ReadInSteps | null;
   beforeKeep(s: OpenSession): void;
   reread(key: SessionKey, reason: RereadReason): void;
+  /** Resolves when the check of a kept index may start (SessionCache.checksWaitFor). */
+  lull(): Promise<void>;
 }
 
 export class SessionUpkeep {
@@ -122,11 +124,18 @@ export class SessionUpkeep {
     if (s.jobs.has('kept-check')) return;
     const g = s.phase.generation;
     s.jobs.at('kept-check', g, 'timeout', () => {
-      const run = this.host.queue.run(
-        s.key,
-        s.jobs.whileAt(g, () => this.checkKept(s)),
-      );
-      s.jobs.after('kept-check', g, run, () => undefined).catch(warn('checking the kept index of', s));
+      // In a lull of the calls: the reopen's first rows and leaf view are asked right after the
+      // open's answer, and would share the thread with the check's steps. (An append or a branch
+      // meanwhile checks it first: Ledger.refresh.)
+      s.jobs
+        .after('kept-check', g, this.host.lull(), () => {
+          const run = this.host.queue.run(
+            s.key,
+            s.jobs.whileAt(g, () => this.checkKept(s)),
+          );
+          return s.jobs.after('kept-check', g, run, () => undefined);
+        })
+        .catch(warn('checking the kept index of', s));
     });
   }
 

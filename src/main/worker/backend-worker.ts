@@ -11,6 +11,7 @@ import { noCoreWork } from '../core/core-work';
 import { sharedScanThreadId, stopSharedScanThread } from '../secrets/scan-thread';
 import { FairQueue } from './fair-queue';
 import { currentThreadId, lowerThisThreadPriority } from './thread-priority';
+import { warmUp } from './warm-up';
 import {
   callCancelled,
   MAX_ANSWER_CHARS,
@@ -227,6 +228,7 @@ ExplorerBackend.create(data.options).then(
   (b) => {
     backend = b;
     post({ type: 'ready' });
+    setImmediate(() => backend && warmUp());
   },
   (e: unknown) => post({ type: 'startFailed', message: e instanceof Error ? e.message : String(e) }),
 );

@@ -1,0 +1,37 @@
+/**
+ * Whether the backend's calls have paused. Background work that may wait (the check of a kept
+ * index: the whole file read again) starts in a lull instead of beside the calls a client makes
+ * right after an open's answer — a reopen's first rows and its active leaf's view — which it
+ * would otherwise share the thread with, step for step.
+ */
+export class CallLull {
+  private running = 0;
+  private lastEnd = -Infinity;
+
+  begin(): void {
+    this.running++;
+  }
+
+  end(): void {
+    this.running = Math.max(0, this.running - 1);
+    this.lastEnd = performance.now();
+  }
+
+  /**
+   * Resolves once no call has run for `quietMs`, or after `maxMs` whatever runs: a client that
+   * never stops asking delays the work, never stops it.
+   */
+  wait(quietMs: number, maxMs: number): Promise<void> {
+    const until = performance.now() + maxMs;
+    return new Promise((resolve) => {
+      const look = (): void => {
+        const now = performance.now();
+        const quietFor = this.running > 0 ? 0 : now - this.lastEnd;
+        if (quietFor >= quietMs || now >= until) return resolve();
+        // (Unreferenced: a lull awaited never keeps the process alive.)
+        setTimeout(look, Math.min(quietMs - quietFor, until - now)).unref();
+      };
+      look();
+    });
+  }
+}

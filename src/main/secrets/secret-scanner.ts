@@ -71,6 +71,8 @@ export class SecretScanner implements LineSink {
   /** Lines scanned, and texts handed to the rules (the gate let them through). */
   linesScanned = 0;
   textsLinted = 0;
+  /** Lines copied into a batch (the others went in the chunk they were read into, `readInto`). */
+  linesCopied = 0;
   /** Lines read but never scanned: the scan thread stopped while it held them. */
   linesLost = 0;
   /** The first line this reading scans (a reading resumed from a kept index starts after it). */
@@ -140,6 +142,7 @@ export class SecretScanner implements LineSink {
       this.filling = f;
     }
     f.starts.push(f.used);
+    this.linesCopied++;
     bytes.copy(f.bytes, f.used);
     f.used += bytes.length;
     f.ends.push(f.used);

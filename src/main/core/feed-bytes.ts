@@ -1,7 +1,6 @@
 import type { ByteSource } from './byte-source';
 import type { ReadProgress } from './ledger-options';
 import type { LineFeeder } from './line-feeder';
-import type { LineSink } from './line-reader';
 
 /**
  * A ledger's bytes fed to its line feeder through one reused read buffer: in one go (the CLI,
@@ -19,41 +18,12 @@ export function readBuffer(): Buffer {
   return Buffer.allocUnsafe(CHUNK);
 }
 
-/**
- * Reads the chunk at `offset` (at most `max` bytes) into `buf`, or into the buffer `sink` lends
- * (LineSink.readInto: a secret scanner then keeps the chunk's lines without copying them), and
- * feeds it; the lent buffer is handed back once the feeder is done with it. Bytes read; 0 at the end.
- */
-function feedChunk(
-  source: ByteSource,
-  feeder: LineFeeder,
-  buf: Buffer,
-  offset: number,
-  max: number,
-  sink: LineSink | null,
-): number {
-  const lent = sink?.readInto?.() ?? null;
-  try {
-    const into = lent ?? buf;
-    const n = source.readInto(into, offset, Math.min(into.length, max));
-    if (n > 0) feeder.push(into.subarray(0, n));
-    return n;
-  } finally {
-    if (lent) sink?.chunkRead?.();
-  }
-}
-
 /** Feeds the bytes from the feeder's offset up to `size`, synchronously. */
-export function feedSync(
-  source: ByteSource,
-  feeder: LineFeeder,
-  buf: Buffer,
-  size: number,
-  sink: LineSink | null = null,
-): void {
+export function feedSync(source: ByteSource, feeder: LineFeeder, buf: Buffer, size: number): void {
   while (feeder.fedOffset < size) {
-    const n = feedChunk(source, feeder, buf, feeder.fedOffset, Math.min(CHUNK, size - feeder.fedOffset), sink);
+    const n = source.readInto(buf, feeder.fedOffset, Math.min(CHUNK, size - feeder.fedOffset));
     if (n === 0) break;
+    feeder.push(buf.subarray(0, n));
   }
 }
 
@@ -69,13 +39,13 @@ export async function feedInSteps(
   end: number,
   size: number,
   onProgress: ((p: ReadProgress) => void) | undefined,
-  sink: () => LineSink | null = () => null,
 ): Promise<void> {
   let sinceYield = 0;
   let sinceProgress = 0;
   while (feeder().fedOffset < end) {
-    const n = feedChunk(source, feeder(), buf, feeder().fedOffset, Math.min(CHUNK, end - feeder().fedOffset), sink());
+    const n = source.readInto(buf, feeder().fedOffset, Math.min(CHUNK, end - feeder().fedOffset));
     if (n === 0) break;
+    feeder().push(buf.subarray(0, n));
     sinceYield += n;
     sinceProgress += n;
     if (sinceProgress >= PROGRESS_EVERY) {

@@ -253,7 +253,7 @@ export class Ledger {
   }
 
   private readNewSync(): void {
-    feedSync(this.source, this.feeder, this.buffer(), this.stamp.sizeForRead(), this.reader.sink);
+    feedSync(this.source, this.feeder, this.buffer(), this.stamp.sizeForRead());
   }
 
   private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}, settled = false): Promise<void> {
@@ -261,15 +261,7 @@ export class Ledger {
     if (settling) await settling;
     const size = this.stamp.sizeForRead();
     const end = Math.min(size, this.feeder.fedOffset + maxBytes);
-    await feedInSteps(
-      this.source,
-      () => this.feeder,
-      this.buffer(),
-      end,
-      size,
-      onProgress,
-      () => this.reader.sink,
-    );
+    await feedInSteps(this.source, () => this.feeder, this.buffer(), end, size, onProgress);
     this.stoppedShort = this.feeder.fedOffset < size;
     onProgress?.({ bytesRead: this.feeder.fedOffset, bytesTotal: size });
   }

@@ -35,14 +35,6 @@ export interface LineNotes {
  */
 export interface LineSink {
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void;
-  /**
-   * A buffer the next chunk of the file is read into, lent by the sink (feed-bytes.ts): the lines
-   * it then sees are views into memory it owns, which it keeps without copying them. The reader
-   * uses the buffer only until `chunkRead`; null: the reader reads into its own buffer.
-   */
-  readInto?(): Buffer | null;
-  /** The reader is done with the buffer `readInto` lent it: every line of that chunk was seen. */
-  chunkRead?(): void;
 }
 
 /** A sink for the lines a kept index restored, fed by the check that reads them again. */

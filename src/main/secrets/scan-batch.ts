@@ -14,14 +14,12 @@ export interface HeldFinding extends SecretFinding {
 }
 
 /**
- * Lines in one buffer, as a LineSink saw them: copied there back to back, or read there (a
- * chunk of the file the scanner lent the reader, secret-scanner.ts); plain data, so it crosses
+ * Lines copied back to back into one buffer, as a LineSink saw them; plain data, so it crosses
  * to the scan thread with the buffer transferred, not copied.
  */
 export interface LineBatch {
   buf: ArrayBuffer;
-  /** Line k's bytes are `starts[k]` … `ends[k]` (a chunk read holds other bytes between lines). */
-  starts: number[];
+  /** Line k's bytes end at `ends[k]` (they start where line k−1's end, or at 0). */
   ends: number[];
   lineNos: number[];
   entryIds: string[];
@@ -64,7 +62,7 @@ export async function scanBatch(
     const texts: GatedText[] = [];
     let chars = 0;
     for (; k < n && chars < GROUP_CHARS; k++) {
-      const bytes = all.subarray(batch.starts[k], batch.ends[k]);
+      const bytes = all.subarray(k === 0 ? 0 : batch.ends[k - 1], batch.ends[k]);
       out.lines++;
       // Most lines hold nothing a rule could match: they are not even parsed.
       if (!mayHoldSecretBytes(bytes)) continue;

@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { MemorySource } from '../core/byte-source';
-import { Ledger } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { fixtureLedger } from './fixtures/planted-secrets';
 import { BATCH_BYTES, ScanThread, type ScanThreadOptions } from './scan-thread';
 import { SCAN_NICE } from './scan-priority';
-import { CARRY_BYTES, SecretScanner } from './secret-scanner';
+import { SecretScanner } from './secret-scanner';
 
 const threads: ScanThread[] = [];
 afterAll(async () => {
@@ -158,43 +156,5 @@ describe('the secret scan on a thread of its own', () => {
     await once.whenIdle();
     expect(scanner.count).toBe(once.count);
     expect(Math.min(...scanner.findings().map((f) => f.line))).toBeGreaterThan(prose);
-  }, 60_000);
-});
-
-describe('the scan of a read, in the buffers the scanner lends the reader', () => {
-  /** Each entry's line as the reader hands it over, in order. */
-  const linesOf = (bytes: Buffer): Buffer[] => {
-    const out: Buffer[] = [];
-    for (let at = 0; at < bytes.length;) {
-      const nl = bytes.indexOf(10, at);
-      out.push(bytes.subarray(at, nl));
-      at = nl + 1;
-    }
-    return out;
-  };
-
-  it('copies only the lines carried over between chunks, and finds what the copies find, in order', async () => {
-    // About 2.4 MiB: three chunks, with short and long (> CARRY_BYTES) lines across their ends.
-    const f = fixtureLedger(70 << 10);
-    const lent = new SecretScanner(ownThread());
-    const ledger = await Ledger.open(new MemorySource(f.bytes) as never, { lineSink: lent });
-    await lent.whenIdle();
-    const lines = linesOf(f.bytes);
-    expect(lent.linesScanned).toBe(lines.length);
-    const chunks = Math.ceil(f.bytes.length / (BATCH_BYTES - CARRY_BYTES));
-    expect(lent.linesCopied).toBeLessThanOrEqual(chunks);
-
-    // The same lines handed over one by one, copied (as appends and restored lines are).
-    const copied = new SecretScanner(ownThread());
-    const ids = lines.map((l) => (JSON.parse(l.toString('utf8')) as { id: string }).id);
-    const index = { ids } as unknown as LedgerIndex;
-    lines.forEach((l, k) => copied.entryLine(Buffer.from(l), k + 1, index, k));
-    await copied.whenIdle();
-    expect(copied.linesCopied).toBe(lines.length);
-    expect(lent.count).toBeGreaterThanOrEqual(30);
-    expect(lent.findings()).toEqual(copied.findings());
-    const order = lent.findings().map((x) => x.line);
-    expect(order).toEqual([...order].sort((a, b) => a - b));
-    ledger.close();
   }, 60_000);
 });

@@ -186,11 +186,6 @@ export class ScanThread {
     this.worker?.postMessage(m, transfer);
   }
 
-  /** A buffer from `buffer` comes back unused. */
-  giveBack(buf: ArrayBuffer): void {
-    this.recycle(buf);
-  }
-
   private recycle(buf: ArrayBuffer): void {
     if (buf.byteLength === BATCH_BYTES && this.pool.length < this.poolBuffers) this.pool.push(buf);
   }

@@ -75,16 +75,15 @@ function runScanThread(): void {
    * lint thread holds is a fraction of what was read.
    */
   const take = (m: Scan): Gated => {
-    const { buf, starts, ends, lineNos, entryIds } = m.batch;
+    const { buf, ends, lineNos, entryIds } = m.batch;
     const all = Buffer.from(buf);
-    const kept: LineBatch = { buf, starts: [], ends: [], lineNos: [], entryIds: [] };
+    const kept: LineBatch = { buf, ends: [], lineNos: [], entryIds: [] };
     const passing: Buffer[] = [];
     let used = 0;
     for (let k = 0; k < ends.length; k++) {
-      const line = all.subarray(starts[k], ends[k]);
+      const line = all.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
       if (!mayHoldSecretBytes(line)) continue;
       passing.push(line);
-      kept.starts.push(used);
       used += line.length;
       kept.ends.push(used);
       kept.lineNos.push(lineNos[k]);

@@ -1,10 +1,7 @@
 /**
- * Scans a session for secrets as its lines are read: the reader reads each chunk of the file
- * into a batch buffer the scanner lends it (`readInto`, a LineSink hook, line-reader.ts), hands
- * each entry's line to `entryLine`, which notes where it lies, and hands the buffer back
- * (`chunkRead`): the chunk then goes to the scan thread (scan-thread.ts) as it was read, with no
- * copy. Lines the reader got elsewhere (one carried over from the chunk before, the lines a kept
- * index restored) are copied into a batch. The scan thread runs the gate, the parse and the rules
+ * Scans a session for secrets as its lines are read: the reader hands each entry's line to
+ * `entryLine` (a LineSink, line-reader.ts), which copies it into a batch and returns; full
+ * batches go to the scan thread (scan-thread.ts), which runs the gate, the parse and the rules
  * and answers with findings. The reading thread never scans, and the file is never read a second
  * time. Appended lines arrive the same way.
  *
@@ -13,8 +10,8 @@
  */
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink, RestoredLineSink } from '../core/line-reader';
-import type { BatchResult, HeldFinding, LineBatch } from './scan-batch';
-import { BATCH_BYTES, sharedScanThread, type ScanThread } from './scan-thread';
+import type { BatchResult, HeldFinding } from './scan-batch';
+import { sharedScanThread, type ScanThread } from './scan-thread';
 
 export type { HeldFinding } from './scan-batch';
 
@@ -28,24 +25,6 @@ const FLUSH_MS = 10;
 interface Filling {
   bytes: Buffer;
   used: number;
-  starts: number[];
-  ends: number[];
-  lineNos: number[];
-  entryIds: string[];
-}
-
-/**
- * The end of a lent buffer that the reader does not read into: the line carried over from the
- * chunk before (it ends in this chunk) is copied there, so it goes in the same batch, in order.
- */
-export const CARRY_BYTES = 64 << 10;
-
-/** The buffer lent for the chunk being read, and where the entries' lines lie in it. */
-interface Lent {
-  bytes: Buffer;
-  /** Where the next carried-over line is copied (from BATCH_BYTES − CARRY_BYTES). */
-  carryAt: number;
-  starts: number[];
   ends: number[];
   lineNos: number[];
   entryIds: string[];
@@ -56,7 +35,6 @@ let nextOwner = 1;
 export class SecretScanner implements LineSink {
   private readonly owner = nextOwner++;
   private filling: Filling | null = null;
-  private lent: Lent | null = null;
   /** Lines of this epoch in batches handed to the scan thread and not answered yet, and in the one filling. */
   private queued = 0;
   private readonly held: HeldFinding[] = [];
@@ -71,8 +49,6 @@ export class SecretScanner implements LineSink {
   /** Lines scanned, and texts handed to the rules (the gate let them through). */
   linesScanned = 0;
   textsLinted = 0;
-  /** Lines copied into a batch (the others went in the chunk they were read into, `readInto`). */
-  linesCopied = 0;
   /** Lines read but never scanned: the scan thread stopped while it held them. */
   linesLost = 0;
   /** The first line this reading scans (a reading resumed from a kept index starts after it). */
@@ -82,48 +58,7 @@ export class SecretScanner implements LineSink {
 
   constructor(private readonly thread: ScanThread = sharedScanThread()) {}
 
-  /** A pooled batch buffer to read the next chunk into (LineSink.readInto). */
-  readInto(): Buffer {
-    this.chunkRead(); // one still lent (the read that had it threw): its lines go as they are
-    const bytes = Buffer.from(this.thread.buffer(BATCH_BYTES));
-    const carryAt = bytes.length - CARRY_BYTES;
-    this.lent = { bytes, carryAt, starts: [], ends: [], lineNos: [], entryIds: [] };
-    return bytes.subarray(0, carryAt);
-  }
-
-  /** The reader is done with the lent buffer: its lines go to the scan thread in it. */
-  chunkRead(): void {
-    const c = this.lent;
-    this.lent = null;
-    if (!c) return;
-    const buf = c.bytes.buffer as ArrayBuffer;
-    if (c.ends.length === 0) this.thread.giveBack(buf);
-    else this.submit({ buf, starts: c.starts, ends: c.ends, lineNos: c.lineNos, entryIds: c.entryIds });
-  }
-
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void {
-    const c = this.lent;
-    if (c) {
-      let start = bytes.byteOffset;
-      if (bytes.buffer !== c.bytes.buffer) {
-        // The line carried over from the chunk before: copied to the lent buffer's end when it fits.
-        if (c.carryAt + bytes.length > c.bytes.length) return this.copyLine(bytes, lineNo, index, i);
-        start = c.carryAt;
-        c.carryAt += bytes.copy(c.bytes, start);
-      }
-      // Lines copied before go first: the batches are answered in order.
-      if (this.filling) this.send();
-      c.starts.push(start);
-      c.ends.push(start + bytes.length);
-      c.lineNos.push(lineNo);
-      c.entryIds.push(index.ids[i]);
-      this.queued++;
-      return;
-    }
-    this.copyLine(bytes, lineNo, index, i);
-  }
-
-  private copyLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void {
     // A copy (`bytes` is a view into the read buffer) into the batch; the scan thread does the rest.
     let f = this.filling;
     if (f && f.used + bytes.length > f.bytes.length) {
@@ -131,18 +66,9 @@ export class SecretScanner implements LineSink {
       f = null;
     }
     if (!f) {
-      f = {
-        bytes: Buffer.from(this.thread.buffer(bytes.length)),
-        used: 0,
-        starts: [],
-        ends: [],
-        lineNos: [],
-        entryIds: [],
-      };
+      f = { bytes: Buffer.from(this.thread.buffer(bytes.length)), used: 0, ends: [], lineNos: [], entryIds: [] };
       this.filling = f;
     }
-    f.starts.push(f.used);
-    this.linesCopied++;
     bytes.copy(f.bytes, f.used);
     f.used += bytes.length;
     f.ends.push(f.used);
@@ -158,11 +84,7 @@ export class SecretScanner implements LineSink {
     // The older batches' answers are dropped when they come: their lines no longer count.
     this.queued = 0;
     if (this.filling) {
-      this.filling = { ...this.filling, used: 0, starts: [], ends: [], lineNos: [], entryIds: [] };
-    }
-    if (this.lent) {
-      const carryAt = this.lent.bytes.length - CARRY_BYTES;
-      this.lent = { ...this.lent, carryAt, starts: [], ends: [], lineNos: [], entryIds: [] };
+      this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entryIds: [] };
     }
     this.thread.drop(this.owner, this.epoch);
     this.held.length = 0;
@@ -248,26 +170,22 @@ export class SecretScanner implements LineSink {
     const f = this.filling;
     this.filling = null;
     if (!f || f.ends.length === 0) return;
-    this.submit({
-      buf: f.bytes.buffer as ArrayBuffer,
-      starts: f.starts,
-      ends: f.ends,
-      lineNos: f.lineNos,
-      entryIds: f.entryIds,
-    });
-  }
-
-  private submit(batch: LineBatch): void {
     const epoch = this.epoch;
-    const lines = batch.ends.length;
-    this.thread.submit(this.owner, epoch, batch, (r, lost) => {
-      if (epoch === this.epoch) {
-        this.queued -= lines;
-        if (r) this.take(r);
-        else if (lost) this.linesLost += lines;
-      }
-      this.settle();
-    });
+    const lines = f.ends.length;
+    const buf = f.bytes.buffer as ArrayBuffer;
+    this.thread.submit(
+      this.owner,
+      epoch,
+      { buf, ends: f.ends, lineNos: f.lineNos, entryIds: f.entryIds },
+      (r, lost) => {
+        if (epoch === this.epoch) {
+          this.queued -= lines;
+          if (r) this.take(r);
+          else if (lost) this.linesLost += lines;
+        }
+        this.settle();
+      },
+    );
   }
 
   private take(r: BatchResult): void {

@@ -1,11 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../../test-support/temp-dir';
-import { resolveWorkerEntry, SCAN_WORKER } from './thread-entry';
+import { BUILT_THREADS_ENV, resolveWorkerEntry, SCAN_WORKER } from './thread-entry';
 
 const tempDir = useTempDir('vak-worker-entry-');
+
+// The unit tests' global setup names the built entries (dist/cli); these tests choose their own.
+const builtForTests = process.env[BUILT_THREADS_ENV];
+beforeEach(() => {
+  delete process.env[BUILT_THREADS_ENV];
+});
+afterEach(() => {
+  if (builtForTests === undefined) delete process.env[BUILT_THREADS_ENV];
+  else process.env[BUILT_THREADS_ENV] = builtForTests;
+});
 
 describe('resolveWorkerEntry', () => {
   it('takes a given path (Electron: the one electron-vite built)', () => {
@@ -41,6 +51,16 @@ describe('resolveWorkerEntry', () => {
     const e = resolveWorkerEntry();
     expect(e.file.pathname.endsWith('/src/main/threads/dev-worker-bootstrap.mjs')).toBe(true);
     expect(e.source?.endsWith('/src/main/worker/backend-worker.ts')).toBe(true);
+  });
+
+  it('from the sources, takes the built entries of the folder the environment names, when they are there', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'backend-worker.js'), '');
+    process.env[BUILT_THREADS_ENV] = dir;
+    expect(resolveWorkerEntry()).toEqual({ file: pathToFileURL(join(dir, 'backend-worker.js')) });
+    // A folder without the entry asked for: the dev bootstrap, as without the variable.
+    const scan = resolveWorkerEntry(undefined, undefined, SCAN_WORKER);
+    expect(scan.file.pathname.endsWith('/src/main/threads/dev-worker-bootstrap.mjs')).toBe(true);
   });
 
   it('says clearly when no entry is there', () => {

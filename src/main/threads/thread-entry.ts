@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What `new Worker` runs: a JavaScript file, and the TypeScript entry it loads in dev. */
@@ -30,11 +31,18 @@ export const SCAN_WORKER: EntryNames = {
 };
 
 /**
+ * A folder of thread entries built from these very sources, for a process that runs from the
+ * sources: the unit tests' global setup builds dist/cli and names it here, so each worker a test
+ * starts loads plain JavaScript instead of transpiling the core again through tsx.
+ */
+export const BUILT_THREADS_ENV = 'VAK_BUILT_THREADS_DIR';
+
+/**
  * A worker thread's entry file (`names`: the backend worker's by default). Given: that file
  * (Electron passes the path electron-vite built, `?modulePath`). Otherwise a built
- * `backend-worker.js` beside this module (a bundled CLI ships it there), else — running from the
- * sources (tsx, vitest, the bench) — the dev bootstrap, which registers tsx inside the worker
- * thread and imports `backend-worker.ts`.
+ * `backend-worker.js` beside this module (a bundled CLI ships it there), or in the folder
+ * BUILT_THREADS_ENV names, else — running from the sources (tsx, vitest, the bench) — the dev
+ * bootstrap, which registers tsx inside the worker thread and imports `backend-worker.ts`.
  */
 export function resolveWorkerEntry(
   given?: string | URL,
@@ -48,6 +56,11 @@ export function resolveWorkerEntry(
   for (const rel of [`./${names.built}`, `../${names.built}`]) {
     const built = new URL(rel, here);
     if (existsSync(fileURLToPath(built))) return { file: built };
+  }
+  const builtDir = process.env[BUILT_THREADS_ENV];
+  if (builtDir) {
+    const built = join(builtDir, names.built);
+    if (existsSync(built)) return { file: pathToFileURL(built) };
   }
   const source = new URL(names.source, here);
   if (existsSync(fileURLToPath(source)))

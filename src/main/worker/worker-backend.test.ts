@@ -11,6 +11,7 @@ import { useTempDir } from '../../test-support/temp-dir';
 import { ApiError, type ApiClient } from '../api/api-backend';
 import { ExplorerBackend } from '../api/explorer-backend';
 import { cwdHash } from '../core/fnv1a64';
+import { BUILT_THREADS_ENV } from '../threads/thread-entry';
 import { WorkerBackend } from './worker-backend';
 import { CANCELLED, type WorkerStats } from './worker-protocol';
 
@@ -250,6 +251,23 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     await expect(failed).rejects.toThrow(/^the reader stopped: .*memory/i);
     expect(await w.call('getHome', {}, c)).toMatchObject({ home });
   }, 60_000);
+
+  it('runs from the TypeScript sources through the dev bootstrap (tsx, the bench) when nothing is built', async () => {
+    // The other tests run the worker dist/cli built from these sources (the global setup names it).
+    const { home, key } = homeWith(50, 19);
+    const built = process.env[BUILT_THREADS_ENV];
+    delete process.env[BUILT_THREADS_ENV];
+    let w: WorkerBackend;
+    try {
+      w = await workerOn(home); // the thread copies the environment as it starts
+    } finally {
+      if (built !== undefined) process.env[BUILT_THREADS_ENV] = built;
+    }
+    const c = recorder('c1');
+    const info = (await w.call('openSession', { key }, c)) as { entryCount: number };
+    expect(info.entryCount).toBeGreaterThanOrEqual(50);
+    expect(await w.call('getHome', {}, c)).toMatchObject({ home });
+  });
 
   it('stops restarting a worker that keeps stopping, and says so on every call', async () => {
     const { home } = homeWith(50, 15);

@@ -14,7 +14,7 @@ export const CLI = join(ROOT, 'bin', 'vak-explorer.mjs');
  * last `--disable-features`, so ours below repeats them: without them a test's browser would differ
  * from Playwright's (paint holding, HTTPS upgrades, third-party storage partitioning…).
  */
-const PLAYWRIGHT_DISABLED_FEATURES = [
+export const PLAYWRIGHT_DISABLED_FEATURES = [
   'AimEnabled',
   'AvoidCorsURLLoaderRestartOnRedirect',
   'AvoidUnnecessaryBeforeUnloadCheckSync',

@@ -17,6 +17,7 @@ declare const document: {
   elementFromPoint(x: number, y: number): PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement>;
 };
+declare function requestAnimationFrame(callback: () => void): number;
 declare function getComputedStyle(el: unknown): { color: string; backgroundColor: string; lineHeight: string };
 
 const REVIEWER = 'agents/reviewer/sessions/70929a3c84065db2/01a1f82c-5b45-725c-805f-4b4c88f15899.jsonl';
@@ -108,10 +109,17 @@ test('icons are inline SVG with a size; times show the date; work ids stay on on
   // The branch mark (was ⑂) and the kind icons (⧉ …) draw without any font. Scroll to the first branch point.
   const branch = tree.locator('.mark.branch svg.icon-branch').first();
   const scroller = tree.locator('.tree-scroll');
-  for (let top = 0; top < 20_000 && (await branch.count()) === 0; top += 400) {
-    await scroller.evaluate((el, y) => el.scrollTo(0, y), top);
-    await page.waitForTimeout(50);
-  }
+  // In the page, a step at a time: each step waits until the rows scrolled to are drawn.
+  await scroller.evaluate(async (el) => {
+    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+    for (let top = 0; top < 20_000 && !el.querySelector('.mark.branch svg.icon-branch'); top += 400) {
+      el.scrollTo(0, top);
+      await frame();
+      await frame();
+      const until = performance.now() + 20_000;
+      while (el.querySelector('.tree-row.placeholder') && performance.now() < until) await frame();
+    }
+  });
   await expect(branch).toBeVisible();
   // The compaction icon (was ⧉), in the History pane filtered to compactions.
   await onlyKinds(page, ['compaction']);

@@ -20,6 +20,9 @@ import { sessionKey } from '../src/shared/session-key';
 import { CLI, ROOT } from '../src/test-support/serve-process';
 import { BIG, expect, screenshot, sessionHash, SMALL, test } from './ui-fixture';
 
+/** The page's own (this file is typed without the DOM's names). */
+declare function requestAnimationFrame(callback: () => void): number;
+
 /** The renderer's COLLAPSE_AT: a longer block shows this many characters until "show all". */
 const CLIP_AT = 2000;
 
@@ -134,28 +137,76 @@ function writeAwkwardSession(home: string) {
 /** What the pane shows of one message. */
 type Shown = { index: number; blocks: { text: string | null; note: string | null }[]; showAll: number };
 
-async function shownMessages(pane: Locator): Promise<Shown[]> {
-  return pane.locator('article.projected-msg').evaluateAll((els) =>
-    els.map((el) => ({
-      index: Number(el.getAttribute('data-message-index')),
-      blocks: [...el.querySelectorAll(':scope > .msg-body > .block')].map((b) => ({
-        text: b.querySelector(':scope > pre.verbatim')?.textContent ?? null,
-        note: b.querySelector(':scope > .clip-note')?.textContent ?? null,
-      })),
-      showAll: el.querySelectorAll('button.show-all').length,
-    })),
+/** The message of the pane drawn at `index`, as the pane shows it (undefined while it is not drawn). */
+async function shownMessage(pane: Locator, index: number): Promise<Shown | undefined> {
+  return pane.locator('.pane-scroll').evaluate(
+    (box, i) =>
+      [...box.querySelectorAll(`article.projected-msg[data-message-index="${i}"]`)].map((el) => ({
+        index: i,
+        blocks: [...el.querySelectorAll(':scope > .msg-body > .block')].map((b) => ({
+          text: b.querySelector(':scope > pre.verbatim')?.textContent ?? null,
+          note: b.querySelector(':scope > .clip-note')?.textContent ?? null,
+        })),
+        showAll: el.querySelectorAll('button.show-all').length,
+      }))[0],
+    index,
   );
 }
 
-/** Opens a session at a leaf as a fresh page load (a changed hash alone is a same-page navigation). */
-async function openAt(
-  page: Page,
-  served: { open(page: Page, hash?: string): Promise<void> },
-  key: string,
-  leaf: string,
-) {
-  await page.goto('about:blank');
-  await served.open(page, sessionHash(key, `&leaf=${leaf}`));
+/**
+ * Reads the pane from where it is scrolled to its bottom in one call into the page: each time no
+ * placeholder is left in it, every drawn message not yet read (not in `done`) is read as it shows
+ * it, then the bottom of the last one read that is still drawn is scrolled to the top (a "show
+ * all" may have moved the list's window past the others). Stops early at a clipped message (one
+ * with a "show all"), unread, so that it is clicked as a user does.
+ */
+async function readOn(
+  pane: Locator,
+  done: readonly number[],
+  total: number,
+): Promise<{ read: Shown[]; clipped: Shown | null }> {
+  return pane.locator('.pane-scroll').evaluate(
+    async (box, { done, total }) => {
+      const describe = (el: (typeof box)['firstElementChild'] & object) => ({
+        index: Number(el.getAttribute('data-message-index')),
+        blocks: [...el.querySelectorAll(':scope > .msg-body > .block')].map((b) => ({
+          text: b.querySelector(':scope > pre.verbatim')?.textContent ?? null,
+          note: b.querySelector(':scope > .clip-note')?.textContent ?? null,
+        })),
+        showAll: el.querySelectorAll('button.show-all').length,
+      });
+      const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+      const seen = new Set(done);
+      const read: ReturnType<typeof describe>[] = [];
+      for (let step = 0; seen.size < total; step++) {
+        if (step >= 2000) throw new Error(`messages read after ${step} steps: ${[...seen].join(',')}`);
+        // The list draws after a scroll on the next frames; a placeholder is a row not drawn yet.
+        await frame();
+        await frame();
+        const until = performance.now() + 20_000;
+        while (box.querySelector('.projected-placeholder')) {
+          if (performance.now() > until) throw new Error('a placeholder stayed in the pane for 20 s');
+          await frame();
+        }
+        for (const el of box.querySelectorAll('article.projected-msg')) {
+          const s = describe(el);
+          if (seen.has(s.index)) continue;
+          if (s.showAll > 0) return { read, clipped: s };
+          read.push(s);
+          seen.add(s.index);
+        }
+        if (seen.size >= total) break;
+        const drawn = [...box.querySelectorAll('article.projected-msg')].filter((el) =>
+          seen.has(Number(el.getAttribute('data-message-index'))),
+        );
+        const last = drawn.at(-1);
+        if (!last) box.scrollTop += Math.max(1, box.clientHeight / 2);
+        else box.scrollTop += Math.max(1, last.getBoundingClientRect().bottom - box.getBoundingClientRect().top - 4);
+      }
+      return { read, clipped: null };
+    },
+    { done: [...done], total },
+  );
 }
 
 /**
@@ -167,60 +218,55 @@ async function checkPane(page: Page, want: Projection): Promise<number> {
   const pane = page.getByRole('region', { name: 'Projected context' });
   await expect(pane.locator('.pane-head')).toContainText(`leaf ${want.leaf}`);
   await expect(pane.locator('.system-prompt pre.verbatim')).toHaveJSProperty('textContent', want.system);
-  const scroll = pane.locator('.pane-scroll');
-  await scroll.evaluate((el) => (el.scrollTop = 0));
+  await pane.locator('.pane-scroll').evaluate((el) => (el.scrollTop = 0));
   const checked = new Set<number>();
   let clipped = 0;
-  for (let step = 0; checked.size < want.messages.length; step++) {
-    expect(step, `messages checked: ${[...checked].join(',')}`).toBeLessThan(2000);
-    await expect(pane.locator('.projected-placeholder')).toHaveCount(0, { timeout: 20_000 });
-    const shown = await shownMessages(pane);
-    for (const s of shown) {
-      if (checked.has(s.index)) continue;
-      const expected = want.messages[s.index].content.map(blockText);
-      if (s.showAll > 0) {
-        // Clipped: says so, one button, the start of each long block exactly.
-        expect(s.showAll, `message ${s.index}: one "show all"`).toBe(1);
-        s.blocks.forEach((b, k) => {
-          const full = expected[k];
-          if (full === null || full.length <= CLIP_AT)
-            expect(b, `message ${s.index} block ${k}`).toEqual({ text: full, note: null });
-          else {
-            expect(b.text, `message ${s.index} block ${k}: its first characters`).toBe(full.slice(0, CLIP_AT));
-            expect(b.note, `message ${s.index} block ${k}: says it is clipped`).toMatch(
-              /^… (at least )?[\d,]+ more characters$/,
-            );
-          }
-        });
-        const article = pane.locator(`article.projected-msg[data-message-index="${s.index}"]`);
-        await article.locator('button.show-all').click();
-        await expect
-          .poll(async () => (await shownMessages(pane)).find((m) => m.index === s.index), { timeout: 30_000 })
-          .toEqual({ index: s.index, blocks: expected.map((text) => ({ text, note: null })), showAll: 0 });
-        clipped++;
-      } else {
-        expect(
-          s.blocks.map((b) => b.text),
-          `message ${s.index} (${want.messages[s.index].fidelity})`,
-        ).toEqual(expected);
-        expect(s.blocks.every((b) => b.note === null)).toBe(true);
+  while (checked.size < want.messages.length) {
+    const { read, clipped: s } = await readOn(pane, [...checked], want.messages.length);
+    for (const m of read) {
+      const expected = want.messages[m.index].content.map(blockText);
+      expect(
+        m.blocks.map((b) => b.text),
+        `message ${m.index} (${want.messages[m.index].fidelity})`,
+      ).toEqual(expected);
+      expect(m.blocks.every((b) => b.note === null)).toBe(true);
+      checked.add(m.index);
+    }
+    if (!s) continue;
+    // Clipped: says so, one button, the start of each long block exactly.
+    const expected = want.messages[s.index].content.map(blockText);
+    expect(s.showAll, `message ${s.index}: one "show all"`).toBe(1);
+    s.blocks.forEach((b, k) => {
+      const full = expected[k];
+      if (full === null || full.length <= CLIP_AT)
+        expect(b, `message ${s.index} block ${k}`).toEqual({ text: full, note: null });
+      else {
+        expect(b.text, `message ${s.index} block ${k}: its first characters`).toBe(full.slice(0, CLIP_AT));
+        expect(b.note, `message ${s.index} block ${k}: says it is clipped`).toMatch(
+          /^… (at least )?[\d,]+ more characters$/,
+        );
       }
-      checked.add(s.index);
-    }
-    if (checked.size === want.messages.length) break;
-    // On to the first message not yet read: scroll the bottom of the last one read that is still
-    // drawn to the top (a "show all" may have moved the list's window past the others).
-    const drawn = (await shownMessages(pane)).map((m) => m.index).filter((i) => checked.has(i));
-    if (drawn.length === 0) {
-      await scroll.evaluate((el) => (el.scrollTop += Math.max(1, el.clientHeight / 2)));
-      continue;
-    }
-    await pane.locator(`article.projected-msg[data-message-index="${Math.max(...drawn)}"]`).evaluate((a) => {
-      const box = a.closest('.pane-scroll');
-      if (box) box.scrollTop += Math.max(1, a.getBoundingClientRect().bottom - box.getBoundingClientRect().top - 4);
     });
+    const article = pane.locator(`article.projected-msg[data-message-index="${s.index}"]`);
+    await article.locator('button.show-all').click();
+    await expect
+      .poll(() => shownMessage(pane, s.index), { timeout: 30_000 })
+      .toEqual({ index: s.index, blocks: expected.map((text) => ({ text, note: null })), showAll: 0 });
+    clipped++;
+    checked.add(s.index);
   }
   return clipped;
+}
+
+/** Opens a session at a leaf as a fresh page load (a changed hash alone is a same-page navigation). */
+async function openAt(
+  page: Page,
+  served: { open(page: Page, hash?: string): Promise<void> },
+  key: string,
+  leaf: string,
+) {
+  await page.goto('about:blank');
+  await served.open(page, sessionHash(key, `&leaf=${leaf}`));
 }
 
 test.describe('verbatim text', () => {

@@ -9,7 +9,38 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'bin', 'vak-explorer.mjs');
 
-/** Headless flags that keep Chromium off a closed network and quiet as root. */
+/**
+ * The features Playwright (1.65) turns off in every Chromium it launches. Chromium reads only the
+ * last `--disable-features`, so ours below repeats them: without them a test's browser would differ
+ * from Playwright's (paint holding, HTTPS upgrades, third-party storage partitioning…).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AimEnabled',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsFirstBalancedModeAutoEnable',
+  'HttpsUpgrades',
+  'LensOverlay',
+  'MediaRouter',
+  'NetworkTimeServiceQuerying',
+  'OptimizationHints',
+  'PaintHolding',
+  'PreconnectToSearch',
+  'TcpPortRandomizationWin',
+  'ThirdPartyStoragePartitioning',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  'msForceBrowserSignIn',
+];
+
+/**
+ * Headless Chromium (new headless is the whole browser) preloads the address bar's two WebUI
+ * popups in a renderer of their own for every window, i.e. for every test's browser context:
+ * a page no test can see, which cost more CPU than the explorer's own page did.
+ */
+const UNSEEN_BROWSER_UI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/** Headless flags that keep Chromium off a closed network, quiet as root, and doing only the page's work. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -18,6 +49,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSEEN_BROWSER_UI].join(',')}`,
 ];
 
 export interface ServeProcess {

@@ -145,8 +145,10 @@ describe('URL state in the app', () => {
     expect(window.history.length).toBe(before + 2); // restoring wrote no new entry
     window.history.forward();
     await waitFor(() => expect(treeRow('e0005').textContent).toContain('▶ selected'));
-    const req = api.calls.filter((c) => c.method === 'getLeafView').at(-1)?.req;
-    expect(req).toMatchObject({ leaf: 'e0005' });
+    // The row is marked before the panes ask for their leaf view (that call may come a moment later).
+    await waitFor(() =>
+      expect(api.calls.filter((c) => c.method === 'getLeafView').at(-1)?.req).toMatchObject({ leaf: 'e0005' }),
+    );
   });
 
   it('follows a pasted link (hashchange)', async () => {

@@ -3,8 +3,9 @@ import { findChromiumHere } from './src/test-support/find-chromium';
 import { CHROMIUM_ARGS } from './src/test-support/serve-process';
 
 /**
- * UI e2e runs in plain Chromium against the real serve mode (each spec starts its own
- * `vak-explorer serve` on a temp copy of the demo home); the Electron smoke test launches
+ * UI e2e runs in plain Chromium against the real serve mode (a `vak-explorer serve` on a temp
+ * copy of the demo home: one per test, or one per worker for the tests that only read it, see
+ * e2e/ui-fixture.ts); the Electron smoke test launches
  * the built app itself. The browser is found as users have one (src/test-support/find-chromium.ts):
  * VAK_CHROMIUM, then Playwright's own, then a system Chromium/Chrome on PATH.
  */
@@ -19,10 +20,11 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: ['ui-*.spec.ts', 'electron-smoke.spec.ts', 'readme-shots.spec.ts'],
   outputDir: 'test-results/playwright',
-  // Each spec starts its own serve process on its own copy of a home, so two run side by side.
+  // Each worker's serve processes have their own copies of the home, so two run side by side.
   workers: 2,
-  // Tests, not files, are shared out: each test has its own server and home, and a spec of eight
-  // tests no longer keeps one worker busy while the other has nothing left.
+  // Tests, not files, are shared out: a test has its own server and home, or shares its worker's
+  // read-only one, and a spec of eight tests no longer keeps one worker busy while the other has
+  // nothing left.
   fullyParallel: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { BIG, ROOT, SCREENSHOTS, expect, screenshot, sessionHash, test } from './ui-fixture';
+import { BIG, ROOT, SCREENSHOTS, expect, screenshot, sessionHash, readingTest as test } from './ui-fixture';
 
 /** A leaf of the big demo session whose context takes 4,853 tokens: in 3,000 the auto plan needs cards and packets. */
 const DEEP_LEAF = '01a1f83e-5ecd-770e-b7ed-10f597c52d7a';

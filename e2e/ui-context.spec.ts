@@ -7,7 +7,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
-import { BIG, expect, ROOT, screenshot, sessionHash, test } from './ui-fixture';
+import { BIG, expect, ROOT, screenshot, sessionHash, readingTest, test } from './ui-fixture';
 
 /** The bundled demo home's main session (its usage follows its content: scripts/demo-usage.ts). */
 const DEMO_MAIN = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7889-99d8-18977d6aa224.jsonl';
@@ -23,7 +23,7 @@ async function openBig(page: Page, served: { open(p: Page, h?: string): Promise<
 }
 
 test.describe('context over time', () => {
-  test('the chart is drawn above the tree; a click on a column selects that leaf', async ({ page, served }) => {
+  readingTest('the chart is drawn above the tree; a click on a column selects that leaf', async ({ page, served }) => {
     for (const [w, h] of [
       [1280, 800],
       [1500, 900],
@@ -87,7 +87,7 @@ test.describe('context over time', () => {
     await expect(apply).toHaveCount(0);
   });
 
-  test('a poor fit is said, and not offered to apply', async ({ page, served }) => {
+  readingTest('a poor fit is said, and not offered to apply', async ({ page, served }) => {
     // The fixture home's usage does not follow its content (r² far below the threshold).
     await openBig(page, served, '&v=2&b=9');
     await expect(page.getByText(/measured input fits .* a poor fit/)).toBeVisible();
@@ -95,7 +95,7 @@ test.describe('context over time', () => {
   });
 });
 
-test('cost panel: the session, this chain, abandoned branches and each turn', async ({ page, served }) => {
+readingTest('cost panel: the session, this chain, abandoned branches and each turn', async ({ page, served }) => {
   await page.setViewportSize({ width: 1500, height: 900 });
   await openBig(page, served);
   await page.locator('body').click({ position: { x: 5, y: 5 } });
@@ -111,73 +111,72 @@ test('cost panel: the session, this chain, abandoned branches and each turn', as
   await screenshot(page, 'cost-1280x800');
 });
 
-test('export: the session as HTML opens offline at a #leaf= link; the projection as JSON and Markdown', async ({
-  page,
-  served,
-  browser,
-}, testInfo) => {
-  await openBig(page, served);
-  const leaf = await leafShown(page);
-  const exportBar = page.getByRole('group', { name: 'Export' });
-  const [html] = await Promise.all([
-    page.waitForEvent('download'),
-    exportBar.getByRole('button', { name: 'HTML' }).click(),
-  ]);
-  expect(html.suggestedFilename()).toMatch(/\.html$/);
-  const file = testInfo.outputPath(html.suggestedFilename());
-  await html.saveAs(file);
-  await expect(page.getByRole('status')).toContainText(`Saved ${html.suggestedFilename()}`);
+readingTest(
+  'export: the session as HTML opens offline at a #leaf= link; the projection as JSON and Markdown',
+  async ({ page, served, browser }, testInfo) => {
+    await openBig(page, served);
+    const leaf = await leafShown(page);
+    const exportBar = page.getByRole('group', { name: 'Export' });
+    const [html] = await Promise.all([
+      page.waitForEvent('download'),
+      exportBar.getByRole('button', { name: 'HTML' }).click(),
+    ]);
+    expect(html.suggestedFilename()).toMatch(/\.html$/);
+    const file = testInfo.outputPath(html.suggestedFilename());
+    await html.saveAs(file);
+    await expect(page.getByRole('status')).toContainText(`Saved ${html.suggestedFilename()}`);
 
-  const [json] = await Promise.all([
-    page.waitForEvent('download'),
-    exportBar.getByRole('button', { name: 'JSON' }).click(),
-  ]);
-  const jsonFile = testInfo.outputPath(json.suggestedFilename());
-  await json.saveAs(jsonFile);
-  const projected = JSON.parse(readFileSync(jsonFile, 'utf8')) as {
-    leaf: string;
-    messages: unknown[];
-    tokens: unknown;
-  };
-  expect(projected.leaf).toBe(leaf);
-  expect(projected.messages.length).toBeGreaterThan(0);
-  const [md] = await Promise.all([
-    page.waitForEvent('download'),
-    exportBar.getByRole('button', { name: 'Markdown' }).click(),
-  ]);
-  const mdFile = testInfo.outputPath(md.suggestedFilename());
-  await md.saveAs(mdFile);
-  expect(md.suggestedFilename()).toMatch(/\.md$/);
-  expect(readFileSync(mdFile, 'utf8')).toContain(leaf ?? '');
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      exportBar.getByRole('button', { name: 'JSON' }).click(),
+    ]);
+    const jsonFile = testInfo.outputPath(json.suggestedFilename());
+    await json.saveAs(jsonFile);
+    const projected = JSON.parse(readFileSync(jsonFile, 'utf8')) as {
+      leaf: string;
+      messages: unknown[];
+      tokens: unknown;
+    };
+    expect(projected.leaf).toBe(leaf);
+    expect(projected.messages.length).toBeGreaterThan(0);
+    const [md] = await Promise.all([
+      page.waitForEvent('download'),
+      exportBar.getByRole('button', { name: 'Markdown' }).click(),
+    ]);
+    const mdFile = testInfo.outputPath(md.suggestedFilename());
+    await md.saveAs(mdFile);
+    expect(md.suggestedFilename()).toMatch(/\.md$/);
+    expect(readFileSync(mdFile, 'utf8')).toContain(leaf ?? '');
 
-  // The HTML file, opened from disk in a fresh page: no request leaves it.
-  const offline = await browser.newPage();
-  const requests: string[] = [];
-  const url = pathToFileURL(file).href;
-  offline.on('request', (r) => {
-    if (r.url().split('#')[0] !== url) requests.push(r.url());
-  });
-  const tree = offline.locator('#tree a');
-  await offline.goto(url);
-  expect(await tree.count()).toBeGreaterThan(100);
-  await expect(offline.locator('#history .item').first()).toBeVisible();
-  await expect(offline.locator('#projection')).toContainText('Projected context');
-  // The leaf that was selected when exporting opens with its projected context, message by message.
-  await offline.goto(`${url}#leaf=${encodeURIComponent(leaf ?? '')}`);
-  await expect(offline.locator('#tree a.selected')).toHaveAttribute('data-id', leaf ?? '');
-  expect(await offline.locator('#projection .item').count()).toBe(projected.messages.length);
-  // A deep link opens that leaf: pick an entry early in the tree.
-  const early = await tree.nth(20).getAttribute('data-id');
-  await offline.goto(`${url}#leaf=${encodeURIComponent(early ?? '')}`);
-  await expect(offline.locator('#tree a.selected')).toHaveAttribute('data-id', early ?? '');
-  await expect(offline.locator('#history h2')).toContainText(`History of ${early}`);
-  await offline.setViewportSize({ width: 1280, height: 800 });
-  await offline.screenshot({ path: join('test-results', 'screenshots', 'export-html-1280x800.png') });
-  expect(requests).toEqual([]);
-  await offline.close();
-});
+    // The HTML file, opened from disk in a fresh page: no request leaves it.
+    const offline = await browser.newPage();
+    const requests: string[] = [];
+    const url = pathToFileURL(file).href;
+    offline.on('request', (r) => {
+      if (r.url().split('#')[0] !== url) requests.push(r.url());
+    });
+    const tree = offline.locator('#tree a');
+    await offline.goto(url);
+    expect(await tree.count()).toBeGreaterThan(100);
+    await expect(offline.locator('#history .item').first()).toBeVisible();
+    await expect(offline.locator('#projection')).toContainText('Projected context');
+    // The leaf that was selected when exporting opens with its projected context, message by message.
+    await offline.goto(`${url}#leaf=${encodeURIComponent(leaf ?? '')}`);
+    await expect(offline.locator('#tree a.selected')).toHaveAttribute('data-id', leaf ?? '');
+    expect(await offline.locator('#projection .item').count()).toBe(projected.messages.length);
+    // A deep link opens that leaf: pick an entry early in the tree.
+    const early = await tree.nth(20).getAttribute('data-id');
+    await offline.goto(`${url}#leaf=${encodeURIComponent(early ?? '')}`);
+    await expect(offline.locator('#tree a.selected')).toHaveAttribute('data-id', early ?? '');
+    await expect(offline.locator('#history h2')).toContainText(`History of ${early}`);
+    await offline.setViewportSize({ width: 1280, height: 800 });
+    await offline.screenshot({ path: join('test-results', 'screenshots', 'export-html-1280x800.png') });
+    expect(requests).toEqual([]);
+    await offline.close();
+  },
+);
 
-test('copy the whole projected context: the clipboard holds its JSON', async ({ page, served, context }) => {
+readingTest('copy the whole projected context: the clipboard holds its JSON', async ({ page, served, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openBig(page, served);
   const pane = page.getByRole('region', { name: 'Projected context' });

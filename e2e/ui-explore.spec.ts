@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expect, readLines, screenshot, sessionHash, SMALL, test } from './ui-fixture';
+import { expect, readLines, screenshot, sessionHash, SMALL, readingTest as test } from './ui-fixture';
 
 test('open a session, walk the tree with the keyboard, see both panes and hover links', async ({ page, served }) => {
   const lines = readLines(join(served.home, SMALL));

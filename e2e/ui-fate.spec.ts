@@ -4,7 +4,7 @@
  * reason it stopped being sent as itself; compare mode shows plan B's strip under A's.
  */
 import type { Page } from '@playwright/test';
-import { BIG, expect, screenshot, sessionHash, test } from './ui-fixture';
+import { BIG, expect, screenshot, sessionHash, readingTest as test } from './ui-fixture';
 
 /** The demo session's first directive: Full for five turn ends, then a Card, then hidden by a reset (w 18,000). */
 const FIRST = '01a1f7f9-9b4d-7890-9609-86b869929461';

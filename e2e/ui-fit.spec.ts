@@ -1,4 +1,4 @@
-import { BIG, expect, screenshot, sessionHash, test } from './ui-fixture';
+import { BIG, expect, screenshot, sessionHash, readingTest as test } from './ui-fixture';
 
 /** Whether the bottom bar wrapped (a child lies wholly below another) and how far it overflows sideways. */
 const barFit = (page: import('@playwright/test').Page) =>

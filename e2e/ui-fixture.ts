@@ -1,10 +1,14 @@
 /**
- * The UI specs' fixture: a real `vak-explorer serve` on a private temp copy of the demo
- * home, its URL read from stdout, stopped after the test.
+ * The UI specs' fixtures: a real `vak-explorer serve` on a temp copy of the demo home, its URL
+ * read from stdout. `test` gives each test a server and home of its own, stopped after it;
+ * `readingTest` is for tests that only read the demo home: they share one server and home per
+ * Playwright worker (a serve start and its first scan of the home cost more CPU than many
+ * of these tests), and a test that wrote into that home fails the worker's teardown.
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,23 +31,75 @@ export interface Served {
   open(page: Page, hash?: string): Promise<void>;
 }
 
+/** A serve process on a fresh copy of the demo home; `stop` ends it and removes the copy. */
+async function serveDemoCopy(): Promise<{ served: Served; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'vak-ui-e2e-'));
+  const home = join(dir, 'home');
+  cpSync(FIXTURE_HOME, home, { recursive: true });
+  const { child, url } = await startServe(home);
+  const served: Served = {
+    home,
+    url,
+    open: async (page, hash) => {
+      await page.goto(hash ? `${url}#${hash}` : url);
+      await expect(page.getByRole('navigation', { name: 'Library' })).toBeVisible();
+    },
+  };
+  return {
+    served,
+    stop: async () => {
+      await stopServe(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every file of a folder with its mode and a digest of its bytes: what a reading test must leave as it was. */
+export function folderDigest(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = statSync(p);
+      hash.update(`${p.slice(dir.length)}\0${st.mode}\0`);
+      if (st.isDirectory()) walk(p);
+      else hash.update(readFileSync(p));
+    }
+  };
+  walk(dir);
+  return hash.digest('hex');
+}
+
 export const test = base.extend<{ served: Served }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; it has none
   served: async ({}, use) => {
-    const dir = mkdtempSync(join(tmpdir(), 'vak-ui-e2e-'));
-    const home = join(dir, 'home');
-    cpSync(FIXTURE_HOME, home, { recursive: true });
-    const { child, url } = await startServe(home);
-    await use({
-      home,
-      url,
-      open: async (page, hash) => {
-        await page.goto(hash ? `${url}#${hash}` : url);
-        await expect(page.getByRole('navigation', { name: 'Library' })).toBeVisible();
-      },
-    });
-    await stopServe(child);
-    rmSync(dir, { recursive: true, force: true });
+    const { served, stop } = await serveDemoCopy();
+    await use(served);
+    await stop();
+  },
+});
+
+/**
+ * For tests that only read the demo home: `served` is the worker's one server and home. Each
+ * test still has its own browser context (storage, URL state). The home must be left byte for
+ * byte as it was: the worker's teardown fails otherwise, naming the rule.
+ */
+export const readingTest = base.extend<{ served: Served }, { sharedServed: Served }>({
+  sharedServed: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; it has none
+    async ({}, use) => {
+      const { served, stop } = await serveDemoCopy();
+      const before = folderDigest(served.home);
+      await use(served);
+      const after = folderDigest(served.home);
+      await stop();
+      if (after !== before)
+        throw new Error('a readingTest changed the shared demo home: a test that writes must use `test`');
+    },
+    { scope: 'worker' },
+  ],
+  served: async ({ sharedServed }, use) => {
+    await use(sharedServed);
   },
 });
 

@@ -1,4 +1,4 @@
-import { expect, screenshot, test } from './ui-fixture';
+import { expect, screenshot, readingTest as test } from './ui-fixture';
 
 const FACTURE = 'agents/vak/sessions/3f7fe33c03d36fc4/01a212d8-6020-771d-86dd-af00b0056a14.jsonl';
 const PYTEST_WORK = '01a212e5-888b-7ea9-b19e-60af2a2b174a';

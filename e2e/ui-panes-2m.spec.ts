@@ -6,7 +6,7 @@
  * their paging, links and scrolling are the app's own. Checks only what is reached, never a time.
  */
 import { paneLinkScript, paneScaleScript, synthRowsScript } from '../bench/ui-page-scripts';
-import { BIG, expect, screenshot, sessionHash, test } from './ui-fixture';
+import { BIG, expect, screenshot, sessionHash, readingTest as test } from './ui-fixture';
 
 const N = 2_000_000;
 

@@ -1,4 +1,4 @@
-import { BIG, expect, screenshot, sessionHash, test } from './ui-fixture';
+import { BIG, expect, screenshot, sessionHash, readingTest as test } from './ui-fixture';
 
 test('compare plan auto with plan none on a tight window, then override a turn', async ({ page, served }) => {
   // A window this small makes the auto plan use packets and cards.

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { startServe } from '../src/test-support/serve-process';
-import { BIG, expect, readLines, sessionHash, test } from './ui-fixture';
+import { BIG, expect, readLines, sessionHash, readingTest, test } from './ui-fixture';
 
 /**
  * The browser globals the page.evaluate callbacks below use. They run in the page; this file is
@@ -72,51 +72,51 @@ function deepBranchChild(file: string): string {
   return children.get(forks.at(-1)!.id)![0];
 }
 
-test('Back/Forward and a pasted leaf= link move the tree cursor there, in view; ] starts from it', async ({
-  page,
-  served,
-}) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  const file = join(served.home, BIG);
-  const a = deepBranchChild(file);
-  await served.open(page, sessionHash(BIG, `&leaf=${encodeURIComponent(a)}`));
-  await expect.poll(() => cursorRow(page)).toEqual({ id: a, visible: true });
+readingTest(
+  'Back/Forward and a pasted leaf= link move the tree cursor there, in view; ] starts from it',
+  async ({ page, served }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const file = join(served.home, BIG);
+    const a = deepBranchChild(file);
+    await served.open(page, sessionHash(BIG, `&leaf=${encodeURIComponent(a)}`));
+    await expect.poll(() => cursorRow(page)).toEqual({ id: a, visible: true });
 
-  // `]` from A: where the next sibling branch is, as a fresh open finds it.
-  await page.locator('.tree-scroll').focus();
-  await page.keyboard.press(']');
-  await expect.poll(() => cursorRow(page).then((c) => c?.id)).not.toBe(a);
-  const r = (await cursorRow(page))!.id!;
-  await expect.poll(() => urlLeaf(page)).toBe(r);
-  // Far from both: the root (a new history entry once the keys rest).
-  await page.keyboard.press('Home');
-  const root = readLines(file)[0].id;
-  await expect.poll(() => urlLeaf(page)).toBe(root);
-  await expect.poll(() => cursorRow(page)).toEqual({ id: root, visible: true });
+    // `]` from A: where the next sibling branch is, as a fresh open finds it.
+    await page.locator('.tree-scroll').focus();
+    await page.keyboard.press(']');
+    await expect.poll(() => cursorRow(page).then((c) => c?.id)).not.toBe(a);
+    const r = (await cursorRow(page))!.id!;
+    await expect.poll(() => urlLeaf(page)).toBe(r);
+    // Far from both: the root (a new history entry once the keys rest).
+    await page.keyboard.press('Home');
+    const root = readLines(file)[0].id;
+    await expect.poll(() => urlLeaf(page)).toBe(root);
+    await expect.poll(() => cursorRow(page)).toEqual({ id: root, visible: true });
 
-  await page.goBack();
-  await expect.poll(() => urlLeaf(page)).toBe(r);
-  await expect(page.locator('.leaf-panes')).toHaveAttribute('data-leaf-id', r);
-  await expect.poll(() => cursorRow(page)).toEqual({ id: r, visible: true });
-  await page.goBack();
-  await expect.poll(() => cursorRow(page)).toEqual({ id: a, visible: true });
-  await page.goForward();
-  await expect.poll(() => cursorRow(page)).toEqual({ id: r, visible: true });
-  await page.goBack();
-  await expect.poll(() => cursorRow(page)).toEqual({ id: a, visible: true });
-  // The keys start from the restored cursor, not from where it was before Back.
-  await page.locator('.tree-scroll').focus();
-  await page.keyboard.press(']');
-  await expect.poll(() => cursorRow(page)).toEqual({ id: r, visible: true });
+    await page.goBack();
+    await expect.poll(() => urlLeaf(page)).toBe(r);
+    await expect(page.locator('.leaf-panes')).toHaveAttribute('data-leaf-id', r);
+    await expect.poll(() => cursorRow(page)).toEqual({ id: r, visible: true });
+    await page.goBack();
+    await expect.poll(() => cursorRow(page)).toEqual({ id: a, visible: true });
+    await page.goForward();
+    await expect.poll(() => cursorRow(page)).toEqual({ id: r, visible: true });
+    await page.goBack();
+    await expect.poll(() => cursorRow(page)).toEqual({ id: a, visible: true });
+    // The keys start from the restored cursor, not from where it was before Back.
+    await page.locator('.tree-scroll').focus();
+    await page.keyboard.press(']');
+    await expect.poll(() => cursorRow(page)).toEqual({ id: r, visible: true });
 
-  // A pasted link (only the hash changes): the cursor goes to its leaf too.
-  await page.keyboard.press('Home');
-  await expect.poll(() => urlLeaf(page)).toBe(root);
-  const mid = readLines(file)[150].id;
-  await page.evaluate((hash) => (window.location.hash = hash), sessionHash(BIG, `&leaf=${encodeURIComponent(mid)}`));
-  await expect(page.locator('.leaf-panes')).toHaveAttribute('data-leaf-id', mid);
-  await expect.poll(() => cursorRow(page)).toEqual({ id: mid, visible: true });
-});
+    // A pasted link (only the hash changes): the cursor goes to its leaf too.
+    await page.keyboard.press('Home');
+    await expect.poll(() => urlLeaf(page)).toBe(root);
+    const mid = readLines(file)[150].id;
+    await page.evaluate((hash) => (window.location.hash = hash), sessionHash(BIG, `&leaf=${encodeURIComponent(mid)}`));
+    await expect(page.locator('.leaf-panes')).toHaveAttribute('data-leaf-id', mid);
+    await expect.poll(() => cursorRow(page)).toEqual({ id: mid, visible: true });
+  },
+);
 
 /** The element's box lies inside the viewport, and the point at its centre hits the element itself. */
 async function onScreen(el: Locator): Promise<{ inside: boolean; hit: boolean }> {
@@ -232,7 +232,7 @@ for (const [width, height] of [
   [1280, 800],
   [1024, 700],
 ] as const) {
-  test(`every control is within reach at ${width}×${height}, compare readable`, async ({ page, served }) => {
+  readingTest(`every control is within reach at ${width}×${height}, compare readable`, async ({ page, served }) => {
     await page.setViewportSize({ width, height });
     await served.open(page, sessionHash(BIG));
     await expect(page.locator('.tree-row.selected-leaf')).toBeVisible();
@@ -264,67 +264,67 @@ const focusedRegion = (page: Page) =>
     return r ? (r.getAttribute('aria-label') ?? r.className) : null;
   });
 
-test('the keyboard reaches the projected pane in a few Tabs; F6 and Shift+F6 cycle the regions', async ({
-  page,
-  served,
-}) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await served.open(page, sessionHash(BIG));
-  await expect(page.locator('.leaf-panes')).toHaveAttribute('aria-busy', 'false');
-  await expect(page.getByRole('region', { name: 'History' }).locator('.history-item').first()).toBeVisible();
+readingTest(
+  'the keyboard reaches the projected pane in a few Tabs; F6 and Shift+F6 cycle the regions',
+  async ({ page, served }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await served.open(page, sessionHash(BIG));
+    await expect(page.locator('.leaf-panes')).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByRole('region', { name: 'History' }).locator('.history-item').first()).toBeVisible();
 
-  // The first stop is the skip link, shown when focused; it leads to the tree's rows.
-  await page.keyboard.press('Tab');
-  const skip = page.getByRole('button', { name: /Skip to the session tree/ });
-  await expect(skip).toBeFocused();
-  await expect.poll(() => onScreen(skip)).toEqual({ inside: true, hit: true });
-  await page.keyboard.press('Enter');
-  await expect(page.locator('.tree-scroll')).toBeFocused();
-
-  // From the top of the page, Tab by Tab, to the projected pane.
-  await page.evaluate(() => document.activeElement?.blur());
-  let tabs = 0;
-  while (tabs < 40) {
+    // The first stop is the skip link, shown when focused; it leads to the tree's rows.
     await page.keyboard.press('Tab');
-    tabs++;
-    if ((await focusedRegion(page)) === 'Projected context') break;
-  }
-  console.log(`Tabs from the page's start to the projected pane: ${tabs}`);
-  expect(tabs).toBeLessThanOrEqual(16);
-  // One stop per list: the next Tab leaves the projected pane's list (no walk through every message).
-  const inList = await page.evaluate(() => !!document.activeElement?.closest('.projected-pane .pane-scroll'));
-  if (inList) {
-    await page.keyboard.press('ArrowDown');
-    expect(await focusedRegion(page)).toBe('Projected context');
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => !!document.activeElement?.closest('.projected-pane .pane-scroll'))).toBe(false);
-  }
+    const skip = page.getByRole('button', { name: /Skip to the session tree/ });
+    await expect(skip).toBeFocused();
+    await expect.poll(() => onScreen(skip)).toEqual({ inside: true, hit: true });
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.tree-scroll')).toBeFocused();
 
-  // F6 walks every region once and comes back; Shift+F6 walks back.
-  await page.locator('.tree-scroll').focus();
-  const seen: (string | null)[] = [];
-  for (let i = 0; i < 6; i++) {
+    // From the top of the page, Tab by Tab, to the projected pane.
+    await page.evaluate(() => document.activeElement?.blur());
+    let tabs = 0;
+    while (tabs < 40) {
+      await page.keyboard.press('Tab');
+      tabs++;
+      if ((await focusedRegion(page)) === 'Projected context') break;
+    }
+    console.log(`Tabs from the page's start to the projected pane: ${tabs}`);
+    expect(tabs).toBeLessThanOrEqual(16);
+    // One stop per list: the next Tab leaves the projected pane's list (no walk through every message).
+    const inList = await page.evaluate(() => !!document.activeElement?.closest('.projected-pane .pane-scroll'));
+    if (inList) {
+      await page.keyboard.press('ArrowDown');
+      expect(await focusedRegion(page)).toBe('Projected context');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('.projected-pane .pane-scroll'))).toBe(false);
+    }
+
+    // F6 walks every region once and comes back; Shift+F6 walks back.
+    await page.locator('.tree-scroll').focus();
+    const seen: (string | null)[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('F6');
+      seen.push(await focusedRegion(page));
+    }
+    expect(seen).toEqual([
+      'History',
+      'Projected context',
+      'Plan and panels',
+      'Library',
+      'Context over time',
+      'Session tree',
+    ]);
+    await expect(page.locator('.tree-scroll')).toBeFocused();
+    await page.keyboard.press('Shift+F6');
+    expect(await focusedRegion(page)).toBe('Context over time');
+    // From a text field too.
+    await page.getByRole('searchbox', { name: 'Filter sessions' }).focus();
     await page.keyboard.press('F6');
-    seen.push(await focusedRegion(page));
-  }
-  expect(seen).toEqual([
-    'History',
-    'Projected context',
-    'Plan and panels',
-    'Library',
-    'Context over time',
-    'Session tree',
-  ]);
-  await expect(page.locator('.tree-scroll')).toBeFocused();
-  await page.keyboard.press('Shift+F6');
-  expect(await focusedRegion(page)).toBe('Context over time');
-  // From a text field too.
-  await page.getByRole('searchbox', { name: 'Filter sessions' }).focus();
-  await page.keyboard.press('F6');
-  expect(await focusedRegion(page)).toBe('Context over time');
-});
+    expect(await focusedRegion(page)).toBe('Context over time');
+  },
+);
 
-test('a leaf= the session does not have says so and offers the active leaf', async ({ page, served }) => {
+readingTest('a leaf= the session does not have says so and offers the active leaf', async ({ page, served }) => {
   const file = join(served.home, BIG);
   await served.open(page, sessionHash(BIG, '&leaf=does-not-exist'));
   const alert = page.locator('.leaf-panes [role="alert"]');
@@ -337,22 +337,29 @@ test('a leaf= the session does not have says so and offers the active leaf', asy
   await expect.poll(() => cursorRow(page)).toEqual({ id: active, visible: true });
 });
 
-test('axe: every control name holds its visible text (label-content-name-mismatch)', async ({ page, served }) => {
-  await served.open(page, sessionHash(BIG));
-  await expect(page.getByRole('region', { name: 'Projected context' }).locator('.projected-msg').first()).toBeVisible();
-  // Evaluated, not added as a script tag: the page's CSP (script-src 'self') refuses inline scripts.
-  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> };
-      }
-    ).axe;
-    const r = await axe.run(document, { runOnly: { type: 'rule', values: ['label-content-name-mismatch'] } });
-    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.html) }));
-  });
-  expect(violations).toEqual([]);
-});
+readingTest(
+  'axe: every control name holds its visible text (label-content-name-mismatch)',
+  async ({ page, served }) => {
+    await served.open(page, sessionHash(BIG));
+    await expect(
+      page.getByRole('region', { name: 'Projected context' }).locator('.projected-msg').first(),
+    ).toBeVisible();
+    // Evaluated, not added as a script tag: the page's CSP (script-src 'self') refuses inline scripts.
+    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }>;
+          };
+        }
+      ).axe;
+      const r = await axe.run(document, { runOnly: { type: 'rule', values: ['label-content-name-mismatch'] } });
+      return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.html) }));
+    });
+    expect(violations).toEqual([]);
+  },
+);
 
 test("paths are shortened under the user's own home only; a library row's hover holds its whole title", async ({
   page,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { BIG, expect, screenshot, sessionHash, SMALL, test } from './ui-fixture';
+import { BIG, expect, screenshot, sessionHash, SMALL, readingTest, test } from './ui-fixture';
 
 /** Methods the page sends over its WebSocket, in order (requests only). */
 function tapRequests(page: Page): { method: string; req: { leaf?: string | null } }[] {
@@ -40,38 +40,41 @@ const inView = async (page: Page, selector: string): Promise<boolean> =>
 test.describe('at scale', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('five quick k presses: the cursor moves at once, one leaf view for the fifth row', async ({ page, served }) => {
-    const sent = tapRequests(page);
-    await served.open(page, sessionHash(BIG));
-    const panes = page.locator('.leaf-panes[data-leaf-id]');
-    await expect(panes).toHaveAttribute('aria-busy', 'false');
-    // The tree opened on the active leaf, in view.
-    const cursor = page.locator('.tree-row.cursor');
-    await expect(cursor).toBeVisible();
-    const start = Number((await cursor.getAttribute('id'))?.replace('tree-row-', ''));
-    const before = sent.filter((s) => s.method === 'getLeafView').length;
-    // As fast as a held key repeats: five key downs in one task.
-    await page.evaluate(
-      `for (let i = 0; i < 5; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', bubbles: true }))`,
-    );
-    await expect(page.locator(`#tree-row-${start - 5}.cursor`)).toBeVisible();
-    const fifth = await page.locator(`#tree-row-${start - 5}`).getAttribute('data-entry-id');
-    await expect(panes).toHaveAttribute('data-leaf-id', fifth ?? '');
-    await expect(panes).toHaveAttribute('aria-busy', 'false');
-    await page.waitForTimeout(300);
-    const asked = sent.filter((s) => s.method === 'getLeafView').slice(before);
-    expect(asked.map((s) => s.req.leaf)).toEqual([fifth]);
-    // PageDown moves the selection by a page, not only the scroll.
-    await page.keyboard.press('Home');
-    await expect(page.locator('#tree-row-0.cursor')).toBeVisible();
-    await page.keyboard.press('PageDown');
-    const paged = page.locator('.tree-row.cursor');
-    const row = Number((await paged.getAttribute('id'))?.replace('tree-row-', ''));
-    expect(row).toBeGreaterThan(10);
-    await expect(panes).toHaveAttribute('data-leaf-id', (await paged.getAttribute('data-entry-id')) ?? '');
-  });
+  readingTest(
+    'five quick k presses: the cursor moves at once, one leaf view for the fifth row',
+    async ({ page, served }) => {
+      const sent = tapRequests(page);
+      await served.open(page, sessionHash(BIG));
+      const panes = page.locator('.leaf-panes[data-leaf-id]');
+      await expect(panes).toHaveAttribute('aria-busy', 'false');
+      // The tree opened on the active leaf, in view.
+      const cursor = page.locator('.tree-row.cursor');
+      await expect(cursor).toBeVisible();
+      const start = Number((await cursor.getAttribute('id'))?.replace('tree-row-', ''));
+      const before = sent.filter((s) => s.method === 'getLeafView').length;
+      // As fast as a held key repeats: five key downs in one task.
+      await page.evaluate(
+        `for (let i = 0; i < 5; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', bubbles: true }))`,
+      );
+      await expect(page.locator(`#tree-row-${start - 5}.cursor`)).toBeVisible();
+      const fifth = await page.locator(`#tree-row-${start - 5}`).getAttribute('data-entry-id');
+      await expect(panes).toHaveAttribute('data-leaf-id', fifth ?? '');
+      await expect(panes).toHaveAttribute('aria-busy', 'false');
+      await page.waitForTimeout(300);
+      const asked = sent.filter((s) => s.method === 'getLeafView').slice(before);
+      expect(asked.map((s) => s.req.leaf)).toEqual([fifth]);
+      // PageDown moves the selection by a page, not only the scroll.
+      await page.keyboard.press('Home');
+      await expect(page.locator('#tree-row-0.cursor')).toBeVisible();
+      await page.keyboard.press('PageDown');
+      const paged = page.locator('.tree-row.cursor');
+      const row = Number((await paged.getAttribute('id'))?.replace('tree-row-', ''));
+      expect(row).toBeGreaterThan(10);
+      await expect(panes).toHaveAttribute('data-leaf-id', (await paged.getAttribute('data-entry-id')) ?? '');
+    },
+  );
 
-  test('both panes open at the leaf end, and link both ways to any message', async ({ page, served }) => {
+  readingTest('both panes open at the leaf end, and link both ways to any message', async ({ page, served }) => {
     await served.open(page, sessionHash(BIG));
     const history = page.getByRole('region', { name: 'History' });
     const projected = page.getByRole('region', { name: 'Projected context' });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, screenshot, test } from './ui-fixture';
+import { expect, screenshot, readingTest as test } from './ui-fixture';
 
 /** The demo session whose work entry says "pytest -q" (an audit payload). */
 const FACTURE = 'agents/vak/sessions/3f7fe33c03d36fc4/01a212d8-6020-771d-86dd-af00b0056a14.jsonl';

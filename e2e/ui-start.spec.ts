@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { BIG, expect, sessionHash, test } from './ui-fixture';
+import { BIG, expect, sessionHash, readingTest as test } from './ui-fixture';
 
 interface Sent {
   id: number;

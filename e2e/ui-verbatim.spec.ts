@@ -18,7 +18,7 @@ import { LedgerWriter, Rng } from '../src/generator';
 import { cwdHash } from '../src/main/core/fnv1a64';
 import { sessionKey } from '../src/shared/session-key';
 import { CLI, ROOT } from '../src/test-support/serve-process';
-import { BIG, expect, screenshot, sessionHash, SMALL, test } from './ui-fixture';
+import { BIG, expect, screenshot, sessionHash, SMALL, readingTest, test } from './ui-fixture';
 
 /** The page's own (this file is typed without the DOM's names). */
 declare function requestAnimationFrame(callback: () => void): number;
@@ -318,7 +318,7 @@ test.describe('verbatim text', () => {
     ).toHaveJSProperty('textContent', `${TAGS}\n${AWKWARD}`);
   });
 
-  test('leaves of the demo home: every block as `project --json` has it', async ({ page, served }) => {
+  readingTest('leaves of the demo home: every block as `project --json` has it', async ({ page, served }) => {
     for (const key of [SMALL, BIG]) {
       const file = join(served.home, key);
       const leaves = leavesOf(file);

@@ -78,29 +78,34 @@ function searchHome(log: (s: string) => void): string[] {
 const BASELINE_REF = process.env.SEARCH_BASELINE ?? 'main';
 
 /**
- * The search service and scanner as they are at BASELINE_REF, written beside the bench with
- * their imports pointed at this tree (they share the query's fold and the fields).
+ * The search code (every module of src/main/search) as it is at BASELINE_REF, written beside the
+ * bench with its imports of the rest of the tree pointed at this tree.
  */
 async function baselineService(summaries: SessionSummary[]): Promise<{ search: SearchService['search'] } | null> {
   const root = join(import.meta.dirname, '..');
-  const show = (path: string): string | null => {
+  const git = (args: string[]): string | null => {
     try {
-      return execFileSync('git', ['show', `${BASELINE_REF}:${path}`], { cwd: root, encoding: 'utf8' });
+      return execFileSync('git', args, { cwd: root, encoding: 'utf8' });
     } catch {
       return null;
     }
   };
-  const svc = show('src/main/search/search-service.ts');
-  const scan = show('src/main/search/file-scan.ts');
-  if (svc === null || scan === null) return null;
+  const names = git(['ls-tree', '--name-only', BASELINE_REF, 'src/main/search/'])
+    ?.split('\n')
+    .filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'));
+  if (!names?.includes('src/main/search/search-service.ts')) return null;
   const fix = (src: string): string =>
     src
       .replaceAll("from '../../shared/", "from '../../../src/shared/")
+      .replaceAll("from '../../generator", "from '../../../src/generator")
       .replaceAll("from '../core/", "from '../../../src/main/core/")
-      .replaceAll("from './text-match'", "from '../../../src/main/search/text-match'");
+      .replaceAll("from '../library/", "from '../../../src/main/library/");
   mkdirSync(BASELINE, { recursive: true });
-  writeFileSync(join(BASELINE, 'search-service.ts'), fix(svc));
-  writeFileSync(join(BASELINE, 'file-scan.ts'), fix(scan));
+  for (const name of names) {
+    const src = git(['show', `${BASELINE_REF}:${name}`]);
+    if (src === null) return null;
+    writeFileSync(join(BASELINE, name.slice('src/main/search/'.length)), fix(src));
+  }
   const mod = (await import(join(BASELINE, 'search-service.ts'))) as { SearchService: typeof SearchService };
   return new mod.SearchService(HOME, () => summaries);
 }

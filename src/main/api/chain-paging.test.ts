@@ -191,6 +191,19 @@ describe('plan turns', () => {
     }
   });
 
+  it('a window builds no lookup of the turns by id (a long chain pays it on every click); ids build it once', async () => {
+    const s = await backend.cache.acquire(PACKETS_KEY);
+    const r = { ...req(PACKETS_KEY), overrides: { e0007: { fidelity: 'full' as const } } };
+    await turns({ ...r, start: 0, count: 3 });
+    const c = leafContext(s, r);
+    expect(c.memo.plan).toBeUndefined();
+    await turns({ ...r, ids: ['e0002'] });
+    const built = c.memo.plan;
+    expect(built?.position.get('e0002')).toBe(0);
+    await turns({ ...r, ids: ['e0007'] });
+    expect(c.memo.plan).toBe(built);
+  });
+
   it('come by window and by id; ids that are no closed turn are left out', async () => {
     const all = await turns({ ...req(PACKETS_KEY), start: 0, count: 100 });
     const page = await turns({ ...req(PACKETS_KEY), start: 2, count: 2 });

@@ -27,6 +27,7 @@ function directivePreview(ledger: Ledger, i: number): string {
   return text;
 }
 
+/** The plan's facts with its turns' positions by id: built on the first request by id (a window needs none). */
 function planFacts(c: LeafContext): PlanFacts {
   if (c.memo.plan) return c.memo.plan;
   const closed = c.lp.closedTurns;
@@ -53,14 +54,14 @@ export function planOutline(c: LeafContext, overrides: Record<string, unknown>):
  * turn card, a Packet only for usable packets (§6) whose range holds it — the same facts
  * the plan engine (`planClosedTurns`) checks, so the UI offers nothing it would refuse.
  */
-function planTurn(ledger: Ledger, c: LeafContext, f: PlanFacts, row: PlanRow, k: number): PlanTurn {
-  const t = f.closed[k];
+function planTurn(ledger: Ledger, c: LeafContext, row: PlanRow, k: number): PlanTurn {
+  const t = c.lp.closedTurns[k];
   return {
     ...row,
     index: k,
     directive: directivePreview(ledger, t.entries[0]),
     hasCard: c.lp.ctx.cards.has(t.id),
-    packets: f.packets
+    packets: c.lp.packets
       .filter((p) => p.first <= k && k <= p.last)
       .map((p) => ({ packet_id: p.ref.id, first_turn_id: p.ref.firstTurnId, last_turn_id: p.ref.lastTurnId })),
   };
@@ -70,9 +71,9 @@ function planTurn(ledger: Ledger, c: LeafContext, f: PlanFacts, row: PlanRow, k:
 export function planTurns(s: OpenSession, req: PlanTurnsRequest, signal?: CancelSignal): PlanTurns {
   const c = leafContext(s, req, signal);
   const plan = c.lp.summary.plan;
-  const f = planFacts(c);
   let at: number[];
   if ('ids' in req) {
+    const f = planFacts(c);
     at = [...new Set(req.ids)].flatMap((id) => {
       const k = f.position.get(id);
       return k === undefined ? [] : [k];
@@ -83,5 +84,5 @@ export function planTurns(s: OpenSession, req: PlanTurnsRequest, signal?: Cancel
     const end = Math.min(plan.length, start + req.count);
     at = Array.from({ length: end - start }, (_, j) => start + j);
   }
-  return { total: plan.length, turns: at.map((k) => planTurn(s.ledger, c, f, plan[k], k)) };
+  return { total: plan.length, turns: at.map((k) => planTurn(s.ledger, c, plan[k], k)) };
 }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
-import { candidateFinder, candidatePattern, maskedNeedle } from './candidate-finder';
+import { candidateFinder, candidatePattern, maskedNeedle, rarestByte, type NeedleSearch } from './candidate-finder';
 import { prepareQuery } from './text-match';
 
 /** The lines (by number) a finder reports over `buf`, asked as the scanner asks: from each reported line's end. */
-function linesFound(buf: Buffer, q: string, fast: boolean): Set<number> {
+function linesFound(buf: Buffer, q: string, fast: boolean, search: NeedleSearch = 'auto'): Set<number> {
   const pq = prepareQuery(q);
   const needle = fast ? maskedNeedle(pq) : null;
-  const next = candidateFinder(buf, buf.length, needle, needle === null ? candidatePattern(pq) : null);
+  const next = candidateFinder(buf, buf.length, needle, needle === null ? candidatePattern(pq) : null, search);
   const out = new Set<number>();
   for (let pos = 0; pos < buf.length;) {
     const at = next(pos);
@@ -38,6 +38,9 @@ describe('the masked-byte finder', () => {
     'Speed up the cı job',
     'the \u212Aelvin scale and kelvin',
     'a cargo_test{} [cargo]test',
+    'The QUOKKA-umbrella Rollout plan',
+    'the quo\u212Aka-umbrella rollout plan',
+    'the quokka umbrella rollout plan',
   ].map((text, k) => JSON.stringify({ id: `x${k}`, kind: 'message', text }));
   const generated = generateSession({ seed: 7, bytes: 1 << 20, cwd: '/gen' })
     .bytes.toString('utf8')
@@ -73,7 +76,38 @@ describe('the masked-byte finder', () => {
     for (const n of [1, 2, 3, 4, 6, 7]) expect(cargo.has(n), `line ${n}`).toBe(true);
     expect(cargo.has(5)).toBe(false);
     expect(cargo.has(14)).toBe(false);
+    const quokka = linesFound(buf, 'the quokka-umbrella rollout plan', true);
+    for (const n of [15, 16]) expect(quokka.has(n), `line ${n}`).toBe(true);
+    expect(quokka.has(17)).toBe(false);
     const ci = linesFound(buf, 'speed up the ci job', true);
     for (const n of [9, 10, 11]) expect(ci.has(n), `line ${n}`).toBe(true);
+  });
+
+  it('finds the same lines by a rare byte of the run as over the masked chunk', () => {
+    for (const q of [
+      'cargo test',
+      'CARGO TEST',
+      'speed up the CI job',
+      'tokenizer',
+      'src/lock.rs',
+      'approval',
+      'kelvin',
+    ]) {
+      const masked = linesFound(buf, q, true, 'masked');
+      expect(linesFound(buf, q, true, 'rare-byte'), q).toEqual(masked);
+      expect(linesFound(buf, q, true, 'auto'), q).toEqual(masked);
+    }
+  });
+
+  it('looks for a byte alone only where it is rare in the chunk, in both its cases, in any run', () => {
+    const rare = (text: Buffer, q: string) => {
+      const r = rarestByte(text, maskedNeedle(prepareQuery(q))!);
+      return r && String.fromCharCode(r.run.bytes[r.at]);
+    };
+    // `q` is rare in the generated text, though outside the longest run (`k` ends a run: K).
+    expect(rare(buf, 'the quokka-umbrella rollout plan')).toBe('Q');
+    expect(rare(buf, '   eee   ')).toBeNull();
+    // An upper-case letter counts against a lower-case query.
+    expect(rare(Buffer.from('QQQQ '.repeat(4000), 'latin1'), 'qqqq')).toBeNull();
   });
 });

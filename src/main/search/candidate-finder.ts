@@ -9,7 +9,10 @@
  * has one spelling once ASCII case is masked off (bit 0x20 of every byte cleared, the chunk
  * and the needle alike), with `Buffer.indexOf` over the raw bytes: a rare phrase is found at
  * memory speed, and each place it is found is checked against the whole anchor in a window
- * around it. Queries with no such run of a few bytes (mostly non-ASCII letters, or `i`/`k`,
+ * around it. Masking is itself a pass over every byte, and `indexOf` of a long needle another:
+ * where one of the run's bytes is rare in the chunk (both its cases, judged on a sample), the
+ * raw bytes are searched for that byte alone (`memchr` speed) and the run is compared, masked,
+ * around each place found. Queries with no such run of a few bytes (mostly non-ASCII letters, or `i`/`k`,
  * which have spellings of other lengths) go through a regular expression over the chunk
  * read as Latin-1, one character per byte so offsets stay byte offsets.
  */
@@ -66,43 +69,54 @@ function maskedSpelling(c: AnchorChar): Buffer | null {
   return one;
 }
 
-/** What the fast finder looks for: a masked run of the anchor, and how far the rest of the anchor reaches around it. */
-export interface MaskedNeedle {
+/** A run of the anchor with one masked spelling per character, and how far the rest of the anchor reaches around it. */
+export interface NeedleRun {
   bytes: Buffer;
   /** Bytes the anchor's characters before the run may take at most. */
   before: number;
   /** Bytes the anchor's characters after the run may take at most. */
   after: number;
+}
+
+/** What the fast finder looks for: the longest masked run of the anchor, or a rare byte of any run. */
+export interface MaskedNeedle extends NeedleRun {
+  /** Every run of the anchor (the longest among them): a rare byte is looked for in any. */
+  runs: NeedleRun[];
   /** The whole anchor, checked where the run is found. */
   verify: RegExp;
   /** Combining marks may follow some character: checked over the whole line. */
   wholeLine: boolean;
 }
 
-/** The longest run of the anchor with one masked spelling per character, or null when it is too short. */
+/** The runs of the anchor with one masked spelling per character, and the longest, or null when it is too short. */
 export function maskedNeedle(q: PreparedQuery): MaskedNeedle | null {
   const a = q.anchor;
   if (a.length === 0) return null;
   const spelled = a.map(maskedSpelling);
-  let best: [number, number, number] = [0, 0, 0]; // start, end, bytes
+  const widest = (c: AnchorChar): number => Math.max(...c.spellings.map((s) => Buffer.byteLength(s, 'utf8')));
+  const sum = (cs: AnchorChar[]): number => cs.reduce((n, c) => n + widest(c), 0);
+  const runs: NeedleRun[] = [];
+  let best: NeedleRun | null = null;
   for (let j = 0; j < a.length;) {
     if (spelled[j] === null) {
       j++;
       continue;
     }
     let e = j;
-    let n = 0;
-    while (e < a.length && spelled[e] !== null) n += (spelled[e++] as Buffer).length;
-    if (n > best[2]) best = [j, e, n];
+    while (e < a.length && spelled[e] !== null) e++;
+    const run = {
+      bytes: Buffer.concat(spelled.slice(j, e) as Buffer[]),
+      before: sum(a.slice(0, j)),
+      after: sum(a.slice(e)),
+    };
+    runs.push(run);
+    if (run.bytes.length > (best?.bytes.length ?? 0)) best = run;
     j = e;
   }
-  if (best[2] < MIN_NEEDLE) return null;
-  const widest = (c: AnchorChar): number => Math.max(...c.spellings.map((s) => Buffer.byteLength(s, 'utf8')));
-  const sum = (cs: AnchorChar[]): number => cs.reduce((n, c) => n + widest(c), 0);
+  if (best === null || best.bytes.length < MIN_NEEDLE) return null;
   return {
-    bytes: Buffer.concat(spelled.slice(best[0], best[1]) as Buffer[]),
-    before: sum(a.slice(0, best[0])),
-    after: sum(a.slice(best[1])),
+    ...best,
+    runs,
     verify: new RegExp(anchorPattern(a)),
     wholeLine: a.some((c) => c.marksFollow),
   };
@@ -147,15 +161,89 @@ function remembered(find: Finder): Finder {
   };
 }
 
-/** The fast finder over `buf[0..end)`: the needle where the whole anchor is around it, or an escape. */
-function needleFinder(buf: Buffer, end: number, needle: MaskedNeedle): Finder {
+/** Slices of the chunk counted to judge how rare a byte is, and their length. */
+const SAMPLES = 16;
+const SAMPLE_BYTES = 2048;
+/** A byte found more often than once in this many is not rare: the masked search is cheaper. */
+const RARE_ONE_IN = 128;
+
+/** A run and the offset in it of the byte looked for alone. */
+interface RareByte {
+  run: NeedleRun;
+  at: number;
+}
+
+/**
+ * The rarest byte of the needle's runs in `raw` (judged on slices spread over it, both cases
+ * counted), when it is rare enough to look for alone (or `always`); else null.
+ */
+export function rarestByte(raw: Buffer, needle: MaskedNeedle, always = false): RareByte | null {
+  const counts = new Uint32Array(256);
+  const step = Math.max(SAMPLE_BYTES, Math.floor(raw.length / SAMPLES));
+  let sampled = 0;
+  for (let s = 0; s < raw.length; s += step) {
+    const e = Math.min(raw.length, s + SAMPLE_BYTES);
+    for (let k = s; k < e; k++) counts[raw[k]]++;
+    sampled += e - s;
+  }
+  let best: RareByte | null = null;
+  let fewest = Infinity;
+  for (const run of needle.runs) {
+    for (let j = 0; j < run.bytes.length; j++) {
+      const n = counts[run.bytes[j]] + counts[run.bytes[j] | 0x20];
+      if (n < fewest) [best, fewest] = [{ run, at: j }, n];
+    }
+  }
+  return always || fewest * RARE_ONE_IN <= sampled ? best : null;
+}
+
+/** How the run is looked for: by its rarest byte, by the masked chunk, or as chosen from the chunk. */
+export type NeedleSearch = 'auto' | 'rare-byte' | 'masked';
+
+/** Where the run starts, at or after `from`, as `find` over the raw bytes `raw`. */
+type RunFinder = (from: number) => number;
+
+/** The run, masked, over a masked copy of the chunk. */
+function maskedRun(raw: Buffer, run: Buffer): RunFinder {
+  const end = raw.length;
   if (maskBuf.length < end) maskBuf = Buffer.alloc(Math.max(end, maskBuf.length * 2));
-  maskInto(buf, end, maskBuf);
+  maskInto(raw, end, maskBuf);
   const hay = maskBuf.subarray(0, end);
+  return (from) => hay.indexOf(run, from);
+}
+
+/** The run found by its byte at `at` (either case) in the raw bytes, compared masked around it. */
+function rareByteRun(raw: Buffer, run: Buffer, at: number): RunFinder {
+  const lo = run[at];
+  const hi = run[at] | 0x20;
+  const len = run.length;
+  const same = (s: number): boolean => {
+    if (s < 0 || s + len > raw.length) return false;
+    for (let j = 0; j < len; j++) if ((raw[s + j] & CASE_BIT_OFF) !== run[j]) return false;
+    return true;
+  };
+  return (from) => {
+    let a = raw.indexOf(lo, from + at);
+    let b = raw.indexOf(hi, from + at);
+    while (a >= 0 || b >= 0) {
+      const k = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+      if (same(k - at)) return k - at;
+      if (k === a) a = raw.indexOf(lo, k + 1);
+      if (k === b) b = raw.indexOf(hi, k + 1);
+    }
+    return -1;
+  };
+}
+
+/** The fast finder over `buf[0..end)`: the needle where the whole anchor is around it, or an escape. */
+function needleFinder(buf: Buffer, end: number, needle: MaskedNeedle, search: NeedleSearch): Finder {
   const raw = buf.subarray(0, end);
+  const rare = search === 'masked' ? null : rarestByte(raw, needle, search === 'rare-byte');
+  const run = rare?.run ?? needle;
+  const findRun = rare === null ? maskedRun(raw, needle.bytes) : rareByteRun(raw, rare.run.bytes, rare.at);
   const verified = (k: number): boolean => {
-    let from = k - needle.before;
-    let to = k + needle.bytes.length + needle.after;
+    let from = k - run.before;
+    let to = k + run.bytes.length + run.after;
     if (needle.wholeLine) {
       from = raw.lastIndexOf(NL, k) + 1;
       const e = raw.indexOf(NL, k);
@@ -170,7 +258,7 @@ function needleFinder(buf: Buffer, end: number, needle: MaskedNeedle): Finder {
     return -1;
   });
   const nextNeedle = remembered((from) => {
-    for (let k = hay.indexOf(needle.bytes, from); k >= 0; k = hay.indexOf(needle.bytes, k + 1)) {
+    for (let k = findRun(from); k >= 0; k = findRun(k + 1)) {
       if (verified(k)) return k;
     }
     return -1;
@@ -183,8 +271,14 @@ function needleFinder(buf: Buffer, end: number, needle: MaskedNeedle): Finder {
 }
 
 /** Where in a chunk (up to `end`), from a byte offset, the next line that may match has its anchor, or -1. */
-export function candidateFinder(buf: Buffer, end: number, needle: MaskedNeedle | null, pattern: RegExp | null): Finder {
-  if (needle !== null) return needleFinder(buf, end, needle);
+export function candidateFinder(
+  buf: Buffer,
+  end: number,
+  needle: MaskedNeedle | null,
+  pattern: RegExp | null,
+  search: NeedleSearch = 'auto',
+): Finder {
+  if (needle !== null) return needleFinder(buf, end, needle, search);
   if (pattern === null) {
     return (from) => {
       while (from < end && buf[from] === NL) from++;

@@ -1,8 +1,10 @@
 /**
  * Keeps the secrets store current: the counts of every scanned session and the open session's
- * findings, asked again while a scan runs and whenever the open session grows.
+ * findings. Asked when a session opens, is read again or grows, and while a scan runs or the
+ * session is still being read. A poll is one cheap call (the counts); the open session's findings
+ * are asked again only when its count moved, so selecting leaves asks nothing.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Api } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
 import { useSecretsStore } from '../store/secrets-store';
@@ -12,11 +14,15 @@ const WHILE_SCANNING_MS = 500;
 
 export function useSecretsSync(api: Api): void {
   const key = useAppStore((s) => s.sessionKey);
-  // A new leaf view or an append: the scan may have found more.
-  const seen = useAppStore((s) => s.leafView);
+  // A re-read or an append: the scan has more lines, it may find more.
+  const treeVersion = useAppStore((s) => s.treeVersion);
+  const appendVersion = useAppStore((s) => s.appendVersion);
+  // The count the held findings were asked at, for this session and reading (an append keeps them).
+  const held = useRef<{ key: string | null; treeVersion: number; count: number } | null>(null);
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    if (held.current?.key !== key || held.current.treeVersion !== treeVersion) held.current = null;
     const ask = async () => {
       try {
         const counts = await api.getSecretCounts({});
@@ -24,10 +30,17 @@ export function useSecretsSync(api: Api): void {
         useSecretsStore.getState().setCounts(counts.sessions);
         let scanning = counts.sessions.some((c) => c.scanning);
         if (key) {
-          const s = await api.getSecrets({ key, limit: 10000 });
-          if (stopped) return;
-          useSecretsStore.getState().setFindings(key, s.findings);
-          scanning ||= s.scanning;
+          const mine = counts.sessions.find((c) => c.key === key);
+          // No scanner yet: asking the findings opens the session, which starts its scan.
+          if (!mine || mine.count !== held.current?.count) {
+            const s = await api.getSecrets({ key, limit: 10000 });
+            if (stopped) return;
+            useSecretsStore.getState().setFindings(key, s.findings);
+            held.current = { key, treeVersion, count: s.count };
+            scanning ||= s.scanning;
+          }
+          // A session read in steps hands its scan lines as it goes: the scan may rest between steps.
+          scanning ||= Boolean(useAppStore.getState().progress);
         }
         if (scanning) timer = setTimeout(() => void ask(), WHILE_SCANNING_MS);
       } catch {
@@ -39,7 +52,7 @@ export function useSecretsSync(api: Api): void {
       stopped = true;
       if (timer) clearTimeout(timer);
     };
-  }, [api, key, seen]);
+  }, [api, key, treeVersion, appendVersion]);
 }
 
 /** The text with every secret found in the session replaced by its marker (what a copy button copies). */

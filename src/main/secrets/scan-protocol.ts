@@ -20,6 +20,8 @@ export interface ScanThreadData {
   nice: number | null;
   /** Started ahead of any batch (ScanThread.prepare): run once on a made-up batch to load and optimize the code. */
   warm?: boolean;
+  /** The lint thread's wait after a full batch (tests); unset: its default. */
+  lintQuietMs?: number;
   /** Set on the lint thread. */
   role?: 'lint';
 }

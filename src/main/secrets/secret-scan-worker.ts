@@ -194,8 +194,16 @@ function runLintThread(): void {
       LINT_QUIET_MS - (performance.now() - lastBulkAt),
     );
   };
+  const dropWarmUp = (): void => {
+    const k = queue.findIndex((q) => q.id === WARM_UP);
+    if (k < 0) return;
+    waitingBytes -= queue[k].batch.buf.byteLength;
+    queue.splice(k, 1);
+  };
   lintPort.on('message', (m: ToLintThread) => {
     if (m.type === 'scan') {
+      // A session's lines do not wait behind the warm-up: it only saves a first open some work.
+      if (m.id !== WARM_UP) dropWarmUp();
       queue.push(m);
       waitingBytes += m.batch.buf.byteLength;
       if (m.bulk) lastBulkAt = performance.now();

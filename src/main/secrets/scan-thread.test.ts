@@ -10,8 +10,8 @@ import { SecretScanner } from './secret-scanner';
 
 const threads: ScanThread[] = [];
 afterAll(async () => {
-  for (const t of threads) await t.stop();
-});
+  await Promise.all(threads.map((t) => t.stop()));
+}, 60_000);
 
 /** The fixture's lines, `times` over, as a reader hands them to a sink (ids made unique per copy). */
 function feed(scanner: SecretScanner, times: number, firstLine = 1): number {

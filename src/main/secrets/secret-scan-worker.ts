@@ -153,6 +153,12 @@ function runLintThread(): void {
       partial.findings.push(...r.findings);
       partial.lines += r.lines;
       partial.texts += r.texts;
+      if (queue[0] !== s) {
+        // Dropped while it was scanned (a drop, or the warm-up giving way): its result goes with it.
+        from = 0;
+        partial = { findings: [], lines: 0, texts: 0 };
+        continue;
+      }
       if (r.next < s.batch.ends.length) from = r.next;
       else {
         queue.shift();

@@ -18,6 +18,10 @@ export interface ScanThreadData {
   file: string;
   /** The nice value the lint thread lowers itself to (Linux); null keeps the starting thread's. */
   nice: number | null;
+  /** Started ahead of any batch (ScanThread.prepare): run once on a made-up batch to load and optimize the code. */
+  warm?: boolean;
+  /** The lint thread's wait after a full batch (tests); unset: its default. */
+  lintQuietMs?: number;
   /** Set on the lint thread. */
   role?: 'lint';
 }
@@ -43,9 +47,13 @@ export type FromScanThread =
   /** Batch `id` scanned (`result`), or dropped unscanned (no `result`). */
   | { type: 'done'; id: number; result?: BatchResult };
 
-/** Scan thread → lint thread: a batch's lines that passed the gate (their own buffer), or a drop. */
+/**
+ * Scan thread → lint thread: a batch's lines that passed the gate (their own buffer; `bulk`: the
+ * batch was sent full, so a read is in progress), or a drop.
+ */
 export type ToLintThread =
-  (Extract<ToScanThread, { type: 'scan' }> & { gatedOut: number }) | Extract<ToScanThread, { type: 'drop' }>;
+  | (Extract<ToScanThread, { type: 'scan' }> & { gatedOut: number; bulk: boolean })
+  | Extract<ToScanThread, { type: 'drop' }>;
 
 /** Lint thread → scan thread, which passes `done` on as it is. */
 export type FromLintThread = { type: 'priority'; tid: number | null } | Extract<FromScanThread, { type: 'done' }>;

@@ -10,8 +10,8 @@ import { SecretScanner } from './secret-scanner';
 
 const threads: ScanThread[] = [];
 afterAll(async () => {
-  for (const t of threads) await t.stop();
-});
+  await Promise.all(threads.map((t) => t.stop()));
+}, 60_000);
 
 /** The fixture's lines, `times` over, as a reader hands them to a sink (ids made unique per copy). */
 function feed(scanner: SecretScanner, times: number, firstLine = 1): number {
@@ -157,4 +157,39 @@ describe('the secret scan on a thread of its own', () => {
     expect(scanner.count).toBe(once.count);
     expect(Math.min(...scanner.findings().map((f) => f.line))).toBeGreaterThan(prose);
   }, 60_000);
+
+  it('waits while a read is in progress, then scans every line, with the same findings', async () => {
+    // The lint thread at this thread's priority: only the wait can hold it back.
+    const thread = ownThread(undefined, { nice: null, lintQuietMs: 1000 });
+    // Started, with its rules loaded (lines that come in small batches are linted at once).
+    const first = new SecretScanner(thread);
+    feed(first, 1);
+    await first.whenIdle();
+    const scanner = new SecretScanner(thread);
+    // The fixture's secrets first, then a read going on: a full batch (1 MiB of prose) every 20 ms.
+    let line = 1 + feed(scanner, 1);
+    for (let tick = 0; tick < 25; tick++) {
+      line += feedProse(scanner, 16, line);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await scanner.whenIdle();
+    expect(scanner.linesScanned).toBe(line - 1);
+    const once = new SecretScanner(ownThread());
+    feed(once, 1);
+    await once.whenIdle();
+    expect(scanner.findings()).toEqual(once.findings());
+  }, 60_000);
+
+  it('started ahead of any session, answers for the session only', async () => {
+    const thread = ownThread();
+    thread.prepare();
+    const scanner = new SecretScanner(thread);
+    const n = feed(scanner, 1);
+    await scanner.whenIdle();
+    expect(scanner.linesScanned).toBe(n);
+    const once = new SecretScanner(ownThread());
+    feed(once, 1);
+    await once.whenIdle();
+    expect(scanner.findings()).toEqual(once.findings());
+  });
 });

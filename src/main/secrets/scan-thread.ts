@@ -29,6 +29,8 @@ export interface ScanThreadOptions {
   poolBuffers?: number;
   /** The scan thread's nice value (scan-priority.ts); null keeps this thread's. */
   nice?: number | null;
+  /** How long the lint waits after a full batch (a read in progress); default in secret-scan-worker.ts. */
+  lintQuietMs?: number;
 }
 /** In the fallback: scanning waits until no batch has come for this long, then runs in steps of about this long. */
 const QUIET_MS = 30;
@@ -52,6 +54,7 @@ export class ScanThread {
   private readonly pool: ArrayBuffer[] = [];
   private readonly poolBuffers: number;
   private readonly nice: number | null;
+  private readonly lintQuietMs: number | undefined;
   /** Batch buffers made beyond the pool: the scan thread lagged and every pooled one was out. */
   freshBuffers = 0;
   /** The scan thread's id (worker_threads), once it started; null before, or in the fallback. */
@@ -68,6 +71,7 @@ export class ScanThread {
   ) {
     this.poolBuffers = options.poolBuffers ?? POOL_BUFFERS;
     this.nice = options.nice === undefined ? SCAN_NICE : options.nice;
+    this.lintQuietMs = options.lintQuietMs;
     // Written now (calloc'd memory is not touched until used), so a read's copies land in pages
     // already faulted in.
     for (let k = 0; k < this.poolBuffers; k++)
@@ -100,6 +104,18 @@ export class ScanThread {
     this.worker?.ref();
   }
 
+  /**
+   * Starts the thread and its lint thread now, ahead of any session, and has them run once on a
+   * made-up batch (scan-warm-up.ts): a new thread's start, its code's load and V8's optimizing of
+   * it (on the process's helper threads, at the process's priority) then cost a first open
+   * nothing. Does not keep the process alive.
+   */
+  prepare(): void {
+    if (this.state !== 'idle') return;
+    this.start(true);
+    if (this.jobs.size === 0) this.worker?.unref();
+  }
+
   /** `owner`'s reading started over at `epoch`: its older batches not scanned yet are not scanned. */
   drop(owner: number, epoch: number): void {
     const older = (j: Job): boolean => j.owner === owner && j.epoch < epoch;
@@ -122,7 +138,7 @@ export class ScanThread {
     await w?.terminate();
   }
 
-  private start(): void {
+  private start(warm = false): void {
     let file: URL;
     let source: string | undefined;
     try {
@@ -134,7 +150,13 @@ export class ScanThread {
     this.state = 'starting';
     let w: Worker;
     try {
-      const data: ScanThreadData = { entry: source, file: file.href, nice: this.nice };
+      const data: ScanThreadData = {
+        entry: source,
+        file: file.href,
+        nice: this.nice,
+        warm,
+        lintQuietMs: this.lintQuietMs,
+      };
       w = new Worker(file, { workerData: data });
     } catch (e) {
       this.fallBack((e as Error).message);

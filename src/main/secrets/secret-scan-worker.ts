@@ -25,9 +25,28 @@ import {
   type ToScanThread,
 } from './scan-protocol';
 import { setThisThreadNice } from './scan-priority';
+import { warmUpBatch } from './scan-warm-up';
 
 type Scan = Extract<ToScanThread, { type: 'scan' }>;
 type Gated = Extract<ToLintThread, { type: 'scan' }>;
+
+/** The warm-up batch's id: no reading thread's (theirs count from 1), so its answer is not sent. */
+const WARM_UP = -1;
+
+/**
+ * A batch of this many bytes or more was sent full: a read is in progress (appends and a read's
+ * last lines come in smaller ones, sent once no line came for a moment).
+ */
+const BULK_BYTES = 256 << 10;
+/**
+ * The lint thread starts once no full batch has come for this long: while a session is read, the
+ * parse and the preset wait. Even at the lowest priority they took a core's idle moments from
+ * the read (its helper threads' work), and the V8 helper threads that optimize and collect for
+ * them run at the process's priority. Appends are linted at once.
+ */
+const LINT_QUIET_MS = 150;
+/** … or once the lines waiting for it (those the gate passed) reach this many bytes. */
+const LINT_BACKLOG_BYTES = 64 << 20;
 
 /** A step of scanning ends after this long, so that drops arriving meanwhile are seen promptly. */
 const STEP_MS = 8;
@@ -74,8 +93,8 @@ function runScanThread(): void {
    * back at once. Most of a session's bytes (long tool outputs) never pass it, so the backlog the
    * lint thread holds is a fraction of what was read.
    */
-  const take = (m: Scan): Gated => {
-    const { buf, ends, lineNos, entryIds } = m.batch;
+  const gate = (batch: LineBatch): { kept: LineBatch; gatedOut: number } => {
+    const { buf, ends, lineNos, entryIds } = batch;
     const all = Buffer.from(buf);
     const kept: LineBatch = { buf, ends: [], lineNos: [], entryIds: [] };
     const passing: Buffer[] = [];
@@ -92,12 +111,23 @@ function runScanThread(): void {
     const own = Buffer.allocUnsafeSlow(used);
     let at = 0;
     for (const line of passing) at += line.copy(own, at);
-    post({ type: 'taken', id: m.id, buf });
-    return { ...m, batch: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut: ends.length - kept.ends.length };
+    return { kept: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut: ends.length - kept.ends.length };
+  };
+  const take = (m: Scan): Gated => {
+    const { kept, gatedOut } = gate(m.batch);
+    const read = m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0;
+    post({ type: 'taken', id: m.id, buf: m.batch.buf });
+    return { ...m, batch: kept, gatedOut, bulk: read >= BULK_BYTES };
   };
 
   port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m));
   post({ type: 'ready', threadId });
+  if (data.warm) {
+    // Started ahead of any session: the gate, then the parse and the preset, run once on a
+    // made-up batch (scan-warm-up.ts) now rather than during a first open.
+    const { kept, gatedOut } = gate(warmUpBatch());
+    toLint({ type: 'scan', id: WARM_UP, owner: 0, epoch: 0, batch: kept, gatedOut, bulk: false });
+  }
 }
 
 function runLintThread(): void {
@@ -123,11 +153,18 @@ function runLintThread(): void {
       partial.findings.push(...r.findings);
       partial.lines += r.lines;
       partial.texts += r.texts;
+      if (queue[0] !== s) {
+        // Dropped while it was scanned (a drop, or the warm-up giving way): its result goes with it.
+        from = 0;
+        partial = { findings: [], lines: 0, texts: 0 };
+        continue;
+      }
       if (r.next < s.batch.ends.length) from = r.next;
       else {
         queue.shift();
+        waitingBytes -= s.batch.buf.byteLength;
         partial.lines += s.gatedOut;
-        post({ type: 'done', id: s.id, result: partial });
+        if (s.id !== WARM_UP) post({ type: 'done', id: s.id, result: partial });
         from = 0;
         partial = { findings: [], lines: 0, texts: 0 };
       }
@@ -137,19 +174,52 @@ function runLintThread(): void {
         from = 0;
         partial = { findings: [], lines: 0, texts: 0 };
       }
+      // A read started meanwhile (another session opened): the rest waits for it, as above.
+      if (from === 0 && deferred()) break;
     }
     running = false;
+    if (queue.length > 0) schedule();
   };
 
+  /** The lines waiting, deferred while a read is in progress (LINT_QUIET_MS). */
+  let waitingBytes = 0;
+  let lastBulkAt = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const deferred = (): boolean => performance.now() - lastBulkAt < LINT_QUIET_MS && waitingBytes < LINT_BACKLOG_BYTES;
+  const schedule = (): void => {
+    if (running || timer) return;
+    if (!deferred()) {
+      void run();
+      return;
+    }
+    timer = setTimeout(
+      () => {
+        timer = null;
+        schedule();
+      },
+      LINT_QUIET_MS - (performance.now() - lastBulkAt),
+    );
+  };
+  const dropWarmUp = (): void => {
+    const k = queue.findIndex((q) => q.id === WARM_UP);
+    if (k < 0) return;
+    waitingBytes -= queue[k].batch.buf.byteLength;
+    queue.splice(k, 1);
+  };
   lintPort.on('message', (m: ToLintThread) => {
     if (m.type === 'scan') {
+      // A session's lines do not wait behind the warm-up: it only saves a first open some work.
+      if (m.id !== WARM_UP) dropWarmUp();
       queue.push(m);
-      if (!running) void run();
+      waitingBytes += m.batch.buf.byteLength;
+      if (m.bulk) lastBulkAt = performance.now();
+      schedule();
     } else {
       for (let k = queue.length - 1; k >= 0; k--) {
         const s = queue[k];
         if (s.owner !== m.owner || s.epoch >= m.epoch) continue;
         queue.splice(k, 1);
+        waitingBytes -= s.batch.buf.byteLength;
         post({ type: 'done', id: s.id });
       }
     }

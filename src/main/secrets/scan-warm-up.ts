@@ -1,0 +1,46 @@
+/**
+ * A made-up batch the scan threads run once when the backend starts them ahead of any session
+ * (ScanThread.prepare): their code is loaded, run and optimized then, so a first open does not
+ * pay for it. Each new thread is a new V8 isolate that compiles its code afresh, and V8 optimizes
+ * it on the process's shared helper threads, which run at the process's own priority and so take
+ * a core from the reading thread however low the scan threads' priority is.
+ *
+ * The lines look like a session's (prose, code, paths, long names, hashes): every one passes the
+ * gate so that the parse and the preset run over all of them. None holds a secret; its findings,
+ * if any, are dropped.
+ */
+import type { LineBatch } from './scan-batch';
+
+/** Lines in the batch: enough calls for V8 to optimize the gate, the parse and the preset's hot paths. */
+const LINES = 512;
+
+export function warmUpBatch(): LineBatch {
+  const parts: Buffer[] = [];
+  const ends: number[] = [];
+  const lineNos: number[] = [];
+  const entryIds: string[] = [];
+  let used = 0;
+  for (let k = 0; k < LINES; k++) {
+    const id = `warm-up-${k}`;
+    const text =
+      `step ${k}: reading src/main/secrets/scanThreadWarmUpExample${k}.ts, ` +
+      `const configurationValueForStep${k} = loadSettingsFromEnvironmentVariables(); ` +
+      `commit ${(k * 2654435761).toString(16).padStart(8, '0').repeat(5)} on https://example.com/path/${k}?q=1 ` +
+      'the quick brown fox jumps over the lazy dog; '.repeat(1 + (k % 8));
+    const line = Buffer.from(
+      JSON.stringify({
+        id,
+        kind: 'message',
+        message: { role: k % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }] },
+      }),
+    );
+    parts.push(line);
+    used += line.length;
+    ends.push(used);
+    lineNos.push(k + 1);
+    entryIds.push(id);
+  }
+  const buf = Buffer.concat(parts);
+  // Its own ArrayBuffer (not a slice of Buffer's shared pool): it is transferred to the lint thread.
+  return { buf: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer, ends, lineNos, entryIds };
+}

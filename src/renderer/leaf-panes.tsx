@@ -85,9 +85,10 @@ export function LeafPanes() {
 /**
  * The view the projected pane shows: the History's, one render later. A new view then draws the
  * History in one commit and the projected pane in the next, each its own task (a commit lays out
- * what it drew: both at once was a task over 50 ms).
+ * what it drew: both at once was a task over 50 ms). The first view (a session opened, a page
+ * reloaded) replaces no panes: both come in one commit, one layout and paint sooner.
  */
-function useProjectedAfterHistory(
+export function useProjectedAfterHistory(
   view: LeafView | null,
   req: LeafRequest | null,
 ): { view: LeafView | null; req: LeafRequest | null } {
@@ -95,5 +96,6 @@ function useProjectedAfterHistory(
   useEffect(() => {
     if (shown.view !== view) startTransition(() => setShown({ view, req }));
   }, [shown.view, view, req]);
-  return shown;
+  // Nothing drawn yet: the first view's two panes come in one commit.
+  return shown.view ? shown : { view, req };
 }

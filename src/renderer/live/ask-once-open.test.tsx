@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { waitFor } from '@testing-library/react';
+import { fireEvent, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SessionWriter } from '../test-support/backend-api';
 import { renderOnBackend, sessionHash, waitCursor } from '../test-support/render-backend';
@@ -46,5 +46,30 @@ describe('opening a session asks once for what the screen needs', { timeout: 60_
     expect(api.calls.filter((c) => c.method === 'findRow').map((c) => (c.req as { id: string }).id)).toEqual(['m59']);
     // (A page of rows may be asked again: a step's delta can redraw rows shown, e.g. the old last one.)
     expect(repeats(api.calls, ['findRow', 'getLeafView', 'getContextSeries'])).toEqual([]);
+  });
+
+  it('a click on a session in the library asks for its open in the click’s own task, once', async () => {
+    const api = await renderOnBackend({ written: { small: steppedSession() } });
+    const sel = `button.session-item[data-session-key="${api.keyOf('small')}"]`;
+    await waitFor(() => expect(document.querySelector(sel)).not.toBeNull());
+    const from = api.calls.length;
+    fireEvent.click(document.querySelector(sel) as HTMLElement);
+    // Nothing awaited: the open left with the click, not after the render it causes.
+    expect(api.calls.slice(from).map((c) => c.method)).toContain('openSession');
+    await waitFor(() => expect(document.querySelector('.leaf-panes[data-leaf-id="m59"]')).not.toBeNull());
+    expect(api.calls.filter((c) => c.method === 'openSession')).toHaveLength(1);
+    expect(
+      api.calls.filter((c) => c.method === 'subscribe' && (c.req as { topic: string }).topic === 'session'),
+    ).toHaveLength(1);
+  });
+
+  it('a page opened on a session (a reload) asks for it from its first render: nothing for “no session”', async () => {
+    const api = await renderOnBackend({ written: { small: steppedSession() }, hash: sessionHash('small') });
+    await waitFor(() => expect(document.querySelector('.leaf-panes[data-leaf-id="m59"]')).not.toBeNull());
+    // The secret counts are asked once with the session's findings, not first for an app with none open.
+    const findings = api.calls.findIndex((c) => c.method === 'getSecrets');
+    expect(findings).toBeGreaterThan(0);
+    expect(api.calls.slice(0, findings).filter((c) => c.method === 'getSecretCounts')).toHaveLength(1);
+    expect(api.calls.filter((c) => c.method === 'openSession')).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { Api, ApiEvent, SessionDelta, SessionKey } from '../../shared/api';
+import type { Api, ApiEvent, SessionDelta, SessionInfo, SessionKey } from '../../shared/api';
 import { describeError } from '../api/api-methods';
 import { currentTreeSource, dropSessionSources, openTreeSource } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
@@ -50,8 +50,17 @@ export class SessionController {
     forgetFoundRows();
     this.st().setProgress(null);
     this.stops.push(this.api.onEvent((e) => this.onEvent(e)));
-    this.enqueue(() => this.open());
     this.stops.push(subscribeUntilStopped(this.api, { topic: 'session', key: this.key }));
+    // Asked here, in the caller's task (a click's, before the render it causes), not when the
+    // queue reaches it: the queue only orders what is applied.
+    const opened = this.api.openSession({ key: this.key });
+    opened.catch(() => undefined); // (its failure is reported where it is applied)
+    this.enqueue(() => this.open(opened));
+  }
+
+  /** False once stopped. */
+  get running(): boolean {
+    return this.live;
   }
 
   /** Nothing more is applied, nothing asked; answers still on the way are dropped. */
@@ -83,8 +92,8 @@ export class SessionController {
       });
   }
 
-  private async open(): Promise<void> {
-    const info = await this.api.openSession({ key: this.key });
+  private async open(opened: Promise<SessionInfo>): Promise<void> {
+    const info = await opened;
     if (!this.live) return;
     // The tree opens on the selected leaf (the active one unless the URL names another), in view.
     // While a first read is under way the active leaf is not known yet (the read's end places it):

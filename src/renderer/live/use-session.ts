@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import type { Api } from '../../shared/api';
+import type { Api, SessionKey } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
+import { setSessionStarter } from '../store/session-slice';
 import { jumpToEntry } from '../tree/tree-nav';
 import { SessionController } from './session-controller';
 
@@ -13,13 +14,32 @@ export function useFollow(api: Api): void {
   }, [api, follow, activeLeaf]);
 }
 
+/** The one controller of the open session: started by the input that chose it, or by useSession. */
+let current: { api: Api; c: SessionController } | null = null;
+
+function sessionFor(api: Api, key: SessionKey): SessionController {
+  if (current && current.api === api && current.c.key === key && current.c.running) return current.c;
+  current?.c.stop();
+  const c = new SessionController(api, key, useAppStore.getState);
+  current = { api, c };
+  c.start();
+  return c;
+}
+
+function stopSession(c: SessionController): void {
+  c.stop();
+  if (current?.c === c) current = null;
+}
+
 /** Opens the selected session and applies its live events, in order (session-controller.ts). */
 export function useSession(api: Api): void {
   const key = useAppStore((s) => s.sessionKey);
+  // A session chosen (a click in the library) is opened at once, before the render: the effect
+  // below then takes on the controller it started.
+  useEffect(() => setSessionStarter((k) => void sessionFor(api, k)), [api]);
   useEffect(() => {
     if (!key) return;
-    const c = new SessionController(api, key, useAppStore.getState);
-    c.start();
-    return () => c.stop();
+    const c = sessionFor(api, key);
+    return () => stopSession(c);
   }, [api, key]);
 }

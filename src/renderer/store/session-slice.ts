@@ -1,5 +1,6 @@
 import { draftKey } from '../util/draft-key';
 import type { StateCreator } from 'zustand';
+import type { SessionKey } from '../../shared/api';
 import { keyedCopy } from '../../shared/own-key';
 import { leafResetForSession } from './leaf-slice';
 import type { AppState, SessionSlice } from './types';
@@ -31,10 +32,26 @@ export const sessionReset = () => ({
   pendingSelect: null,
 });
 
+/**
+ * What starts a session's open when one is chosen (set by the live layer, live/use-session.ts):
+ * called before the selection is stored, so an input's request leaves in the input's own task,
+ * not after the render the selection causes.
+ */
+let sessionStarter: ((key: SessionKey) => void) | null = null;
+
+/** Sets what starts a chosen session's open; returns what unsets it. */
+export function setSessionStarter(start: (key: SessionKey) => void): () => void {
+  sessionStarter = start;
+  return () => {
+    if (sessionStarter === start) sessionStarter = null;
+  };
+}
+
 /** The open session, its tree cursor and the branch composer. */
 export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = (set, get) => ({
   ...sessionInitial(),
-  selectSession: (key) =>
+  selectSession: (key) => {
+    if (key && get().sessionKey !== key) sessionStarter?.(key);
     set((s) =>
       s.sessionKey === key
         ? {}
@@ -44,7 +61,8 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
             ...leafResetForSession(),
             compare: { ...s.compare, leafB: null, overridesB: {} },
           },
-    ),
+    );
+  },
   openSessionAt: (key, entryId) => {
     get().selectSession(key);
     get().selectLeaf(entryId);

@@ -1,9 +1,17 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { urlStateOf, useAppStore, type AppState } from './app-store';
 import { formatUrlState, parseUrlState } from './url-state';
 
 /** What Back/Forward step through: the open session and its selected leaf. */
 const selectionOf = (s: AppState): string => `${s.sessionKey ?? ''}\n${s.leaf ?? ''}`;
+
+/** Applies the URL hash to the store unless it already holds it. */
+function restoreUrl(win: Window): void {
+  const parsed = parseUrlState(win.location.hash);
+  if (formatUrlState(parsed) !== formatUrlState(urlStateOf(useAppStore.getState()))) {
+    useAppStore.getState().applyUrl(parsed);
+  }
+}
 
 /**
  * Restores the UI from the URL hash, then keeps the hash in step with it: a new leaf (or session)
@@ -13,8 +21,12 @@ const selectionOf = (s: AppState): string => `${s.sessionKey ?? ''}\n${s.leaf ??
  * replace too, or Back would step through every append.
  */
 export function useUrlSync(win: Window = window): void {
+  // Applied in the first render, before anything below reads the store: a page opened on a
+  // session (a reload) asks for it in the first render's effects, with no render of the empty
+  // app before it and nothing asked for "no session".
+  useState(() => restoreUrl(win));
   useEffect(() => {
-    useAppStore.getState().applyUrl(parseUrlState(win.location.hash));
+    restoreUrl(win);
     let last = formatUrlState(urlStateOf(useAppStore.getState()));
     let lastSelection = selectionOf(useAppStore.getState());
     /** True while the URL itself is being applied: nothing it causes is a new history entry. */

@@ -157,10 +157,10 @@ const counts = async (page: Page, from: number | string): Promise<Counts> =>
 /** The requests sent from `from` on, one a line with its timing (`--verbose`). */
 const requestsSince = async (page: Page, from: number | string): Promise<string> =>
   ((await page.evaluate(`(() => { const B = window.__vakBench, t = (x) => (x == null ? '—' : x.toFixed(0));
-    return '      input ' + t(B.openAt) + ', first rows drawn ' + t(B.firstRowsAt) + ', panes drawn ' + t(B.panesAt) + '\\n'; })()`)) +
-    (await page.evaluate(`window.__vakBench.ws.slice(${from}).map((e) => '      ' + e.sentAt.toFixed(0) + ' → ' +
+    return '      input ' + t(B.openAt) + ', first rows drawn ' + t(B.firstRowsAt) + ', panes drawn ' + t(B.panesAt) + '\\n'; })()`)) as string) +
+  ((await page.evaluate(`window.__vakBench.ws.slice(${from}).map((e) => '      ' + e.sentAt.toFixed(0) + ' → ' +
     (e.answeredAt === null ? (e.cancelled ? 'cancelled' : 'open') : e.answeredAt.toFixed(0)) + ' ' + (e.bytes / 1024).toFixed(0) + ' KB ' +
-    e.body.slice(0, 260)).join('\\n')`))) as string;
+    e.body.slice(0, 260)).join('\\n')`)) as string);
 
 /** The page's own load, from the navigation (`--verbose`): its document, scripts and styles, and first paint. */
 const pageLoadTimes = async (page: Page): Promise<string> =>

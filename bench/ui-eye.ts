@@ -17,7 +17,8 @@
  *   --start      only the ways in: first open, page reload, reopen in a fresh server.
  *   --verbose    every request of the opens, the reload and the reopen, with its timing.
  *   --profile D  CPU profiles of each serve process (`node --cpu-prof`, every thread) in D/<phase>/,
- *                and a Chromium trace of the reload and of the reopen (D/reload.json, D/reopen.json).
+ *                and a Chromium trace of the clicks, the reload and the reopen (D/clicks.json, D/reload.json,
+ *                D/reopen.json).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -391,7 +392,9 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
     // `--start`: only the ways in (first open, reload, reopen), for the start path's own runs.
     const selecting = !process.argv.includes('--start');
     if (selecting) log('    clicks …');
+    if (selecting) await traced(browser, page, 'clicks');
     const clicks = selecting ? await clickRows(page, log) : { ms: [], errors: 0, counts: merge([]) };
+    if (selecting) await traceEnd(browser);
     if (selecting) log('    keys …');
     const keys = selecting ? await keyCursor(page) : [];
     const j = selecting ? await jFive(page) : { ms: [], counts: merge([]) };

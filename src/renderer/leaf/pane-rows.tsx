@@ -183,6 +183,8 @@ interface BatchInternals {
   _noteClampMax(): void;
   _flushHoldIfReady(sync: boolean): void;
   _retryClampedAdjustment(): void;
+  scrollState: unknown;
+  shouldMeasureDuringScroll(index: number): boolean;
 }
 
 /**
@@ -190,13 +192,16 @@ interface BatchInternals {
  * attached and moves the rows below it at once (their `top`, the box's height): the next row's
  * read then lays the list out again, once per row of a new view's first screen. Here the refs
  * only collect the rows; a layout effect (declared before the virtualizer's own, so it runs where
- * the refs did: before them) reads every height first, in one layout, then hands them to the
- * virtualizer as one batch with one notify, as its ResizeObserver callback does.
+ * the refs did: before them) reads every height first, in one layout; registers the rows at the
+ * size the virtualizer has for them (it writes each one's `top` as it registers it: no read
+ * between); then hands it the heights as one batch with one notify, as its ResizeObserver
+ * callback does (where a size moves the scroll position it reads the box's, laid out once).
  */
 function useRowBatch() {
   const virt = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
   const pending = useRef<Element[]>([]);
   const sizes = useRef(new Map<Element, number>());
+  const registering = useRef(false);
   const ref = useCallback((el: Element | null) => {
     if (el) pending.current.push(el);
     // Detached rows are dropped from the virtualizer's cache as before.
@@ -204,7 +209,7 @@ function useRowBatch() {
   }, []);
   const measure = useCallback(
     (el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) =>
-      (!entry ? sizes.current.get(el) : undefined) ?? measureRow(el, entry, v),
+      (registering.current ? v.measurementsCache[v.indexFromElement(el)]?.size : undefined) ?? measureRow(el, entry, v),
     [],
   );
   useLayoutEffect(() => {
@@ -218,11 +223,21 @@ function useRowBatch() {
       if (el.isConnected && !v.itemSizeCache.has(v.options.getItemKey(v.indexFromElement(el))))
         sizes.current.set(el, (el as HTMLElement).offsetHeight);
     }
+    registering.current = true;
+    try {
+      for (const el of rows) v.measureElement(el);
+    } finally {
+      registering.current = false;
+    }
     const inner = v as unknown as BatchInternals;
     const b: { sync: boolean; notify?: boolean } = { sync: false };
     inner._resizeBatch = b;
     try {
-      for (const el of rows) v.measureElement(el);
+      // As the virtualizer's own measure of a row decides: not during a smooth scroll's far rows.
+      for (const [el, size] of sizes.current) {
+        const i = v.indexFromElement(el);
+        if ((!v.isScrolling || inner.scrollState) && inner.shouldMeasureDuringScroll(i)) v.resizeItem(i, size);
+      }
     } finally {
       inner._resizeBatch = null;
       sizes.current.clear();

@@ -15,9 +15,11 @@
  *                e.g. `--app /work/main`, against the same data: before and after on one machine.
  *   --runs N     repeat the whole script N times (ranges are reported).
  *   --start      only the ways in: first open, page reload, reopen in a fresh server.
+ *   --select     only the first open and the selecting (clicks, keys, scroll): no reload, no reopen.
  *   --verbose    every request of the opens, the reload and the reopen, with its timing.
  *   --profile D  CPU profiles of each serve process (`node --cpu-prof`, every thread) in D/<phase>/,
- *                and a Chromium trace of the reload and of the reopen (D/reload.json, D/reopen.json).
+ *                and a Chromium trace of the clicks, the reload and the reopen (D/clicks.json, D/reload.json,
+ *                D/reopen.json).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -393,13 +395,36 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
     // `--start`: only the ways in (first open, reload, reopen), for the start path's own runs.
     const selecting = !process.argv.includes('--start');
     if (selecting) log('    clicks …');
+    if (selecting) await traced(browser, page, 'clicks');
     const clicks = selecting ? await clickRows(page, log) : { ms: [], errors: 0, counts: merge([]) };
+    if (selecting) await traceEnd(browser);
     if (selecting) log('    keys …');
     const keys = selecting ? await keyCursor(page) : [];
     const j = selecting ? await jFive(page) : { ms: [], counts: merge([]) };
     const tasks = await longTasksSince(page, selectFrom);
     if (selecting) log('    scroll while a leaf loads …');
     const scrollFrames = selecting ? await scrollWhileLoading(page) : [];
+    const none: OpenFigures = { rowsMs: null, panesMs: null, counts: merge([]) };
+    // `--select`: only the clicks and keys (no reload, no reopen), for the click path's own runs.
+    if (process.argv.includes('--select')) {
+      await ctx.close();
+      const load: [number, number] = [load0, loadavg()[0]];
+      return {
+        load,
+        firstOpen,
+        clicks: clicks.ms,
+        clickErrors: clicks.errors,
+        clickCounts: clicks.counts,
+        keyCursor: keys,
+        jFive: j.ms,
+        jCounts: j.counts,
+        longestTaskMs: tasks.max,
+        longTasks: tasks.n,
+        scrollFrames,
+        reload: none,
+        reopen: none,
+      };
+    }
     log('    reload …');
     await traced(browser, page, 'reload');
     await page.reload();

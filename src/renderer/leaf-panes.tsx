@@ -1,5 +1,4 @@
-import { startTransition, useDeferredValue, useEffect, useRef, useState } from 'react';
-import type { LeafRequest, LeafView } from '../shared/api';
+import { useDeferredValue, useRef } from 'react';
 import { ExportMenu } from './export/export-menu';
 import { PaneHandle } from './layout/pane-handle';
 import { UnknownLeaf, useUnknownLeaf } from './layout/unknown-leaf';
@@ -14,8 +13,9 @@ import { useLeafRequest } from './leaf/use-leaf-view';
 /** The right region: History ∥ Projected context for the selected leaf, or the comparison. */
 export function LeafPanes() {
   // A new view is drawn as a deferred (concurrent) render: React draws both panes in slices that
-  // yield to the browser, instead of one task that blocks it (no task over 50 ms). Until
-  // it is committed the panes show the previous view, as while it loads.
+  // yield to the browser, instead of one task that blocks it, and commits them together (one
+  // layout, one paint: the panes never show two leaves). Until it is committed the panes show
+  // the previous view, as while it loads.
   const latest = useAppStore((s) => s.leafView);
   const view = useDeferredValue(latest);
   const viewReq = useDeferredValue(useAppStore((s) => s.leafViewRequest));
@@ -25,7 +25,6 @@ export function LeafPanes() {
   const compareOpen = useAppStore((s) => s.compare.open);
   const columns = useRef<HTMLDivElement>(null);
   const req = useLeafRequest();
-  const projected = useProjectedAfterHistory(view, viewReq);
   const unknownLeaf = useUnknownLeaf(req, error !== null);
   if (!req)
     return (
@@ -50,11 +49,7 @@ export function LeafPanes() {
   return (
     // data-leaf-id + aria-busy say which leaf both panes show and whether a newer one is loading
     // or not drawn yet (the UI bench and e2e wait on them).
-    <section
-      className="leaf-panes"
-      aria-busy={loading || view !== latest || projected.view !== view}
-      data-leaf-id={view.leaf}
-    >
+    <section className="leaf-panes" aria-busy={loading || view !== latest} data-leaf-id={view.leaf}>
       <PaneHandle pane="tree" label="session tree" measure={() => document.querySelector('section.tree')} />
       <header className="leaf-head">
         leaf <b title={view.leaf}>{shortId(view.leaf)}</b>
@@ -71,31 +66,9 @@ export function LeafPanes() {
           label="history"
           measure={() => columns.current?.querySelector('.history-pane') ?? null}
         />
-        {compareOpen ? (
-          <CompareView a={view} reqA={req} />
-        ) : (
-          <ProjectedPane view={projected.view ?? view} request={projected.req ?? viewReq ?? req} />
-        )}
+        {compareOpen ? <CompareView a={view} reqA={req} /> : <ProjectedPane view={view} request={viewReq ?? req} />}
         <LinkLines root={columns} />
       </div>
     </section>
   );
-}
-
-/**
- * The view the projected pane shows: the History's, one render later. A new view then draws the
- * History in one commit and the projected pane in the next, each its own task (a commit lays out
- * what it drew: both at once was a task over 50 ms). The first view (a session opened, a page
- * reloaded) replaces no panes: both come in one commit, one layout and paint sooner.
- */
-export function useProjectedAfterHistory(
-  view: LeafView | null,
-  req: LeafRequest | null,
-): { view: LeafView | null; req: LeafRequest | null } {
-  const [shown, setShown] = useState({ view, req });
-  useEffect(() => {
-    if (shown.view !== view) startTransition(() => setShown({ view, req }));
-  }, [shown.view, view, req]);
-  // Nothing drawn yet: the first view's two panes come in one commit.
-  return shown.view ? shown : { view, req };
 }

@@ -30,8 +30,7 @@ describe('leaf panes', () => {
   it('follows a clicked row to the other branch', async () => {
     await renderSession();
     fireEvent.click(treeRow('e0009'));
-    // The panes draw a new view in slices, the projected pane a commit after the History: more
-    // than waitFor's default second on a loaded machine.
+    // The panes draw a new view in slices: more than waitFor's default second on a loaded machine.
     await waitFor(() => expect(projected().textContent).toContain('Done: the cache now evicts'));
     await waitFor(() =>
       expect(historyIds()).toEqual(['e0001', 'e0002', 'e0003', 'e0004', 'e0005', 'e0006', 'e0007', 'e0008', 'e0009']),
@@ -40,18 +39,19 @@ describe('leaf panes', () => {
     expect(projected().textContent).toContain('⚙ search');
   });
 
-  it('says it is busy until both panes show the new leaf (the projected pane is drawn a commit after the History)', async () => {
+  it('draws both panes of a new leaf in one commit: never one pane on the new leaf and the other on the old', async () => {
     await renderSession();
     const panes = () => document.querySelector<HTMLElement>('.leaf-panes[data-leaf-id]');
     await waitFor(() => expect(panes()?.getAttribute('aria-busy')).toBe('false'));
-    // Whenever the panes say they are not busy, both show the leaf they name: checked at every change of the DOM.
+    // At every change of the DOM (a commit is one task: its changes come as one batch) both
+    // panes show the same leaf, the one the panes name; and once not busy, that is the selection.
     const seen: string[] = [];
     const check = () => {
       const p = panes();
-      if (!p || p.getAttribute('aria-busy') !== 'false') return;
+      if (!p) return;
       const leaf = p.getAttribute('data-leaf-id') ?? '';
-      const head = projected().querySelector('.pane-head')?.textContent ?? '';
-      seen.push(`${leaf}|${head.includes(leaf)}|${historyIds().at(-1) === leaf}`);
+      const projectedLeaf = projected().querySelector('.pane-leaf')?.textContent ?? '';
+      seen.push(`${leaf}|${projectedLeaf === `leaf ${leaf}`}|${historyIds().at(-1) === leaf}`);
     };
     const watch = new MutationObserver(check);
     watch.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });

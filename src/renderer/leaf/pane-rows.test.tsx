@@ -61,4 +61,36 @@ describe('a pane list on either side of the limit', () => {
     expect(rows()).toContain(n - 1);
     expect(rows().length).toBeLessThan(60);
   });
+
+  it('lays a new list out once: every row of its first screen is read before any row is moved', () => {
+    // A read after a write is a layout in a browser (jsdom has none): count them from the DOM's
+    // own record of the writes (styles, rows added) between reads of a row's height.
+    const mo = new MutationObserver(() => undefined);
+    mo.observe(document.body, { attributes: true, childList: true, subtree: true });
+    const height = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
+    let layouts = 0;
+    let dirty = true;
+    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+      configurable: true,
+      get(this: HTMLElement) {
+        if (mo.takeRecords().length > 0) dirty = true;
+        if (dirty && this.hasAttribute('data-index')) {
+          layouts++;
+          dirty = false;
+        }
+        return height.get!.call(this) as number;
+      },
+    });
+    try {
+      // Rows measure 28 px against an estimate of 22: every row moves the ones below it.
+      render(<List count={1000} estimate={22} />);
+    } finally {
+      Object.defineProperty(HTMLElement.prototype, 'offsetHeight', height);
+      mo.disconnect();
+    }
+    expect(rows().length).toBeGreaterThan(20);
+    expect(rows()).toContain(999);
+    // One per commit (the first screen, then the rows its real heights bring into range).
+    expect(layouts).toBeLessThanOrEqual(3);
+  });
 });

@@ -1,9 +1,11 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { measureElement as measureRow, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import {
   startTransition,
   useCallback,
   useEffect,
+  useLayoutEffect,
   useReducer,
+  useRef,
   type CSSProperties,
   type Key,
   type ReactNode,
@@ -93,6 +95,7 @@ export function usePaneRows(
 ): PaneRows {
   const estimate = options.estimateSize(0);
   const scaled = needsScaling(options.count, estimate) || options.count > ANCHORED_FROM_ROWS;
+  const batch = useRowBatch();
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
     ...options,
@@ -109,11 +112,13 @@ export function usePaneRows(
     // screen of messages in one task of ~170 ms on the 1M-entry session.
     useFlushSync: false,
     ...(rect?.current ? { initialRect: rect.current } : {}),
+    measureElement: batch.measure,
     onChange: (v, sync) => {
       if (rect && v.scrollRect) rect.current = v.scrollRect;
       options.onChange?.(v, sync);
     },
   });
+  batch.virt.current = virt;
   const list = useScaledList({
     enabled: scaled,
     count: options.count,
@@ -158,17 +163,93 @@ export function usePaneRows(
     items: virt.getVirtualItems(),
     inView,
     scrollToIndex,
-    row: (it) => ({ 'data-index': it.index, ref: virt.measureElement, style: ROW_STYLE }),
+    row: (it) => ({ 'data-index': it.index, ref: batch.ref, style: ROW_STYLE }),
     // Placed the same way (a placeholder among measured rows moves with them): measured at its height.
     placeholder: (it) => ({
       'data-index': it.index,
-      ref: virt.measureElement,
+      ref: batch.ref,
       style: { ...ROW_STYLE, height: estimate },
     }),
     scrollProps: {},
     boxStyle: BOX_STYLE,
     virtualBoxRef: virt.containerRef,
   };
+}
+
+/** What the virtualizer keeps private and its own ResizeObserver callback uses to measure a batch of rows. */
+interface BatchInternals {
+  _resizeBatch: { sync: boolean; notify?: boolean } | null;
+  notify(sync: boolean): void;
+  _noteClampMax(): void;
+  _flushHoldIfReady(sync: boolean): void;
+  _retryClampedAdjustment(): void;
+  scrollState: unknown;
+  shouldMeasureDuringScroll(index: number): boolean;
+}
+
+/**
+ * The rows a commit mounts, measured together. The virtualizer measures a row as its ref is
+ * attached and moves the rows below it at once (their `top`, the box's height): the next row's
+ * read then lays the list out again, once per row of a new view's first screen. Here the refs
+ * only collect the rows; a layout effect (declared before the virtualizer's own, so it runs where
+ * the refs did: before them) reads every height first, in one layout; registers the rows at the
+ * size the virtualizer has for them (it writes each one's `top` as it registers it: no read
+ * between); then hands it the heights as one batch with one notify, as its ResizeObserver
+ * callback does (where a size moves the scroll position it reads the box's, laid out once).
+ */
+function useRowBatch() {
+  const virt = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
+  const pending = useRef<Element[]>([]);
+  const sizes = useRef(new Map<Element, number>());
+  const registering = useRef(false);
+  const ref = useCallback((el: Element | null) => {
+    if (el) pending.current.push(el);
+    // Detached rows are dropped from the virtualizer's cache as before.
+    else virt.current?.measureElement(null);
+  }, []);
+  const measure = useCallback(
+    (el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) =>
+      (registering.current ? v.measurementsCache[v.indexFromElement(el)]?.size : undefined) ?? measureRow(el, entry, v),
+    [],
+  );
+  useLayoutEffect(() => {
+    const v = virt.current;
+    const rows = pending.current;
+    if (!v || rows.length === 0) return;
+    pending.current = [];
+    // Reads first: one layout for the whole commit (a row measured before keeps its size, as it
+    // would in the virtualizer's own measure).
+    for (const el of rows) {
+      if (el.isConnected && !v.itemSizeCache.has(v.options.getItemKey(v.indexFromElement(el))))
+        sizes.current.set(el, (el as HTMLElement).offsetHeight);
+    }
+    registering.current = true;
+    try {
+      for (const el of rows) v.measureElement(el);
+    } finally {
+      registering.current = false;
+    }
+    const inner = v as unknown as BatchInternals;
+    const b: { sync: boolean; notify?: boolean } = { sync: false };
+    inner._resizeBatch = b;
+    try {
+      // As the virtualizer's own measure of a row decides: not during a smooth scroll's far rows.
+      for (const [el, size] of sizes.current) {
+        const i = v.indexFromElement(el);
+        if ((!v.isScrolling || inner.scrollState) && inner.shouldMeasureDuringScroll(i)) v.resizeItem(i, size);
+      }
+    } finally {
+      inner._resizeBatch = null;
+      sizes.current.clear();
+      if (b.notify) {
+        inner.notify(b.sync);
+        inner._noteClampMax();
+        inner._flushHoldIfReady(true);
+        inner._retryClampedAdjustment();
+      }
+    }
+  });
+  return { virt, ref, measure };
 }
 
 /** The rows' box: sized by the list; a scaled list's rows sit in its window. */

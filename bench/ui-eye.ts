@@ -404,26 +404,26 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
     const tasks = await longTasksSince(page, selectFrom);
     if (selecting) log('    scroll while a leaf loads …');
     const scrollFrames = selecting ? await scrollWhileLoading(page) : [];
-    const none: OpenFigures = { rowsMs: null, panesMs: null, counts: merge([]) };
+    const figures = (reload: OpenFigures, reopen: OpenFigures) => ({
+      load: [load0, loadavg()[0]] as [number, number],
+      firstOpen,
+      clicks: clicks.ms,
+      clickErrors: clicks.errors,
+      clickCounts: clicks.counts,
+      keyCursor: keys,
+      jFive: j.ms,
+      jCounts: j.counts,
+      longestTaskMs: tasks.max,
+      longTasks: tasks.n,
+      scrollFrames,
+      reload,
+      reopen,
+    });
     // `--select`: only the clicks and keys (no reload, no reopen), for the click path's own runs.
     if (process.argv.includes('--select')) {
       await ctx.close();
-      const load: [number, number] = [load0, loadavg()[0]];
-      return {
-        load,
-        firstOpen,
-        clicks: clicks.ms,
-        clickErrors: clicks.errors,
-        clickCounts: clicks.counts,
-        keyCursor: keys,
-        jFive: j.ms,
-        jCounts: j.counts,
-        longestTaskMs: tasks.max,
-        longTasks: tasks.n,
-        scrollFrames,
-        reload: none,
-        reopen: none,
-      };
+      const none: OpenFigures = { rowsMs: null, panesMs: null, counts: merge([]) };
+      return figures(none, none);
     }
     log('    reload …');
     await traced(browser, page, 'reload');
@@ -442,21 +442,7 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
     await traceEnd(browser);
     if (process.argv.includes('--verbose')) log(await requestsSince(page, 'window.__vakBench.openFrom'));
     await ctx.close();
-    return {
-      load: [load0, loadavg()[0]],
-      firstOpen,
-      clicks: clicks.ms,
-      clickErrors: clicks.errors,
-      clickCounts: clicks.counts,
-      keyCursor: keys,
-      jFive: j.ms,
-      jCounts: j.counts,
-      longestTaskMs: tasks.max,
-      longTasks: tasks.n,
-      scrollFrames,
-      reload,
-      reopen,
-    };
+    return figures(reload, reopen);
   } finally {
     if (server) await stop(server.child);
     rmSync(dataDir, { recursive: true, force: true });

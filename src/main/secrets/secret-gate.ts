@@ -61,7 +61,7 @@ export function mayHoldSecretBytes(b: Uint8Array): boolean {
     }
   }
   // Native searches; `://` (its `:` is everywhere in JSON) only in a line with an `@`.
-  const bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  const bytes = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   if (bytes.includes(AT)) {
     for (let at = bytes.indexOf(SCHEME); at >= 0; at = bytes.indexOf(SCHEME, at + 3)) {
       if (credentialsAfter(b, at + 3)) return true;

@@ -23,8 +23,6 @@ export interface LineBatch {
   ends: number[];
   lineNos: number[];
   entryIds: string[];
-  /** Bytes read while it filled, lines the gate kept out included (the scan thread's sign of a read). */
-  readBytes?: number;
 }
 
 export interface BatchResult {

@@ -48,11 +48,12 @@ export type FromScanThread =
   | { type: 'done'; id: number; result?: BatchResult };
 
 /**
- * Scan thread → lint thread: a batch's lines (their own buffer; `bulk`: a read is in progress), or
- * a drop.
+ * Scan thread → lint thread: a batch's lines that passed the gate (their own buffer; `bulk`: the
+ * batch was sent full, so a read is in progress), or a drop.
  */
 export type ToLintThread =
-  (Extract<ToScanThread, { type: 'scan' }> & { bulk: boolean }) | Extract<ToScanThread, { type: 'drop' }>;
+  | (Extract<ToScanThread, { type: 'scan' }> & { gatedOut: number; bulk: boolean })
+  | Extract<ToScanThread, { type: 'drop' }>;
 
 /** Lint thread → scan thread, which passes `done` on as it is. */
 export type FromLintThread = { type: 'priority'; tid: number | null } | Extract<FromScanThread, { type: 'done' }>;

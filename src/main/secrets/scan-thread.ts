@@ -1,8 +1,8 @@
 /**
  * The secret scan's own thread, seen from a reading thread (the backend worker, or the CLI's
  * thread): started on the first batch, shared by every session this thread reads, holding the
- * process open only while it has batches to answer. The reading thread then only gates lines and
- * copies those that pass into batches (secret-scanner.ts); the parse and the preset run there.
+ * process open only while it has batches to answer. The reading thread then only copies lines
+ * into batches; the gate, the parse and the preset run there.
  *
  * When the thread cannot start (its entry missing from a build), the batches are scanned here
  * in short steps instead, and that is logged once.
@@ -12,8 +12,6 @@ import { resolveWorkerEntry, SCAN_WORKER } from '../threads/thread-entry';
 import { scanBatch, type BatchResult, type LineBatch } from './scan-batch';
 import type { FromScanThread, ScanThreadData, ToScanThread } from './scan-protocol';
 import { SCAN_NICE } from './scan-priority';
-import { warmUpBatch } from './scan-warm-up';
-import { mayHoldSecretBytes } from './secret-gate';
 
 /** What a batch came to: scanned (`result`), dropped unscanned (null), or lost with a stopped thread. */
 export type BatchDone = (result: BatchResult | null, lost: boolean) => void;
@@ -114,11 +112,6 @@ export class ScanThread {
    */
   prepare(): void {
     if (this.state !== 'idle') return;
-    // The gate runs on this thread (secret-scanner.ts): its code too, optimized now.
-    const warm = warmUpBatch();
-    const all = Buffer.from(warm.buf);
-    for (let k = 0; k < warm.ends.length; k++)
-      mayHoldSecretBytes(all.subarray(k === 0 ? 0 : warm.ends[k - 1], warm.ends[k]));
     this.start(true);
     if (this.jobs.size === 0) this.worker?.unref();
   }

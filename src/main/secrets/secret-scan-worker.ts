@@ -2,12 +2,11 @@
  * The secret scan thread's entry, which runs as two threads:
  *
  * - the scan thread (`vak-secrets`), at the priority of the thread that started it: as each batch
- *   of lines arrives from a reading thread (scan-thread.ts; lines that passed the gate there) it
- *   copies them into its own memory and hands the buffer straight back. That keeps pace with a read, so
+ *   of lines arrives from a reading thread (scan-thread.ts) it gates the lines, copies those that
+ *   pass into its own memory and hands the buffer straight back. That keeps pace with a read, so
  *   the reading thread cycles through its pool of buffers and never touches fresh memory.
  * - its lint thread (`vak-secret-lint`), at the lowest priority (scan-priority.ts): the parse and
- *   the preset, most of the scan's CPU, over the lines that passed the gate (a fraction of what
- *   was read).
+ *   the preset, most of the scan's CPU, over the lines that passed (a fraction of what was read).
  *   On a busy machine it takes no core from the read or the main thread, and catches up after.
  *
  * One pair serves every session of its backend; answers go back through the scan thread.
@@ -15,6 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { parentPort, threadId, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import type { BatchResult, LineBatch } from './scan-batch';
+import { mayHoldSecretBytes } from './secret-gate';
 import {
   LINT_THREAD_NAME,
   THREAD_NAME,
@@ -34,8 +34,8 @@ type Gated = Extract<ToLintThread, { type: 'scan' }>;
 const WARM_UP = -1;
 
 /**
- * A batch for which this many bytes or more were read was sent full: a read is in progress
- * (appends and a read's last lines come in smaller ones, sent once no line came for a moment).
+ * A batch of this many bytes or more was sent full: a read is in progress (appends and a read's
+ * last lines come in smaller ones, sent once no line came for a moment).
  */
 const BULK_BYTES = 256 << 10;
 /**
@@ -89,29 +89,44 @@ function runScanThread(): void {
   });
 
   /**
-   * A batch's lines (the reading thread sent only those that passed the gate, secret-gate.ts)
-   * copied into this thread's memory; the buffer goes back at once, so the reading thread cycles
-   * through its pool.
+   * The lines of a batch that pass the gate, copied into this thread's memory; the buffer goes
+   * back at once. Most of a session's bytes (long tool outputs) never pass it, so the backlog the
+   * lint thread holds is a fraction of what was read.
    */
-  const own = (batch: LineBatch): LineBatch => {
-    const used = batch.ends.length > 0 ? batch.ends[batch.ends.length - 1] : 0;
-    const copy = Buffer.allocUnsafeSlow(used);
-    Buffer.from(batch.buf, 0, used).copy(copy);
-    return { ...batch, buf: copy.buffer as ArrayBuffer };
+  const gate = (batch: LineBatch): { kept: LineBatch; gatedOut: number } => {
+    const { buf, ends, lineNos, entryIds } = batch;
+    const all = Buffer.from(buf);
+    const kept: LineBatch = { buf, ends: [], lineNos: [], entryIds: [] };
+    const passing: Buffer[] = [];
+    let used = 0;
+    for (let k = 0; k < ends.length; k++) {
+      const line = all.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
+      if (!mayHoldSecretBytes(line)) continue;
+      passing.push(line);
+      used += line.length;
+      kept.ends.push(used);
+      kept.lineNos.push(lineNos[k]);
+      kept.entryIds.push(entryIds[k]);
+    }
+    const own = Buffer.allocUnsafeSlow(used);
+    let at = 0;
+    for (const line of passing) at += line.copy(own, at);
+    return { kept: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut: ends.length - kept.ends.length };
   };
   const take = (m: Scan): Gated => {
-    const kept = own(m.batch);
-    const read = m.batch.readBytes ?? (m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0);
+    const { kept, gatedOut } = gate(m.batch);
+    const read = m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0;
     post({ type: 'taken', id: m.id, buf: m.batch.buf });
-    return { ...m, batch: kept, bulk: read >= BULK_BYTES };
+    return { ...m, batch: kept, gatedOut, bulk: read >= BULK_BYTES };
   };
 
   port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m));
   post({ type: 'ready', threadId });
   if (data.warm) {
-    // Started ahead of any session: the parse and the preset run once on a
+    // Started ahead of any session: the gate, then the parse and the preset, run once on a
     // made-up batch (scan-warm-up.ts) now rather than during a first open.
-    toLint({ type: 'scan', id: WARM_UP, owner: 0, epoch: 0, batch: own(warmUpBatch()), bulk: false });
+    const { kept, gatedOut } = gate(warmUpBatch());
+    toLint({ type: 'scan', id: WARM_UP, owner: 0, epoch: 0, batch: kept, gatedOut, bulk: false });
   }
 }
 
@@ -148,6 +163,7 @@ function runLintThread(): void {
       else {
         queue.shift();
         waitingBytes -= s.batch.buf.byteLength;
+        partial.lines += s.gatedOut;
         if (s.id !== WARM_UP) post({ type: 'done', id: s.id, result: partial });
         from = 0;
         partial = { findings: [], lines: 0, texts: 0 };

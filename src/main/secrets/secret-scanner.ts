@@ -1,11 +1,9 @@
 /**
  * Scans a session for secrets as its lines are read: the reader hands each entry's line to
- * `entryLine` (a LineSink, line-reader.ts), which gates it (secret-gate.ts: could any rule of the
- * preset match in it?) and copies only a line that passes into a batch; full batches go to the
- * scan thread (scan-thread.ts), where the parse and the rules run and findings come back. The
- * gate runs here, on bytes the reader has just touched, because most of a session's bytes (long
- * tool outputs) never pass it: copying them all to another thread only to drop them there cost
- * more than the gate. The file is never read a second time. Appended lines arrive the same way.
+ * `entryLine` (a LineSink, line-reader.ts), which copies it into a batch and returns; full
+ * batches go to the scan thread (scan-thread.ts), which runs the gate, the parse and the rules
+ * and answers with findings. The reading thread never scans, and the file is never read a second
+ * time. Appended lines arrive the same way.
  *
  * A finding keeps the secret's text for redaction (redact.ts) in this process only: what leaves
  * it (`publicFinding`) names the kind, the rule and where, never the text.
@@ -13,7 +11,6 @@
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink, RestoredLineSink } from '../core/line-reader';
 import type { BatchResult, HeldFinding } from './scan-batch';
-import { mayHoldSecretBytes } from './secret-gate';
 import { sharedScanThread, type ScanThread } from './scan-thread';
 
 export type { HeldFinding } from './scan-batch';
@@ -49,8 +46,6 @@ export class SecretScanner implements LineSink {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   /** Lines since the flush timer was armed: when none came, the batch goes. */
   private sinceArmed = 0;
-  /** Bytes read (gated out or not) since the last batch went: tells the scan thread a read is on. */
-  private readSince = 0;
   /** Lines scanned, and texts handed to the rules (the gate let them through). */
   linesScanned = 0;
   textsLinted = 0;
@@ -64,13 +59,6 @@ export class SecretScanner implements LineSink {
   constructor(private readonly thread: ScanThread = sharedScanThread()) {}
 
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void {
-    this.readSince += bytes.length;
-    this.sinceArmed++;
-    if (!mayHoldSecretBytes(bytes)) {
-      // No rule of the preset can match in it: scanned, with nothing found.
-      this.linesScanned++;
-      return;
-    }
     // A copy (`bytes` is a view into the read buffer) into the batch; the scan thread does the rest.
     let f = this.filling;
     if (f && f.used + bytes.length > f.bytes.length) {
@@ -87,6 +75,7 @@ export class SecretScanner implements LineSink {
     f.lineNos.push(lineNo);
     f.entryIds.push(index.ids[i]);
     this.queued++;
+    this.sinceArmed++;
     this.flushTimer ??= setTimeout(() => this.flushWhenQuiet(), FLUSH_MS);
   }
 
@@ -94,7 +83,6 @@ export class SecretScanner implements LineSink {
     this.epoch++;
     // The older batches' answers are dropped when they come: their lines no longer count.
     this.queued = 0;
-    this.readSince = 0;
     if (this.filling) {
       this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entryIds: [] };
     }
@@ -185,12 +173,10 @@ export class SecretScanner implements LineSink {
     const epoch = this.epoch;
     const lines = f.ends.length;
     const buf = f.bytes.buffer as ArrayBuffer;
-    const readBytes = this.readSince;
-    this.readSince = 0;
     this.thread.submit(
       this.owner,
       epoch,
-      { buf, ends: f.ends, lineNos: f.lineNos, entryIds: f.entryIds, readBytes },
+      { buf, ends: f.ends, lineNos: f.lineNos, entryIds: f.entryIds },
       (r, lost) => {
         if (epoch === this.epoch) {
           this.queued -= lines;

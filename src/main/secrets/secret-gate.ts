@@ -33,9 +33,10 @@ export function mayHoldSecret(text: string): boolean {
 export function mayHoldSecretBytes(b: Uint8Array): boolean {
   const n = b.length;
   // A run of 16 or more covers three whole aligned 4-byte words in a row, one of them at an index
-  // ≡ 2 (mod 3): only those words are looked at first, four bytes at once (two pairs). Where one is all word
-  // bytes and so is a neighbour making three in a row, the run around it is measured byte by
-  // byte and skipped. Most of a session's bytes (prose, code, escapes) are never loaded one by one.
+  // ≡ 2 (mod 3): only those words are looked at first, four bytes at once (two pairs). Where one
+  // is all word bytes and so are neighbours making three in a row, the run around it is measured
+  // byte by byte and skipped. Most of a session's bytes (prose, code, escapes) are never loaded
+  // one by one.
   const head = (4 - (b.byteOffset & 3)) & 3;
   const words = n > head ? (n - head) >> 2 : 0;
   if (words >= 3) {

@@ -66,9 +66,12 @@ describe('the gate', () => {
     const rand = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     let passed = 0;
     for (let k = 0; k < 20000; k++) {
-      const line = randomLine(rand);
+      // At every offset against 4-byte alignment (the gate reads aligned words first).
+      const bytes = randomLine(rand);
+      const shift = k & 3;
+      const line = Buffer.concat([Buffer.alloc(shift), bytes]).subarray(shift);
       const want = reference(line);
-      if (mayHoldSecretBytes(line) !== want) expect({ line: line.toString('latin1'), gate: !want }).toBe(null);
+      if (mayHoldSecretBytes(line) !== want) expect({ line: line.toString('latin1'), shift, gate: !want }).toBe(null);
       if (want) passed++;
     }
     // Both answers occur often enough for the comparison to mean something.

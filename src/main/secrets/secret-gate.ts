@@ -32,36 +32,37 @@ export function mayHoldSecret(text: string): boolean {
  */
 export function mayHoldSecretBytes(b: Uint8Array): boolean {
   const n = b.length;
-  // A run of 16 or more holds an index ≡ 15 (mod 16): only those bytes are looked at first, and
-  // the run around one that is a word byte is then measured whole and skipped. Most of a
-  // session's bytes (prose, code, escapes) are thus never loaded, and none more than twice.
-  for (let k = 15; k < n;) {
-    let kinds = WORD[b[k]];
-    if (kinds === 0) {
-      k += 16;
-      continue;
+  // A run of 16 or more covers three whole aligned 4-byte words in a row, one of them at an index
+  // ≡ 2 (mod 3): only those words are looked at first, four bytes at once (two pairs). Where one
+  // is all word bytes and so are neighbours making three in a row, the run around it is measured
+  // byte by byte and skipped. Most of a session's bytes (prose, code, escapes) are never loaded
+  // one by one.
+  const head = (4 - (b.byteOffset & 3)) & 3;
+  const words = n > head ? (n - head) >> 2 : 0;
+  if (words >= 3) {
+    const h = new Uint16Array(b.buffer, b.byteOffset + head, words << 1);
+    // Word k is all word bytes: both its halves are.
+    const all = (k: number): boolean => (PAIR[h[k << 1]] & PAIR[h[(k << 1) + 1]]) !== 0;
+    for (let k = 2; k < words;) {
+      if (!all(k)) {
+        k += 3;
+        continue;
+      }
+      const before = all(k - 1);
+      const after = k + 1 < words && all(k + 1);
+      if (!((before && (after || all(k - 2))) || (after && k + 2 < words && all(k + 2)))) {
+        k += 3;
+        continue;
+      }
+      const e = runAt(b, head + (k << 2));
+      if (e < 0) return true;
+      // The next run starts after e's byte (not a word byte): its three words start after it.
+      const next = (e + 1 - head + 3) >> 2;
+      k = next + ((((2 - next) % 3) + 3) % 3);
     }
-    let s = k;
-    while (s > 0) {
-      const w = WORD[b[s - 1]];
-      if (w === 0) break;
-      kinds |= w;
-      s--;
-    }
-    let e = k + 1;
-    while (e < n) {
-      const w = WORD[b[e]];
-      if (w === 0) break;
-      kinds |= w;
-      e++;
-    }
-    // A JSON key (a run before `":`) is no token.
-    if (e - s >= 16 && kinds & NON_HEX && !(e < n && b[e] === 34 && b[e + 1] === 58)) return true;
-    // The next run starts after e's byte (not a word byte): its first index ≡ 15.
-    k = (e + 1) | 15;
   }
   // Native searches; `://` (its `:` is everywhere in JSON) only in a line with an `@`.
-  const bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  const bytes = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   if (bytes.includes(AT)) {
     for (let at = bytes.indexOf(SCHEME); at >= 0; at = bytes.indexOf(SCHEME, at + 3)) {
       if (credentialsAfter(b, at + 3)) return true;
@@ -69,6 +70,36 @@ export function mayHoldSecretBytes(b: Uint8Array): boolean {
   }
   return bytes.includes(PEM) || bytes.includes(AUTH_TOKEN);
 }
+
+/**
+ * The run of word bytes around `at` (a word byte): -1 when it could hold a token (16 or more, not
+ * only hex digits and dashes, no JSON key), else where it ends (a byte that is no word byte, or n).
+ */
+function runAt(b: Uint8Array, at: number): number {
+  const n = b.length;
+  let kinds = WORD[b[at]];
+  let s = at;
+  while (s > 0) {
+    const k = WORD[b[s - 1]];
+    if (k === 0) break;
+    kinds |= k;
+    s--;
+  }
+  let e = at + 1;
+  while (e < n) {
+    const k = WORD[b[e]];
+    if (k === 0) break;
+    kinds |= k;
+    e++;
+  }
+  // A JSON key (a run before `":`) is no token.
+  if (e - s >= 16 && kinds & NON_HEX && !(e < n && b[e] === 34 && b[e + 1] === 58)) return -1;
+  return e;
+}
+
+/** Per pair of bytes (a Uint16 as loaded): 1 when both are word bytes (two loads test four bytes). */
+const PAIR = new Uint8Array(1 << 16);
+for (let v = 0; v < 1 << 16; v++) PAIR[v] = WORD[v & 255] !== 0 && WORD[v >> 8] !== 0 ? 1 : 0;
 
 const AT = 64;
 const SCHEME = Buffer.from('://');

@@ -1,5 +1,8 @@
-// Click path on the 1 GiB session at the core level: leafView for 20 leaves spread over the active chain.
-//   node bin/run-ts.mjs bench/click-plan-1g.ts FILE
+// A click's backend work on a long chain, in one process (no socket, no page): the active leaf's view,
+// then 20 leaves spread down its chain as the ui bench clicks them, each a leaf view and a window of
+// plan turns, timed one by one. PROFILE, when given, gets a CPU profile of the clicks alone.
+//   node bin/run-ts.mjs bench/click-plan-1g.ts FILE [PROFILE.cpuprofile]
+// FILE: the `-- ui --size 1g` session (bench/.data/eye-1g-home/agents/…/*.jsonl).
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import { Ledger } from '../src/main/core/ledger';

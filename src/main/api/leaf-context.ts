@@ -3,7 +3,7 @@ import type { LeafRequest, PlanOutline } from '../../shared/api';
 import { Lru } from '../../shared/lru';
 import { KNOWN_KINDS } from '../core/entry-types';
 import { kindCode, UNKNOWN_KIND } from '../core/ledger-index';
-import { MAX_EXTEND, planLeafSteps, type ChainFacts, type LeafPlan } from '../core/leaf-plan';
+import { planLeafSteps, type ChainFacts, type LeafPlan } from '../core/leaf-plan';
 import { visibilityContext, type VisibilityContext } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
 import { PerReading } from '../core/per-reading';
@@ -99,7 +99,7 @@ function* leafContextSteps(s: OpenSession, req: LeafRequest, signal?: CancelSign
     s.ledger,
     leaf,
     { plan: req.plan, profile: req.profile, overrides: new Map(Object.entries(req.overrides)), signal },
-    factsAbove(s, entries, leaf, req.profile.bytes_per_token),
+    keptFacts(entries),
   );
   const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.summary, s.ledger.index.ids, lp.projectedAs);
   const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Lru(KEEP_FILTERS) } };
@@ -108,23 +108,12 @@ function* leafContextSteps(s: OpenSession, req: LeafRequest, signal?: CancelSign
 }
 
 /**
- * The chain facts of a kept context whose leaf stands at most MAX_EXTEND entries above `leaf`
- * (the active leaf before an append, the entry before the next one): the new plan indexes only
- * the entries below it. Any plan options will do: chain facts depend on bytes_per_token alone.
+ * The chain facts of the kept contexts: the plan starts from the one whose chain shares the most
+ * with the new leaf's (any plan options will do: chain facts depend on bytes_per_token alone, and
+ * the plan takes only those of its own). Kept per reading, so never facts of bytes that are gone.
  */
-function factsAbove(s: OpenSession, kept: Lru<string, LeafContext>, leaf: number, bpt: number): ChainFacts | undefined {
-  const above: ChainFacts[] = [];
-  for (const [, c] of kept.entries()) {
-    const f = c.lp.chainFacts;
-    if (f.bpt === bpt && f.leaf < leaf) above.push(f);
-  }
-  if (above.length === 0) return undefined;
-  const parent = s.ledger.index.parent;
-  for (let i = parent[leaf], n = 1; i >= 0 && n <= MAX_EXTEND; i = parent[i], n++) {
-    const f = above.find((x) => x.leaf === i);
-    if (f) return f;
-  }
-  return undefined;
+function keptFacts(kept: Lru<string, LeafContext>): ChainFacts[] {
+  return [...kept.entries()].map(([, c]) => c.lp.chainFacts);
 }
 
 /**

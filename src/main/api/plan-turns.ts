@@ -45,7 +45,9 @@ export function planOutline(c: LeafContext, overrides: Record<string, unknown>):
     else if (r.fidelity === 'card') out.card++;
     else out.packet++;
   }
-  out.strip = planStrip(plan, (id) => ownValue(overrides, id) !== undefined, STRIP_SEGMENTS);
+  // Most views override nothing: no lookup per turn (thousands) then.
+  const none = Object.keys(overrides).length === 0;
+  out.strip = planStrip(plan, (id) => !none && ownValue(overrides, id) !== undefined, STRIP_SEGMENTS);
   return (c.memo.outline = out);
 }
 

@@ -41,7 +41,8 @@ function checkExtended(ledger: Ledger, opts: PlanOptions, step: number, sample?:
   for (const leaf of sample ? ix.leaves().slice(0, 4) : ix.leaves()) {
     const chain = chainToRoot(ix, leaf);
     const stride = sample ? Math.max(1, Math.floor(chain.length / sample)) : 1;
-    for (let pos = step; pos < chain.length; pos += stride) {
+    // A negative step plans from the entry below (a click back up the chain).
+    for (let pos = Math.max(step, 0); pos < chain.length + Math.min(step, 0); pos += stride) {
       const above = planLeaf(ledger, chain[pos - step], opts);
       const fresh = planLeaf(ledger, chain[pos], opts);
       const before = turnCacheOf(ledger).stats.turnsProjected;
@@ -66,6 +67,8 @@ describe('a plan from the leaf above (an append indexes only what it added)', ()
       for (const opts of [tight, roomy]) {
         checkExtended(ledger, opts, 1);
         checkExtended(ledger, opts, 3);
+        checkExtended(ledger, opts, -1);
+        checkExtended(ledger, opts, -5);
       }
     }
   });
@@ -81,6 +84,10 @@ describe('a plan from the leaf above (an append indexes only what it added)', ()
         for (const k of ['presentation', 'turn_card', 'compaction']) expect(kinds.has(k)).toBe(true);
         expect(checkExtended(ledger, tight, 1, 30)).toBeGreaterThan(60);
         checkExtended(ledger, roomy, 4, 10);
+        // Far below and far above (clicks spread over a long chain), and across a reset.
+        expect(checkExtended(ledger, tight, 300, 10)).toBeGreaterThan(10);
+        expect(checkExtended(ledger, tight, -300, 10)).toBeGreaterThan(10);
+        checkExtended(ledger, roomy, -40, 20);
       }
     },
   );
@@ -127,7 +134,7 @@ describe('a plan from the leaf above (an append indexes only what it added)', ()
     expect(next.summary.plan[0].tokens).toBeLessThan(above.summary.plan[0].tokens);
   });
 
-  it('is not taken from a leaf that is no ancestor, or too far above', () => {
+  it('is right from a leaf of another branch, from the root, and from several planned leaves', () => {
     const ledger = Ledger.fromBytes(readFileSync(join(FIXTURES, 'branching.jsonl')));
     const ix = ledger.index;
     const [a, b] = ix.leaves();
@@ -135,5 +142,50 @@ describe('a plan from the leaf above (an append indexes only what it added)', ()
     expect(answers(planLeaf(ledger, b, roomy, other.chainFacts))).toEqual(answers(planLeaf(ledger, b, roomy)));
     const root = planLeaf(ledger, chainToRoot(ix, b)[1], roomy);
     expect(answers(planLeaf(ledger, b, roomy, root.chainFacts))).toEqual(answers(planLeaf(ledger, b, roomy)));
+    const both = [other.chainFacts, root.chainFacts];
+    expect(answers(planLeaf(ledger, b, roomy, both))).toEqual(answers(planLeaf(ledger, b, roomy)));
+  });
+
+  it('on generated branches: a leaf planned from every other leaf equals its fresh plan', { timeout: 60_000 }, () => {
+    const g = generateSession({ seed: 5, entries: 900, cwd: '/w', branchChance: 0.08, bigLines: false });
+    const ledger = Ledger.fromBytes(g.bytes);
+    const leaves = ledger.index.leaves().slice(0, 6);
+    expect(leaves.length).toBeGreaterThan(2);
+    for (const opts of [tight, roomy]) {
+      const planned = leaves.map((l) => planLeaf(ledger, l, opts));
+      for (const leaf of leaves) {
+        const fresh = answers(planLeaf(ledger, leaf, opts));
+        for (const p of planned) expect(answers(planLeaf(ledger, leaf, opts, p.chainFacts))).toEqual(fresh);
+      }
+    }
+  });
+
+  it('a click far down or back up a long chain indexes only where it parts: kept turns come as they were', () => {
+    const g = generateSession({
+      seed: 7,
+      entries: 3000,
+      cwd: '/w',
+      shape: 'uncompacted',
+      branchChance: 0,
+      bigLines: false,
+    });
+    const ledger = Ledger.fromBytes(g.bytes);
+    const chain = chainToRoot(ledger.index, ledger.index.activeLeaf);
+    const upper = planLeaf(ledger, chain[1000], roomy);
+    const lower = planLeaf(ledger, chain[2600], roomy, upper.chainFacts);
+    const back = planLeaf(ledger, chain[1500], roomy, lower.chainFacts);
+    for (const [from, to] of [
+      [upper, lower],
+      [lower, back],
+    ]) {
+      // Every turn before the one they part in is the same object (not indexed again), and so are its facts.
+      const kept = Math.min(from.chainFacts.turnIndex.turns.length, to.chainFacts.turnIndex.turns.length) - 1;
+      expect(kept).toBeGreaterThan(20);
+      for (let k = 0; k < kept; k++) {
+        expect(to.chainFacts.turnIndex.turns[k]).toBe(from.chainFacts.turnIndex.turns[k]);
+        expect(to.chainFacts.facts[k]).toBe(from.chainFacts.facts[k]);
+      }
+      expect(answers(to)).toEqual(answers(planLeaf(ledger, to.chainFacts.leaf, roomy)));
+    }
   });
 });

@@ -2,9 +2,10 @@
  * §5/§6 for one leaf, incrementally: the plan is decided on numbers (each closed turn's Full
  * cost from the TurnCache, card and packet costs), and message bodies are shaped only for
  * the range asked (`messages(start, end)`). Neighbouring leaves share every closed turn, so
- * a new leaf shapes only its open turn, its tail and the turns it does not share; a leaf just
- * below a planned one (an append, the next entry) also indexes only the entries after it
- * (`ChainFacts`), so its cost follows what changed, not the chain's length.
+ * a new leaf shapes only its open turn, its tail and the turns it does not share; a leaf whose
+ * chain shares a prefix with a planned one (an append, the next entry, another entry of the same
+ * chain) also indexes only the entries after the two chains part (`ChainFacts`), so its cost
+ * follows what changed, not the chain's length.
  */
 import type { Fidelity, PlanRow, ProjectedMessage, Projection, TurnOverride } from '../../shared/ledger-types';
 import { stringifyJson } from '../../shared/json-text';
@@ -12,6 +13,7 @@ import { atOnce, checkCancelled, type CancelSignal } from './cancel';
 import { chainToRoot } from './chain';
 import { extendChainContext, scanChain, type ChainContext, type PacketRef } from './chain-context';
 import type { Ledger } from './ledger';
+import { KIND, type LedgerIndex } from './ledger-index';
 import {
   cardMessage,
   fullTurn,
@@ -79,8 +81,9 @@ export interface LeafPlan {
 
 /**
  * What a leaf's chain gives its plan, whatever the plan's options but bytes_per_token: its
- * context, turns, and each closed turn's Full facts. Kept with the plan, so that a leaf below
- * it indexes only the entries after it (never a reference to the plan it came from).
+ * context, turns, and each closed turn's Full facts. Kept with the plan, so that a leaf whose
+ * chain shares a prefix with it indexes only the entries after that prefix (never a reference to
+ * the plan it came from; never changed once built: later chain facts copy what they keep).
  */
 export interface ChainFacts {
   leaf: number;
@@ -97,10 +100,11 @@ export interface ChainFacts {
   facts: FullTurnFacts[];
 }
 
+/** The chain facts of one planned leaf, or of several (the nearest is used). */
+export type Planned = ChainFacts | readonly ChainFacts[];
+
 /** How often (in turns) long loops look at the abort signal. */
 const CHECK_EVERY = 64;
-/** Most entries a leaf may stand below a planned leaf for its plan to start from that one's chain facts. */
-export const MAX_EXTEND = 256;
 
 /**
  * Closed turns and their facts from turn `fromTurn` on (at chain position `pos`), added to `f`.
@@ -146,47 +150,130 @@ function* freshChainFacts(
   return yield* addTurns(ledger, f, 0, base + turnIndex.preamble.length, signal);
 }
 
+/** Where a leaf's chain leaves a planned leaf's: the newest entry both hold, and the entries below it. */
+interface Meeting {
+  prev: ChainFacts;
+  /** Chain position, in `prev.chain`, of the newest entry the two chains share. */
+  pos: number;
+  /** The leaf's chain below that entry, root side first (empty when the leaf is on `prev`'s chain). */
+  path: number[];
+}
+
 /**
- * The chain facts of `leaf` from those of `prev`, a leaf at most MAX_EXTEND entries above it:
- * every turn of `prev` but its last is kept as it is (a turn's entries end at the next directive);
- * the last one and the entries after `prev` are indexed again. Null when `prev` is no such leaf, or
- * when the new entries hold a reset (the turns start over).
+ * Of the planned leaves `kept` (at `bpt`), the one whose chain shares the most with `leaf`'s: `leaf`'s
+ * chain is walked up once, a cursor per kept chain moving down beside it (chains run in file order:
+ * a parent stands before its children), so the cost follows the entries walked, not a lookup each.
  */
-function* extendedChainFacts(
+function nearestPlanned(index: LedgerIndex, kept: readonly ChainFacts[], leaf: number, bpt: number): Meeting | null {
+  const usable = kept.filter((f) => f.bpt === bpt && f.turnIndex.turns.length > 0);
+  if (usable.length === 0) return null;
+  const at = usable.map((f) => f.chain.length - 1);
+  const path: number[] = [];
+  for (let i = leaf; i >= 0; i = index.parent[i]) {
+    for (let c = 0; c < usable.length; c++) {
+      const chain = usable[c].chain;
+      let p = at[c];
+      while (p >= 0 && chain[p] > i) p--;
+      at[c] = p;
+      if (p >= 0 && chain[p] === i) return { prev: usable[c], pos: p, path: path.reverse() };
+    }
+    path.push(i);
+  }
+  return null;
+}
+
+/** Whether chain positions `from` on hold an entry the chain context reads (a reset, an intent, a presentation, a card, a packet). */
+function holdsContext(
+  index: LedgerIndex,
+  chain: readonly number[],
+  from: number,
+): { any: boolean; presentation: boolean } {
+  let any = false;
+  for (let pos = from; pos < chain.length; pos++) {
+    const k = index.kind[chain[pos]];
+    if (k === KIND.presentation) return { any: true, presentation: true };
+    if (k === KIND.compaction || k === KIND.intent || k === KIND.turn_card) any = true;
+  }
+  return { any, presentation: false };
+}
+
+/** The turn of `f` whose entries hold chain position `pos` (-1: before the first directive). */
+function turnHolding(f: ChainFacts, pos: number): number {
+  const n = f.turnIndex.turns.length;
+  const start = (k: number): number => (k < f.closed.length ? f.closed[k].firstPos : f.lastTurnPos);
+  let lo = 0;
+  let hi = n - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (start(mid) <= pos) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/**
+ * The chain facts of `leaf` from those of a planned leaf whose chain shares a prefix with it (the
+ * leaf above before an append, the next entry, any entry of the same chain clicked before or after):
+ * every turn that ends before the two chains part is kept as it is (a turn's entries end at the next
+ * directive); the turn they part in and the entries below are indexed again. Null when they part
+ * before the first turn, or on either side of a reset (the turns start over).
+ */
+function* sharedChainFacts(
   ledger: Ledger,
-  prev: ChainFacts,
+  meeting: Meeting,
   leaf: number,
   bpt: number,
   signal?: CancelSignal,
 ): Generator<void, ChainFacts | null> {
+  const { prev, pos, path } = meeting;
   const turns = prev.turnIndex.turns;
-  if (prev.bpt !== bpt || turns.length === 0) return null;
+  const q = turnHolding(prev, pos);
+  if (q < 0) return null;
   const index = ledger.index;
-  const path: number[] = [];
-  // A parent stands before its children in the file: past `prev.leaf`, it is no ancestor.
-  for (let i = leaf; i !== prev.leaf; i = index.parent[i]) {
-    if (i < prev.leaf || path.length >= MAX_EXTEND) return null;
-    path.push(i);
+  const trimmed = pos < prev.chain.length - 1;
+  const prefix = trimmed ? prev.chain.slice(0, pos + 1) : prev.chain;
+  let prefixCtx: ChainContext = { ...prev.ctx, chain: prefix };
+  let presentationsKept = true;
+  if (trimmed) {
+    const dropped = holdsContext(index, prev.chain, pos + 1);
+    if (dropped.any) {
+      prefixCtx = scanChain(ledger, prefix);
+      // Nothing dropped presented a card call: the same presentations, and so the same kept facts.
+      if (!dropped.presentation) prefixCtx.presentations = prev.ctx.presentations;
+      else presentationsKept = false;
+    }
   }
-  if (path.length === 0) return null;
-  const chain = prev.chain.concat(path.reverse());
-  const ctx = extendChainContext(ledger, prev.ctx, chain, prev.chain.length);
+  const chain = path.length > 0 ? prefix.concat(path) : prefix;
+  const ctx = extendChainContext(ledger, prefixCtx, chain, prefix.length);
   if (ctx.resetPos !== prev.ctx.resetPos) return null;
-  const last = turns[turns.length - 1];
-  const again = buildTurnIndex(index, chain.slice(prev.lastTurnPos));
-  const keep = prev.closed.length - (last.open ? 0 : 1);
-  const closed = prev.closed.slice(0, keep);
+  const qPos = q < prev.closed.length ? prev.closed[q].firstPos : prev.lastTurnPos;
+  const again = buildTurnIndex(index, chain.slice(qPos));
+  const closed = prev.closed.slice(0, q);
   let facts: FullTurnFacts[];
   const cache = turnCacheOf(ledger);
-  if (ctx.presentations === prev.ctx.presentations) {
-    // No new presentation: no card call of a kept turn acks otherwise, so its facts stand.
-    facts = prev.facts.slice(0, keep);
-    cache.countReused(keep);
+  if (presentationsKept && ctx.presentations === prev.ctx.presentations) {
+    // The same presentations: no card call of a kept turn acks otherwise, so its facts stand.
+    facts = prev.facts.slice(0, q);
+    cache.countReused(q);
   } else {
-    facts = closed.map((c, k) => {
-      if (k % CHECK_EVERY === 0) checkCancelled(signal);
-      return cache.fullFacts(ledger, ctx, c.turn, c.firstPos, bpt);
-    });
+    // Only the turns whose card calls a changed presentation names are looked up again (the
+    // cache checks their acks); every other turn's facts stand.
+    const kept = prev.facts.slice(0, q);
+    const reshape = cache.factsToReshape(kept, prev.ctx.presentations, ctx.presentations);
+    let shaped = 0;
+    if (reshape.size > 0) {
+      for (let k = 0; k < q; k++) {
+        if (!reshape.has(kept[k])) continue;
+        checkCancelled(signal);
+        kept[k] = cache.fullFacts(ledger, ctx, closed[k].turn, closed[k].firstPos, bpt);
+        shaped++;
+      }
+    }
+    cache.countReused(q - shaped);
+    facts = kept;
   }
   const f: ChainFacts = {
     leaf,
@@ -194,19 +281,19 @@ function* extendedChainFacts(
     chain,
     ctx,
     base: prev.base,
-    turnIndex: { preamble: prev.turnIndex.preamble, turns: turns.slice(0, -1).concat(again.turns) },
-    lastTurnPos: prev.lastTurnPos,
+    turnIndex: { preamble: prev.turnIndex.preamble, turns: turns.slice(0, q).concat(again.turns) },
+    lastTurnPos: qPos,
     closed,
     facts,
   };
-  return yield* addTurns(ledger, f, turns.length - 1, prev.lastTurnPos, signal);
+  return yield* addTurns(ledger, f, q, qPos, signal);
 }
 
 /**
  * The plan of `leaf`'s projection; bodies are shaped only when `messages()` asks. With `from` (the
- * chain facts of a planned leaf above it), the chain is indexed only below that leaf.
+ * chain facts of planned leaves), the chain is indexed only where it parts from the nearest of them.
  */
-export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions, from?: ChainFacts): LeafPlan {
+export function planLeaf(ledger: Ledger, leaf: number, opts: PlanOptions, from?: Planned): LeafPlan {
   return atOnce(planLeafSteps(ledger, leaf, opts, from));
 }
 
@@ -215,14 +302,15 @@ export function* planLeafSteps(
   ledger: Ledger,
   leaf: number,
   opts: PlanOptions,
-  from?: ChainFacts,
+  from?: Planned,
 ): Generator<void, LeafPlan> {
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const bpt = profile.bytes_per_token;
   const index = ledger.index;
   const cache = turnCacheOf(ledger);
+  const meeting = from ? nearestPlanned(index, Array.isArray(from) ? from : [from], leaf, bpt) : null;
   const chainFacts =
-    (from && (yield* extendedChainFacts(ledger, from, leaf, bpt, opts.signal))) ??
+    (meeting && (yield* sharedChainFacts(ledger, meeting, leaf, bpt, opts.signal))) ??
     (yield* freshChainFacts(ledger, leaf, bpt, opts.signal));
   const { chain, ctx, base, turnIndex, closed, facts } = chainFacts;
   const { system, tools } = headerContext(ledger);

@@ -218,6 +218,35 @@ export class TurnCache {
     this.pendingFacts = [];
   }
 
+  /**
+   * Of `facts` (shaped for a chain whose presentations were `before`), those a chain whose
+   * presentations are `after` would shape otherwise: a card call whose presentation differs,
+   * looked up when shaped (its ack, or none while `before` had none). The rest stand as they are.
+   */
+  factsToReshape(
+    facts: readonly FullTurnFacts[],
+    before: ReadonlyMap<string, number>,
+    after: ReadonlyMap<string, number>,
+  ): Set<FullTurnFacts> {
+    const changed = new Set<string>();
+    for (const [id, entry] of after) if (before.get(id) !== entry) changed.add(id);
+    for (const id of before.keys()) if (!after.has(id)) changed.add(id);
+    const out = new Set<FullTurnFacts>();
+    if (changed.size === 0) return out;
+    this.indexUnacked();
+    for (const id of changed) {
+      const list = this.unacked.get(id);
+      if (list === undefined) continue;
+      if (Array.isArray(list)) for (const f of list) out.add(f);
+      else out.add(list);
+    }
+    for (const f of facts) {
+      if (f.acks.size === 0) continue;
+      for (const id of f.acks.keys()) if (changed.has(id)) out.add(f);
+    }
+    return out;
+  }
+
   /** Counts `n` closed turns whose facts a leaf took from the leaf above it (reused without a lookup). */
   countReused(n: number): void {
     this.stats.turnsReused += n;

@@ -37,12 +37,13 @@ export interface VisibilityContext {
   resetPos: number;
   /** Indices of the projected messages whose source_ids name the entry at chain position `pos`. */
   projectedAs: (pos: number) => number[];
-  /** Chain position of each turn's directive (ascending), and the turn ids. */
+  /** Chain position of each turn's directive (ascending), and the turns. */
   turnStarts: Int32Array;
-  turnIds: string[];
+  turns: readonly { id: string }[];
   /** Chain position one past the last turn's last entry. */
   turnsEnd: number;
-  fidelity: Map<string, string>;
+  /** The plan's fidelity of turn k (undefined for the open turn). */
+  fidelityOf: (k: number) => string | undefined;
 }
 
 /**
@@ -76,21 +77,25 @@ export function visibilityContext(
     turnStarts[k] = pos;
     pos += t.entries.length;
   });
-  return {
-    chain,
-    resetPos,
-    projectedAs: lookup,
-    turnStarts,
-    turnIds: turnIndex.turns.map((t) => t.id),
-    turnsEnd: pos,
-    fidelity: new Map(projection.plan.map((p) => [p.turn_id, p.fidelity])),
-  };
+  // The plan's rows are the closed turns in chain order (the open turn, last, has none), so row k
+  // is turn k: a Map by id (thousands of turns on every new leaf) is built only for a plan that is not so.
+  const plan = projection.plan;
+  const turns = turnIndex.turns;
+  let aligned = plan.length <= turns.length;
+  for (let k = 0; aligned && k < plan.length; k++) aligned = plan[k].turn_id === turns[k].id;
+  let fidelityOf: (k: number) => string | undefined;
+  if (aligned) fidelityOf = (k) => (k < plan.length ? plan[k].fidelity : undefined);
+  else {
+    const byId = new Map(plan.map((p) => [p.turn_id, p.fidelity]));
+    fidelityOf = (k) => byId.get(turns[k].id);
+  }
+  return { chain, resetPos, projectedAs: lookup, turnStarts, turns, turnsEnd: pos, fidelityOf };
 }
 
-/** The turn holding chain position `pos`, or null (before the reset, in the preamble). */
-export function turnAt(vc: VisibilityContext, pos: number): string | null {
+/** The turn holding chain position `pos` (its index in the turns), or -1 (before the reset, in the preamble). */
+function turnIndexAt(vc: VisibilityContext, pos: number): number {
   const starts = vc.turnStarts;
-  if (starts.length === 0 || pos < starts[0] || pos >= vc.turnsEnd) return null;
+  if (starts.length === 0 || pos < starts[0] || pos >= vc.turnsEnd) return -1;
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
@@ -98,16 +103,24 @@ export function turnAt(vc: VisibilityContext, pos: number): string | null {
     if (starts[mid] <= pos) lo = mid;
     else hi = mid - 1;
   }
-  return vc.turnIds[lo];
+  return lo;
+}
+
+/** The turn holding chain position `pos`, or null (before the reset, in the preamble). */
+export function turnAt(vc: VisibilityContext, pos: number): string | null {
+  const k = turnIndexAt(vc, pos);
+  return k < 0 ? null : vc.turns[k].id;
 }
 
 /** Visibility of the entry at chain position `pos`: parses its payload only for the thinking check. */
 export function entryVisibility(ledger: Ledger, vc: VisibilityContext, pos: number): EntryVisibility {
   const i = vc.chain[pos];
   const projectedAs = vc.projectedAs(pos);
-  const turnId = turnAt(vc, pos);
+  const k = turnIndexAt(vc, pos);
+  const turnId = k < 0 ? null : vc.turns[k].id;
   if (projectedAs.length > 0) return { projectedAs, hidden: null, turnId };
-  return { projectedAs, hidden: hiddenReason(ledger, i, pos < vc.resetPos, turnId, vc.fidelity), turnId };
+  const fidelity = k < 0 ? undefined : vc.fidelityOf(k);
+  return { projectedAs, hidden: hiddenReason(ledger, i, pos < vc.resetPos, fidelity), turnId };
 }
 
 /** Visibility of every entry of `chain` (root first) under `projection` of its last entry. */
@@ -118,13 +131,7 @@ export function chainVisibility(ledger: Ledger, chain: number[], projection: Pro
   return chain.map((_, pos) => entryVisibility(ledger, vc, pos));
 }
 
-function hiddenReason(
-  ledger: Ledger,
-  i: number,
-  beforeReset: boolean,
-  turnId: string | null,
-  fidelity: Map<string, string>,
-): HiddenReason {
+function hiddenReason(ledger: Ledger, i: number, beforeReset: boolean, turnFidelity: string | undefined): HiddenReason {
   const ix = ledger.index;
   const kind = ix.kind[i];
   if (kind === KIND.header) return 'header';
@@ -134,7 +141,6 @@ function hiddenReason(
   if (kind !== KIND.message) return 'audit';
   const f = ix.flags[i];
   if ((f & F_MESSAGE) === 0) return 'empty';
-  const turnFidelity = turnId !== null ? fidelity.get(turnId) : undefined;
   if (turnFidelity === 'packet') return 'behind packet';
   if (turnFidelity === 'card') return 'as card';
   if (f & F_CONTROL) return 'control';

@@ -6,6 +6,7 @@ import {
   useLayoutEffect,
   useReducer,
   useRef,
+  useState,
   type CSSProperties,
   type Key,
   type ReactNode,
@@ -29,6 +30,13 @@ interface PaneRowsOptions extends VirtualizerOptions {
    * rows come in a second, synchronous render once the box is measured (a longer task).
    */
   rect?: RefObject<PaneRect | null>;
+  /**
+   * Rows drawn beyond the edge in a new list's first commit (then `overscan`, in a later task).
+   * A new view's first commit is the task a click waits on: its cost follows the rows it mounts
+   * and lays out, so it draws what is on screen and little more; the margin for scrolling comes
+   * after the paint.
+   */
+  firstOverscan?: number;
 }
 
 /** One drawn row of a pane's list. */
@@ -89,16 +97,18 @@ const BOX_STYLE: CSSProperties = { position: 'relative' };
  * refs: `boxRef` the rows' box (sized by the list), `windowRef` a scaled list's window in it.
  */
 export function usePaneRows(
-  { rect, ...options }: PaneRowsOptions,
+  { rect, firstOverscan, ...options }: PaneRowsOptions,
   boxRef: RefObject<HTMLDivElement | null>,
   windowRef: RefObject<HTMLDivElement | null>,
 ): PaneRows {
   const estimate = options.estimateSize(0);
   const scaled = needsScaling(options.count, estimate) || options.count > ANCHORED_FROM_ROWS;
   const batch = useRowBatch();
+  const overscan = useSettledOverscan(options.overscan, firstOverscan);
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
     ...options,
+    overscan,
     enabled: !scaled,
     // The virtualizer places the rows and sizes the box itself (`top`, `height`), and re-renders
     // only when the rows in range change: a measured row moving the rows below it is no React
@@ -123,7 +133,7 @@ export function usePaneRows(
     enabled: scaled,
     count: options.count,
     estimate,
-    overscanPx: (options.overscan ?? 1) * estimate,
+    overscanPx: (overscan ?? 1) * estimate,
     getScrollElement: options.getScrollElement,
     boxRef,
     windowRef,
@@ -174,6 +184,22 @@ export function usePaneRows(
     boxStyle: BOX_STYLE,
     virtualBoxRef: virt.containerRef,
   };
+}
+
+/**
+ * `first` until the list's first commit is painted, then `full`: the wider margin is drawn by a
+ * transition of its own (its rows measured in their own batch), never in the commit that shows a
+ * new view.
+ */
+function useSettledOverscan(full: number | undefined, first: number | undefined): number | undefined {
+  const [settled, setSettled] = useState(first === undefined);
+  useEffect(() => {
+    if (settled) return;
+    // After the paint: a passive effect of a concurrent commit may run before it.
+    const frame = requestAnimationFrame(() => setTimeout(() => startTransition(() => setSettled(true))));
+    return () => cancelAnimationFrame(frame);
+  }, [settled]);
+  return settled ? full : first;
 }
 
 /** What the virtualizer keeps private and its own ResizeObserver callback uses to measure a batch of rows. */

@@ -126,6 +126,7 @@ function MessageList({ source, view, request, linkable, rect }: ListProps) {
       getScrollElement: () => scrollRef.current,
       estimateSize: () => MESSAGE_ESTIMATE,
       overscan: 6,
+      firstOverscan: 1,
       rect,
       getItemKey: messageKey,
       scrollMargin: margin,

@@ -37,6 +37,15 @@ interface PaneRowsOptions extends VirtualizerOptions {
    * after the paint.
    */
   firstOverscan?: number;
+  /**
+   * Kept by the pane across its lists, like `rect`: the mean height of the rows measured last.
+   * A new list estimates its rows at it (else at `estimateSize`), so its first commit draws the
+   * rows that fill the screen: at a fixed guess far below the real heights it drew several
+   * screens of messages, laid out and measured in the task a click waits on.
+   */
+  learned?: RefObject<number | null>;
+  /** Opens at the end (the leaf's): `initialOffset` is the whole estimated list below `scrollMargin`. */
+  openAtEnd?: boolean;
 }
 
 /** One drawn row of a pane's list. */
@@ -97,13 +106,19 @@ const BOX_STYLE: CSSProperties = { position: 'relative' };
  * refs: `boxRef` the rows' box (sized by the list), `windowRef` a scaled list's window in it.
  */
 export function usePaneRows(
-  { rect, firstOverscan, ...options }: PaneRowsOptions,
+  { rect, firstOverscan, learned, openAtEnd, ...given }: PaneRowsOptions,
   boxRef: RefObject<HTMLDivElement | null>,
   windowRef: RefObject<HTMLDivElement | null>,
 ): PaneRows {
-  const estimate = options.estimateSize(0);
+  // One estimate for the list's life (a row's estimate must not change under it).
+  const [estimate] = useState(() => learnedEstimate(learned?.current, given.estimateSize(0)));
+  const options: VirtualizerOptions = {
+    ...given,
+    estimateSize: () => estimate,
+    ...(openAtEnd ? { initialOffset: () => (given.scrollMargin ?? 0) + given.count * estimate } : {}),
+  };
   const scaled = needsScaling(options.count, estimate) || options.count > ANCHORED_FROM_ROWS;
-  const batch = useRowBatch();
+  const batch = useRowBatch(learned);
   const overscan = useSettledOverscan(options.overscan, firstOverscan);
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
@@ -223,7 +238,13 @@ interface BatchInternals {
  * between); then hands it the heights as one batch with one notify, as its ResizeObserver
  * callback does (where a size moves the scroll position it reads the box's, laid out once).
  */
-function useRowBatch() {
+/** A learned mean, bounded near the pane's own guess (one odd screen must not make the next list absurd). */
+export function learnedEstimate(mean: number | null | undefined, guess: number): number {
+  if (mean == null || !(mean > 0)) return guess;
+  return Math.round(Math.min(guess * 8, Math.max(guess / 4, mean)));
+}
+
+function useRowBatch(learnedRef?: RefObject<number | null>) {
   const virt = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
   const pending = useRef<Element[]>([]);
   const sizes = useRef(new Map<Element, number>());
@@ -248,6 +269,11 @@ function useRowBatch() {
     for (const el of rows) {
       if (el.isConnected && !v.itemSizeCache.has(v.options.getItemKey(v.indexFromElement(el))))
         sizes.current.set(el, (el as HTMLElement).offsetHeight);
+    }
+    if (learnedRef && sizes.current.size > 0) {
+      let sum = 0;
+      for (const h of sizes.current.values()) sum += h;
+      learnedRef.current = sum / sizes.current.size;
     }
     registering.current = true;
     try {

@@ -131,10 +131,12 @@ export interface LeafView {
 export const SCREEN_HEAD = 30;
 /**
  * ... and its end (the open turn and the tail, what a user looks at first on a live session): the
- * pane opens there, and shows ~8 messages with 6 drawn beyond its edge (a tail of 10 made the first
- * screen ask for a page at once, and draw twice).
+ * pane opens there. A screen holds ~8 long messages but ~22 short ones (a tool call, a short
+ * result: ~40 px), with 6 drawn beyond its edge once shown: a tail of 20 made most clicks on the
+ * 100 MB session ask for a page at once, a second round trip and a second draw (a tail of 10
+ * did so for long messages too).
  */
-export const SCREEN_TAIL = 20;
+export const SCREEN_TAIL = 32;
 /** Most projected messages one `getProjectedMessages` page carries. */
 export const MAX_PROJECTED_PAGE = 500;
 /**

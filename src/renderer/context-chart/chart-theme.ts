@@ -15,8 +15,24 @@ const PART_VAR: Record<(typeof STACK)[number], string> = ownTable({
   tail: '--fid-tail',
 });
 
-/** The chart's colours as the page's stylesheet sets them now (light or dark). */
+/** The theme last read, and the colour scheme it was read under. */
+let kept: { dark: boolean; theme: ChartTheme } | null = null;
+
+/**
+ * The chart's colours as the page's stylesheet sets them (light or dark): read once per colour
+ * scheme. A computed-style read recalculates the page's styles first, and the chart is drawn
+ * again in the task that brings a clicked leaf's view, among that view's DOM changes.
+ */
 export function readChartTheme(el: Element): ChartTheme {
+  const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+  if (kept?.dark === dark) return kept.theme;
+  const theme = readTheme(el);
+  // Kept only once the stylesheet is there (a test DOM, or a page still loading, has no variables).
+  if (getComputedStyle(el).getPropertyValue('--fg').trim()) kept = { dark, theme };
+  return theme;
+}
+
+function readTheme(el: Element): ChartTheme {
   const cs = getComputedStyle(el);
   const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
   return {

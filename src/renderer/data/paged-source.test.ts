@@ -124,6 +124,23 @@ describe('PagedSource', () => {
     expect(src.find((r) => r.row === 30)).toEqual({ row: 30, item: { row: 30, v: 9 } });
   });
 
+  it('asks for no page whose rows in view a seed already gave, even one it filled in part', async () => {
+    // The projected pane's first screen: the last rows, seeded inside a page (no shifted grid).
+    const { src, calls } = source(47);
+    src.seed(
+      33,
+      Array.from({ length: 14 }, (_, k) => ({ row: 33 + k, v: 9 })),
+    );
+    src.ensure(35, 46);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls).toEqual([]);
+    // A row the seed did not give: its page is asked for.
+    src.ensure(32, 46);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls.map((c) => [c.start, c.count])).toEqual([[30, 10]]);
+    expect(src.get(32)?.v).toBe(0);
+  });
+
   it('reports a failed page and fetches it again when asked', async () => {
     let fail = true;
     const src = new PagedSource<number>({

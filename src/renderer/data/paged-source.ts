@@ -98,8 +98,23 @@ export class PagedSource<T, M = undefined> {
     const b = this.pageOf(Math.min(to, this.total - 1));
     for (let p = a; p <= b; p++) {
       this.pages.get(p);
-      if (!this.fresh(p)) void this.fetch(p);
+      if (!this.has(p, from, to)) void this.fetch(p);
     }
+  }
+
+  /**
+   * Page `p` is here, not stale, and holds every row of [from, to] in it. A page a view's window
+   * seeded in part is not fetched for the rows the window gave: the projected pane's tail (the
+   * first screen) sits inside a page that it fills only in part, and asking for the page again
+   * was a second round trip and a second draw after most clicks.
+   */
+  private has(p: number, from: number, to: number): boolean {
+    const page = this.pages.peek(p);
+    if (!page || page.stale) return false;
+    const base = this.baseOf(p);
+    const end = Math.min(this.total, base + this.pageSize, to + 1);
+    for (let row = Math.max(0, base, from); row < end; row++) if (page.rows[row - base] === undefined) return false;
+    return true;
   }
 
   /** Puts rows that arrived another way (a view's own window) in place. */

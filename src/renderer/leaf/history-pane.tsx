@@ -116,12 +116,6 @@ function HistoryList({ source, view, sessionKey, rect }: ListProps) {
   const onSelectLeaf = useCallback((id: string) => void jumpToEntry(api, id), [api]);
   const link = hover ?? pinned;
   const lit = useMemo(() => new Set(link?.entries ?? []), [link]);
-  // A message's fidelity comes with the chain item (its page of the projected pane may not be loaded).
-  const projectedOf = (c: ChainItem) =>
-    c.projectedAs.map((i, k) => {
-      const f = c.projectedFidelity[k];
-      return { index: i, label: `#${i}${f ? ` ${f}` : ''}` };
-    });
 
   // Scaled past the browser's element height (pane-rows.tsx): any chain length.
   const list = usePaneRows(
@@ -130,6 +124,7 @@ function HistoryList({ source, view, sessionKey, rect }: ListProps) {
       getScrollElement: () => scrollRef.current,
       estimateSize: () => ROW_ESTIMATE,
       overscan: 12,
+      firstOverscan: 2,
       rect,
       // Start at the leaf end: what a user looks at first, and the window the view came with.
       initialOffset: () => source.total * ROW_ESTIMATE,
@@ -202,4 +197,20 @@ function HistoryList({ source, view, sessionKey, rect }: ListProps) {
       {source.error && <p className="error">{source.error}</p>}
     </div>
   );
+}
+
+type ProjectedLinks = readonly { index: number; label: string }[];
+/** One list per chain item: the row is memoized, and a new array each render drew every row again on any hover. */
+const linksOf = new WeakMap<ChainItem, ProjectedLinks>();
+/** Where an item went in the projected pane; its fidelity comes with it (its page may not be loaded). */
+export function projectedOf(c: ChainItem): ProjectedLinks {
+  let links = linksOf.get(c);
+  if (!links) {
+    links = c.projectedAs.map((i, k) => {
+      const f = c.projectedFidelity[k];
+      return { index: i, label: `#${i}${f ? ` ${f}` : ''}` };
+    });
+    linksOf.set(c, links);
+  }
+  return links;
 }

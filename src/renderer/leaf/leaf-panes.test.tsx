@@ -22,7 +22,8 @@ describe('leaf panes', () => {
       expect(historyIds()).toEqual(['e0001', 'e0002', 'e0003', 'e0004', 'e0005', 'e0010', 'e0011', 'e0012', 'e0013']),
     );
     expect(within(projected()).getByText('system prompt', { exact: false })).toBeTruthy();
-    expect(within(projected()).getAllByText('full')).toHaveLength(8);
+    // The messages beyond the pane's edge are drawn after the first screen's paint.
+    await waitFor(() => expect(within(projected()).getAllByText('full')).toHaveLength(8));
     expect(within(projected()).getByText('tail')).toBeTruthy();
     expect(within(projected()).getByText('within budget')).toBeTruthy();
   });
@@ -35,8 +36,8 @@ describe('leaf panes', () => {
     await waitFor(() =>
       expect(historyIds()).toEqual(['e0001', 'e0002', 'e0003', 'e0004', 'e0005', 'e0006', 'e0007', 'e0008', 'e0009']),
     );
-    // The tool_use shows its name and its input as JSON.
-    expect(projected().textContent).toContain('⚙ search');
+    // The tool_use shows its name and its input as JSON (beyond the edge: drawn after the first screen).
+    await waitFor(() => expect(projected().textContent).toContain('⚙ search'));
   });
 
   it('draws both panes of a new leaf in one commit: never one pane on the new leaf and the other on the old', async () => {

@@ -1,14 +1,24 @@
 // @vitest-environment jsdom
-import { act, cleanup, render } from '@testing-library/react';
-import { useRef } from 'react';
+import { act, cleanup, render, waitFor } from '@testing-library/react';
+import { type RefObject, useRef } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SCROLL_PX } from '../data/scaled-rows';
 import { stubLayout } from '../test-support/render-backend';
 import { stubScrolling } from '../test-support/scroll-stub';
-import { PaneRowsBox, usePaneRows } from './pane-rows';
+import { learnedEstimate, PaneRowsBox, usePaneRows } from './pane-rows';
 
 /** A list as the panes draw one: rows of `estimate` px, opening at the end. */
-function List({ count, estimate }: { count: number; estimate: number }) {
+function List({
+  count,
+  estimate,
+  firstOverscan,
+  learned,
+}: {
+  count: number;
+  estimate: number;
+  firstOverscan?: number;
+  learned?: RefObject<number | null>;
+}) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const windowRef = useRef<HTMLDivElement>(null);
@@ -18,7 +28,9 @@ function List({ count, estimate }: { count: number; estimate: number }) {
       getScrollElement: () => scrollRef.current,
       estimateSize: () => estimate,
       overscan: 4,
-      initialOffset: () => count * estimate,
+      ...(firstOverscan !== undefined ? { firstOverscan } : {}),
+      ...(learned ? { learned } : {}),
+      openAtEnd: true,
     },
     boxRef,
     windowRef,
@@ -92,5 +104,38 @@ describe('a pane list on either side of the limit', () => {
     expect(rows()).toContain(999);
     // One per commit (the first screen, then the rows its real heights bring into range).
     expect(layouts).toBeLessThanOrEqual(3);
+  });
+
+  it("draws a new list's first screen with firstOverscan rows beyond the edge, the rest after its paint", async () => {
+    // 800 px of 28 px rows at the end of 1000: rows 971 … 999 on screen.
+    const commits: number[][] = [];
+    const watch = new MutationObserver(() => commits.push(rows()));
+    watch.observe(document.body, { childList: true, subtree: true });
+    try {
+      render(<List count={1000} estimate={28} firstOverscan={1} />);
+      const first = rows();
+      expect(first).toContain(999);
+      expect(Math.min(...first)).toBeGreaterThanOrEqual(999 - Math.ceil(800 / 28) - 1);
+      // Then the full margin (4 rows), in a later commit.
+      await waitFor(() => expect(Math.min(...rows())).toBe(Math.min(...first) - 3));
+    } finally {
+      watch.disconnect();
+    }
+  });
+
+  it('estimates a new list at the mean height its pane measured last', () => {
+    const learned: { current: number | null } = { current: null };
+    // Rows measure 28 px against a guess of 96: the first list draws by the guess (few rows) ...
+    render(<List count={1000} estimate={96} learned={learned} />);
+    expect(learned.current).toBe(28);
+    cleanup();
+    // ... the next one by what was measured: its first commit fills the screen, and no more.
+    render(<List count={1000} estimate={96} learned={learned} />);
+    expect(box().style.height).toBe(`${1000 * 28}px`);
+    expect(rows().length).toBeGreaterThanOrEqual(Math.ceil(800 / 28));
+    // A mean far from the guess is bounded near it.
+    expect(learnedEstimate(5, 96)).toBe(24);
+    expect(learnedEstimate(5000, 96)).toBe(96 * 8);
+    expect(learnedEstimate(null, 96)).toBe(96);
   });
 });

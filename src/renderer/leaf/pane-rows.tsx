@@ -6,6 +6,7 @@ import {
   useLayoutEffect,
   useReducer,
   useRef,
+  useState,
   type CSSProperties,
   type Key,
   type ReactNode,
@@ -29,6 +30,22 @@ interface PaneRowsOptions extends VirtualizerOptions {
    * rows come in a second, synchronous render once the box is measured (a longer task).
    */
   rect?: RefObject<PaneRect | null>;
+  /**
+   * Rows drawn beyond the edge in a new list's first commit (then `overscan`, in a later task).
+   * A new view's first commit is the task a click waits on: its cost follows the rows it mounts
+   * and lays out, so it draws what is on screen and little more; the margin for scrolling comes
+   * after the paint.
+   */
+  firstOverscan?: number;
+  /**
+   * Kept by the pane across its lists, like `rect`: the mean height of the rows measured last.
+   * A new list estimates its rows at it (else at `estimateSize`), so its first commit draws the
+   * rows that fill the screen: at a fixed guess far below the real heights it drew several
+   * screens of messages, laid out and measured in the task a click waits on.
+   */
+  learned?: RefObject<number | null>;
+  /** Opens at the end (the leaf's): `initialOffset` is the whole estimated list below `scrollMargin`. */
+  openAtEnd?: boolean;
 }
 
 /** One drawn row of a pane's list. */
@@ -89,16 +106,24 @@ const BOX_STYLE: CSSProperties = { position: 'relative' };
  * refs: `boxRef` the rows' box (sized by the list), `windowRef` a scaled list's window in it.
  */
 export function usePaneRows(
-  { rect, ...options }: PaneRowsOptions,
+  { rect, firstOverscan, learned, openAtEnd, ...given }: PaneRowsOptions,
   boxRef: RefObject<HTMLDivElement | null>,
   windowRef: RefObject<HTMLDivElement | null>,
 ): PaneRows {
-  const estimate = options.estimateSize(0);
+  // One estimate for the list's life (a row's estimate must not change under it).
+  const [estimate] = useState(() => learnedEstimate(learned?.current, given.estimateSize(0)));
+  const options: VirtualizerOptions = {
+    ...given,
+    estimateSize: () => estimate,
+    ...(openAtEnd ? { initialOffset: () => (given.scrollMargin ?? 0) + given.count * estimate } : {}),
+  };
   const scaled = needsScaling(options.count, estimate) || options.count > ANCHORED_FROM_ROWS;
-  const batch = useRowBatch();
+  const batch = useRowBatch(learned);
+  const overscan = useSettledOverscan(options.overscan, firstOverscan);
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this build; the virtualizer re-renders on its own
   const virt = useVirtualizer({
     ...options,
+    overscan,
     enabled: !scaled,
     // The virtualizer places the rows and sizes the box itself (`top`, `height`), and re-renders
     // only when the rows in range change: a measured row moving the rows below it is no React
@@ -123,7 +148,7 @@ export function usePaneRows(
     enabled: scaled,
     count: options.count,
     estimate,
-    overscanPx: (options.overscan ?? 1) * estimate,
+    overscanPx: (overscan ?? 1) * estimate,
     getScrollElement: options.getScrollElement,
     boxRef,
     windowRef,
@@ -176,6 +201,22 @@ export function usePaneRows(
   };
 }
 
+/**
+ * `first` until the list's first commit is painted, then `full`: the wider margin is drawn by a
+ * transition of its own (its rows measured in their own batch), never in the commit that shows a
+ * new view.
+ */
+function useSettledOverscan(full: number | undefined, first: number | undefined): number | undefined {
+  const [settled, setSettled] = useState(first === undefined);
+  useEffect(() => {
+    if (settled) return;
+    // After the paint: a passive effect of a concurrent commit may run before it.
+    const frame = requestAnimationFrame(() => setTimeout(() => startTransition(() => setSettled(true))));
+    return () => cancelAnimationFrame(frame);
+  }, [settled]);
+  return settled ? full : first;
+}
+
 /** What the virtualizer keeps private and its own ResizeObserver callback uses to measure a batch of rows. */
 interface BatchInternals {
   _resizeBatch: { sync: boolean; notify?: boolean } | null;
@@ -197,7 +238,13 @@ interface BatchInternals {
  * between); then hands it the heights as one batch with one notify, as its ResizeObserver
  * callback does (where a size moves the scroll position it reads the box's, laid out once).
  */
-function useRowBatch() {
+/** A learned mean, bounded near the pane's own guess (one odd screen must not make the next list absurd). */
+export function learnedEstimate(mean: number | null | undefined, guess: number): number {
+  if (mean == null || !(mean > 0)) return guess;
+  return Math.round(Math.min(guess * 8, Math.max(guess / 4, mean)));
+}
+
+function useRowBatch(learnedRef?: RefObject<number | null>) {
   const virt = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
   const pending = useRef<Element[]>([]);
   const sizes = useRef(new Map<Element, number>());
@@ -222,6 +269,11 @@ function useRowBatch() {
     for (const el of rows) {
       if (el.isConnected && !v.itemSizeCache.has(v.options.getItemKey(v.indexFromElement(el))))
         sizes.current.set(el, (el as HTMLElement).offsetHeight);
+    }
+    if (learnedRef && sizes.current.size > 0) {
+      let sum = 0;
+      for (const h of sizes.current.values()) sum += h;
+      learnedRef.current = sum / sizes.current.size;
     }
     registering.current = true;
     try {

@@ -39,6 +39,7 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
   const main = title === MAIN_TITLE;
   // The list's last size: a new view's list (a new source, a new list) draws its rows in its first render.
   const rect = useRef<PaneRect | null>(null);
+  const learned = useRef<number | null>(null);
   useEffect(() => {
     if (main) setCurrentProjectedSource(source);
     return () => {
@@ -74,7 +75,15 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
         />
       </header>
       <TextViewContext value={textView}>
-        <MessageList key={source.id} source={source} view={view} request={request} linkable={main} rect={rect} />
+        <MessageList
+          key={source.id}
+          source={source}
+          view={view}
+          request={request}
+          linkable={main}
+          rect={rect}
+          learned={learned}
+        />
       </TextViewContext>
       <TotalsBar projection={p} profile={request.profile} />
     </section>
@@ -88,9 +97,11 @@ interface ListProps {
   /** The main pane links to the History (a comparison's side B does not scroll it). */
   linkable: boolean;
   rect: RefObject<PaneRect | null>;
+  /** The mean height of the messages measured last (pane-rows.tsx `learned`). */
+  learned: RefObject<number | null>;
 }
 
-function MessageList({ source, view, request, linkable, rect }: ListProps) {
+function MessageList({ source, view, request, linkable, rect, learned }: ListProps) {
   const api = useApi();
   const hover = useAppStore((s) => s.hover);
   const pinned = useAppStore((s) => s.pinned);
@@ -126,11 +137,13 @@ function MessageList({ source, view, request, linkable, rect }: ListProps) {
       getScrollElement: () => scrollRef.current,
       estimateSize: () => MESSAGE_ESTIMATE,
       overscan: 6,
+      firstOverscan: 1,
       rect,
+      learned,
       getItemKey: messageKey,
       scrollMargin: margin,
       // Open at the leaf end, like the History pane: the newest messages at the bottom in view.
-      initialOffset: () => margin + source.total * MESSAGE_ESTIMATE,
+      openAtEnd: true,
     },
     listRef,
     windowRef,

@@ -136,7 +136,7 @@ function TreeList({ tree }: { tree: TreeSource }) {
     count: rowCount,
     rowHeight: ROW_HEIGHT,
     scrollRef,
-    overscan: 24,
+    overscan: 12,
     ...(selectedRow !== null ? { initialRow: selectedRow } : {}),
   });
   const { first, last, scrollToIndex } = rows;

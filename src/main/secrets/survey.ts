@@ -5,8 +5,8 @@
  * It reads one file at a time, newest first, in small chunks, and hands each complete line to a
  * SecretScanner (the open scan's scanner: same gate, same preset, same scan thread). Before each
  * chunk it waits while the foreground is busy (a call running or just answered, a session being
- * read, an open's scan not done), and after each it rests for several times what the chunk took,
- * so it takes a bounded share of a core and an open never waits behind more than one chunk.
+ * read, an open's scan not done), and after each it rests for several times the CPU the chunk
+ * took, so it takes a bounded share of a core and an open never waits behind more than one chunk.
  *
  * A result is kept (in memory only) with the file's identity: dev, ino, size, mtime, and the
  * hash of the bytes just before where it stopped. A file whose size and mtime are unchanged is
@@ -40,7 +40,7 @@ export interface SecretSurveyOptions {
   foregroundBusy(): boolean;
   /** Bytes read per step (default CHUNK_BYTES). */
   chunkBytes?: number;
-  /** The survey rests this many times what a step took (default REST_FACTOR). */
+  /** The survey rests this many times the CPU a step took (default REST_FACTOR). */
   restFactor?: number;
   /** Before the first pass, and between passes (default START_MS, PASS_GAP_MS). */
   startMs?: number;
@@ -50,9 +50,15 @@ export interface SecretSurveyOptions {
   warn?: (message: string) => void;
 }
 
-/** Small steps: an open that arrives mid-step waits for at most this much reading and scanning. */
-const CHUNK_BYTES = 256 << 10;
-/** Rest 3x a step's time after it: at most a quarter of a core, and far less while the user works. */
+/**
+ * Small steps: an open that arrives mid-step waits for at most this much reading and scanning.
+ * (Smaller than what the scan thread takes for a read in progress, so its lint does not wait.)
+ */
+const CHUNK_BYTES = 128 << 10;
+/**
+ * After a step, rest 3x the CPU the process spent in it (every thread: the reading, the gate and
+ * the lint): the survey takes at most a quarter of a core, and nothing while the user works.
+ */
 const REST_FACTOR = 3;
 /** How often a paused survey looks again. */
 const PAUSE_POLL_MS = 100;
@@ -300,7 +306,7 @@ export class SecretSurvey {
     let lineStart = from;
     while (pos < size) {
       if (!(await this.mayStep(key))) return false;
-      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       const n = await readAt(fd, buf, Math.min(this.chunkBytes, size - pos), pos);
       if (n === 0) break; // truncated meanwhile: the next pass sees the new size
       this.bytesRead += n;
@@ -339,7 +345,8 @@ export class SecretSurvey {
       k.count = base + scanner.count;
       k.end = lineStart;
       this.changed();
-      await sleep(Math.max(1, (performance.now() - t0) * this.restFactor));
+      const cpu = process.cpuUsage(cpu0);
+      await sleep(Math.max(1, ((cpu.user + cpu.system) / 1000) * this.restFactor));
     }
     return true;
   }

@@ -173,13 +173,22 @@ describe('the secret survey of sessions never opened', () => {
     writeFileSync(text.path, 'not a ledger\nat all\n');
     const good = sessionFileAt('good');
     writeFileSync(good.path, f.bytes);
-    const s = survey([fifo, loop, text, good]);
+    // A header longer than 1 MiB (a long system prompt): still a ledger.
+    const long = sessionFileAt('long');
+    const header = JSON.parse(f.bytes.subarray(0, f.bytes.indexOf(10)).toString()) as Record<string, unknown>;
+    header['system_prompt'] = 'x'.repeat(1_200_000);
+    writeFileSync(
+      long.path,
+      Buffer.concat([Buffer.from(JSON.stringify(header)), f.bytes.subarray(f.bytes.indexOf(10))]),
+    );
+    const s = survey([fifo, loop, text, good, long]);
     s.start();
     await until(s, () => s.passes >= 2);
     expect(countOf(s, fifo.key)?.state).toBe('not-scanned');
     expect(countOf(s, loop.key)?.state).toBe('not-scanned');
     expect(countOf(s, text.key)?.state).toBe('not-scanned');
     expect(countOf(s, good.key)).toMatchObject({ state: 'surveyed', count: await openScanCount(f.bytes) });
+    expect(countOf(s, long.key)).toMatchObject({ state: 'surveyed', count: await openScanCount(f.bytes) });
     // One warning each, naming the file, never its content; not repeated on the next pass.
     expect(s.warnings).toHaveLength(3);
     expect(s.warnings.join('\n')).not.toContain('not a ledger\n');

@@ -68,6 +68,8 @@ const START_MS = 3000;
 const PASS_GAP_MS = 5000;
 /** Bytes hashed before where a survey stopped, to prove a grown file kept them. */
 const TAIL_BYTES = 4096;
+/** Line 1 longer than this is not taken for a ledger's (as session-file.ts reads a header). */
+const MAX_HEADER_BYTES = 4 << 20;
 /** A line longer than this is not scanned by the survey (its open scans it). */
 const MAX_LINE_BYTES = 64 << 20;
 
@@ -300,7 +302,9 @@ export class SecretSurvey {
     const base = k.count;
     const index = new LedgerIndex(); // (only its `ids[0]`: the id a finding is labelled with)
     const buf = Buffer.allocUnsafe(this.chunkBytes);
-    let carry: Buffer | null = null;
+    // The start of a line the chunk cut, in pieces (joined once, when its end comes).
+    const carry: Buffer[] = [];
+    let carryBytes = 0;
     let tooLong = false;
     let pos = from;
     let lineStart = from;
@@ -316,9 +320,10 @@ export class SecretSurvey {
         const nl = chunk.indexOf(10, at);
         if (nl < 0) break;
         let line = chunk.subarray(at, nl);
-        if (carry) {
-          line = Buffer.concat([carry, line]);
-          carry = null;
+        if (carry.length > 0) {
+          line = Buffer.concat([...carry, line]);
+          carry.length = 0;
+          carryBytes = 0;
         }
         k.lines++;
         if (tooLong) tooLong = false;
@@ -332,10 +337,12 @@ export class SecretSurvey {
       if (at < n) {
         const rest = chunk.subarray(at);
         if (!tooLong) {
-          carry = carry ? Buffer.concat([carry, rest]) : Buffer.from(rest);
-          if (carry.length > MAX_LINE_BYTES) {
+          carry.push(Buffer.from(rest)); // (a copy: the read buffer is reused)
+          carryBytes += rest.length;
+          if (carryBytes > MAX_LINE_BYTES) {
             this.warn(`secret survey: a line of ${key} is over ${MAX_LINE_BYTES} bytes; left to its open's scan`);
-            carry = null;
+            carry.length = 0;
+            carryBytes = 0;
             tooLong = true;
           }
         }
@@ -351,11 +358,15 @@ export class SecretSurvey {
     return true;
   }
 
+  /** Line 1 read in growing steps (a header holds the system prompt and tools: it may be long). */
   private async firstLineIsLedger(fd: number, size: number): Promise<boolean> {
-    const buf = Buffer.allocUnsafe(Math.min(size, 1 << 20));
-    const n = buf.length === 0 ? 0 : await readAt(fd, buf, buf.length, 0);
-    const nl = buf.subarray(0, n).indexOf(10);
-    return nl >= 0 && looksLikeLedger(buf.subarray(0, nl));
+    for (let want = 64 << 10; ; want *= 4) {
+      const buf = Buffer.allocUnsafe(Math.min(size, want, MAX_HEADER_BYTES));
+      const n = buf.length === 0 ? 0 : await readAt(fd, buf, buf.length, 0);
+      const nl = buf.subarray(0, n).indexOf(10);
+      if (nl >= 0) return looksLikeLedger(buf.subarray(0, nl));
+      if (n < buf.length || buf.length >= size || buf.length >= MAX_HEADER_BYTES) return false;
+    }
   }
 
   private async tailOf(fd: number, end: number): Promise<string> {

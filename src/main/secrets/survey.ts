@@ -109,6 +109,21 @@ function lineId(line: Buffer): string {
   return end < 0 ? '' : head.slice(at + 6, end);
 }
 
+/** A copy of the last `n` bytes of `parts` back to back (without joining what comes before them). */
+function lastBytes(parts: Buffer[], n: number): Buffer {
+  const out: Buffer[] = [];
+  let have = 0;
+  for (let k = parts.length - 1; k >= 0 && have < n; k--) {
+    const p = parts[k];
+    const take = Math.min(p.length, n - have);
+    out.unshift(p.subarray(p.length - take));
+    have += take;
+  }
+  return Buffer.concat(out);
+}
+
+const digest = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
 /** Line 1 is a JSON object with a string `kind` (a header, or an entry of a ledger without one). */
 function looksLikeLedger(first: Buffer): boolean {
   try {
@@ -268,7 +283,7 @@ export class SecretSurvey {
         if (prev.size === stat.size && prev.mtimeMs === stat.mtimeMs) return;
         // Grown, with the bytes before where it stopped unchanged: appended to, continue from there.
         // (Same size, new mtime: rewritten in place, surveyed again whole.)
-        if (stat.size > prev.size && prev.end > 0 && (await this.tailOf(fd, prev.end)) === prev.tail) {
+        if (stat.size > prev.size && prev.end > 0 && digest(await this.bytesBefore(fd, prev.end)) === prev.tail) {
           from = prev.end;
           count = prev.count;
           lines = prev.lines;
@@ -286,7 +301,6 @@ export class SecretSurvey {
         if (this.kept.get(key) === k) this.kept.delete(key);
         return;
       }
-      k.tail = await this.tailOf(fd, k.end);
       k.state = 'surveyed';
       this.changed();
     } catch (e) {
@@ -308,6 +322,9 @@ export class SecretSurvey {
     let tooLong = false;
     let pos = from;
     let lineStart = from;
+    // The bytes just before `lineStart` as they were read and counted (not as the file may hold
+    // them by the end): what proves, on the next pass, that a grown file kept them.
+    let tail = await this.bytesBefore(fd, from);
     while (pos < size) {
       if (!(await this.mayStep(key))) return false;
       const cpu0 = process.cpuUsage();
@@ -315,6 +332,8 @@ export class SecretSurvey {
       if (n === 0) break; // truncated meanwhile: the next pass sees the new size
       this.bytesRead += n;
       const chunk = buf.subarray(0, n);
+      // The line this chunk continues: its start is before any line end the chunk holds.
+      const carried = carry.slice();
       let at = 0;
       for (;;) {
         const nl = chunk.indexOf(10, at);
@@ -347,7 +366,9 @@ export class SecretSurvey {
           }
         }
       }
+      if (lineStart > pos) tail = lastBytes([tail, ...carried, chunk.subarray(0, lineStart - pos)], TAIL_BYTES);
       pos += n;
+      k.tail = digest(tail);
       await scanner.whenIdle();
       k.count = base + scanner.count;
       k.end = lineStart;
@@ -369,11 +390,12 @@ export class SecretSurvey {
     }
   }
 
-  private async tailOf(fd: number, end: number): Promise<string> {
+  /** The TAIL_BYTES (or fewer) before `end`. */
+  private async bytesBefore(fd: number, end: number): Promise<Buffer> {
     const len = Math.min(TAIL_BYTES, end);
     const buf = Buffer.alloc(len);
     const n = len === 0 ? 0 : await readAt(fd, buf, len, end - len);
-    return createHash('sha256').update(buf.subarray(0, n)).digest('hex');
+    return buf.subarray(0, n);
   }
 
   private skip(key: SessionKey, path: string, why: string, id?: Pick<Kept, 'dev' | 'ino' | 'size' | 'mtimeMs'>): void {

@@ -25,7 +25,7 @@ export const USAGE = `usage:
   vak-explorer sent FILE --text TEXT [--at-leaf] [--leaf ID] [--plan none|auto] [--window N] [--reserve N] [--bytes-per-token N] [--json]
   vak-explorer tree FILE [--json]
   vak-explorer branch FILE --at ID (--text TEXT | --text-file PATH | --text-file -) [--json]
-  vak-explorer serve [--home DIR] [--file FILE]... [--port N] [--no-open]
+  vak-explorer serve [--home DIR] [--file FILE]... [--port N] [--no-open] [--no-secret-survey]
   vak-explorer [open] FILE...        (the desktop app on ledger files)
   vak-explorer secrets (FILE | --home DIR) [--json]
   vak-explorer project … --redact      (each secret found replaced by [redacted: KIND])

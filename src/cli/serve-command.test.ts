@@ -133,7 +133,18 @@ describe('vak-explorer serve', () => {
     await expect.poll(() => t.out.length).toBe(1);
     f.stop();
     expect(await running).toBe(0);
-    expect(f.deps.createBackend).toHaveBeenCalledWith(expect.anything(), [a, b]);
+    // The secret survey is on unless asked otherwise.
+    expect(f.deps.createBackend).toHaveBeenCalledWith(expect.anything(), [a, b], true);
+  });
+
+  it('leaves the secret survey off with --no-secret-survey', async () => {
+    const t = io();
+    const f = fakeDeps();
+    const running = serveCommand(['--no-open', '--no-secret-survey'], t.io, f.deps);
+    await expect.poll(() => t.out.length).toBe(1);
+    f.stop();
+    expect(await running).toBe(0);
+    expect(f.deps.createBackend).toHaveBeenCalledWith(expect.anything(), [], false);
   });
 
   it('refuses a --file that is not a ledger, a folder or a FIFO, naming it, before anything is served', async () => {

@@ -29,8 +29,8 @@ export interface ServeDeps {
   bundledDemoDir: string;
   userDataDir: string;
   resolveHome(opts: ResolveHomeOptions): Promise<HomeInfo>;
-  /** `files`: the ledgers given with `--file`, checked already. */
-  createBackend(home: HomeInfo, files: string[]): Promise<ApiBackend>;
+  /** `files`: the ledgers given with `--file`, checked already; `secretSurvey`: unless `--no-secret-survey`. */
+  createBackend(home: HomeInfo, files: string[], secretSurvey: boolean): Promise<ApiBackend>;
   openBrowser(url: string): void;
   /** Resolves with the signal's name when the user stops the server. */
   untilStopped(): Promise<string>;
@@ -38,7 +38,13 @@ export interface ServeDeps {
 
 /** Runs serve mode; resolves with the exit code once stopped. */
 export async function serveCommand(argv: string[], io: CliIo, overrides: Partial<ServeDeps> = {}): Promise<number> {
-  const args = parseArgs('serve', argv, { home: 'string', file: 'strings', port: 'string', 'no-open': 'boolean' });
+  const args = parseArgs('serve', argv, {
+    home: 'string',
+    file: 'strings',
+    port: 'string',
+    'no-open': 'boolean',
+    'no-secret-survey': 'boolean',
+  });
   if (args.positionals.length > 0)
     throw new UsageError(`serve takes no FILE (got ${JSON.stringify(args.positionals[0])})`);
   const port = numberOption(args, 'port', 0, 0, 65535);
@@ -75,7 +81,7 @@ export async function serveCommand(argv: string[], io: CliIo, overrides: Partial
     if (e instanceof HomeError) return refuseHome(io, e); // gone between the check and now
     throw e;
   }
-  const backend = await deps.createBackend(homeInfo, files);
+  const backend = await deps.createBackend(homeInfo, files, !args.flags.has('no-secret-survey'));
 
   let server;
   try {
@@ -109,11 +115,12 @@ function defaultDeps(): ServeDeps {
     resolveHome,
     // The user data folder also holds the user's prices.json.
     // The ledger core on a worker thread: this thread only routes the sockets.
-    createBackend: async (home, files) =>
+    createBackend: async (home, files, secretSurvey) =>
       (await import('../main/worker/worker-backend')).WorkerBackend.create({
         ...home,
         userDataDir: defaultUserDataDir(process.env),
         openFiles: files,
+        secretSurvey,
       }),
     openBrowser: openInBrowser,
     untilStopped,

@@ -108,7 +108,7 @@ async function start(): Promise<void> {
   });
   // userData also holds the user's prices.json.
   const created = await WorkerBackend.create(
-    { ...home, userDataDir: app.getPath('userData') },
+    { ...home, userDataDir: app.getPath('userData'), secretSurvey: true },
     { entry: backendWorkerPath },
   );
   backend = created;

@@ -39,10 +39,23 @@ export interface SessionSecrets {
   clipped: boolean;
 }
 
+/**
+ * Where a session's count comes from:
+ * - `open`: scanned as it was read (opened since the backend started); `scanning` while lines wait;
+ * - `surveyed`: never opened, counted by the background survey of the home (as the file was then);
+ * - `surveying`: the survey is reading it now (`count` so far);
+ * - `pending`: not surveyed yet (the survey reaches it in turn);
+ * - `not-scanned`: the survey could not read it as a ledger (a FIFO, a link loop, not a ledger).
+ * With the survey off (`serve --no-secret-survey`), sessions never opened are not listed.
+ */
+export type SecretCountState = 'open' | 'surveyed' | 'surveying' | 'pending' | 'not-scanned';
+
 export interface SecretCount {
   key: SessionKey;
   count: number;
+  /** The count may grow: lines of an open session wait to be scanned, or the survey is reading it. */
   scanning: boolean;
+  state: SecretCountState;
 }
 
 /** The marker that stands for a redacted secret. */
@@ -50,7 +63,7 @@ export const redactionMarker = (kind: string): string => `[redacted: ${kind}]`;
 
 export interface SecretApiMethods {
   getSecrets(req: { key: SessionKey; entryIds?: string[]; limit?: number }): SessionSecrets;
-  /** Counts of the sessions scanned so far (opened since the backend started). */
+  /** Every session's count and where it comes from (the open scan, or the survey of unopened ones). */
   getSecretCounts(req: Record<string, never>): { sessions: SecretCount[] };
   /** The texts with every secret found in the session replaced by its marker. */
   redactTexts(req: { key: SessionKey; texts: string[] }): { texts: string[]; redacted: number };

@@ -35,6 +35,11 @@ export interface ExplorerBackendOptions {
   openByPath?: boolean;
   /** The largest file opened by path (default MAX_OPENED_FILE_BYTES; tests set less). */
   maxOpenedBytes?: number;
+  /**
+   * Count the secrets of sessions never opened, in the background (secrets/survey.ts). Serve mode
+   * and the app turn it on (`serve --no-secret-survey` leaves it off); off unless asked.
+   */
+  secretSurvey?: boolean;
 }
 
 /**

@@ -17,6 +17,11 @@ export class CallLull {
     this.lastEnd = performance.now();
   }
 
+  /** True when no call runs and none ended in the last `quietMs`. */
+  quiet(quietMs: number): boolean {
+    return this.running === 0 && performance.now() - this.lastEnd >= quietMs;
+  }
+
   /**
    * Resolves once no call has run for `quietMs`, or after `maxMs` whatever runs: a client that
    * never stops asking delays the work, never stops it.

@@ -38,6 +38,8 @@ import {
 import { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
 import { BranchIdempotency } from './branch-idempotency';
 import { CallLull } from './call-lull';
+import { SecretSurvey } from '../secrets/survey';
+import { secretCounts, sessionScanner } from '../secrets/session-secrets';
 import { appendBranchOnce, writtenSince, type BranchHost } from './branch-writes';
 import { entrySlice } from './entry-slice';
 import { leafContextInSteps } from './leaf-context';
@@ -69,6 +71,8 @@ const REREAD_RETRIES = 2;
  */
 const CHECK_LULL_MS = 300;
 const CHECK_WAIT_MAX_MS = 3000;
+/** The secret survey steps only once no call ran for this long. */
+const SURVEY_LULL_MS = 300;
 
 /**
  * The explorer's API, whatever the transport: every method of `ApiMethods`,
@@ -91,6 +95,8 @@ export class ExplorerBackend implements ApiBackend {
   private lockTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly lull = new CallLull();
+  /** Counts the secrets of the sessions not opened, when asked to (secrets/survey.ts). */
+  private survey: SecretSurvey | null = null;
 
   private constructor(
     readonly info: HomeInfo,
@@ -147,12 +153,32 @@ export class ExplorerBackend implements ApiBackend {
       const prices = userPricesPath(opts.userDataDir ?? null);
       if (prices !== null) b.stopPrices = watchPrices(prices, () => b.subs.pushLibrary({ type: 'prices' }));
     }
+    if (opts.secretSurvey === true) b.startSurvey();
     const poll = opts.lockPollMs ?? 5000;
     if (poll > 0) {
       b.lockTimer = setInterval(() => void b.news.pollLocks().catch(logFailure), poll);
       b.lockTimer.unref();
     }
     return b;
+  }
+
+  private startSurvey(): void {
+    const cache = this.cache;
+    this.survey = new SecretSurvey({
+      sessions: () =>
+        this.library.all().flatMap((s) => {
+          const file = this.opened.fileOf(this.info.home, s.key);
+          return file ? [{ key: s.key, file }] : [];
+        }),
+      isOpen: (key) => sessionScanner(key) !== undefined,
+      // A call running or just answered (the user opens or reads), a session still read in steps,
+      // or an open's scan not done: the survey waits.
+      foregroundBusy: () =>
+        !this.lull.quiet(SURVEY_LULL_MS) ||
+        cache.keys().some((k) => cache.peek(k)?.reading === true) ||
+        secretCounts().some((c) => c.scanning),
+    });
+    this.survey.start();
   }
 
   /** Validates `rawReq` for `method` and runs it; rejects with ApiError (`cancelled` once `signal` aborts). */
@@ -278,6 +304,7 @@ export class ExplorerBackend implements ApiBackend {
 
   async close(): Promise<void> {
     this.closed = true;
+    void this.survey?.stop();
     this.watcher?.close();
     this.openedWatcher?.close();
     this.stopPrices?.();
@@ -324,6 +351,7 @@ export class ExplorerBackend implements ApiBackend {
       opened: (key, client) => this.session(key, client),
       summaries: () => this.library.all(),
       openSessions: () => this.cache.keys().flatMap((key) => this.cache.peek(key) ?? []),
+      surveyCounts: () => this.survey?.counts() ?? [],
     });
     return this.featureApi;
   }

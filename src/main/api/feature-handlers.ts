@@ -4,6 +4,7 @@
  * into its handler table.
  */
 import type { FeatureApiMethods, PriceTable } from '../../shared/api-features';
+import type { SecretCount } from '../../shared/api-secrets';
 import type { SessionKey, SessionSummary } from '../../shared/api';
 import type { CancelSignal } from '../core/cancel';
 import { parseSessionKey } from '../core/home';
@@ -46,6 +47,8 @@ export interface FeatureDeps {
   summaries(): SessionSummary[];
   /** The sessions open now (search looks an entry id up in their indexes before it scans). */
   openSessions?(): Iterable<OpenSession>;
+  /** The secret survey's counts of the sessions not opened (secrets/survey.ts). */
+  surveyCounts?(): SecretCount[];
 }
 
 /** An open session's index as search asks it: where an id's line is, read back from its file. */
@@ -88,6 +91,10 @@ export class FeatureApi {
   opened(key: SessionKey, client: ApiClient): Promise<OpenSession> {
     return this.deps.opened(key, client);
   }
+
+  surveyCounts(): SecretCount[] {
+    return this.deps.surveyCounts?.() ?? [];
+  }
 }
 
 const sessionIdOf = (key: SessionKey): string => parseSessionKey(key)?.sessionId ?? 'session';
@@ -123,7 +130,10 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       return runInSteps(projectedSearchOf(s.ledger, leafIndex(s, req.leaf), req), signal);
     },
     // Findings follow the read: asking for them opens the session and never reads it whole at once.
-    ...secretHandlers((key, client) => api().opened(key, client)),
+    ...secretHandlers(
+      (key, client) => api().opened(key, client),
+      () => api().surveyCounts(),
+    ),
     // The export is only planned here: its text is written chunk by chunk as readExport asks.
     beginExport: async (req, client, signal) => {
       const s = await api().session(req.key, client);

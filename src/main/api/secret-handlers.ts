@@ -2,7 +2,7 @@
  * Handlers of the secret methods (api-secrets.ts), and the redaction every export gets unless its
  * request says `unredacted`. The scanning itself runs as sessions are read (secrets/).
  */
-import type { SecretApiMethods } from '../../shared/api-secrets';
+import type { SecretApiMethods, SecretCount } from '../../shared/api-secrets';
 import type { SessionKey } from '../../shared/leaf-request';
 import type { CancelSignal } from '../core/cancel';
 import type { OpenSession } from '../library/session-cache';
@@ -29,13 +29,24 @@ export async function exportRedactor(key: SessionKey, unredacted: boolean | unde
   return sessionRedactor(key);
 }
 
-export function secretHandlers(session: (key: SessionKey, client: ApiClient) => Promise<OpenSession>): SecretHandlers {
+/**
+ * `surveyCounts`: what the survey of the home says of the sessions not opened (survey.ts); the
+ * open scans' counts come first, so a session opened mid-survey is never counted twice.
+ */
+export function secretHandlers(
+  session: (key: SessionKey, client: ApiClient) => Promise<OpenSession>,
+  surveyCounts: () => SecretCount[] = () => [],
+): SecretHandlers {
   return {
     getSecrets: async ({ key, entryIds, limit }, client) => {
       await session(key, client); // opening it starts its scan
       return sessionSecrets(key, entryIds, limit);
     },
-    getSecretCounts: async () => ({ sessions: secretCounts() }),
+    getSecretCounts: async () => {
+      const open = secretCounts();
+      const seen = new Set(open.map((c) => c.key));
+      return { sessions: [...open, ...surveyCounts().filter((c) => !seen.has(c.key))] };
+    },
     redactTexts: async ({ key, texts }, client) => {
       await session(key, client);
       const r = await exportRedactor(key, false);

@@ -35,7 +35,7 @@ export function publicFinding(f: HeldFinding): SecretFinding {
 }
 
 export function secretCounts(): SecretCount[] {
-  return [...scanners].map(([key, s]) => ({ key, count: s.count, scanning: s.busy }));
+  return [...scanners].map(([key, s]) => ({ key, count: s.count, scanning: s.busy, state: 'open' }));
 }
 
 export function sessionSecrets(key: SessionKey, entryIds: string[] | undefined, limit = 1000): SessionSecrets {

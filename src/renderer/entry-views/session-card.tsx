@@ -59,7 +59,7 @@ export function SessionCard() {
             title="Secrets the scan found (secretlint's recommended rules): exports and copies redact them"
           >
             {secrets.count} secret{secrets.count === 1 ? '' : 's'}
-            {secrets.scanning ? ' so far' : ''}
+            {secrets.scanning ? ' so far' : secrets.state === 'surveyed' ? ' (surveyed)' : ''}
           </span>
         )}
       </div>

@@ -19,7 +19,7 @@ function scanApi(states: { count: number; scanning: boolean }[]) {
   const api = {
     getSecretCounts: async (): Promise<{ sessions: SecretCount[] }> => {
       now = states[Math.min(calls.counts++, states.length - 1)];
-      return { sessions: [{ key: KEY, ...now }] };
+      return { sessions: [{ key: KEY, state: 'open', ...now }] };
     },
     getSecrets: async (): Promise<SessionSecrets> => {
       calls.secrets++;

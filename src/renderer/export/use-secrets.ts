@@ -1,6 +1,6 @@
 /**
- * Keeps the secrets store current: the counts of every scanned session and the open session's
- * findings. Asked when a session opens, is read again or grows, and while a scan runs or the
+ * Keeps the secrets store current: the counts of every session (scanned as opened, or by the
+ * background survey of unopened ones) and the open session's findings. Asked when a session opens, is read again or grows, and while a scan runs or the
  * session is still being read. A poll is one cheap call (the counts); the open session's findings
  * are asked again only when its count moved, so selecting leaves asks nothing.
  */
@@ -11,6 +11,8 @@ import { useSecretsStore } from '../store/secrets-store';
 
 /** While a scan runs its figures are asked for this often. */
 const WHILE_SCANNING_MS = 500;
+/** While the background survey of unopened sessions has more to do (it works only in the client's lulls). */
+const WHILE_SURVEYING_MS = 2000;
 
 export function useSecretsSync(api: Api): void {
   const key = useAppStore((s) => s.sessionKey);
@@ -28,7 +30,8 @@ export function useSecretsSync(api: Api): void {
         const counts = await api.getSecretCounts({});
         if (stopped) return;
         useSecretsStore.getState().setCounts(counts.sessions);
-        let scanning = counts.sessions.some((c) => c.scanning);
+        let scanning = counts.sessions.some((c) => c.scanning && c.state === 'open');
+        const surveying = counts.sessions.some((c) => c.state === 'surveying' || c.state === 'pending');
         if (key) {
           const mine = counts.sessions.find((c) => c.key === key);
           // No scanner yet: asking the findings opens the session, which starts its scan.
@@ -42,7 +45,8 @@ export function useSecretsSync(api: Api): void {
           // A session read in steps hands its scan lines as it goes: the scan may rest between steps.
           scanning ||= Boolean(useAppStore.getState().progress);
         }
-        if (scanning) timer = setTimeout(() => void ask(), WHILE_SCANNING_MS);
+        if (scanning || surveying)
+          timer = setTimeout(() => void ask(), scanning ? WHILE_SCANNING_MS : WHILE_SURVEYING_MS);
       } catch {
         // Figures come back with the next change; a failed ask shows no stale count as new.
       }

@@ -2,6 +2,7 @@ import type { SessionSummary } from '../../shared/api';
 import { summaryBadges, WarnBadge } from '../entry-views/session-warnings';
 import { Icon } from '../icons/icon';
 import { useAppStore } from '../store/app-store';
+import type { SecretCount } from '../../shared/api-secrets';
 import { useSecretsStore } from '../store/secrets-store';
 import { formatBytes, fmtInt, relativeTime, shortId } from '../util/format';
 import './library.css';
@@ -25,7 +26,7 @@ function sizeText(s: SessionSummary): { text: string; title: string } {
 export function SessionItem({ s, selected, onOpen }: Props) {
   const size = sizeText(s);
   const badges = summaryBadges(s);
-  const secrets = useSecretsStore((st) => st.counts[s.key]?.count ?? 0);
+  const secrets = useSecretsStore((st) => st.counts[s.key]);
   return (
     <li className="session-row">
       <button
@@ -40,7 +41,7 @@ export function SessionItem({ s, selected, onOpen }: Props) {
         <span className="session-title-row">
           {s.lock === 'held' && <span className="live-dot" aria-label="live: an agent holds the lock" title="live" />}
           <span className="session-title">{s.title ?? s.sessionId}</span>
-          {secrets > 0 && <SecretsBadge count={secrets} />}
+          {secrets && <SecretsState c={secrets} />}
           {badges.length > 0 && (
             <span className="session-badges">
               {badges.map((b) => (
@@ -61,13 +62,34 @@ export function SessionItem({ s, selected, onOpen }: Props) {
 }
 
 /** How many secrets the scan found in the session (never which). */
-export function SecretsBadge({ count }: { count: number }) {
+export function SecretsBadge({ count, surveyed = false }: { count: number; surveyed?: boolean }) {
   const text = `${count} secret${count === 1 ? '' : 's'}`;
+  const how = surveyed ? ' by the background survey (the session was not opened)' : '';
   return (
-    <span className="secrets-badge" title={`${text} found: exports redact them`} aria-label={`${text} found`}>
+    <span className="secrets-badge" title={`${text} found${how}: exports redact them`} aria-label={`${text} found`}>
       {text}
     </span>
   );
+}
+
+/**
+ * What the row says of the session's secrets: the count once scanned (opened, or surveyed in the
+ * background), "surveying…" while the survey reads it, "not scanned yet" before it gets there.
+ */
+function SecretsState({ c }: { c: SecretCount }) {
+  if (c.state === 'pending')
+    return (
+      <span className="secrets-state" title="Not scanned for secrets yet: the background survey gets to it in turn">
+        not scanned yet
+      </span>
+    );
+  if (c.state === 'surveying' && c.count === 0)
+    return (
+      <span className="secrets-state" title="The background survey is counting this session's secrets">
+        surveying…
+      </span>
+    );
+  return c.count > 0 ? <SecretsBadge count={c.count} surveyed={c.state !== 'open'} /> : null;
 }
 
 /** "↳ child of …": opens the parent session at the entry that spawned this one. */

@@ -1,0 +1,34 @@
+/**
+ * The secret survey: a session never opened gets its count on the library row, found by the
+ * background survey of the home (serve mode turns it on), without the user opening it.
+ */
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cwdHash } from '../src/main/core/fnv1a64';
+import { fixtureLedger } from '../src/main/secrets/fixtures/planted-secrets';
+import { sessionKey } from '../src/shared/session-key';
+import { expect, test } from './ui-fixture';
+
+test('secret survey: a never-opened session with planted secrets shows its count on its row', async ({
+  page,
+  served,
+}) => {
+  const f = fixtureLedger();
+  const key = sessionKey('vak', cwdHash('/work/app'), '01a1f7f8-3000-7000-8000-00000000feed');
+  const file = join(served.home, key);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, f.bytes);
+  // Older than the demo's sessions: nothing opens it on its own.
+  utimesSync(file, new Date('2020-01-01'), new Date('2020-01-01'));
+
+  await served.open(page);
+  const row = page.locator(`.session-item[data-session-key="${key}"]`);
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  // The survey's count (its tooltip says so: the session was not opened), within a generous bound
+  // on a loaded machine: the survey starts after the backend settles and steps only in lulls.
+  const badge = row.locator('.secrets-badge');
+  await expect(badge).toHaveAttribute('aria-label', /^3\d secrets found$/, { timeout: 60_000 });
+  await expect(badge).toHaveAttribute('title', /by the background survey \(the session was not opened\)/);
+  // Never opened: not the session shown.
+  await expect(row).not.toHaveAttribute('aria-current', 'true');
+});

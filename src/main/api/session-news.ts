@@ -5,14 +5,14 @@
  * calls these; each pushes the events its change makes, through `Subscriptions`.
  */
 import { ownTable } from '../../shared/own-key';
-import type { ApiEvent, SessionKey, SessionSummary } from '../../shared/api';
+import type { ApiEvent, SessionInfo, SessionKey, SessionSummary } from '../../shared/api';
 import { LedgerChangedError } from '../core/ledger';
 import type { HomeChange } from '../library/home-watcher';
 import type { OpenSession, RereadReason, SessionCache } from '../library/session-cache';
 import type { SessionLibrary } from '../library/session-library';
 import { ApiError } from './api-backend';
 import { sessionDelta } from './session-delta';
-import { readingProgress } from './session-info';
+import { readingProgress, sessionInfo } from './session-info';
 import type { Subscriptions } from './subscriptions';
 
 /** What followers are told when a session was read again whole, by why. */
@@ -79,6 +79,11 @@ export class SessionNews {
     return summary;
   }
 
+  /** What `openSession` answers for `s` now. */
+  infoOf(s: OpenSession): SessionInfo {
+    return sessionInfo(s, this.summaryOf(s), this.library);
+  }
+
   /**
    * A file of the home changed or went away: update the open session, then the library. `cause`:
    * `event`, the watcher saw the file change (one that did not grow it is checked for a rewrite
@@ -109,7 +114,16 @@ export class SessionNews {
         if (e.type === 'session') {
           try {
             const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
-            this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
+            const reading = change.step ? readingProgress(open) : undefined;
+            // The step that reads to the end brings the session's whole figures: the follower
+            // that waited for them does not ask openSession again.
+            const info = change.step === 'last' && this.subs.hasSession(key) ? this.infoOf(open) : undefined;
+            this.subs.pushSession(key, {
+              ...e,
+              delta,
+              ...(change.step ? { reading } : {}),
+              ...(info ? { info } : {}),
+            });
           } catch (x) {
             // A row of the delta read back a line that changed: read again whole (followers hear `reloaded`).
             if (!(x instanceof LedgerChangedError)) throw x;

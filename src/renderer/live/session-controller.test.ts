@@ -145,7 +145,7 @@ describe('the session controller applies the session’s events in order', () =>
     c.stop();
   });
 
-  it('the end of a first read asks for the figures once and fetches no row or leaf view again', async () => {
+  it('the end of a first read without the figures on its event asks them once and fetches no row or leaf view again', async () => {
     const f = fakeApi();
     const c = new SessionController(f.api, KEY, st);
     const stopLoader = startLeafLoader(f.api, useAppStore);
@@ -175,6 +175,25 @@ describe('the session controller applies the session’s events in order', () =>
     f.emit(appended(11));
     await c.settled();
     expect(f.of('getLeafView')).toHaveLength(2);
+    stopLoader();
+    c.stop();
+  });
+
+  it('a first open whose read-end event brings the figures asks openSession once and no findRow', async () => {
+    const f = fakeApi();
+    const c = new SessionController(f.api, KEY, st);
+    const stopLoader = startLeafLoader(f.api, useAppStore);
+    c.start();
+    (await f.nth('openSession', 0)).resolve(info({ reading: { bytesRead: 20, bytesTotal: 100 }, entryCount: 5 }));
+    await c.settled();
+    f.emit(appended(8, { reading: { bytesRead: 60, bytesTotal: 100 } }));
+    f.emit(appended(10, { reading: null, info: info({ activeLeafRows: { row: 9, foldedRow: 7 } }) }));
+    await c.settled();
+    expect(f.of('openSession')).toHaveLength(1);
+    expect(f.of('findRow')).toHaveLength(0);
+    expect(st().sessionInfo?.entryCount).toBe(10);
+    expect(st().selectedRow).toBe(9);
+    expect(f.of('getLeafView')).toHaveLength(1);
     stopLoader();
     c.stop();
   });

@@ -25,6 +25,12 @@ function patchTree(delta: SessionDelta): void {
   tree.meta = Math.max(1, delta.laneCount);
 }
 
+/** The row of `leaf` that `info` brings, when `leaf` is its active leaf. */
+function activeRowOf(info: SessionInfo | undefined, leaf: string, foldAudit: boolean): number | undefined {
+  const rows = info && info.activeLeaf === leaf ? info.activeLeafRows : undefined;
+  return rows && (foldAudit ? rows.foldedRow : rows.row);
+}
+
 /**
  * The open session's life in the renderer, as one plain object: it opens the session, subscribes
  * to it and applies its events — the open, a first read's steps and end, appends with their
@@ -133,9 +139,9 @@ export class SessionController {
    * something, so every row is fetched again; the end of a first read changes no row the steps'
    * deltas did not already bring.
    */
-  private async refresh(newIds: string[], rowsChanged: boolean): Promise<void> {
+  private async refresh(newIds: string[], rowsChanged: boolean, given?: SessionInfo): Promise<void> {
     const st = this.st;
-    const info = await this.api.openSession({ key: this.key });
+    const info = given ?? (await this.api.openSession({ key: this.key }));
     if (!this.live) return;
     if (rowsChanged) st().sessionChanged(info);
     else st().sessionOpened(info);
@@ -185,11 +191,17 @@ export class SessionController {
     if (e.reading === null) {
       // A first open read in steps has read to the end: its figures (usage, work, links) are
       // whole now, and the active leaf is the file's; the cursor goes there unless one was chosen.
+      // The event brings them (older backends did not: then they are asked).
       const chosen = st().leaf;
-      await this.refresh(e.newIds, false);
+      await this.refresh(e.newIds, false, e.info);
       if (!chosen && this.live && !st().follow && e.activeLeaf) {
-        const r = await rowNumberOf(this.api, e.activeLeaf).catch(() => undefined);
-        if (r !== undefined && this.live && !st().leaf) st().placeCursor(r, true);
+        const r =
+          activeRowOf(e.info, e.activeLeaf, st().foldAudit) ??
+          (await rowNumberOf(this.api, e.activeLeaf).catch(() => undefined));
+        if (r !== undefined && this.live && !st().leaf) {
+          knowRowOf(e.activeLeaf, r);
+          st().placeCursor(r, true);
+        }
       } else if (chosen && this.live) await this.cursorTo(chosen);
       return;
     }

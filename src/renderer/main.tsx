@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createApi } from './api/create-api';
+import { openFromUrl } from './live/use-session';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/tree.css';
@@ -9,6 +10,8 @@ import './styles/panes.css';
 import './styles/bars.css';
 
 const { api, ready } = createApi();
+// A page opened on a session (a reload, a link) asks for it before React's first render.
+openFromUrl(api);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

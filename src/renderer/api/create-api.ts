@@ -8,6 +8,8 @@ type PreloadApi = BridgeApi;
 declare global {
   interface Window {
     vak?: PreloadApi;
+    /** The API's socket, opened by index.html's first script before the bundle ran (serve mode). */
+    __vakEarlySocket?: WebSocket;
   }
 }
 
@@ -25,6 +27,10 @@ export function createApi(win: Window = window): ApiHandle {
     return { api: bridgeApi(bridge), ready: () => bridge.ready(), transport: 'ipc' };
   }
   const proto = win.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const api = createWsApi(`${proto}//${win.location.host}/api/ws`);
+  const url = `${proto}//${win.location.host}/api/ws`;
+  const early = win.__vakEarlySocket;
+  delete win.__vakEarlySocket;
+  if (early && early.url !== url) early.close();
+  const api = createWsApi(url, { first: early?.url === url ? early : null });
   return { api, ready: () => undefined, transport: 'websocket' };
 }

@@ -193,6 +193,10 @@ describe('the session controller applies the session’s events in order', () =>
     expect(f.of('findRow')).toHaveLength(0);
     expect(st().sessionInfo?.entryCount).toBe(10);
     expect(st().selectedRow).toBe(9);
+    // The tree's cursor effect, run when React renders the new figures, asks for that row too:
+    // it is known, not asked.
+    await expect(rowNumberOf(f.api, 'e9')).resolves.toBe(9);
+    expect(f.of('findRow')).toHaveLength(0);
     expect(f.of('getLeafView')).toHaveLength(1);
     stopLoader();
     c.stop();

@@ -145,6 +145,10 @@ export class SessionController {
     if (!this.live) return;
     if (rowsChanged) st().sessionChanged(info);
     else st().sessionOpened(info);
+    // Told in the same task as the store: the tree's cursor effect, run once React renders the
+    // new figures, finds the active leaf's row known instead of asking findRow for it.
+    const known = info.activeLeaf ? activeRowOf(info, info.activeLeaf, st().foldAudit) : undefined;
+    if (info.activeLeaf && known !== undefined) knowRowOf(info.activeLeaf, known);
     const pending = st().takePendingSelect(newIds);
     if (pending) {
       await jumpToEntry(this.api, pending);
@@ -198,10 +202,7 @@ export class SessionController {
         const r =
           activeRowOf(e.info, e.activeLeaf, st().foldAudit) ??
           (await rowNumberOf(this.api, e.activeLeaf).catch(() => undefined));
-        if (r !== undefined && this.live && !st().leaf) {
-          knowRowOf(e.activeLeaf, r);
-          st().placeCursor(r, true);
-        }
+        if (r !== undefined && this.live && !st().leaf) st().placeCursor(r, true);
       } else if (chosen && this.live) await this.cursorTo(chosen);
       return;
     }

@@ -8,7 +8,7 @@ import { EARLY_SOCKET_SCRIPT } from './src/main/web/early-socket';
 function earlySocket(): Plugin {
   return {
     name: 'vak-early-socket',
-    transformIndexHtml: () => [{ tag: 'script', children: EARLY_SOCKET_SCRIPT, injectTo: 'head' }],
+    transformIndexHtml: () => [{ tag: 'script', children: EARLY_SOCKET_SCRIPT, injectTo: 'head-prepend' }],
   };
 }
 

@@ -154,6 +154,9 @@ describe('the session controller applies the session’s events in order', () =>
     await c.settled();
     // The active leaf of a read under way is only the last entry read: no row is looked up for it.
     expect(f.of('findRow')).toHaveLength(0);
+    // The tree opens on the top rows: their page is asked at the open, before the leaf view.
+    expect(f.calls.map((x) => x.method).filter((m) => m !== 'openSession')).toEqual(['getTreeRows', 'getLeafView']);
+    expect(f.of('getTreeRows')[0].req).toMatchObject({ start: 0 });
     // The active leaf's view is asked once the session is open; it waits for the read in the backend.
     expect(f.of('getLeafView')).toHaveLength(1);
     f.emit(appended(8, { reading: { bytesRead: 60, bytesTotal: 100 } }));

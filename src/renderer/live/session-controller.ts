@@ -118,6 +118,13 @@ export class SessionController {
       this.st().placeCursor(r, true);
       return;
     }
+    if (!leaf && info.reading) {
+      // A first read: the tree opens on its top rows (the cursor waits for the read's end), so
+      // their page is asked now, before the store hears of the open and asks the leaf view, not
+      // once the tree has rendered and measured itself.
+      const foldAudit = this.st().foldAudit;
+      openTreeSource(this.api, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(0, 0);
+    }
     this.st().sessionOpened(info);
     if (!leaf) return;
     const r = await rowNumberOf(this.api, leaf).catch(() => undefined);

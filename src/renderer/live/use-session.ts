@@ -35,12 +35,14 @@ function stopSession(c: SessionController): void {
 /**
  * Applies the URL and opens the session it names, before the app's first render: a reload's
  * open leaves on the socket the page opened early (index.html) while React renders, instead of
- * after it. useSession's effect then takes on the controller started here.
+ * after it. useSession's effect then takes on the controller started here. True when the URL
+ * named a session.
  */
-export function openFromUrl(api: Api, win: Window = window): void {
+export function openFromUrl(api: Api, win: Window = window): boolean {
   restoreUrl(win);
   const key = useAppStore.getState().sessionKey;
   if (key) sessionFor(api, key);
+  return key !== null;
 }
 
 /** Opens the selected session and applies its live events, in order (session-controller.ts). */

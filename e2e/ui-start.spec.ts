@@ -81,25 +81,24 @@ test('a reload opens its socket before the bundle runs and asks for the session 
   await served.open(page, sessionHash(BIG));
   await panesDrawn(page);
   // Every socket the page makes, with whether the document was still being parsed (the bundle,
-  // a module script, runs only after that); and when the app's root got its first child.
-  await page.addInitScript(() => {
-    const w = window as unknown as { __made: string[]; __rendered: number | null };
-    w.__made = [];
-    w.__rendered = null;
+  // a module script, runs only after that).
+  // (A string: this file is typed without the DOM.)
+  await page.addInitScript(`
+    window.__made = [];
     const Ws = window.WebSocket;
     window.WebSocket = class extends Ws {
-      constructor(url: string | URL, protocols?: string | string[]) {
+      constructor(url, protocols) {
         super(url, protocols);
-        w.__made.push(document.readyState);
+        window.__made.push(document.readyState);
       }
     };
-  });
+  `);
   const sent = tap(page);
   await page.reload();
   await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
   await panesDrawn(page);
   // One socket, opened while the page was still parsed: the inline script's, adopted by the app.
-  expect(await page.evaluate(() => (window as unknown as { __made: string[] }).__made)).toEqual(['loading']);
+  expect(await page.evaluate('window.__made')).toEqual(['loading']);
   // The session's open is asked before the app's first render: its requests lead the library's.
   const first = sent.slice(0, 2).map((s) => s.method);
   expect(first).toEqual(['subscribe', 'openSession']);

@@ -79,6 +79,16 @@ export class SessionNews {
     return summary;
   }
 
+  /**
+   * What `openSession` answers for `s` at the end of its first read, with the library row as
+   * subscribers last heard it: the row's exact counts are set (and pushed) after the event, as
+   * when the follower asked openSession for them, so the hash check's count is still pushed.
+   */
+  private infoAtReadEnd(s: OpenSession): SessionInfo {
+    const row = this.library.get(s.key);
+    return row ? sessionInfo(s, row, this.library) : this.infoOf(s);
+  }
+
   /** What `openSession` answers for `s` now. */
   infoOf(s: OpenSession): SessionInfo {
     return sessionInfo(s, this.summaryOf(s), this.library);
@@ -117,7 +127,7 @@ export class SessionNews {
             const reading = change.step ? readingProgress(open) : undefined;
             // The step that reads to the end brings the session's whole figures: the follower
             // that waited for them does not ask openSession again.
-            const info = change.step === 'last' && this.subs.hasSession(key) ? this.infoOf(open) : undefined;
+            const info = change.step === 'last' && this.subs.hasSession(key) ? this.infoAtReadEnd(open) : undefined;
             this.subs.pushSession(key, {
               ...e,
               delta,

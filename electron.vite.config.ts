@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { EARLY_SOCKET_SCRIPT } from './src/main/web/early-socket';
+
+/** Puts the early socket's script first in the page's head (its text is what the CSP's hash allows). */
+function earlySocket(): Plugin {
+  return {
+    name: 'vak-early-socket',
+    transformIndexHtml: () => [{ tag: 'script', children: EARLY_SOCKET_SCRIPT, injectTo: 'head-prepend' }],
+  };
+}
 
 // main: ESM (package "type": "module"); preload: CommonJS, because a sandboxed
 // preload cannot be an ES module; renderer: a plain web build that serve mode
@@ -34,6 +44,6 @@ export default defineConfig({
       minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
-    plugins: [react()],
+    plugins: [react(), earlySocket()],
   },
 });

@@ -74,6 +74,29 @@ test('a reload opens the session in few round trips: each request once, no findR
   expect(bodies.filter((b, i) => bodies.indexOf(b) !== i && !b.includes('"getSecret'))).toEqual([]);
 });
 
+test('a reload opens its socket while the page is parsed, before the bundle runs', async ({ page, served }) => {
+  await served.open(page, sessionHash(BIG));
+  await panesDrawn(page);
+  // Every socket the page makes, with whether the document was still being parsed (the bundle,
+  // a module script, runs only after that).
+  // (A string: this file is typed without the DOM.)
+  await page.addInitScript(`
+    window.__made = [];
+    const Ws = window.WebSocket;
+    window.WebSocket = class extends Ws {
+      constructor(url, protocols) {
+        super(url, protocols);
+        window.__made.push(document.readyState);
+      }
+    };
+  `);
+  await page.reload();
+  await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
+  await panesDrawn(page);
+  // One socket, opened while the page was still parsed: the inline script's, adopted by the app.
+  expect(await page.evaluate('window.__made')).toEqual(['loading']);
+});
+
 test('the content-named assets are kept by the browser: a reload takes them from its cache', async ({
   page,
   served,

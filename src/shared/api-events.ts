@@ -4,7 +4,7 @@
  * Plain types and limits only: the renderer imports it (through api.ts).
  */
 import type { OpenFileOutcome } from './api-files';
-import type { ReadingProgress, SessionSummary } from './api-sessions';
+import type { ReadingProgress, SessionInfo, SessionSummary } from './api-sessions';
 import type { TreeRow } from './api-tree';
 import type { UsageTotals, WorkItem } from './ledger-types';
 import type { SessionKey } from './leaf-request';
@@ -68,6 +68,11 @@ export type ApiEvent =
        * the step that read to the end (the session's figures are then whole: ask openSession).
        */
       reading?: ReadingProgress | null;
+      /**
+       * On the step that read to the end (`reading: null`): what `openSession` answers now, so
+       * the follower that waited for the whole figures need not ask for them.
+       */
+      info?: SessionInfo;
     }
   | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number }
   /**

@@ -47,7 +47,7 @@ import { chainItems, leafView, projectedMessage, projectedMessages } from './lea
 import { planTurns } from './plan-turns';
 import { rawLine } from './raw-line';
 import { acquireSession, type SessionHow } from './session-access';
-import { activeWork, sessionInfo } from './session-info';
+import { activeWork } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { Subscriptions } from './subscriptions';
 import { logFailure, SessionNews } from './session-news';
@@ -375,7 +375,7 @@ export class ExplorerBackend implements ApiBackend {
     },
     openSession: async ({ key }, client) => {
       const s = await this.session(key, client);
-      return sessionInfo(s, this.news.summaryOf(s), this.library);
+      return this.news.infoOf(s);
     },
     getTreeRows: async ({ key, start, count, foldAudit }, client) =>
       treeRows(await this.session(key, client), start, count, foldAudit),

@@ -5,14 +5,14 @@
  * calls these; each pushes the events its change makes, through `Subscriptions`.
  */
 import { ownTable } from '../../shared/own-key';
-import type { ApiEvent, SessionKey, SessionSummary } from '../../shared/api';
+import type { ApiEvent, SessionInfo, SessionKey, SessionSummary } from '../../shared/api';
 import { LedgerChangedError } from '../core/ledger';
 import type { HomeChange } from '../library/home-watcher';
 import type { OpenSession, RereadReason, SessionCache } from '../library/session-cache';
 import type { SessionLibrary } from '../library/session-library';
 import { ApiError } from './api-backend';
 import { sessionDelta } from './session-delta';
-import { readingProgress } from './session-info';
+import { readingProgress, sessionInfo } from './session-info';
 import type { Subscriptions } from './subscriptions';
 
 /** What followers are told when a session was read again whole, by why. */
@@ -80,6 +80,21 @@ export class SessionNews {
   }
 
   /**
+   * What `openSession` answers for `s` at the end of its first read, with the library row as
+   * subscribers last heard it: the row's exact counts are set (and pushed) after the event, as
+   * when the follower asked openSession for them, so the hash check's count is still pushed.
+   */
+  private infoAtReadEnd(s: OpenSession): SessionInfo {
+    const row = this.library.get(s.key);
+    return row ? sessionInfo(s, row, this.library) : this.infoOf(s);
+  }
+
+  /** What `openSession` answers for `s` now. */
+  infoOf(s: OpenSession): SessionInfo {
+    return sessionInfo(s, this.summaryOf(s), this.library);
+  }
+
+  /**
    * A file of the home changed or went away: update the open session, then the library. `cause`:
    * `event`, the watcher saw the file change (one that did not grow it is checked for a rewrite
    * in place); `own`, this backend appended to it (a branch); `step`, no file changed, a first read
@@ -109,7 +124,16 @@ export class SessionNews {
         if (e.type === 'session') {
           try {
             const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
-            this.subs.pushSession(key, change.step ? { ...e, delta, reading: readingProgress(open) } : { ...e, delta });
+            const reading = change.step ? readingProgress(open) : undefined;
+            // The step that reads to the end brings the session's whole figures: the follower
+            // that waited for them does not ask openSession again.
+            const info = change.step === 'last' && this.subs.hasSession(key) ? this.infoAtReadEnd(open) : undefined;
+            this.subs.pushSession(key, {
+              ...e,
+              delta,
+              ...(change.step ? { reading } : {}),
+              ...(info ? { info } : {}),
+            });
           } catch (x) {
             // A row of the delta read back a line that changed: read again whole (followers hear `reloaded`).
             if (!(x instanceof LedgerChangedError)) throw x;

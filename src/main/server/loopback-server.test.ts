@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { earlySocketHashSource } from '../web/early-socket';
 import { createLoopbackServer, MAX_PAYLOAD_BYTES, type LoopbackServer } from './loopback-server';
 import { FakeBackend, LIBRARY_EVENT } from './testing/fake-backend';
 import { frames, openSocket, rawRequest, signIn } from './testing/http-helpers';
@@ -89,7 +90,9 @@ describe('token → cookie', () => {
     expect(index.body).toContain('vak explorer');
     const csp = String(index.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("script-src 'self';");
+    // Our bundle, and the one inline script (the early socket) by its hash: nothing else inline.
+    expect(csp).toContain(`script-src 'self' ${earlySocketHashSource()};`);
+    expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${server.port}`);
     expect(index.headers['x-content-type-options']).toBe('nosniff');

@@ -1,3 +1,5 @@
+import { earlySocketHashSource } from './early-socket';
+
 /**
  * The one Content-Security-Policy of the explorer's renderer, sent by the
  * app:// protocol handler in Electron and by the loopback server in serve mode.
@@ -16,7 +18,8 @@ export interface CspOptions {
 
 /** Builds the CSP header value. */
 export function contentSecurityPolicy(opts: CspOptions = {}): string {
-  const script = opts.dev ? ["'self'", "'unsafe-inline'"] : ["'self'"];
+  // The early socket's inline script (early-socket.ts) is allowed by its hash, and nothing else inline.
+  const script = opts.dev ? ["'self'", "'unsafe-inline'"] : ["'self'", earlySocketHashSource()];
   const connect = [
     "'self'",
     ...(opts.connectSrc ?? []),

@@ -8,6 +8,8 @@ type PreloadApi = BridgeApi;
 declare global {
   interface Window {
     vak?: PreloadApi;
+    /** The API's socket, opened by index.html's first script before the bundle ran (serve mode). */
+    __vakEarlySocket?: WebSocket;
   }
 }
 
@@ -25,6 +27,11 @@ export function createApi(win: Window = window): ApiHandle {
     return { api: bridgeApi(bridge), ready: () => bridge.ready(), transport: 'ipc' };
   }
   const proto = win.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const api = createWsApi(`${proto}//${win.location.host}/api/ws`);
+  const url = `${proto}//${win.location.host}/api/ws`;
+  const early = win.__vakEarlySocket;
+  delete win.__vakEarlySocket;
+  const first = early?.url === url ? early : null;
+  if (early && !first) early.close();
+  const api = createWsApi(url, { first });
   return { api, ready: () => undefined, transport: 'websocket' };
 }

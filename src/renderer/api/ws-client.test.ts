@@ -10,6 +10,7 @@ class FakeSocket {
   onmessage: ((m: { data: string }) => void) | null = null;
   onclose: (() => void) | null = null;
   onerror: (() => void) | null = null;
+  readyState = 0;
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
@@ -43,6 +44,40 @@ describe('WebSocket Api client', () => {
     const br = api.branch({ key: 'k', parentId: 'p', text: 't', idempotencyKey: KEY });
     s.answer({ id: s.sent[1].id, ok: false, error: { code: 'locked', message: 'held' } });
     await expect(br).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('adopts a socket the page opened early: open already, a request leaves in the caller’s task', async () => {
+    FakeSocket.all = [];
+    const first = new FakeSocket('ws://x/api/ws');
+    first.readyState = 1;
+    const api = createWsApi('ws://x/api/ws', {
+      first: first as unknown as WebSocket,
+      createSocket: (u) => new FakeSocket(u) as unknown as WebSocket,
+    });
+    const home = api.getHome({});
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(first.sent[0]).toMatchObject({ method: 'getHome' });
+    first.answer({ id: first.sent[0].id, ok: true, res: { home: '/h', isDemo: false, label: 'h' } });
+    await expect(home).resolves.toMatchObject({ home: '/h' });
+  });
+
+  it('adopts an early socket still connecting, and makes a new one once it closes', () => {
+    vi.useFakeTimers();
+    FakeSocket.all = [];
+    const first = new FakeSocket('ws://x/api/ws');
+    const api = createWsApi('ws://x/api/ws', {
+      first: first as unknown as WebSocket,
+      createSocket: (u) => new FakeSocket(u) as unknown as WebSocket,
+    });
+    void api.getHome({});
+    expect(first.sent).toHaveLength(0);
+    first.onopen?.();
+    expect(first.sent).toHaveLength(1);
+    first.onclose?.();
+    vi.advanceTimersByTime(300);
+    expect(FakeSocket.all).toHaveLength(2);
+    FakeSocket.all[1].onopen?.();
+    expect(FakeSocket.all[1].sent[0]).toMatchObject({ method: 'getHome' });
   });
 
   it('an aborted call rejects at once with cancelled; one on the wire is cancelled on the server too', async () => {

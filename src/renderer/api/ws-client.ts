@@ -8,6 +8,11 @@ export interface WsClientOptions {
   timeoutMs?: number;
   /** Socket factory, replaceable in tests. */
   createSocket?: (url: string) => WebSocket;
+  /**
+   * A socket to `url` the page opened before this client existed (the early socket of
+   * index.html): used as the first connection, whether it is still connecting or open already.
+   */
+  first?: WebSocket | null;
   /** Reports connection state changes to the UI. */
   onStatus?: (status: 'connecting' | 'open' | 'closed') => void;
 }
@@ -24,6 +29,9 @@ interface Pending {
   frame: string;
   sent: boolean;
 }
+
+/** WebSocket.OPEN (the constant is not on every WebSocket a test makes). */
+const WS_OPEN = 1;
 
 /** The session a request names, if any (`{key: …}`). */
 function keyOf(req: unknown): string | null {
@@ -74,9 +82,14 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
     }
   };
 
+  /** The early socket, while it can still become (or is) the first connection. */
+  let early = opts.first && opts.first.readyState <= WS_OPEN ? opts.first : null;
+
   const connect = (): void => {
     opts.onStatus?.('connecting');
-    const ws = make(url);
+    const ws = early ?? make(url);
+    const adopted = ws === early;
+    early = null;
     socket = ws;
     ws.onopen = () => {
       open = true;
@@ -130,6 +143,8 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
       setTimeout(connect, delay);
     };
     ws.onerror = () => undefined;
+    // Opened before this client listened: its open event has passed, so it is applied now.
+    if (adopted && ws.readyState === WS_OPEN) ws.onopen(new Event('open'));
   };
 
   /**

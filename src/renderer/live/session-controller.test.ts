@@ -145,7 +145,7 @@ describe('the session controller applies the session’s events in order', () =>
     c.stop();
   });
 
-  it('the end of a first read asks for the figures once and fetches no row or leaf view again', async () => {
+  it('the end of a first read without the figures on its event asks them once and fetches no row or leaf view again', async () => {
     const f = fakeApi();
     const c = new SessionController(f.api, KEY, st);
     const stopLoader = startLeafLoader(f.api, useAppStore);
@@ -154,6 +154,9 @@ describe('the session controller applies the session’s events in order', () =>
     await c.settled();
     // The active leaf of a read under way is only the last entry read: no row is looked up for it.
     expect(f.of('findRow')).toHaveLength(0);
+    // The tree opens on the top rows: their page is asked at the open, before the leaf view.
+    expect(f.calls.map((x) => x.method).filter((m) => m !== 'openSession')).toEqual(['getTreeRows', 'getLeafView']);
+    expect(f.of('getTreeRows')[0].req).toMatchObject({ start: 0 });
     // The active leaf's view is asked once the session is open; it waits for the read in the backend.
     expect(f.of('getLeafView')).toHaveLength(1);
     f.emit(appended(8, { reading: { bytesRead: 60, bytesTotal: 100 } }));
@@ -175,6 +178,29 @@ describe('the session controller applies the session’s events in order', () =>
     f.emit(appended(11));
     await c.settled();
     expect(f.of('getLeafView')).toHaveLength(2);
+    stopLoader();
+    c.stop();
+  });
+
+  it('a first open whose read-end event brings the figures asks openSession once and no findRow', async () => {
+    const f = fakeApi();
+    const c = new SessionController(f.api, KEY, st);
+    const stopLoader = startLeafLoader(f.api, useAppStore);
+    c.start();
+    (await f.nth('openSession', 0)).resolve(info({ reading: { bytesRead: 20, bytesTotal: 100 }, entryCount: 5 }));
+    await c.settled();
+    f.emit(appended(8, { reading: { bytesRead: 60, bytesTotal: 100 } }));
+    f.emit(appended(10, { reading: null, info: info({ activeLeafRows: { row: 9, foldedRow: 7 } }) }));
+    await c.settled();
+    expect(f.of('openSession')).toHaveLength(1);
+    expect(f.of('findRow')).toHaveLength(0);
+    expect(st().sessionInfo?.entryCount).toBe(10);
+    expect(st().selectedRow).toBe(9);
+    // The tree's cursor effect, run when React renders the new figures, asks for that row too:
+    // it is known, not asked.
+    await expect(rowNumberOf(f.api, 'e9')).resolves.toBe(9);
+    expect(f.of('findRow')).toHaveLength(0);
+    expect(f.of('getLeafView')).toHaveLength(1);
     stopLoader();
     c.stop();
   });

@@ -25,6 +25,12 @@ function patchTree(delta: SessionDelta): void {
   tree.meta = Math.max(1, delta.laneCount);
 }
 
+/** The row of `leaf` that `info` brings, when `leaf` is its active leaf. */
+function activeRowOf(info: SessionInfo | undefined, leaf: string, foldAudit: boolean): number | undefined {
+  const rows = info && info.activeLeaf === leaf ? info.activeLeafRows : undefined;
+  return rows && (foldAudit ? rows.foldedRow : rows.row);
+}
+
 /**
  * The open session's life in the renderer, as one plain object: it opens the session, subscribes
  * to it and applies its events — the open, a first read's steps and end, appends with their
@@ -112,6 +118,13 @@ export class SessionController {
       this.st().placeCursor(r, true);
       return;
     }
+    if (!leaf && info.reading) {
+      // A first read: the tree opens on its top rows (the cursor waits for the read's end), so
+      // their page is asked now, before the store hears of the open and asks the leaf view, not
+      // once the tree has rendered and measured itself.
+      const foldAudit = this.st().foldAudit;
+      openTreeSource(this.api, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(0, 0);
+    }
     this.st().sessionOpened(info);
     if (!leaf) return;
     const r = await rowNumberOf(this.api, leaf).catch(() => undefined);
@@ -133,12 +146,16 @@ export class SessionController {
    * something, so every row is fetched again; the end of a first read changes no row the steps'
    * deltas did not already bring.
    */
-  private async refresh(newIds: string[], rowsChanged: boolean): Promise<void> {
+  private async refresh(newIds: string[], rowsChanged: boolean, given?: SessionInfo): Promise<void> {
     const st = this.st;
-    const info = await this.api.openSession({ key: this.key });
+    const info = given ?? (await this.api.openSession({ key: this.key }));
     if (!this.live) return;
     if (rowsChanged) st().sessionChanged(info);
     else st().sessionOpened(info);
+    // Told in the same task as the store: the tree's cursor effect, run once React renders the
+    // new figures, finds the active leaf's row known instead of asking findRow for it.
+    const known = info.activeLeaf ? activeRowOf(info, info.activeLeaf, st().foldAudit) : undefined;
+    if (info.activeLeaf && known !== undefined) knowRowOf(info.activeLeaf, known);
     const pending = st().takePendingSelect(newIds);
     if (pending) {
       await jumpToEntry(this.api, pending);
@@ -185,10 +202,13 @@ export class SessionController {
     if (e.reading === null) {
       // A first open read in steps has read to the end: its figures (usage, work, links) are
       // whole now, and the active leaf is the file's; the cursor goes there unless one was chosen.
+      // The event brings them (older backends did not: then they are asked).
       const chosen = st().leaf;
-      await this.refresh(e.newIds, false);
+      await this.refresh(e.newIds, false, e.info);
       if (!chosen && this.live && !st().follow && e.activeLeaf) {
-        const r = await rowNumberOf(this.api, e.activeLeaf).catch(() => undefined);
+        const r =
+          activeRowOf(e.info, e.activeLeaf, st().foldAudit) ??
+          (await rowNumberOf(this.api, e.activeLeaf).catch(() => undefined));
         if (r !== undefined && this.live && !st().leaf) st().placeCursor(r, true);
       } else if (chosen && this.live) await this.cursorTo(chosen);
       return;

@@ -11,14 +11,15 @@ export const THREAD_NAME = 'vak-secrets';
 export const LINT_THREAD_NAME = 'vak-secret-lint';
 
 /**
- * Heap limits of the scan thread and its lint thread. A worker's defaults (a 48 MiB young
- * generation, a 4 GiB old one that V8 lets grow by up to 4× between collections) let the lint
- * thread, which parses most of a big session's gated lines after the read, commit ~170 MiB
- * that the serving process then keeps. The old generation stays far above what a backlog of
+ * The lint thread's heap limits. A worker's defaults (a 48 MiB young generation, a 4 GiB old one
+ * that V8 lets grow by up to 4× between collections) let it, parsing most of a big session's
+ * gated lines after the read, commit ~170 MiB that the serving process then keeps. The scan
+ * thread keeps its defaults: its heap stays small, and a smaller young generation there
+ * collected more often during a first open, on the read's cores. The old generation stays far above what a backlog of
  * gated lines needs on the heap (their ends, line numbers and ids): a thread out of heap loses
  * the lines it held unscanned.
  */
-export const SCAN_THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 } as const;
+export const LINT_THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 } as const;
 
 /** What the reading thread starts the scan thread with. */
 export interface ScanThreadData {

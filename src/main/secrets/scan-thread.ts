@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { resolveWorkerEntry, SCAN_WORKER } from '../threads/thread-entry';
 import { scanBatch, type BatchResult, type LineBatch } from './scan-batch';
-import { SCAN_THREAD_LIMITS, type FromScanThread, type ScanThreadData, type ToScanThread } from './scan-protocol';
+import type { FromScanThread, ScanThreadData, ToScanThread } from './scan-protocol';
 import { SCAN_NICE } from './scan-priority';
 
 /** What a batch came to: scanned (`result`), dropped unscanned (null), or lost with a stopped thread. */
@@ -157,7 +157,7 @@ export class ScanThread {
         warm,
         lintQuietMs: this.lintQuietMs,
       };
-      w = new Worker(file, { workerData: data, resourceLimits: SCAN_THREAD_LIMITS });
+      w = new Worker(file, { workerData: data });
     } catch (e) {
       this.fallBack((e as Error).message);
       return;

@@ -17,7 +17,7 @@ import type { BatchResult, LineBatch } from './scan-batch';
 import { mayHoldSecretBytes } from './secret-gate';
 import {
   LINT_THREAD_NAME,
-  SCAN_THREAD_LIMITS,
+  LINT_THREAD_LIMITS,
   THREAD_NAME,
   type FromLintThread,
   type FromScanThread,
@@ -79,7 +79,7 @@ function runScanThread(): void {
   const post = (m: FromScanThread): void => port.postMessage(m, m.type === 'taken' ? [m.buf] : []);
   const lint = new Worker(new URL(data.file), {
     workerData: { ...data, role: 'lint' } satisfies ScanThreadData,
-    resourceLimits: SCAN_THREAD_LIMITS,
+    resourceLimits: LINT_THREAD_LIMITS,
   });
   const toLint = (m: ToLintThread): void => lint.postMessage(m, m.type === 'scan' ? [m.batch.buf] : []);
   /** Scanned batches' buffers the lint thread handed back, reused for the next gated lines. */

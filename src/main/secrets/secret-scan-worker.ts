@@ -90,9 +90,9 @@ function runScanThread(): void {
       if (linted.length < LINTED_POOL) linted.push(m.buf);
     } else post(m);
   });
-  /** A buffer of at least `bytes`: a handed-back one when one is big enough. */
+  /** A buffer of at least `bytes`: a handed-back one when one is big enough (none for no lines). */
   const gatedBuffer = (bytes: number): Buffer => {
-    const k = linted.findIndex((b) => b.byteLength >= bytes);
+    const k = bytes === 0 ? -1 : linted.findIndex((b) => b.byteLength >= bytes);
     return k >= 0 ? Buffer.from(linted.splice(k, 1)[0]) : Buffer.allocUnsafeSlow(bytes);
   };
   // Without it the lines it holds are never answered: this thread stops too, and the reading

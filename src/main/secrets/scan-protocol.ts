@@ -10,6 +10,17 @@ export const THREAD_NAME = 'vak-secrets';
 /** Its lint thread's (the parse and the preset, at the lowest priority); Linux keeps 15 bytes. */
 export const LINT_THREAD_NAME = 'vak-secret-lint';
 
+/**
+ * The lint thread's heap limits. A worker's defaults (a 48 MiB young generation, a 4 GiB old one
+ * that V8 lets grow by up to 4× between collections) let it, parsing most of a big session's
+ * gated lines after the read, commit ~170 MiB that the serving process then keeps. The scan
+ * thread keeps its defaults: its heap stays small, and a smaller young generation there
+ * collected more often during a first open, on the read's cores. The old generation stays far above what a backlog of
+ * gated lines needs on the heap (their ends, line numbers and ids): a thread out of heap loses
+ * the lines it held unscanned.
+ */
+export const LINT_THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 } as const;
+
 /** What the reading thread starts the scan thread with. */
 export interface ScanThreadData {
   /** The dev bootstrap's TypeScript entry (thread-entry.ts). */
@@ -55,5 +66,13 @@ export type ToLintThread =
   | (Extract<ToScanThread, { type: 'scan' }> & { gatedOut: number; bulk: boolean })
   | Extract<ToScanThread, { type: 'drop' }>;
 
-/** Lint thread → scan thread, which passes `done` on as it is. */
-export type FromLintThread = { type: 'priority'; tid: number | null } | Extract<FromScanThread, { type: 'done' }>;
+/**
+ * Lint thread → scan thread, which passes `done` on as it is. `linted`: a batch's buffer, scanned,
+ * handed back (transferred) so the scan thread copies the next gated lines into it: the lint
+ * thread's heap is big and collected seldom, so a buffer it merely dropped would stay resident
+ * until then.
+ */
+export type FromLintThread =
+  | { type: 'priority'; tid: number | null }
+  | { type: 'linted'; buf: ArrayBuffer }
+  | Extract<FromScanThread, { type: 'done' }>;

@@ -17,6 +17,7 @@ import type { BatchResult, LineBatch } from './scan-batch';
 import { mayHoldSecretBytes } from './secret-gate';
 import {
   LINT_THREAD_NAME,
+  LINT_THREAD_LIMITS,
   THREAD_NAME,
   type FromLintThread,
   type FromScanThread,
@@ -48,6 +49,9 @@ const LINT_QUIET_MS = 150;
 /** … or once the lines waiting for it (those the gate passed) reach this many bytes. */
 const LINT_BACKLOG_BYTES = 64 << 20;
 
+/** Handed-back buffers the scan thread keeps for its copies (beyond them, they are let go). */
+const LINTED_POOL = 8;
+
 /** A step of scanning ends after this long, so that drops arriving meanwhile are seen promptly. */
 const STEP_MS = 8;
 
@@ -73,12 +77,24 @@ else runScanThread();
 function runScanThread(): void {
   nameThisThread(THREAD_NAME);
   const post = (m: FromScanThread): void => port.postMessage(m, m.type === 'taken' ? [m.buf] : []);
-  const lint = new Worker(new URL(data.file), { workerData: { ...data, role: 'lint' } satisfies ScanThreadData });
+  const lint = new Worker(new URL(data.file), {
+    workerData: { ...data, role: 'lint' } satisfies ScanThreadData,
+    resourceLimits: LINT_THREAD_LIMITS,
+  });
   const toLint = (m: ToLintThread): void => lint.postMessage(m, m.type === 'scan' ? [m.batch.buf] : []);
+  /** Scanned batches' buffers the lint thread handed back, reused for the next gated lines. */
+  const linted: ArrayBuffer[] = [];
   lint.on('message', (m: FromLintThread) => {
     if (m.type === 'priority') post({ type: 'priority', tid: m.tid });
-    else post(m);
+    else if (m.type === 'linted') {
+      if (linted.length < LINTED_POOL) linted.push(m.buf);
+    } else post(m);
   });
+  /** A buffer of at least `bytes`: a handed-back one when one is big enough (none for no lines). */
+  const gatedBuffer = (bytes: number): Buffer => {
+    const k = bytes === 0 ? -1 : linted.findIndex((b) => b.byteLength >= bytes);
+    return k >= 0 ? Buffer.from(linted.splice(k, 1)[0]) : Buffer.allocUnsafeSlow(bytes);
+  };
   // Without it the lines it holds are never answered: this thread stops too, and the reading
   // thread counts them lost (scan-thread.ts).
   lint.on('error', (e: Error) => {
@@ -108,7 +124,7 @@ function runScanThread(): void {
       kept.lineNos.push(lineNos[k]);
       kept.entryIds.push(entryIds[k]);
     }
-    const own = Buffer.allocUnsafeSlow(used);
+    const own = gatedBuffer(used);
     let at = 0;
     for (const line of passing) at += line.copy(own, at);
     return { kept: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut: ends.length - kept.ends.length };
@@ -133,7 +149,14 @@ function runScanThread(): void {
 function runLintThread(): void {
   nameThisThread(LINT_THREAD_NAME);
   const lintPort = port;
-  const post = (m: FromLintThread): void => lintPort.postMessage(m);
+  const post = (m: FromLintThread): void => lintPort.postMessage(m, m.type === 'linted' ? [m.buf] : []);
+  /** The lines' bytes (a handed-back buffer may be longer than them). */
+  const gatedBytes = (s: Gated): number => (s.batch.ends.length > 0 ? s.batch.ends[s.batch.ends.length - 1] : 0);
+  /** The batch a step of `run` is scanning: a drop meanwhile must not take its buffer away. */
+  let scanning: Gated | null = null;
+  const handBack = (s: Gated): void => {
+    if (s !== scanning && s.batch.buf.byteLength > 0) post({ type: 'linted', buf: s.batch.buf });
+  };
   post({ type: 'priority', tid: data.nice === null ? null : setThisThreadNice(data.nice) });
   const queue: Gated[] = [];
   let running = false;
@@ -149,7 +172,9 @@ function runLintThread(): void {
     while (queue.length > 0) {
       const s = queue[0];
       const started = performance.now();
+      scanning = s;
       const r = await scanBatch(s.batch, from, () => performance.now() - started >= STEP_MS);
+      scanning = null;
       partial.findings.push(...r.findings);
       partial.lines += r.lines;
       partial.texts += r.texts;
@@ -162,9 +187,10 @@ function runLintThread(): void {
       if (r.next < s.batch.ends.length) from = r.next;
       else {
         queue.shift();
-        waitingBytes -= s.batch.buf.byteLength;
+        waitingBytes -= gatedBytes(s);
         partial.lines += s.gatedOut;
         if (s.id !== WARM_UP) post({ type: 'done', id: s.id, result: partial });
+        handBack(s);
         from = 0;
         partial = { findings: [], lines: 0, texts: 0 };
       }
@@ -203,15 +229,15 @@ function runLintThread(): void {
   const dropWarmUp = (): void => {
     const k = queue.findIndex((q) => q.id === WARM_UP);
     if (k < 0) return;
-    waitingBytes -= queue[k].batch.buf.byteLength;
-    queue.splice(k, 1);
+    waitingBytes -= gatedBytes(queue[k]);
+    handBack(queue.splice(k, 1)[0]);
   };
   lintPort.on('message', (m: ToLintThread) => {
     if (m.type === 'scan') {
       // A session's lines do not wait behind the warm-up: it only saves a first open some work.
       if (m.id !== WARM_UP) dropWarmUp();
       queue.push(m);
-      waitingBytes += m.batch.buf.byteLength;
+      waitingBytes += gatedBytes(m);
       if (m.bulk) lastBulkAt = performance.now();
       schedule();
     } else {
@@ -219,8 +245,9 @@ function runLintThread(): void {
         const s = queue[k];
         if (s.owner !== m.owner || s.epoch >= m.epoch) continue;
         queue.splice(k, 1);
-        waitingBytes -= s.batch.buf.byteLength;
+        waitingBytes -= gatedBytes(s);
         post({ type: 'done', id: s.id });
+        handBack(s);
       }
     }
   });

@@ -74,7 +74,10 @@ test('a reload opens the session in few round trips: each request once, no findR
   expect(bodies.filter((b, i) => bodies.indexOf(b) !== i && !b.includes('"getSecret'))).toEqual([]);
 });
 
-test('a reload opens its socket while the page is parsed, before the bundle runs', async ({ page, served }) => {
+test('a reload opens its socket before the bundle runs and asks for the session before the app renders', async ({
+  page,
+  served,
+}) => {
   await served.open(page, sessionHash(BIG));
   await panesDrawn(page);
   // Every socket the page makes, with whether the document was still being parsed (the bundle,
@@ -90,11 +93,16 @@ test('a reload opens its socket while the page is parsed, before the bundle runs
       }
     };
   `);
+  const sent = tap(page);
   await page.reload();
   await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
   await panesDrawn(page);
   // One socket, opened while the page was still parsed: the inline script's, adopted by the app.
   expect(await page.evaluate('window.__made')).toEqual(['loading']);
+  // The session's open is asked before the app's first render: its requests lead the library's.
+  const first = sent.slice(0, 2).map((s) => s.method);
+  expect(first).toEqual(['subscribe', 'openSession']);
+  expect(sent[0].body).toContain('"topic":"session"');
 });
 
 test('the content-named assets are kept by the browser: a reload takes them from its cache', async ({

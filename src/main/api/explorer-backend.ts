@@ -403,7 +403,9 @@ export class ExplorerBackend implements ApiBackend {
       if (sub.topic === 'session') {
         await this.session(sub.key, client, 'pinned');
       }
-      return { subscription: this.subs.add(client, sub) };
+      const subscription = this.subs.add(client, sub);
+      if (sub.topic === 'library') this.news.libraryJoined(client);
+      return { subscription };
     },
     unsubscribe: async ({ subscription }, client) => {
       const sub = this.subs.remove(client, subscription);

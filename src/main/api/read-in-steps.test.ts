@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApiEvent, LeafView, SessionInfo, TreeRowsResult } from '../../shared/api';
+import type { ApiEvent, LeafView, SessionInfo, SessionSummary, TreeRowsResult } from '../../shared/api';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { FIXTURES } from '../../test-support/fixtures';
@@ -340,6 +340,27 @@ describe('a first open read in steps', () => {
     // The library row counts them too (its event came after the check).
     const row = c.events.findLast((e) => e.type === 'library' && e.changed.some((s) => s.key === KEY));
     expect(row?.type === 'library' && row.changed.find((s) => s.key === KEY)?.warnings).toBe(mismatches);
+  });
+
+  it('a library subscriber that subscribes after a hash check ended still gets its warning count', async () => {
+    // A reload asks for its session before the library: the listing can be answered before the
+    // check ends, and the library's subscription come after it.
+    const g = generateSession({ seed: 23, bytes: 600_000, cwd: '/home/ana/projects/vak' });
+    const lines = g.bytes.toString('utf8').trimEnd().split('\n');
+    lines[9] = lines[9].replace(/"prev_hash":"[0-9a-f]/, '"prev_hash":"X');
+    const { home } = homeWith(Buffer.from(lines.join('\n') + '\n'));
+    const b = await backendOn(home, 64 << 10);
+    const c = new Client('late');
+    await b.call('subscribe', { topic: 'session', key: KEY }, c);
+    expect(((await b.call('openSession', { key: KEY }, c)) as SessionInfo).checkingHashes).toBe(true);
+    const listed = (await b.call('listSessions', {}, c)) as SessionSummary[];
+    expect(listed.find((s) => s.key === KEY)?.warnings ?? 0).not.toBe(2);
+    expect(await c.until((e) => e.type === 'session' && e.change === 'checked')).toMatchObject({ hashMismatches: 2 });
+    expect(c.events.some((e) => e.type === 'library')).toBe(false);
+
+    await b.call('subscribe', { topic: 'library' }, c);
+    const row = c.events.findLast((e) => e.type === 'library' && e.changed.some((s) => s.key === KEY));
+    expect(row?.type === 'library' && row.changed.find((s) => s.key === KEY)?.warnings).toBe(2);
   });
 
   it('getWarnings while the hash check is pending answers every warning (it finishes the check first)', async () => {

@@ -10,7 +10,7 @@ import { LedgerChangedError } from '../core/ledger';
 import type { HomeChange } from '../library/home-watcher';
 import type { OpenSession, RereadReason, SessionCache } from '../library/session-cache';
 import type { SessionLibrary } from '../library/session-library';
-import { ApiError } from './api-backend';
+import { ApiError, type ApiClient } from './api-backend';
 import { sessionDelta } from './session-delta';
 import { readingProgress, sessionInfo } from './session-info';
 import type { Subscriptions } from './subscriptions';
@@ -87,6 +87,22 @@ export class SessionNews {
   private infoAtReadEnd(s: OpenSession): SessionInfo {
     const row = this.library.get(s.key);
     return row ? sessionInfo(s, row, this.library) : this.infoOf(s);
+  }
+
+  /**
+   * What a new library subscriber hears at once: the rows of the open sessions, whose figures
+   * (exact counts, a hash check's warnings) come from their ledgers and were pushed only to those
+   * subscribed then. A listing answered before they changed, then a subscription made after, would
+   * keep the older figures for good; told now, the subscriber ends on the current rows whichever of
+   * the listing, the subscription and a session's read comes first (one channel keeps them in order).
+   */
+  libraryJoined(client: ApiClient): void {
+    const changed: SessionSummary[] = [];
+    for (const key of this.cache.keys()) {
+      const row = this.library.get(key);
+      if (row) changed.push(row);
+    }
+    if (changed.length > 0) client.push({ type: 'library', changed, removed: [] });
   }
 
   /** What `openSession` answers for `s` now. */

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { Api, SessionKey } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
 import { setSessionStarter } from '../store/session-slice';
+import { restoreUrl } from '../store/use-url-sync';
 import { jumpToEntry } from '../tree/tree-nav';
 import { SessionController } from './session-controller';
 
@@ -29,6 +30,19 @@ function sessionFor(api: Api, key: SessionKey): SessionController {
 function stopSession(c: SessionController): void {
   c.stop();
   if (current?.c === c) current = null;
+}
+
+/**
+ * Applies the URL and opens the session it names, before the app's first render: a reload's
+ * open leaves on the socket the page opened early (index.html) while React renders, instead of
+ * after it. useSession's effect then takes on the controller started here. True when the URL
+ * named a session.
+ */
+export function openFromUrl(api: Api, win: Window = window): boolean {
+  restoreUrl(win);
+  const key = useAppStore.getState().sessionKey;
+  if (key) sessionFor(api, key);
+  return key !== null;
 }
 
 /** Opens the selected session and applies its live events, in order (session-controller.ts). */

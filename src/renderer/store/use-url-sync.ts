@@ -6,7 +6,7 @@ import { formatUrlState, parseUrlState } from './url-state';
 const selectionOf = (s: AppState): string => `${s.sessionKey ?? ''}\n${s.leaf ?? ''}`;
 
 /** Applies the URL hash to the store unless it already holds it. */
-function restoreUrl(win: Window): void {
+export function restoreUrl(win: Window): void {
   const parsed = parseUrlState(win.location.hash);
   if (formatUrlState(parsed) !== formatUrlState(urlStateOf(useAppStore.getState()))) {
     useAppStore.getState().applyUrl(parsed);

@@ -272,6 +272,42 @@ describe('a kept index that no longer fits the file is not used', () => {
     expect(back.prevHash).toBe(snap.prevHash);
   });
 
+  it('keeps no id UTF-8 cannot carry, and refuses id text that is not UTF-8 or not cut at its lengths', () => {
+    const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
+    const snap = kept(l);
+    // A lone surrogate (JSON allows "\ud800") would come back as U+FFFD: another id.
+    for (const lone of ['a\uD800', '\uDC00b']) {
+      const ids = [...snap.ids];
+      ids[1] = lone;
+      expect(() => encodeSnapshot({ ...snap, ids }, KEY)).toThrow(SnapshotInvalidError);
+    }
+    // A pair is one character: kept.
+    const paired = [...snap.ids];
+    paired[1] = 'x\uD83D\uDE00';
+    expect(decodeSnapshot(encodeSnapshot({ ...snap, ids: paired }, KEY)).snapshot.ids).toEqual(paired);
+    // The ids' text is last before the checksum: a byte there that is not UTF-8, checksummed again.
+    const good = encodeSnapshot(snap, KEY);
+    const resum = (b: Buffer): Buffer => {
+      hash('sha256', b.subarray(0, b.length - 32), 'buffer').copy(b, b.length - 32);
+      return b;
+    };
+    const notUtf8 = Buffer.from(good);
+    notUtf8[notUtf8.length - 33] = 0xff;
+    expect(() => decodeSnapshot(resum(notUtf8))).toThrow(/ids/);
+    // One id's length one longer (and so the last one's text short).
+    const jsonLen = good.readUInt32LE(8);
+    const text = Buffer.byteLength(snap.ids.join(''), 'utf8');
+    const lengthsAt = good.length - 32 - text - 4 * snap.count;
+    expect(jsonLen).toBeGreaterThan(0);
+    const cut = Buffer.from(good);
+    cut.writeUInt32LE(cut.readUInt32LE(lengthsAt) + 1, lengthsAt);
+    expect(() => decodeSnapshot(resum(cut))).toThrow(/ids/);
+    // A file of the format before (the ids as a JSON list) is refused by its version, never misread.
+    const older = Buffer.from(good);
+    older.writeUInt32LE(2, 4);
+    expect(() => decodeSnapshot(older)).toThrow(/format 2, not 3/);
+  });
+
   it('carries a whole tree layout of its entries, and refuses a malformed one', () => {
     const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
     const snap = kept(l);

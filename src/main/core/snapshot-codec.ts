@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash, hash } from 'node:crypto';
 import { SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import type { LedgerWarning } from './warnings';
@@ -26,8 +27,9 @@ const NO_EXTRAS: KeptExtras = { work: null, turns: null, layout: null };
 
 /**
  * The bytes of a kept index (`*.vkix`): magic, format version, a JSON part (the file it
- * belongs to, the reader's state, ids, warnings and the sparse maps), the typed arrays as
- * raw little-endian bytes, and a sha256 of everything before it. The JSON part may also carry
+ * belongs to, the reader's state, warnings and the sparse maps), the typed arrays as
+ * raw little-endian bytes, the ids (their lengths, then their UTF-8 text one after the other), and
+ * a sha256 of everything before it. The JSON part may also carry
  * what was derived from the index when it was kept (`KeptExtras`: the active chain's work fold,
  * the closed turns' Full costs, the tree layout: its lanes and fold rows as raw bytes after the
  * index's arrays), so a reopen computes only what came since. A file that fails
@@ -36,7 +38,7 @@ const NO_EXTRAS: KeptExtras = { work: null, turns: null, layout: null };
 
 const MAGIC = Buffer.from('VKIX');
 /** Bump on any change of this layout or of what the reader records: older files are then ignored. */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 const SUM = 32;
 
 /** The file a snapshot was read from: it is used only for that very file. */
@@ -54,7 +56,8 @@ interface JsonPart extends SnapshotKey {
   lastLineLength: number;
   count: number;
   header: number;
-  ids: string[];
+  /** Bytes of the ids' UTF-8 text (after their lengths, which follow the arrays and the layout). */
+  idBytes: number;
   warnings: LedgerWarning[];
   orphanParent: [number, string][];
   unknownKind: [number, string][];
@@ -90,11 +93,36 @@ const bytesOf = (a: Arrays[keyof Arrays]): Buffer => Buffer.from(a.buffer, a.byt
 const IDS_PER_PIECE = 65536;
 
 /**
+ * A lone surrogate: UTF-8 cannot carry it (it would come back as U+FFFD, another id), so an index
+ * holding such an id is not kept (no vak id has one; JSON allowed it).
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The ids as parts: each id's length in UTF-16 code units, then their text, IDS_PER_PIECE at a
+ * time (never one string of them all). Read back as one string cut at those lengths: a reopen's
+ * JSON.parse of 36k ids as an array was most of its JSON part's cost.
+ */
+function idParts(ids: readonly string[], n: number): { lengths: Uint32Array; text: Buffer[] } {
+  const lengths = new Uint32Array(n);
+  const text: Buffer[] = [];
+  for (let at = 0; at < n; at += IDS_PER_PIECE) {
+    const end = Math.min(n, at + IDS_PER_PIECE);
+    for (let i = at; i < end; i++) lengths[i] = ids[i].length;
+    const piece = ids.slice(at, end).join('');
+    if (LONE_SURROGATE.test(piece)) throw new SnapshotInvalidError('an id is not well-formed text');
+    text.push(Buffer.from(piece, 'utf8'));
+  }
+  return { lengths, text };
+}
+
+/**
  * The bytes of a kept index as parts to write one after the other (memory follows the
- * index): the head, the JSON part in pieces, then the typed arrays as views of the snapshot's (no copy: a
+ * index): the head, the JSON part, then the typed arrays as views of the snapshot's (no copy: a
  * 1M-entry index is ~80 MB encoded), then the checksum. Computed synchronously, as the snapshot
  * views a live index: its JSON part is taken now, and the arrays' slots of the entries it covers
  * are written once, when an entry is indexed, so they hold still while the parts are written.
+ * Throws SnapshotInvalidError for an index whose ids UTF-8 cannot carry (not kept).
  */
 export function encodeSnapshotParts(
   snap: LedgerSnapshot,
@@ -104,7 +132,8 @@ export function encodeSnapshotParts(
   const { work, turns } = extras;
   // Only a layout of the entries this snapshot covers.
   const layout = extras.layout !== null && extras.layout.count === snap.count ? extras.layout : null;
-  const json: Omit<JsonPart, 'ids'> = {
+  const ids = idParts(snap.ids, snap.count);
+  const json: JsonPart = {
     realPath: key.realPath,
     dev: key.dev,
     ino: key.ino,
@@ -115,6 +144,7 @@ export function encodeSnapshotParts(
     lastLineLength: snap.lastLineLength,
     count: snap.count,
     header: snap.header,
+    idBytes: ids.text.reduce((n, p) => n + p.length, 0),
     warnings: snap.warnings,
     orphanParent: snap.orphanParent,
     unknownKind: snap.unknownKind,
@@ -126,23 +156,14 @@ export function encodeSnapshotParts(
     turnCount: turns === null ? 0 : turns.full.length,
     layout: layout === null ? null : { busy: layout.busy, foldRows: layout.foldStart.length },
   };
-  // The JSON text in pieces, the ids last, IDS_PER_PIECE at a time: never one string of them all.
-  const text = JSON.stringify(json);
-  const pieces = [Buffer.from(text.slice(0, -1) + ',"ids":[', 'utf8')];
-  for (let at = 0; at < snap.count; at += IDS_PER_PIECE) {
-    const ids = JSON.stringify(snap.ids.slice(at, Math.min(snap.count, at + IDS_PER_PIECE)));
-    pieces.push(Buffer.from((at === 0 ? '' : ',') + ids.slice(1, -1), 'utf8'));
-  }
-  pieces.push(Buffer.from(']}', 'utf8'));
+  const text = Buffer.from(JSON.stringify(json), 'utf8');
   const head = Buffer.allocUnsafe(12);
   MAGIC.copy(head, 0);
   head.writeUInt32LE(SNAPSHOT_FORMAT, 4);
-  head.writeUInt32LE(
-    pieces.reduce((n, p) => n + p.length, 0),
-    8,
-  );
-  const parts: Uint8Array[] = [head, ...pieces, ...ARRAYS.map((a) => bytesOf(snap[a.name]))];
+  head.writeUInt32LE(text.length, 8);
+  const parts: Uint8Array[] = [head, text, ...ARRAYS.map((a) => bytesOf(snap[a.name]))];
   if (layout !== null) parts.push(bytesOf(layout.lanes), bytesOf(layout.foldStart));
+  parts.push(bytesOf(ids.lengths), ...ids.text);
   const sum = createHash('sha256');
   for (const p of parts) sum.update(p);
   parts.push(sum.digest());
@@ -178,11 +199,21 @@ export function decodeSnapshot(buf: Buffer): {
   } catch {
     throw new SnapshotInvalidError('JSON part');
   }
-  const ints = [j.dev, j.ino, j.coveredBytes, j.lines, j.lastLineOffset, j.lastLineLength, j.count, j.header];
+  const ints = [
+    j.dev,
+    j.ino,
+    j.coveredBytes,
+    j.lines,
+    j.lastLineOffset,
+    j.lastLineLength,
+    j.count,
+    j.header,
+    j.idBytes,
+  ];
   if (!ints.every((v) => Number.isInteger(v)) || typeof j.realPath !== 'string' || typeof j.prevHash !== 'string') {
     throw new SnapshotInvalidError('fields');
   }
-  const lists = [j.ids, j.warnings, j.orphanParent, j.unknownKind, j.routeKey, j.packetRange];
+  const lists = [j.warnings, j.orphanParent, j.unknownKind, j.routeKey, j.packetRange];
   if (
     !lists.every((l) => Array.isArray(l)) ||
     ![j.orphanParent, j.unknownKind, j.routeKey, j.packetRange].every((l) => l.every((x) => Array.isArray(x)))
@@ -193,7 +224,7 @@ export function decodeSnapshot(buf: Buffer): {
     throw new SnapshotInvalidError('warnings');
   }
   const n = j.count;
-  if (n < 0) throw new SnapshotInvalidError('count');
+  if (n < 0 || j.idBytes < 0) throw new SnapshotInvalidError('count');
   const work = j.work ?? null;
   if (work !== null && !isWorkFold(work, n)) throw new SnapshotInvalidError('work');
   const turnsText = j.turnsText ?? null;
@@ -236,6 +267,14 @@ export function decodeSnapshot(buf: Buffer): {
     }
     layout = { count: n, lanes, busy: lay.busy, foldStart };
   }
+  const lengths = new Uint32Array(n);
+  if (at + lengths.byteLength + j.idBytes !== body.length) throw new SnapshotInvalidError('ids');
+  body.copy(bytesOf(lengths), 0, at, at + lengths.byteLength);
+  at += lengths.byteLength;
+  // Bytes that are not UTF-8 would decode to U+FFFD: an id never written.
+  if (!isUtf8(body.subarray(at, at + j.idBytes))) throw new SnapshotInvalidError('ids');
+  const ids = idsOf(body.toString('utf8', at, at + j.idBytes), lengths);
+  at += j.idBytes;
   if (at !== body.length) throw new SnapshotInvalidError('trailing bytes');
   const snapshot: LedgerSnapshot = {
     coveredBytes: j.coveredBytes,
@@ -246,7 +285,7 @@ export function decodeSnapshot(buf: Buffer): {
     warnings: j.warnings,
     count: n,
     header: j.header,
-    ids: j.ids,
+    ids,
     ...(arrays as Arrays),
     orphanParent: j.orphanParent,
     unknownKind: j.unknownKind,
@@ -254,6 +293,20 @@ export function decodeSnapshot(buf: Buffer): {
     packetRange: j.packetRange,
   };
   return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot, work, turns, layout };
+}
+
+/** The ids cut from their text at their lengths (slices of it: one string read, no array parsed). */
+function idsOf(text: string, lengths: Uint32Array): string[] {
+  const ids: string[] = []; // packed, as an index's own
+  let from = 0;
+  for (let i = 0; i < lengths.length; i++) {
+    const to = from + lengths[i];
+    if (to > text.length) throw new SnapshotInvalidError('ids');
+    ids.push(text.slice(from, to));
+    from = to;
+  }
+  if (from !== text.length) throw new SnapshotInvalidError('ids');
+  return ids;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

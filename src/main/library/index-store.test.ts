@@ -14,7 +14,7 @@ import {
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateSession } from '../../generator';
-import type { Ledger } from '../core/ledger';
+import { Ledger } from '../core/ledger';
 import { useTempDir } from '../../test-support/temp-dir';
 import { activeWork } from '../api/session-info';
 import { chainToRoot } from '../core/chain';
@@ -275,6 +275,23 @@ describe('kept indexes: a reopen reads only what was appended', () => {
     expect(l.stats.bytesRead).toBe(statSync(file).size);
     expect(existsSync(kept)).toBe(false);
     expect(reading(l)).toEqual(await fullReading(home));
+  });
+
+  it('keeps nothing for an index holding an id UTF-8 cannot carry (a lone surrogate)', async () => {
+    const { file, store } = setup();
+    const l = Ledger.openSync(file);
+    try {
+      const st = new IndexStore(store, { minBytes: 0 });
+      const key = { realPath: file, dev: 1, ino: 2 };
+      l.index.ids[1] = 'id-\uD800';
+      expect(await st.keep(l, key)).toBe(false);
+      expect(existsSync(st.fileFor(file))).toBe(false);
+      l.index.ids[1] = 'id-\uD83D\uDE00'; // a pair: kept
+      expect(await st.keep(l, key)).toBe(true);
+      expect(existsSync(st.fileFor(file))).toBe(true);
+    } finally {
+      l.close();
+    }
   });
 
   it('a FIFO where the kept index would be is not opened (no hang): the file is read whole', async () => {

@@ -141,7 +141,14 @@ export class IndexStore {
     // By the file's size, not the bytes this reading read (a reopen reads only what was appended).
     if (snap === null || snap.coveredBytes < this.minBytes) return false;
     // Synchronously: the snapshot views the live index. Written in parts, never joined in memory.
-    const { parts, byteLength } = encodeSnapshotParts(snap, key, extras);
+    let encoded: ReturnType<typeof encodeSnapshotParts>;
+    try {
+      encoded = encodeSnapshotParts(snap, key, extras);
+    } catch (e) {
+      if (e instanceof SnapshotInvalidError) return false; // ids a kept index cannot carry: read whole next time
+      throw e;
+    }
+    const { parts, byteLength } = encoded;
     if (byteLength > this.maxTotalBytes) return false;
     const file = this.fileFor(key.realPath);
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

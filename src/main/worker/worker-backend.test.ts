@@ -258,7 +258,7 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     const failed = w.call('getLeafView', leafReq(key), c);
     await expect(failed).rejects.toThrow(/^the reader stopped: .*memory/i);
     expect(await w.call('getHome', {}, c)).toMatchObject({ home });
-  }, 60_000);
+  }, 120_000);
 
   it('runs from the TypeScript sources through the dev bootstrap (tsx, the bench) when nothing is built', async () => {
     // The other tests run the worker dist/cli built from these sources (the global setup names it).

@@ -137,6 +137,7 @@ export function usePaneRows(
     // screen of messages in one task of ~170 ms on the 1M-entry session.
     useFlushSync: false,
     ...(rect?.current ? { initialRect: rect.current } : {}),
+    observeElementRect: observeRectKnown(rect),
     measureElement: batch.measure,
     onChange: (v, sync) => {
       if (rect && v.scrollRect) rect.current = v.scrollRect;
@@ -198,6 +199,29 @@ export function usePaneRows(
     scrollProps: {},
     boxStyle: BOX_STYLE,
     virtualBoxRef: virt.containerRef,
+  };
+}
+
+/**
+ * The virtualizer's watch on its scroll box's size, starting from the size the pane kept (when it
+ * has one) instead of reading it. Its own reads the box's `clientWidth` as it attaches, in the
+ * layout effect after the rows were measured and moved: a second layout of the new view in the
+ * task a click waits on. The ResizeObserver reports the box's real size after the frame's layout
+ * (read then, it costs no layout) and corrects a size that changed between two views.
+ */
+function observeRectKnown(rect: RefObject<PaneRect | null> | undefined): VirtualizerOptions['observeElementRect'] {
+  return (instance, cb) => {
+    const el = instance.scrollElement;
+    const win = instance.targetWindow;
+    if (!el || !win) return;
+    const read = () => cb({ width: Math.round(el.clientWidth), height: Math.round(el.clientHeight) });
+    const known = rect?.current;
+    if (known) cb(known);
+    else read();
+    if (!win.ResizeObserver) return () => undefined;
+    const observer = new win.ResizeObserver(read);
+    observer.observe(el, { box: 'content-box' });
+    return () => observer.disconnect();
   };
 }
 

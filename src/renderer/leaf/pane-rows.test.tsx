@@ -170,4 +170,26 @@ describe('a pane list on either side of the limit', () => {
     expect(rows().length).toBeGreaterThanOrEqual(Math.ceil(800 / 28));
     expect(reads.n).toBe(0);
   });
+
+  it("copies the list's keys a bounded number of times while measuring a new view, not once per row", () => {
+    // The virtualizer recomputes its rows' starts by copying its keys (one array of `count`): done
+    // before each resize of a batch once one has moved the scroll position, it was work in
+    // proportion to the rows, once per row of the first screen.
+    const count = 20_000;
+    const slice = Array.prototype.slice;
+    let copies = 0;
+    Array.prototype.slice = function (this: unknown[], ...args: [number?, number?]) {
+      if (args.length === 0 && this.length === count) copies++;
+      return slice.apply(this, args) as unknown[];
+    };
+    try {
+      // Rows measure 28 px against an estimate of 22: every row's size moves the scroll position.
+      render(<List count={count} estimate={22} />);
+    } finally {
+      Array.prototype.slice = slice;
+    }
+    expect(rows()).toContain(count - 1);
+    expect(rows().length).toBeGreaterThan(20);
+    expect(copies).toBeLessThanOrEqual(4);
+  });
 });

@@ -306,19 +306,34 @@ function useRowBatch(learnedRef?: RefObject<number | null>) {
       registering.current = false;
     }
     const inner = v as unknown as BatchInternals;
-    const b: { sync: boolean; notify?: boolean } = { sync: false };
+    // Once a resize has moved the scroll position, the virtualizer recomputes every row's start
+    // before each next resize of the batch (`sync`), copying the list of keys each time: work in
+    // proportion to the rows, once per row of the new view. The rows are resized from the last
+    // up instead: a row's size moves only the rows below it, so each one's start as computed
+    // before the batch is still its start, and the batch reports `sync` once, at its end.
+    let sync = false;
+    const b = {
+      get sync() {
+        return false;
+      },
+      set sync(moved: boolean) {
+        sync ||= moved;
+      },
+      notify: false,
+    };
     inner._resizeBatch = b;
     try {
+      const measured = [...sizes.current].map(([el, size]) => [v.indexFromElement(el), size] as const);
+      measured.sort((x, y) => y[0] - x[0]);
       // As the virtualizer's own measure of a row decides: not during a smooth scroll's far rows.
-      for (const [el, size] of sizes.current) {
-        const i = v.indexFromElement(el);
+      for (const [i, size] of measured) {
         if ((!v.isScrolling || inner.scrollState) && inner.shouldMeasureDuringScroll(i)) v.resizeItem(i, size);
       }
     } finally {
       inner._resizeBatch = null;
       sizes.current.clear();
       if (b.notify) {
-        inner.notify(b.sync);
+        inner.notify(sync);
         inner._noteClampMax();
         inner._flushHoldIfReady(true);
         inner._retryClampedAdjustment();

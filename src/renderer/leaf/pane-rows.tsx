@@ -137,6 +137,7 @@ export function usePaneRows(
     // screen of messages in one task of ~170 ms on the 1M-entry session.
     useFlushSync: false,
     ...(rect?.current ? { initialRect: rect.current } : {}),
+    observeElementRect: observeRectKnown(rect),
     measureElement: batch.measure,
     onChange: (v, sync) => {
       if (rect && v.scrollRect) rect.current = v.scrollRect;
@@ -198,6 +199,29 @@ export function usePaneRows(
     scrollProps: {},
     boxStyle: BOX_STYLE,
     virtualBoxRef: virt.containerRef,
+  };
+}
+
+/**
+ * The virtualizer's watch on its scroll box's size, starting from the size the pane kept (when it
+ * has one) instead of reading it. Its own reads the box's `clientWidth` as it attaches, in the
+ * layout effect after the rows were measured and moved: a second layout of the new view in the
+ * task a click waits on. The ResizeObserver reports the box's real size after the frame's layout
+ * (read then, it costs no layout) and corrects a size that changed between two views.
+ */
+function observeRectKnown(rect: RefObject<PaneRect | null> | undefined): VirtualizerOptions['observeElementRect'] {
+  return (instance, cb) => {
+    const el = instance.scrollElement;
+    const win = instance.targetWindow;
+    if (!el || !win) return;
+    const read = () => cb({ width: Math.round(el.clientWidth), height: Math.round(el.clientHeight) });
+    const known = rect?.current;
+    if (known) cb(known);
+    else read();
+    if (!win.ResizeObserver) return () => undefined;
+    const observer = new win.ResizeObserver(read);
+    observer.observe(el, { box: 'content-box' });
+    return () => observer.disconnect();
   };
 }
 
@@ -282,19 +306,34 @@ function useRowBatch(learnedRef?: RefObject<number | null>) {
       registering.current = false;
     }
     const inner = v as unknown as BatchInternals;
-    const b: { sync: boolean; notify?: boolean } = { sync: false };
+    // Once a resize has moved the scroll position, the virtualizer recomputes every row's start
+    // before each next resize of the batch (`sync`), copying the list of keys each time: work in
+    // proportion to the rows, once per row of the new view. The rows are resized from the last
+    // up instead: a row's size moves only the rows below it, so each one's start as computed
+    // before the batch is still its start, and the batch reports `sync` once, at its end.
+    let sync = false;
+    const b = {
+      get sync() {
+        return false;
+      },
+      set sync(moved: boolean) {
+        sync ||= moved;
+      },
+      notify: false,
+    };
     inner._resizeBatch = b;
     try {
+      const measured = [...sizes.current].map(([el, size]) => [v.indexFromElement(el), size] as const);
+      measured.sort((x, y) => y[0] - x[0]);
       // As the virtualizer's own measure of a row decides: not during a smooth scroll's far rows.
-      for (const [el, size] of sizes.current) {
-        const i = v.indexFromElement(el);
+      for (const [i, size] of measured) {
         if ((!v.isScrolling || inner.scrollState) && inner.shouldMeasureDuringScroll(i)) v.resizeItem(i, size);
       }
     } finally {
       inner._resizeBatch = null;
       sizes.current.clear();
       if (b.notify) {
-        inner.notify(b.sync);
+        inner.notify(sync);
         inner._noteClampMax();
         inner._flushHoldIfReady(true);
         inner._retryClampedAdjustment();

@@ -80,11 +80,23 @@ describe('a 2M-row session', () => {
     expect(pages.length).toBeLessThanOrEqual(2);
 
     // The middle of the scroll box is the middle of the session (linear), one more page.
+    // A jump draws the screen and a row or two beyond it first (the commit a far jump waits on
+    // mounts a screen of rows at once); the margin for scrolling follows in a later commit.
+    const loaded = () => document.querySelectorAll('.tree-row[data-entry-id]').length;
+    let firstDrawn = 0;
+    const watch = new MutationObserver(() => {
+      if (!firstDrawn && document.querySelector(`[data-entry-id="n${TOTAL / 2}"]`)) firstDrawn = loaded();
+    });
+    watch.observe(scroller, { childList: true, subtree: true });
     await act(async () => {
       scroller.scrollTop = (MAX_SCROLL_PX - 800) / 2;
       scroller.dispatchEvent(new Event('scroll'));
     });
     await screen.findByText(`row ${TOTAL / 2}`);
+    await waitFor(() => expect(loaded()).toBeGreaterThanOrEqual(Math.ceil(800 / 24) + 2 * 12));
+    watch.disconnect();
+    expect(firstDrawn).toBeGreaterThanOrEqual(Math.ceil(800 / 24));
+    expect(firstDrawn).toBeLessThanOrEqual(Math.ceil(800 / 24) + 1 + 2 * 2);
     const mid = document.querySelector<HTMLElement>(`[data-entry-id="n${TOTAL / 2}"]`)!;
     // Drawn where the scroll box shows it (within the viewport), not at its virtual 48M px.
     const y = parseFloat(mid.style.top) - scroller.scrollTop;

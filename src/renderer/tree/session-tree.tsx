@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import type { TreeRow } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { mayStartTurn, turnFidelitiesFor } from '../data/plan-sources';
@@ -113,6 +113,36 @@ export function SessionTree() {
   );
 }
 
+/** Rows drawn beyond the screen's edges, for scrolling. */
+const MARGIN = 12;
+/**
+ * The margin in a commit that draws many rows at once (a jump to a far row, its page arriving):
+ * that commit's cost follows the rows it mounts, styles and lays out, so it draws the screen and
+ * little more, and the rest of the margin follows after its paint.
+ */
+const FIRST_MARGIN = 2;
+/** More new rows than this in one commit: draw the screen first. Scrolling brings a few per frame. */
+const MANY_NEW_ROWS = 2 * MARGIN;
+
+/**
+ * The rows to draw: [first, last] (the screen and MARGIN rows beyond it), or only the screen and
+ * FIRST_MARGIN rows when more than MANY_NEW_ROWS loaded rows would be drawn anew (`narrow`).
+ */
+export function rowsToDraw(
+  first: number,
+  last: number,
+  count: number,
+  isNew: (i: number) => boolean,
+): { from: number; to: number; narrow: boolean } {
+  let fresh = 0;
+  for (let i = first; i <= last; i++) if (isNew(i)) fresh++;
+  if (fresh <= MANY_NEW_ROWS) return { from: first, to: last, narrow: false };
+  // At either end of the list the margin is cut short already: keep that side whole.
+  const from = first === 0 ? first : Math.min(last, first + MARGIN - FIRST_MARGIN);
+  const to = last === count - 1 ? last : Math.max(from, last - MARGIN + FIRST_MARGIN);
+  return { from, to, narrow: from > first || to < last };
+}
+
 /** The scrolled rows of one tree source (scaled past the browser's element height: useScaledRows). */
 function TreeList({ tree }: { tree: TreeSource }) {
   const api = useApi();
@@ -136,7 +166,7 @@ function TreeList({ tree }: { tree: TreeSource }) {
     count: rowCount,
     rowHeight: ROW_HEIGHT,
     scrollRef,
-    overscan: 12,
+    overscan: MARGIN,
     ...(selectedRow !== null ? { initialRow: selectedRow } : {}),
   });
   const { first, last, scrollToIndex } = rows;
@@ -189,8 +219,24 @@ function TreeList({ tree }: { tree: TreeSource }) {
     },
     [setHover],
   );
+  // The loaded rows the last commit drew: a commit drawing many more draws the screen first.
+  // Read in render on purpose: what was drawn decides only how much of the margin this commit draws.
+  const drawn = useRef(new Set<number>());
+  // eslint-disable-next-line react-hooks/refs -- see above; a later commit draws the rest either way
+  const { from, to, narrow } = rowsToDraw(first, last, rowCount, (i) => !drawn.current.has(i) && !!tree.get(i));
   const indexes: number[] = [];
-  for (let i = first; i <= last; i++) indexes.push(i);
+  for (let i = from; i <= to; i++) indexes.push(i);
+  useLayoutEffect(() => {
+    const now = new Set<number>();
+    for (const i of indexes) if (tree.get(i)) now.add(i);
+    drawn.current = now;
+  });
+  useEffect(() => {
+    if (!narrow) return;
+    // After the paint (a passive effect of a concurrent commit may run before it), as a transition.
+    const frame = requestAnimationFrame(() => setTimeout(() => startTransition(rerender)));
+    return () => cancelAnimationFrame(frame);
+  }, [narrow, from, to]);
   const composerIndex = composerFor ? indexes.find((i) => tree.get(i)?.id === composerFor) : undefined;
 
   return (

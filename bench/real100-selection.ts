@@ -57,6 +57,19 @@ export const leafRequest = (key: string, leaf: string | null): LeafRequest => ({
   overrides: {},
 });
 
+/**
+ * What a first open asks before both panes can be drawn, one after the other as the UI does: the
+ * open, the top page of tree rows, the active leaf's view. (The A/B benches time this.)
+ */
+export async function openToPanes(
+  call: <M extends ApiMethod>(method: M, req: ApiRequest<M>) => Promise<unknown>,
+  key: string,
+): Promise<void> {
+  await call('openSession', { key });
+  await call('getTreeRows', { key, start: 0, count: TREE_PAGE, foldAudit: false });
+  await call('getLeafView', { ...leafRequest(key, null), pagedMessages: true });
+}
+
 async function timed<T>(f: () => Promise<T>): Promise<{ v: T; ms: number }> {
   const t0 = performance.now();
   const v = await f();

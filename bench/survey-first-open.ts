@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { startServe } from '../src/test-support/serve-process';
 import { prepareReal100 } from './real100-data';
 import { stopServe } from './real100-reopen';
-import { leafRequest } from './real100-selection';
+import { openToPanes } from './real100-selection';
 import { describeThreads, sampleThreads, threadFigures } from './thread-times';
 import { WsApiClient } from './ws-api-client';
 
@@ -66,9 +66,7 @@ try {
         const c0 = cpuMs(pid);
         const threads0 = sampleThreads(pid);
         const t0 = performance.now();
-        await c.call('openSession', { key: data.key });
-        await c.call('getTreeRows', { key: data.key, start: 0, count: 256, foldAudit: false });
-        await c.call('getLeafView', { ...leafRequest(data.key, null), pagedMessages: true });
+        await openToPanes((m, r) => c.call(m, r), data.key);
         const ms = Math.round(performance.now() - t0);
         const used = cpuMs(pid) - c0;
         const threads = threadFigures(pid, threads0, sampleThreads(pid));

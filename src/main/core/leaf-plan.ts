@@ -12,6 +12,7 @@ import { stringifyJson } from '../../shared/json-text';
 import { atOnce, checkCancelled, type CancelSignal } from './cancel';
 import { chainToRoot } from './chain';
 import { extendChainContext, scanChain, type ChainContext, type PacketRef } from './chain-context';
+import { lastAtOrBefore } from './chain-scan';
 import type { Ledger } from './ledger';
 import { KIND, type LedgerIndex } from './ledger-index';
 import {
@@ -199,19 +200,8 @@ function holdsContext(
 
 /** The turn of `f` whose entries hold chain position `pos` (-1: before the first directive). */
 function turnHolding(f: ChainFacts, pos: number): number {
-  const n = f.turnIndex.turns.length;
   const start = (k: number): number => (k < f.closed.length ? f.closed[k].firstPos : f.lastTurnPos);
-  let lo = 0;
-  let hi = n - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (start(mid) <= pos) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
+  return lastAtOrBefore(f.turnIndex.turns.length, start, pos);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { HiddenReason, Projection } from '../../shared/ledger-types';
 import { scanChain } from './chain-context';
+import { lastAtOrBefore } from './chain-scan';
 import { isObject } from './entry-types';
 import { F_ASSISTANT, F_CONTROL, F_MESSAGE, KIND, UNKNOWN_KIND } from './ledger-index';
 import type { Ledger } from './ledger';
@@ -96,14 +97,7 @@ export function visibilityContext(
 function turnIndexAt(vc: VisibilityContext, pos: number): number {
   const starts = vc.turnStarts;
   if (starts.length === 0 || pos < starts[0] || pos >= vc.turnsEnd) return -1;
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= pos) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return lastAtOrBefore(starts.length, (k) => starts[k], pos);
 }
 
 /** The turn holding chain position `pos`, or null (before the reset, in the preamble). */

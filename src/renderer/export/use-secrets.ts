@@ -1,7 +1,8 @@
 /**
  * Keeps the secrets store current: the counts of every session (scanned as opened, or by the
- * background survey of unopened ones) and the open session's findings. Asked when a session opens, is read again or grows, and while a scan runs or the
- * session is still being read. A poll is one cheap call (the counts); the open session's findings
+ * background survey of unopened ones) and the open session's findings. Asked when a session
+ * opens, is read again or grows, and while a scan runs, the survey has work or the session is
+ * still being read. A poll is one cheap call (the counts); the open session's findings
  * are asked again only when its count moved, so selecting leaves asks nothing.
  */
 import { useEffect, useRef } from 'react';

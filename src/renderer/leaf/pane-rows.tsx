@@ -14,6 +14,7 @@ import {
 } from 'react';
 import { type Align, useScaledList } from '../data/scaled-list';
 import { needsScaling } from '../data/scaled-rows';
+import { afterPaint } from '../util/after-paint';
 
 type VirtualizerOptions = Parameters<typeof useVirtualizer<HTMLDivElement, Element>>[0];
 
@@ -234,9 +235,7 @@ function useSettledOverscan(full: number | undefined, first: number | undefined)
   const [settled, setSettled] = useState(first === undefined);
   useEffect(() => {
     if (settled) return;
-    // After the paint: a passive effect of a concurrent commit may run before it.
-    const frame = requestAnimationFrame(() => setTimeout(() => startTransition(() => setSettled(true))));
-    return () => cancelAnimationFrame(frame);
+    return afterPaint(() => setSettled(true));
   }, [settled]);
   return settled ? full : first;
 }

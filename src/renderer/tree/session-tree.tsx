@@ -1,4 +1,4 @@
-import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import type { TreeRow } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { mayStartTurn, turnFidelitiesFor } from '../data/plan-sources';
@@ -11,6 +11,7 @@ import { ROW_HEIGHT } from './lane-graph';
 import { rowNumberOf, selectRowEntry } from './tree-nav';
 import { TreeRowView } from './tree-row-view';
 import { useCursorFollowsLeaf } from './use-cursor-follows-leaf';
+import { afterPaint } from '../util/after-paint';
 
 /** The session's entries as a virtualized git-graph: only the visible rows are fetched and drawn. */
 export function SessionTree() {
@@ -233,9 +234,7 @@ function TreeList({ tree }: { tree: TreeSource }) {
   });
   useEffect(() => {
     if (!narrow) return;
-    // After the paint (a passive effect of a concurrent commit may run before it), as a transition.
-    const frame = requestAnimationFrame(() => setTimeout(() => startTransition(rerender)));
-    return () => cancelAnimationFrame(frame);
+    return afterPaint(rerender);
   }, [narrow, from, to]);
   const composerIndex = composerFor ? indexes.find((i) => tree.get(i)?.id === composerFor) : undefined;
 

@@ -1,0 +1,17 @@
+import { startTransition } from 'react';
+
+/**
+ * Runs `f` as a transition once the current frame is painted: a frame callback runs before the
+ * paint, the task it queues after it (a passive effect of a concurrent commit may run before the
+ * paint too). Returns the cancel, for an effect's cleanup: it stops whichever of the two is pending.
+ */
+export function afterPaint(f: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(() => startTransition(f));
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    if (timer !== null) clearTimeout(timer);
+  };
+}

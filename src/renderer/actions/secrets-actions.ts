@@ -16,12 +16,9 @@ export function secretsActions(confirm: () => boolean): Action[] {
       // The library's checkbox, from the keyboard: it turns the setting over.
       id: 'secrets.survey',
       title: 'Secrets: count in sessions never opened (on/off)',
-      run: async ({ api, state }) => {
-        try {
-          await setSecretSurvey(api, !(await secretSurveyState(api)).on);
-        } catch (e) {
-          state.setExportNotice({ text: e instanceof Error ? e.message : String(e), error: true });
-        }
+      run: async ({ api }) => {
+        const now = await secretSurveyState(api).catch(() => null);
+        if (now) await setSecretSurvey(api, !now.on);
       },
     },
     {

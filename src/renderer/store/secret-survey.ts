@@ -1,11 +1,10 @@
 /**
  * The user's setting for the background survey of sessions never opened (docs/secrets.md): read,
- * turned on or off for the backend that serves this window (every other client hears it too),
- * and said in the notice line. The library's checkbox and the palette's action both use it.
+ * turned on or off for the backend that serves this window (every other client hears it too).
+ * The library's checkbox and the palette's action both use it.
  */
 import type { Api } from '../../shared/api';
 import type { SecretSurveyState } from '../../shared/api-secrets';
-import { useAppStore } from './app-store';
 import { useSecretsStore } from './secrets-store';
 
 /** An API failure's message (an Error, or the plain `{code, message}` the preload bridge rejects with). */
@@ -23,7 +22,7 @@ export async function secretSurveyState(api: Api): Promise<SecretSurveyState> {
   return survey;
 }
 
-/** What the setting means now, in a sentence. */
+/** What the setting means now, in a sentence (the checkbox's tooltip). */
 export function surveyNotice(s: SecretSurveyState): string {
   const what = s.on
     ? 'Secrets in sessions never opened are counted in the background'
@@ -31,14 +30,13 @@ export function surveyNotice(s: SecretSurveyState): string {
   return `${what}${s.kept ? '.' : ', for this server (its next start follows --no-secret-survey).'}`;
 }
 
-/** Turns the survey on or off and says so (or why it could not) in the notice line. */
+/** Turns the survey on or off; a failure is said beside the setting (the library's foot). */
 export async function setSecretSurvey(api: Api, on: boolean): Promise<void> {
-  const notify = useAppStore.getState().setExportNotice;
+  const store = useSecretsStore.getState();
   try {
-    const survey = await api.setSecretSurvey({ on });
-    useSecretsStore.getState().setSurvey(survey);
-    notify({ text: surveyNotice(survey), error: false });
+    store.setSurvey(await api.setSecretSurvey({ on }));
+    store.setSurveyProblem(null);
   } catch (e) {
-    notify({ text: `The secret survey was not turned ${on ? 'on' : 'off'}: ${messageOf(e)}`, error: true });
+    store.setSurveyProblem(`Not turned ${on ? 'on' : 'off'}: ${messageOf(e)}`);
   }
 }

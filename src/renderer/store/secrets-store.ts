@@ -10,18 +10,22 @@ interface SecretsState {
   counts: Record<string, SecretCount>;
   /** The survey of sessions never opened, as the backend last said (null: not asked yet). */
   survey: SecretSurveyState | null;
+  /** Why the last change of the survey's setting failed (shown beside the setting), or null. */
+  surveyProblem: string | null;
   /** The open session's findings, by entry id. */
   key: string | null;
   byEntry: Record<string, SecretFinding[]>;
   setCounts(list: SecretCount[], survey: SecretSurveyState | null): void;
   /** The survey was turned on or off (by this window, or another client of the server). */
   setSurvey(survey: SecretSurveyState): void;
+  setSurveyProblem(problem: string | null): void;
   setFindings(key: string, findings: SecretFinding[]): void;
 }
 
 export const useSecretsStore = create<SecretsState>((set) => ({
   counts: Object.create(null) as Record<string, SecretCount>,
   survey: null,
+  surveyProblem: null,
   key: null,
   byEntry: Object.create(null) as Record<string, SecretFinding[]>,
   setCounts: (list, survey) => {
@@ -30,6 +34,7 @@ export const useSecretsStore = create<SecretsState>((set) => ({
     set({ counts, survey });
   },
   setSurvey: (survey) => set({ survey }),
+  setSurveyProblem: (surveyProblem) => set({ surveyProblem }),
   setFindings: (key, findings) => {
     const byEntry = Object.create(null) as Record<string, SecretFinding[]>;
     for (const f of findings) (byEntry[f.entryId] ??= []).push(f);

@@ -106,9 +106,10 @@ async function start(): Promise<void> {
     userDataDir: app.getPath('userData'),
     bundledDemoDir: paths.bundledDemoDir,
   });
-  // userData also holds the user's prices.json.
+  // userData also holds the user's prices.json, and settings.json: the secret survey starts on
+  // unless the user turned it off (kept across launches).
   const created = await WorkerBackend.create(
-    { ...home, userDataDir: app.getPath('userData'), secretSurvey: true },
+    { ...home, userDataDir: app.getPath('userData'), secretSurvey: true, keepSettings: true },
     { entry: backendWorkerPath },
   );
   backend = created;

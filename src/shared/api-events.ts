@@ -4,6 +4,7 @@
  * Plain types and limits only: the renderer imports it (through api.ts).
  */
 import type { OpenFileOutcome } from './api-files';
+import type { SecretSurveyState } from './api-secrets';
 import type { ReadingProgress, SessionInfo, SessionSummary } from './api-sessions';
 import type { TreeRow } from './api-tree';
 import type { UsageTotals, WorkItem } from './ledger-types';
@@ -82,6 +83,8 @@ export type ApiEvent =
   | { type: 'reader'; change: 'restarted' | 'stopped'; reason: string }
   /** The user's `prices.json` was created, edited or removed (to library subscribers): ask for costs again. */
   | { type: 'prices' }
+  /** The secret survey of sessions never opened was turned on or off (to library subscribers): ask for counts again. */
+  | { type: 'secretSurvey'; survey: SecretSurveyState }
   /**
    * Files were opened by path (File → Open…, a drop, a second launch's arguments, a recent file; to
    * library subscribers): the window shows the first one opened, and says why any was refused.

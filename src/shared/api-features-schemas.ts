@@ -71,6 +71,8 @@ export function featureRequestSchemas(p: SchemaParts) {
       })
       .strict(),
     getSecretCounts: z.object({}).strict(),
+    getSecretSurvey: z.object({}).strict(),
+    setSecretSurvey: z.object({ on: z.boolean() }).strict(),
     redactTexts: z.object({ key: p.sessionKey, texts: z.array(z.string().max(16 << 20)).max(1000) }).strict(),
     getEntryFate: z.object({ ...plannedLeaf, entry: p.entryId }).strict(),
     searchProjected: z

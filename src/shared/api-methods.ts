@@ -35,6 +35,8 @@ const METHOD_SET: Record<ApiMethod, true> = {
   // secrets (api-secrets.ts)
   getSecrets: true,
   getSecretCounts: true,
+  getSecretSurvey: true,
+  setSecretSurvey: true,
   redactTexts: true,
   beginExport: true,
   readExport: true,

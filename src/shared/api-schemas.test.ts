@@ -46,3 +46,26 @@ describe('getPlanTurns: a window of the plan or turns by id, never both', () => 
     expect(() => parseRequest('getPlanTurns', req)).toThrow(/bad getPlanTurns/);
   });
 });
+
+describe('the secret survey setting: on or off, nothing else', () => {
+  it('takes a boolean, and no request at all to read it', () => {
+    expect(parseRequest('setSecretSurvey', { on: false })).toEqual({ on: false });
+    expect(parseRequest('setSecretSurvey', { on: true })).toEqual({ on: true });
+    expect(parseRequest('getSecretSurvey', {})).toEqual({});
+  });
+
+  it.each([
+    ['no value', {}],
+    ['a string', { on: 'false' }],
+    ['a number', { on: 0 }],
+    ['null', { on: null }],
+    ['another field', { on: true, kept: true }],
+    ['not an object', true],
+  ])('refuses %s', (_, req) => {
+    expect(() => parseRequest('setSecretSurvey', req)).toThrow(/bad setSecretSurvey/);
+  });
+
+  it('refuses a request to read it that carries a value', () => {
+    expect(() => parseRequest('getSecretSurvey', { on: true })).toThrow(/bad getSecretSurvey/);
+  });
+});

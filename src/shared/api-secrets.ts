@@ -46,7 +46,8 @@ export interface SessionSecrets {
  * - `surveying`: the survey is reading it now (`count` so far);
  * - `pending`: not surveyed yet (the survey reaches it in turn);
  * - `not-scanned`: the survey could not read it as a ledger (a FIFO, a link loop, not a ledger).
- * With the survey off (`serve --no-secret-survey`), sessions never opened are not listed.
+ * With the survey off (the user's setting, or `serve --no-secret-survey`), sessions never opened
+ * are not listed: `SecretCounts.survey` says why (a row shows "not counted", never a 0).
  */
 export type SecretCountState = 'open' | 'surveyed' | 'surveying' | 'pending' | 'not-scanned';
 
@@ -58,13 +59,36 @@ export interface SecretCount {
   state: SecretCountState;
 }
 
+/**
+ * The background survey of sessions never opened, as the user set it: `on` (it counts them) or
+ * off (it reads nothing; their counts are not reported). `kept`: the choice is kept across
+ * launches (the desktop app's settings) rather than for this server only (serve mode).
+ */
+export interface SecretSurveyState {
+  on: boolean;
+  kept: boolean;
+}
+
+export interface SecretCounts {
+  sessions: SecretCount[];
+  /** The survey's state: off, sessions never opened are left out of `sessions`. */
+  survey: SecretSurveyState;
+}
+
 /** The marker that stands for a redacted secret. */
 export const redactionMarker = (kind: string): string => `[redacted: ${kind}]`;
 
 export interface SecretApiMethods {
   getSecrets(req: { key: SessionKey; entryIds?: string[]; limit?: number }): SessionSecrets;
   /** Every session's count and where it comes from (the open scan, or the survey of unopened ones). */
-  getSecretCounts(req: Record<string, never>): { sessions: SecretCount[] };
+  getSecretCounts(req: Record<string, never>): SecretCounts;
+  /** The survey of sessions never opened: on or off. */
+  getSecretSurvey(req: Record<string, never>): SecretSurveyState;
+  /**
+   * Turns the survey on or off for the serving backend (every library subscriber hears a
+   * `secretSurvey` event); off, the step in progress ends first. Idempotent.
+   */
+  setSecretSurvey(req: { on: boolean }): SecretSurveyState;
   /** The texts with every secret found in the session replaced by its marker. */
   redactTexts(req: { key: SessionKey; texts: string[] }): { texts: string[]; redacted: number };
 }

@@ -36,10 +36,16 @@ export interface ExplorerBackendOptions {
   /** The largest file opened by path (default MAX_OPENED_FILE_BYTES; tests set less). */
   maxOpenedBytes?: number;
   /**
-   * Count the secrets of sessions never opened, in the background (secrets/survey.ts). Serve mode
-   * and the app turn it on (`serve --no-secret-survey` leaves it off); off unless asked.
+   * Count the secrets of sessions never opened, in the background (secrets/survey.ts): how the
+   * survey starts (`setSecretSurvey` turns it on or off later). Serve mode and the app turn it on
+   * (`serve --no-secret-survey` starts it off); off unless asked.
    */
   secretSurvey?: boolean;
+  /**
+   * Keep the user's settings in `userDataDir/settings.json` (the desktop app): a kept choice
+   * overrides `secretSurvey` at the start, and a change is kept for the next launch.
+   */
+  keepSettings?: boolean;
 }
 
 /**

@@ -39,6 +39,8 @@ import { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options
 import { BranchIdempotency } from './branch-idempotency';
 import { CallLull } from './call-lull';
 import { SecretSurvey } from '../secrets/survey';
+import { AppSettingsFile } from './app-settings';
+import { SurveySetting } from './survey-setting';
 import { secretCounts, sessionScanner } from '../secrets/session-secrets';
 import { appendBranchOnce, writtenSince, type BranchHost } from './branch-writes';
 import { entrySlice } from './entry-slice';
@@ -49,6 +51,7 @@ import { rawLine } from './raw-line';
 import { acquireSession, type SessionHow } from './session-access';
 import { activeWork } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
+import { NO_SURVEY } from './secret-handlers';
 import { Subscriptions } from './subscriptions';
 import { logFailure, SessionNews } from './session-news';
 import { treeRows } from './tree-rows';
@@ -95,8 +98,9 @@ export class ExplorerBackend implements ApiBackend {
   private lockTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly lull = new CallLull();
-  /** Counts the secrets of the sessions not opened, when asked to (secrets/survey.ts). */
+  /** Counts the secrets of the sessions not opened, while the user's setting says so (secrets/survey.ts). */
   private survey: SecretSurvey | null = null;
+  private surveySetting: SurveySetting | null = null;
 
   private constructor(
     readonly info: HomeInfo,
@@ -153,7 +157,7 @@ export class ExplorerBackend implements ApiBackend {
       const prices = userPricesPath(opts.userDataDir ?? null);
       if (prices !== null) b.stopPrices = watchPrices(prices, () => b.subs.pushLibrary({ type: 'prices' }));
     }
-    if (opts.secretSurvey === true) b.startSurvey();
+    b.startSurvey();
     const poll = opts.lockPollMs ?? 5000;
     if (poll > 0) {
       b.lockTimer = setInterval(() => void b.news.pollLocks().catch(logFailure), poll);
@@ -162,9 +166,13 @@ export class ExplorerBackend implements ApiBackend {
     return b;
   }
 
+  /** The survey, on or off as the kept setting (the desktop app) or the option says. */
   private startSurvey(): void {
     const cache = this.cache;
+    const dataDir = this.opts.keepSettings === true ? this.opts.userDataDir : undefined;
+    const settings = dataDir === undefined ? null : new AppSettingsFile(dataDir);
     this.survey = new SecretSurvey({
+      on: SurveySetting.startsOn(settings, this.opts.secretSurvey === true),
       sessions: () =>
         this.library.all().flatMap((s) => {
           const file = this.opened.fileOf(this.info.home, s.key);
@@ -179,6 +187,9 @@ export class ExplorerBackend implements ApiBackend {
         secretCounts().some((c) => c.scanning),
     });
     this.survey.start();
+    this.surveySetting = new SurveySetting(this.survey, settings, (survey) =>
+      this.subs.pushLibrary({ type: 'secretSurvey', survey }),
+    );
   }
 
   /** Validates `rawReq` for `method` and runs it; rejects with ApiError (`cancelled` once `signal` aborts). */
@@ -351,7 +362,7 @@ export class ExplorerBackend implements ApiBackend {
       opened: (key, client) => this.session(key, client),
       summaries: () => this.library.all(),
       openSessions: () => this.cache.keys().flatMap((key) => this.cache.peek(key) ?? []),
-      surveyCounts: () => this.survey?.counts() ?? [],
+      survey: () => this.surveySetting ?? NO_SURVEY,
     });
     return this.featureApi;
   }

@@ -4,7 +4,6 @@
  * into its handler table.
  */
 import type { FeatureApiMethods, PriceTable } from '../../shared/api-features';
-import type { SecretCount } from '../../shared/api-secrets';
 import type { SessionKey, SessionSummary } from '../../shared/api';
 import type { CancelSignal } from '../core/cancel';
 import { parseSessionKey } from '../core/home';
@@ -23,7 +22,7 @@ import { entryFateOf, projectedSearchOf } from './entry-fate-handler';
 import { ExportStore } from './export-store';
 import { runInSteps } from './in-steps';
 import { leafIndex } from './leaf-context';
-import { exportRedactor, secretHandlers } from './secret-handlers';
+import { exportRedactor, NO_SURVEY, secretHandlers, type SurveyControl } from './secret-handlers';
 import { redactedProjectionSource, withRedactionHeaderPieces } from '../secrets/redacted-export';
 
 type FeatureMethod = keyof FeatureApiMethods;
@@ -47,8 +46,8 @@ export interface FeatureDeps {
   summaries(): SessionSummary[];
   /** The sessions open now (search looks an entry id up in their indexes before it scans). */
   openSessions?(): Iterable<OpenSession>;
-  /** The secret survey's counts of the sessions not opened (secrets/survey.ts). */
-  surveyCounts?(): SecretCount[];
+  /** The secret survey of the sessions not opened (survey-setting.ts). */
+  survey?(): SurveyControl;
 }
 
 /** An open session's index as search asks it: where an id's line is, read back from its file. */
@@ -92,8 +91,8 @@ export class FeatureApi {
     return this.deps.opened(key, client);
   }
 
-  surveyCounts(): SecretCount[] {
-    return this.deps.surveyCounts?.() ?? [];
+  survey(): SurveyControl {
+    return this.deps.survey?.() ?? NO_SURVEY;
   }
 }
 
@@ -132,7 +131,7 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
     // Findings follow the read: asking for them opens the session and never reads it whole at once.
     ...secretHandlers(
       (key, client) => api().opened(key, client),
-      () => api().surveyCounts(),
+      () => api().survey(),
     ),
     // The export is only planned here: its text is written chunk by chunk as readExport asks.
     beginExport: async (req, client, signal) => {

@@ -2,13 +2,32 @@
  * Handlers of the secret methods (api-secrets.ts), and the redaction every export gets unless its
  * request says `unredacted`. The scanning itself runs as sessions are read (secrets/).
  */
-import type { SecretApiMethods, SecretCount } from '../../shared/api-secrets';
+import type { SecretApiMethods, SecretCount, SecretSurveyState } from '../../shared/api-secrets';
 import type { SessionKey } from '../../shared/leaf-request';
 import type { CancelSignal } from '../core/cancel';
 import type { OpenSession } from '../library/session-cache';
 import { Redactor } from '../secrets/redact';
 import { secretCounts, sessionRedactor, sessionScanner, sessionSecrets } from '../secrets/session-secrets';
-import type { ApiClient } from './api-backend';
+import { ApiError, type ApiClient } from './api-backend';
+
+/** The background survey of sessions never opened, as the secret methods see it (survey-setting.ts). */
+export interface SurveyControl {
+  /** What it says of the sessions not opened (none while off). */
+  counts(): SecretCount[];
+  state(): SecretSurveyState;
+  /** Turns it on or off; resolves once that took effect. */
+  set(on: boolean): Promise<SecretSurveyState>;
+}
+
+/** A backend without a survey: it is off, and cannot be turned on. */
+export const NO_SURVEY: SurveyControl = {
+  counts: () => [],
+  state: () => ({ on: false, kept: false }),
+  set: async (on) => {
+    if (on) throw new ApiError('refused', 'this backend has no secret survey');
+    return { on: false, kept: false };
+  },
+};
 
 type SecretMethod = keyof SecretApiMethods;
 export type SecretHandlers = {
@@ -30,12 +49,12 @@ export async function exportRedactor(key: SessionKey, unredacted: boolean | unde
 }
 
 /**
- * `surveyCounts`: what the survey of the home says of the sessions not opened (survey.ts); the
- * open scans' counts come first, so a session opened mid-survey is never counted twice.
+ * `survey`: the survey of the home, which counts the sessions not opened (survey.ts); the open
+ * scans' counts come first, so a session opened mid-survey is never counted twice.
  */
 export function secretHandlers(
   session: (key: SessionKey, client: ApiClient) => Promise<OpenSession>,
-  surveyCounts: () => SecretCount[] = () => [],
+  survey: () => SurveyControl = () => NO_SURVEY,
 ): SecretHandlers {
   return {
     getSecrets: async ({ key, entryIds, limit }, client) => {
@@ -45,8 +64,11 @@ export function secretHandlers(
     getSecretCounts: async () => {
       const open = secretCounts();
       const seen = new Set(open.map((c) => c.key));
-      return { sessions: [...open, ...surveyCounts().filter((c) => !seen.has(c.key))] };
+      const s = survey();
+      return { sessions: [...open, ...s.counts().filter((c) => !seen.has(c.key))], survey: s.state() };
     },
+    getSecretSurvey: async () => survey().state(),
+    setSecretSurvey: async ({ on }) => survey().set(on),
     redactTexts: async ({ key, texts }, client) => {
       await session(key, client);
       const r = await exportRedactor(key, false);

@@ -1,9 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SecretCount } from '../../shared/api-secrets';
+import type { ApiEvent } from '../../shared/api';
+import type { SecretCount, SecretCounts } from '../../shared/api-secrets';
 import { useTempDir } from '../../test-support/temp-dir';
-import type { ApiClient } from './api-backend';
+import { ApiError, type ApiClient } from './api-backend';
+import { SETTINGS_FILE } from './app-settings';
 import { ExplorerBackend } from './explorer-backend';
 import { fixtureLedger } from '../secrets/fixtures/planted-secrets';
 
@@ -68,5 +70,106 @@ describe('getSecretCounts with the survey on', () => {
     writeFileSync(join(home, B), fixtureLedger().bytes);
     backend = await ExplorerBackend.create({ home, isDemo: false, label: 'test', watch: false, lockPollMs: 0 });
     expect((await counts(backend)).map((c) => c.key)).not.toContain(B);
+  });
+});
+
+describe('the survey setting (getSecretSurvey, setSecretSurvey)', () => {
+  function homeWithB(): string {
+    const home = tempDir();
+    mkdirSync(join(home, DIR), { recursive: true });
+    writeFileSync(join(home, B), fixtureLedger().bytes);
+    return home;
+  }
+  const all = async (b: ExplorerBackend): Promise<SecretCounts> =>
+    (await b.call('getSecretCounts', {}, client)) as SecretCounts;
+
+  it('turns the running survey off and on: every subscriber hears it, counts hide and come back', async () => {
+    backend = await ExplorerBackend.create({
+      home: homeWithB(),
+      isDemo: false,
+      label: 'test',
+      watch: false,
+      lockPollMs: 0,
+      secretSurvey: true,
+    });
+    const b = backend;
+    const heard: ApiEvent[] = [];
+    const other: ApiClient = { id: 'c2', push: (e) => heard.push(e) };
+    await b.call('subscribe', { topic: 'library' }, other);
+    expect(await b.call('getSecretSurvey', {}, client)).toEqual({ on: true, kept: false });
+    const surveyed = await vi.waitFor(
+      async () => {
+        const c = (await all(b)).sessions.find((x) => x.key === B);
+        if (c?.state !== 'surveyed') throw new Error('still surveying');
+        return c;
+      },
+      { timeout: 60_000, interval: 400 },
+    );
+
+    expect(await b.call('setSecretSurvey', { on: false }, client)).toEqual({ on: false, kept: false });
+    const off = await all(b);
+    expect(off.survey).toEqual({ on: false, kept: false });
+    expect(off.sessions.map((c) => c.key)).not.toContain(B);
+    expect(heard.filter((e) => e.type === 'secretSurvey')).toEqual([
+      { type: 'secretSurvey', survey: { on: false, kept: false } },
+    ]);
+    // Idempotent: off again changes nothing and tells no one.
+    expect(await b.call('setSecretSurvey', { on: false }, client)).toEqual({ on: false, kept: false });
+    expect(heard.filter((e) => e.type === 'secretSurvey')).toHaveLength(1);
+
+    expect(await b.call('setSecretSurvey', { on: true }, client)).toEqual({ on: true, kept: false });
+    const on = await all(b);
+    expect(on.survey.on).toBe(true);
+    expect(on.sessions.find((c) => c.key === B)).toEqual(surveyed);
+    expect(heard.filter((e) => e.type === 'secretSurvey').at(-1)).toEqual({
+      type: 'secretSurvey',
+      survey: { on: true, kept: false },
+    });
+  }, 90_000);
+
+  it('refuses a setting that is not a boolean, naming the method', async () => {
+    backend = await ExplorerBackend.create({ home: homeWithB(), isDemo: false, label: 'test', watch: false });
+    for (const req of [{}, { on: 'off' }, { on: 1 }, { on: true, extra: 1 }]) {
+      const e = await backend.call('setSecretSurvey', req, client).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ApiError);
+      expect(e).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/setSecretSurvey/) as string });
+    }
+    expect(await backend.call('getSecretSurvey', {}, client)).toEqual({ on: false, kept: false });
+  });
+
+  it('the desktop app keeps the choice across launches; serve mode keeps none', async () => {
+    const home = homeWithB();
+    const data = tempDir();
+    const app = { home, isDemo: false, label: 'test', watch: false, lockPollMs: 0, userDataDir: data };
+    backend = await ExplorerBackend.create({ ...app, secretSurvey: true, keepSettings: true });
+    expect(await backend.call('getSecretSurvey', {}, client)).toEqual({ on: true, kept: true });
+    await backend.call('setSecretSurvey', { on: false }, client);
+    expect(JSON.parse(readFileSync(join(data, SETTINGS_FILE), 'utf8'))).toEqual({ secretSurvey: false });
+    await backend.close();
+
+    // The next launch asks for it on, as the app always does: the kept choice wins.
+    backend = await ExplorerBackend.create({ ...app, secretSurvey: true, keepSettings: true });
+    expect(await backend.call('getSecretSurvey', {}, client)).toEqual({ on: false, kept: true });
+    expect((await all(backend)).sessions.map((c) => c.key)).not.toContain(B);
+    await backend.call('setSecretSurvey', { on: true }, client);
+    expect(JSON.parse(readFileSync(join(data, SETTINGS_FILE), 'utf8'))).toEqual({ secretSurvey: true });
+    await backend.close();
+
+    // Serve mode: its flag sets the start, a change holds for the running server only.
+    const served = tempDir();
+    backend = await ExplorerBackend.create({ ...app, userDataDir: served, secretSurvey: false });
+    expect(await backend.call('getSecretSurvey', {}, client)).toEqual({ on: false, kept: false });
+    await backend.call('setSecretSurvey', { on: true }, client);
+    expect(existsSync(join(served, SETTINGS_FILE))).toBe(false);
+  });
+
+  it('a damaged settings file is no choice made: the default holds, and the next change mends it', async () => {
+    const data = tempDir();
+    writeFileSync(join(data, SETTINGS_FILE), '{"secretSurvey": tru');
+    const app = { home: homeWithB(), isDemo: false, label: 'test', watch: false, userDataDir: data };
+    backend = await ExplorerBackend.create({ ...app, secretSurvey: true, keepSettings: true });
+    expect(await backend.call('getSecretSurvey', {}, client)).toEqual({ on: true, kept: true });
+    await backend.call('setSecretSurvey', { on: false }, client);
+    expect(JSON.parse(readFileSync(join(data, SETTINGS_FILE), 'utf8'))).toEqual({ secretSurvey: false });
   });
 });

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
   mkdirSync,
+  readdirSync,
+  readlinkSync,
   mkdtempSync,
   renameSync,
   rmSync,
@@ -224,5 +226,107 @@ describe('the secret survey of sessions never opened', () => {
     const other = surveying === a.key ? b.key : a.key;
     await until(s, () => countOf(s, other)?.state === 'surveyed');
     expect(s.counts().map((c) => c.key)).toEqual([other]);
+  });
+
+  describe('turned off and on by the user', () => {
+    /** This process's descriptors open on `path` (Linux: /proc/self/fd). */
+    const fdsOn = (path: string): number =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch {
+          return false; // (the listing's own descriptor, closed by now)
+        }
+      }).length;
+    /** Lets the survey's loop run whatever it would run now (its wake-ups are promise callbacks). */
+    const settle = async (): Promise<void> => {
+      for (let k = 0; k < 5; k++) await new Promise((r) => setImmediate(r));
+    };
+
+    it('off mid-file: closes it, claims nothing, reads no more and says nothing; on: resumes', async () => {
+      makeHome();
+      const f = fixtureLedger();
+      const expected = await openScanCount(f.bytes);
+      const a = sessionFileAt('a');
+      writeFileSync(a.path, f.bytes);
+      const clean = sessionFileAt('clean');
+      writeFileSync(clean.path, f.bytes.subarray(0, f.bytes.indexOf(10) + 1));
+      utimesSync(clean.path, new Date(1e12), new Date(1e12)); // older: a is surveyed first
+      let listed = 0;
+      const s = survey([a, clean], {
+        sessions: () => {
+          listed++;
+          return [a, clean].map((file) => ({ key: file.key, file }));
+        },
+      });
+      const states: boolean[] = [];
+      s.onChange(() => {
+        if (states.at(-1) !== s.isOn()) states.push(s.isOn());
+      });
+      s.start();
+      // Mid-file: a's first step is counted, more of it is left.
+      await until(s, () => countOf(s, a.key)?.state === 'surveying' && s.bytesRead < f.bytes.length);
+      expect(fdsOn(a.path)).toBe(1);
+      await s.setOn(false);
+      expect(s.isOn()).toBe(false);
+      expect(fdsOn(a.path)).toBe(0);
+      expect(s.counts()).toEqual([]);
+      const read = s.bytesRead;
+      const lists = listed;
+      // Woken (as a change in the home would), it still reads nothing and lists nothing.
+      s.nudge();
+      await settle();
+      expect(s.bytesRead).toBe(read);
+      expect(listed).toBe(lists);
+      await s.setOn(false); // idempotent
+      expect(states).toEqual([true, false]);
+
+      await s.setOn(true);
+      expect(s.isOn()).toBe(true);
+      await until(s, () => s.counts().length === 2 && s.counts().every((c) => c.state === 'surveyed'));
+      expect(countOf(s, a.key)?.count).toBe(expected);
+      expect(countOf(s, clean.key)?.count).toBe(0);
+      // a was not claimed when cut short: surveyed again from its start.
+      expect(s.bytesRead - read).toBeGreaterThanOrEqual(f.bytes.length);
+      expect(states).toEqual([true, false, true]);
+      expect(s.warnings).toEqual([]);
+    });
+
+    it('off hides what was surveyed; on shows it again without reading unchanged files', async () => {
+      makeHome();
+      const f = fixtureLedger();
+      const a = sessionFileAt('a');
+      writeFileSync(a.path, f.bytes);
+      const s = survey([a]);
+      s.start();
+      await until(s, () => countOf(s, a.key)?.state === 'surveyed');
+      const count = countOf(s, a.key)?.count;
+      const read = s.bytesRead;
+      await s.setOn(false);
+      expect(s.counts()).toEqual([]);
+      await s.setOn(true);
+      expect(countOf(s, a.key)).toMatchObject({ state: 'surveyed', count });
+      const passes = s.passes;
+      await until(s, () => s.passes > passes + 1);
+      expect(s.bytesRead).toBe(read);
+    });
+
+    it('starts off when asked: reads nothing until turned on', async () => {
+      makeHome();
+      const f = fixtureLedger();
+      const a = sessionFileAt('a');
+      writeFileSync(a.path, f.bytes);
+      const s = survey([a], { on: false });
+      s.start();
+      await settle();
+      s.nudge();
+      await settle();
+      expect(s.bytesRead).toBe(0);
+      expect(s.passes).toBe(0);
+      expect(s.counts()).toEqual([]);
+      await s.setOn(true);
+      await until(s, () => countOf(s, a.key)?.state === 'surveyed');
+      expect(countOf(s, a.key)?.count).toBe(await openScanCount(f.bytes));
+    });
   });
 });

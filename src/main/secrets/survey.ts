@@ -17,6 +17,12 @@
  *
  * Files are opened as an open opens them (session-file.ts: no lock, regular files only, links
  * only to their own ledger), so a FIFO, a link loop or a device is skipped with a warning.
+ *
+ * The user can turn it off and on while it runs (`setOn`). Off, it leaves the file it reads at the
+ * end of the step in progress (closing it, claiming nothing for that file) and reads nothing more;
+ * `counts()` then says nothing of sessions never opened, since counts no longer checked against
+ * their files could be stale. What it surveyed is kept in memory, so on again it shows those counts
+ * at once and reads only files that changed meanwhile.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, read, statSync } from 'node:fs';
@@ -32,6 +38,8 @@ import type { ScanThread } from './scan-thread';
 type SurveyState = Exclude<SecretCountState, 'open'>;
 
 export interface SecretSurveyOptions {
+  /** Whether it runs from the start (default true; `setOn` changes it). */
+  on?: boolean;
   /** The sessions to survey (the library's), with their files. */
   sessions(): { key: SessionKey; file: SessionFile }[];
   /** True once the session has an open scan: the survey leaves it to that. */
@@ -136,8 +144,13 @@ function looksLikeLedger(first: Buffer): boolean {
 
 export class SecretSurvey {
   private readonly kept = new Map<SessionKey, Kept>();
+  /** Ended for good (the backend closes). */
   private stopped = false;
+  /** The user's setting: off, it reads nothing (see `setOn`). */
+  private on: boolean;
   private running: Promise<void> | null = null;
+  /** The survey of one file in progress (what turning it off waits for). */
+  private current: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private readonly chunkBytes: number;
   private readonly restFactor: number;
@@ -151,6 +164,7 @@ export class SecretSurvey {
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly opts: SecretSurveyOptions) {
+    this.on = opts.on ?? true;
     this.chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
     this.restFactor = opts.restFactor ?? REST_FACTOR;
     this.warn = opts.warn ?? ((m) => console.warn(`vak-explorer: ${m}`));
@@ -167,6 +181,25 @@ export class SecretSurvey {
     await this.running;
   }
 
+  /** Whether it runs (the user's setting). */
+  isOn(): boolean {
+    return this.on;
+  }
+
+  /**
+   * Turns it on (it resumes: files not changed since their survey are not read again) or off (it
+   * ends the step in progress and closes its file; resolves once it has). Idempotent.
+   */
+  async setOn(on: boolean): Promise<void> {
+    if (this.on !== on) {
+      this.on = on;
+      // Off: out of a rest at once (the loop then waits to be turned on); on: out of that wait.
+      this.wakeUp?.();
+      this.changed();
+    }
+    if (!on) await this.current;
+  }
+
   /** Looks at the home again now (a file changed), not after the pause between passes. */
   nudge(): void {
     this.wakeUp?.();
@@ -178,9 +211,13 @@ export class SecretSurvey {
     return () => this.listeners.delete(f);
   }
 
-  /** The survey's word on each session it was given; opened ones are left out (their scan counts). */
+  /**
+   * The survey's word on each session it was given; opened ones are left out (their scan counts).
+   * None while it is off: what it kept is not checked against the files meanwhile.
+   */
   counts(): SecretCount[] {
     const out: SecretCount[] = [];
+    if (!this.on) return out;
     for (const { key } of this.opts.sessions()) {
       if (this.opts.isOpen(key)) continue;
       const k = this.kept.get(key);
@@ -197,20 +234,25 @@ export class SecretSurvey {
   private async loop(): Promise<void> {
     await this.rest(this.opts.startMs ?? START_MS);
     while (!this.stopped) {
+      if (!this.on) {
+        await this.rest(null); // until turned on (or stopped)
+        continue;
+      }
       try {
         await this.pass();
       } catch (e) {
         // A bug of ours: logged, and the next pass tries again; it never ends the backend.
         this.warn(`the secret survey failed: ${(e as Error).message}`);
       }
-      this.passes++;
+      // (A pass the user cut short by turning it off is not one.)
+      if (this.on) this.passes++;
       this.changed();
       await this.rest(this.opts.passGapMs ?? PASS_GAP_MS);
     }
   }
 
-  /** Waits `ms`, or less when nudged or stopped. */
-  private rest(ms: number): Promise<void> {
+  /** Waits `ms` (null: until woken), or less when nudged, stopped, or turned off or on. */
+  private rest(ms: number | null): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
@@ -218,8 +260,9 @@ export class SecretSurvey {
         this.wakeUp = null;
         resolve();
       };
-      const t = setTimeout(done, ms);
-      t.unref();
+      // (Off, no timer at all: a pending promise keeps nothing alive.)
+      const t = ms === null ? undefined : setTimeout(done, ms);
+      t?.unref();
       this.wakeUp = done;
     });
   }
@@ -242,15 +285,20 @@ export class SecretSurvey {
     }
     todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
     for (const s of todo) {
-      if (this.stopped) return;
-      await this.surveyFile(s.key, s.file);
+      if (this.stopped || !this.on) return;
+      this.current = this.surveyFile(s.key, s.file);
+      try {
+        await this.current;
+      } finally {
+        this.current = null;
+      }
     }
   }
 
   /** Waits while the foreground works; false when the survey of `key` should end (stopped, or opened). */
   private async mayStep(key: SessionKey): Promise<boolean> {
     for (;;) {
-      if (this.stopped || this.opts.isOpen(key)) return false;
+      if (this.stopped || !this.on || this.opts.isOpen(key)) return false;
       if (!this.opts.foregroundBusy()) return true;
       this.pauses++;
       this.changed();
@@ -297,7 +345,7 @@ export class SecretSurvey {
       this.kept.set(key, k);
       const done = await this.scanFrom(key, fd, from, stat.size, k);
       if (!done) {
-        // Opened or stopped mid-way: nothing is claimed for it.
+        // Opened, stopped or turned off mid-way: nothing is claimed for it.
         if (this.kept.get(key) === k) this.kept.delete(key);
         return;
       }

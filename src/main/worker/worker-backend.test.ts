@@ -184,6 +184,28 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     await until(() => c.events.some((e) => e.type === 'library' && e.changed.length === 1), 'a library reload');
   });
 
+  it('tells every library subscriber of the secret survey setting, and a restarted worker keeps it', async () => {
+    const { home } = homeWith(50);
+    const w = await workerOn(home); // (started off: no `secretSurvey`)
+    const c = recorder('c1');
+    const other = recorder('other');
+    await w.call('subscribe', { topic: 'library' }, other);
+    expect(await w.call('setSecretSurvey', { on: true }, c)).toEqual({ on: true, kept: false });
+    await until(() => other.events.some((e) => e.type === 'secretSurvey'), 'the subscriber hears it');
+    expect(other.events.filter((e) => e.type === 'secretSurvey')).toEqual([
+      { type: 'secretSurvey', survey: { on: true, kept: false } },
+    ]);
+    await w.killWorker();
+    expect(await w.call('getSecretSurvey', {}, c)).toEqual({ on: true, kept: false });
+    // Serve mode's socket asks for JSON text: the setting is remembered that way too.
+    expect(JSON.parse((await w.callJson('setSecretSurvey', { on: false }, c)) ?? '')).toEqual({
+      on: false,
+      kept: false,
+    });
+    await w.killWorker();
+    expect(await w.call('getSecretSurvey', {}, c)).toEqual({ on: false, kept: false });
+  });
+
   it('drops a cancelled call before it runs, and answers the caller at once', async () => {
     const { home, key } = homeWith(8000, 13);
     const w = await workerOn(home);

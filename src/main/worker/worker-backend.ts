@@ -85,6 +85,8 @@ export class WorkerBackend implements ApiBackend {
   private gaveUp: string | null = null;
   /** Every path opened so far, in order: a restarted worker opens them again (their keys stay the same). */
   private readonly openedPaths: string[];
+  /** The secret survey as a client last set it (null: as `options` start it). */
+  private surveyOn: boolean | null = null;
 
   private constructor(
     private readonly options: ExplorerBackendOptions,
@@ -138,6 +140,8 @@ export class WorkerBackend implements ApiBackend {
     if (method === 'unsubscribe' && isRecord(rawReq) && typeof rawReq['subscription'] === 'string') {
       this.subs.remove(rawReq['subscription']);
     }
+    // A restarted worker starts the survey as the user last set it, not as the process started.
+    if (method === 'setSecretSurvey' && isRecord(res) && typeof res['on'] === 'boolean') this.surveyOn = res['on'];
     return res;
   }
 
@@ -153,7 +157,7 @@ export class WorkerBackend implements ApiBackend {
     client: ApiClient,
     signal?: AbortSignal,
   ): Promise<string | undefined> {
-    if (method === 'subscribe' || method === 'unsubscribe' || method === 'branch') {
+    if (method === 'subscribe' || method === 'unsubscribe' || method === 'branch' || method === 'setSecretSurvey') {
       return JSON.stringify(await this.call(method, rawReq, client, signal));
     }
     await this.admit(client);
@@ -300,7 +304,11 @@ export class WorkerBackend implements ApiBackend {
   private spawn(): { worker: Worker; ready: Promise<void> } {
     const entry = resolveWorkerEntry(this.w.entry);
     const data: BackendWorkerData = {
-      options: { ...this.options, openFiles: this.openedPaths },
+      options: {
+        ...this.options,
+        openFiles: this.openedPaths,
+        ...(this.surveyOn !== null && { secretSurvey: this.surveyOn }),
+      },
       entry: entry.source,
       cancelTable: this.cancelTable.buffer as SharedArrayBuffer,
     };

@@ -144,7 +144,7 @@ export const toWorker: z.ZodType<ToWorker> = z.union([
 function isEvent(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
-  return t === 'library' || t === 'session' || t === 'progress' || t === 'opened';
+  return t === 'library' || t === 'session' || t === 'progress' || t === 'opened' || t === 'secretSurvey';
 }
 
 /**

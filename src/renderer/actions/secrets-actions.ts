@@ -1,5 +1,6 @@
 /** Actions of the secret scan: see what was found, and the exports that keep secrets (asked first). */
 import { saveProjection, saveSessionHtml, hasSession } from '../export/exports';
+import { secretSurveyState, setSecretSurvey } from '../store/secret-survey';
 import type { Action } from './action';
 
 /** `confirm`: the question asked before an unredacted export (exports.ts `confirmUnredacted`). */
@@ -11,6 +12,15 @@ export function secretsActions(confirm: () => boolean): Action[] {
     enabled: hasSession,
   });
   return [
+    {
+      // The library's checkbox, from the keyboard: it turns the setting over.
+      id: 'secrets.survey',
+      title: 'Secrets: count in sessions never opened (on/off)',
+      run: async ({ api }) => {
+        const now = await secretSurveyState(api).catch(() => null);
+        if (now) await setSecretSurvey(api, !now.on);
+      },
+    },
     {
       id: 'secrets.show',
       title: 'Show the secrets found in the session',

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Api, LeafView, SessionInfo } from '../../shared/api';
-import type { SecretCount, SessionSecrets } from '../../shared/api-secrets';
+import type { Api, ApiEvent, LeafView, SessionInfo } from '../../shared/api';
+import type { SecretCounts, SecretSurveyState, SessionSecrets } from '../../shared/api-secrets';
 import type { LeafRequest } from '../../shared/leaf-request';
 import { resetAppStore, useAppStore } from '../store/app-store';
 import type { SessionAppendPatch } from '../store/types';
@@ -16,10 +16,21 @@ const KEY = 'k1';
 function scanApi(states: { count: number; scanning: boolean }[]) {
   const calls = { counts: 0, secrets: 0 };
   let now = states[0];
+  const survey: SecretSurveyState = { on: true, kept: true };
+  const listeners = new Set<(e: ApiEvent) => void>();
   const api = {
-    getSecretCounts: async (): Promise<{ sessions: SecretCount[] }> => {
+    getSecretCounts: async (): Promise<SecretCounts> => {
       now = states[Math.min(calls.counts++, states.length - 1)];
-      return { sessions: [{ key: KEY, state: 'open', ...now }] };
+      return { sessions: [{ key: KEY, state: 'open', ...now }], survey: { ...survey } };
+    },
+    onEvent: (f: (e: ApiEvent) => void) => {
+      listeners.add(f);
+      return () => listeners.delete(f);
+    },
+    /** What the backend does when a client turns the survey: every library subscriber hears it. */
+    turnSurvey: (on: boolean) => {
+      survey.on = on;
+      for (const f of listeners) f({ type: 'secretSurvey', survey: { ...survey } });
     },
     getSecrets: async (): Promise<SessionSecrets> => {
       calls.secrets++;
@@ -35,7 +46,7 @@ function scanApi(states: { count: number; scanning: boolean }[]) {
       }));
       return { key: KEY, ...now, fromLine: 1, kinds: {}, findings, clipped: false };
     },
-  } as unknown as Api;
+  } as unknown as Api & { turnSurvey(on: boolean): void };
   return { api, calls };
 }
 
@@ -79,5 +90,18 @@ describe('the secrets sync', () => {
     await waitFor(() => expect(calls.counts).toBe(2));
     act(() => st().setProgress(null));
     expect(calls.secrets).toBe(1);
+  });
+
+  it('hears the survey turned off or on (by any client): the state at once, the counts asked again', async () => {
+    const { api, calls } = scanApi([{ count: 1, scanning: false }]);
+    renderHook(() => useSecretsSync(api));
+    await waitFor(() => expect(useSecretsStore.getState().survey).toEqual({ on: true, kept: true }));
+    const asked = calls.counts;
+    act(() => api.turnSurvey(false));
+    expect(useSecretsStore.getState().survey).toEqual({ on: false, kept: true });
+    await waitFor(() => expect(calls.counts).toBe(asked + 1));
+    act(() => api.turnSurvey(true));
+    await waitFor(() => expect(calls.counts).toBe(asked + 2));
+    expect(useSecretsStore.getState().survey?.on).toBe(true);
   });
 });

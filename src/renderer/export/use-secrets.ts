@@ -2,8 +2,9 @@
  * Keeps the secrets store current: the counts of every session (scanned as opened, or by the
  * background survey of unopened ones) and the open session's findings. Asked when a session
  * opens, is read again or grows, and while a scan runs, the survey has work or the session is
- * still being read. A poll is one cheap call (the counts); the open session's findings
- * are asked again only when its count moved, so selecting leaves asks nothing.
+ * still being read, and when the survey is turned on or off (a `secretSurvey` event: this window
+ * or another client of the server). A poll is one cheap call (the counts); the open session's
+ * findings are asked again only when its count moved, so selecting leaves asks nothing.
  */
 import { useEffect, useRef } from 'react';
 import type { Api } from '../../shared/api';
@@ -30,7 +31,7 @@ export function useSecretsSync(api: Api): void {
       try {
         const counts = await api.getSecretCounts({});
         if (stopped) return;
-        useSecretsStore.getState().setCounts(counts.sessions);
+        useSecretsStore.getState().setCounts(counts.sessions, counts.survey ?? null);
         let scanning = counts.sessions.some((c) => c.scanning && c.state === 'open');
         const surveying = counts.sessions.some((c) => c.state === 'surveying' || c.state === 'pending');
         if (key) {
@@ -53,8 +54,16 @@ export function useSecretsSync(api: Api): void {
       }
     };
     void ask();
+    const offEvent = api.onEvent((e) => {
+      if (e.type !== 'secretSurvey' || stopped) return;
+      useSecretsStore.getState().setSurvey(e.survey);
+      if (timer) clearTimeout(timer);
+      timer = null;
+      void ask();
+    });
     return () => {
       stopped = true;
+      offEvent();
       if (timer) clearTimeout(timer);
     };
   }, [api, key, treeVersion, appendVersion]);

@@ -4,6 +4,7 @@ import { useAppStore } from '../store/app-store';
 import { shortPath } from '../util/format';
 import { groupSessions, openedSessions } from './group-sessions';
 import { FileNotice, OpenedFiles } from './opened-files';
+import { SecretSurveyToggle } from './secret-survey-toggle';
 import { SessionItem } from './session-item';
 import { ResizeHandle } from '../layout/resize-handle';
 
@@ -102,6 +103,9 @@ export function LibrarySidebar() {
           <li className="empty">{filter ? 'No session matches the filter.' : 'No sessions.'}</li>
         )}
       </ul>
+      <footer className="library-foot">
+        <SecretSurveyToggle />
+      </footer>
       <ResizeHandle width={width} onResize={setSidebarWidth} />
     </nav>
   );

@@ -2,6 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../shared/api';
+import { useSecretsStore } from '../store/secrets-store';
 import { SessionItem } from './session-item';
 
 afterEach(cleanup);
@@ -113,5 +114,48 @@ describe('the hover on a session line', () => {
     expect(screen.getByRole('button', { name: /Look at the last CI run/ }).getAttribute('title')).toBe(
       `${title}\nagents/vak/sessions/abc/s.jsonl`,
     );
+  });
+});
+
+describe('the secrets a session line shows', () => {
+  const key = unread({}).key;
+  afterEach(() => useSecretsStore.getState().setCounts([], null));
+
+  it('with the survey of sessions never opened off: "not counted", never a count or nothing', () => {
+    useSecretsStore.getState().setCounts([], { on: false, kept: true });
+    draw(unread({}));
+    const state = screen.getByText('not counted');
+    expect(state.getAttribute('title')).toMatch(/survey of sessions never opened is off/);
+    expect(screen.queryByLabelText(/secrets? found/)).toBeNull();
+  });
+
+  it('off, a count the survey gave before is not shown either (no one checks it against the file now)', () => {
+    useSecretsStore.getState().setCounts([{ key, count: 3, scanning: false, state: 'surveyed' }], {
+      on: false,
+      kept: false,
+    });
+    draw(unread({}));
+    expect(screen.getByText('not counted')).toBeTruthy();
+    expect(screen.queryByLabelText('3 secrets found')).toBeNull();
+  });
+
+  it('off, an opened session keeps its count (its open scan counts it)', () => {
+    useSecretsStore.getState().setCounts([{ key, count: 2, scanning: false, state: 'open' }], {
+      on: false,
+      kept: true,
+    });
+    draw(unread({}));
+    expect(screen.getByLabelText('2 secrets found')).toBeTruthy();
+    expect(screen.queryByText('not counted')).toBeNull();
+  });
+
+  it('on, a surveyed count shows as found by the survey', () => {
+    useSecretsStore.getState().setCounts([{ key, count: 3, scanning: false, state: 'surveyed' }], {
+      on: true,
+      kept: true,
+    });
+    draw(unread({}));
+    expect(screen.getByLabelText('3 secrets found').getAttribute('title')).toMatch(/background survey/);
+    expect(screen.queryByText('not counted')).toBeNull();
   });
 });

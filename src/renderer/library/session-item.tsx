@@ -3,7 +3,7 @@ import { summaryBadges, WarnBadge } from '../entry-views/session-warnings';
 import { Icon } from '../icons/icon';
 import { useAppStore } from '../store/app-store';
 import type { SecretCount } from '../../shared/api-secrets';
-import { useSecretsStore } from '../store/secrets-store';
+import { useRowSecrets } from '../store/secrets-store';
 import { formatBytes, fmtInt, relativeTime, shortId } from '../util/format';
 import './library.css';
 
@@ -26,7 +26,7 @@ function sizeText(s: SessionSummary): { text: string; title: string } {
 export function SessionItem({ s, selected, onOpen }: Props) {
   const size = sizeText(s);
   const badges = summaryBadges(s);
-  const secrets = useSecretsStore((st) => st.counts[s.key]);
+  const secrets = useRowSecrets(s.key);
   return (
     <li className="session-row">
       <button
@@ -74,9 +74,19 @@ export function SecretsBadge({ count, surveyed = false }: { count: number; surve
 
 /**
  * What the row says of the session's secrets: the count once scanned (opened, or surveyed in the
- * background), "surveying…" while the survey reads it, "not scanned yet" before it gets there.
+ * background), "surveying…" while the survey reads it, "not scanned yet" before it gets there,
+ * "not counted" when the user turned the survey off and the session was not opened.
  */
-function SecretsState({ c }: { c: SecretCount }) {
+function SecretsState({ c }: { c: SecretCount | 'not-counted' }) {
+  if (c === 'not-counted')
+    return (
+      <span
+        className="secrets-state not-counted"
+        title="Secrets not counted: the background survey of sessions never opened is off (opening the session counts them)"
+      >
+        not counted
+      </span>
+    );
   if (c.state === 'pending')
     return (
       <span className="secrets-state" title="Not scanned for secrets yet: the background survey gets to it in turn">

@@ -4,26 +4,37 @@
  * and places only: the renderer never holds a secret's text.
  */
 import { create } from 'zustand';
-import type { SecretCount, SecretFinding } from '../../shared/api-secrets';
+import type { SecretCount, SecretFinding, SecretSurveyState } from '../../shared/api-secrets';
 
 interface SecretsState {
   counts: Record<string, SecretCount>;
+  /** The survey of sessions never opened, as the backend last said (null: not asked yet). */
+  survey: SecretSurveyState | null;
+  /** Why the last change of the survey's setting failed (shown beside the setting), or null. */
+  surveyProblem: string | null;
   /** The open session's findings, by entry id. */
   key: string | null;
   byEntry: Record<string, SecretFinding[]>;
-  setCounts(list: SecretCount[]): void;
+  setCounts(list: SecretCount[], survey: SecretSurveyState | null): void;
+  /** The survey was turned on or off (by this window, or another client of the server). */
+  setSurvey(survey: SecretSurveyState): void;
+  setSurveyProblem(problem: string | null): void;
   setFindings(key: string, findings: SecretFinding[]): void;
 }
 
 export const useSecretsStore = create<SecretsState>((set) => ({
   counts: Object.create(null) as Record<string, SecretCount>,
+  survey: null,
+  surveyProblem: null,
   key: null,
   byEntry: Object.create(null) as Record<string, SecretFinding[]>,
-  setCounts: (list) => {
+  setCounts: (list, survey) => {
     const counts = Object.create(null) as Record<string, SecretCount>;
     for (const c of list) counts[c.key] = c;
-    set({ counts });
+    set({ counts, survey });
   },
+  setSurvey: (survey) => set({ survey }),
+  setSurveyProblem: (surveyProblem) => set({ surveyProblem }),
   setFindings: (key, findings) => {
     const byEntry = Object.create(null) as Record<string, SecretFinding[]>;
     for (const f of findings) (byEntry[f.entryId] ??= []).push(f);
@@ -32,6 +43,19 @@ export const useSecretsStore = create<SecretsState>((set) => ({
 }));
 
 const NONE: SecretFinding[] = [];
+
+/**
+ * What a library row says of a session's secrets: its count (opened, or surveyed), or that it is
+ * not counted because the survey of sessions never opened is off (never a count kept from before,
+ * which no one checks against the file any more), or nothing yet.
+ */
+export function useRowSecrets(key: string): SecretCount | 'not-counted' | undefined {
+  return useSecretsStore((s) => {
+    const c = s.counts[key];
+    if (s.survey?.on === false && c?.state !== 'open') return 'not-counted';
+    return c;
+  });
+}
 
 /** The findings of one entry of the open session (a stable empty list when none). */
 export function useEntrySecrets(entryId: string): SecretFinding[] {

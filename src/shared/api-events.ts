@@ -90,3 +90,21 @@ export type ApiEvent =
    * library subscribers): the window shows the first one opened, and says why any was refused.
    */
   | { type: 'opened'; outcomes: OpenFileOutcome[] };
+
+/**
+ * Every event's `type`, listed once: the worker's protocol lets through exactly these, so an event
+ * type added to `ApiEvent` but not here fails to compile instead of being dropped on its way.
+ */
+export const API_EVENT_TYPES = [
+  'library',
+  'session',
+  'progress',
+  'reader',
+  'prices',
+  'secretSurvey',
+  'opened',
+] as const satisfies readonly ApiEvent['type'][];
+
+/** Compiles only while API_EVENT_TYPES names every member of ApiEvent. */
+type Unlisted = Exclude<ApiEvent['type'], (typeof API_EVENT_TYPES)[number]>;
+export const EVERY_EVENT_TYPE_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;

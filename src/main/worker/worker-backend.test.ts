@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
@@ -204,6 +204,23 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     });
     await w.killWorker();
     expect(await w.call('getSecretSurvey', {}, c)).toEqual({ on: false, kept: false });
+  });
+
+  it("passes the backend's every event to its subscribers: an edit of prices.json reaches them", async () => {
+    const { home } = homeWith(20);
+    const data = tempDir();
+    const w = await WorkerBackend.create({ home, isDemo: false, label: 'test', lockPollMs: 0, userDataDir: data });
+    open.push(w);
+    const c = recorder('c1');
+    await w.call('subscribe', { topic: 'library' }, c);
+    const heard = (): boolean => c.events.some((e) => e.type === 'prices');
+    // The watcher polls the file; a write before its first look is no change to it, so each round
+    // writes a new size and waits for the event (or the next round).
+    for (let k = 1; k <= 50 && !heard(); k++) {
+      writeFileSync(join(data, 'prices.json'), JSON.stringify({ models: {} }) + ' '.repeat(k));
+      for (let t = 0; t < 25 && !heard(); t++) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(heard()).toBe(true);
   });
 
   it('drops a cancelled call before it runs, and answers the caller at once', async () => {

@@ -5,7 +5,7 @@
  * events by client id and the main thread hands them to the right client.
  */
 import { z } from 'zod';
-import type { ApiErrorPayload, ApiEvent } from '../../shared/api';
+import { API_EVENT_TYPES, type ApiErrorPayload, type ApiEvent } from '../../shared/api';
 import type { CoreWork } from '../core/core-work';
 
 /** Main → worker. */
@@ -144,7 +144,7 @@ export const toWorker: z.ZodType<ToWorker> = z.union([
 function isEvent(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;
   const t = (v as { type?: unknown }).type;
-  return t === 'library' || t === 'session' || t === 'progress' || t === 'opened' || t === 'secretSurvey';
+  return (API_EVENT_TYPES as readonly unknown[]).includes(t);
 }
 
 /**

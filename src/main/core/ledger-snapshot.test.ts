@@ -330,7 +330,7 @@ describe('a kept index that no longer fits the file is not used', () => {
     expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, { work: null, turns: null, layout: odd }))).toThrow(/layout/);
   });
 
-  it('carries the turns\' costs as columns of raw numbers and sliced strings, beside a layout', () => {
+  it("carries the turns' costs as columns of raw numbers and sliced strings, beside a layout", () => {
     const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
     const snap = kept(l);
     const layout = TreeLayout.build(l.index).kept()!;
@@ -339,7 +339,10 @@ describe('a kept index that no longer fits the file is not used', () => {
         [1, 3, 4, 120, [1, 2, 3], [['toolu_é1', 2]], ['toolu_2', 'toolu_3']],
         [4, 4, 3.5, 7, [4], [], []],
       ],
-      small: [['card:3:4', 19], ['tools:0:4', 268]],
+      small: [
+        ['card:3:4', 19],
+        ['tools:0:4', 268],
+      ],
     };
     const good = encodeSnapshot(snap, KEY, { work: null, turns, layout });
     const back = decodeSnapshot(good);

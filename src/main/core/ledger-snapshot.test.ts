@@ -347,7 +347,7 @@ describe('a kept index that no longer fits the file is not used', () => {
     const good = encodeSnapshot(snap, KEY, { work: null, turns, layout });
     const back = decodeSnapshot(good);
     const plain = (c: ReturnType<typeof turnColumns>): unknown =>
-      Object.fromEntries(Object.entries(c).map(([k, v]) => [k, [...(v as ArrayLike<unknown>)]]));
+      Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Array.from(v as ArrayLike<unknown>)]));
     expect(plain(back.turns!)).toEqual(plain(turnColumns(turns)));
     expect(back.layout!.count).toBe(layout.count);
     expect(decodeSnapshot(encodeSnapshot(snap, KEY)).turns).toBeNull();

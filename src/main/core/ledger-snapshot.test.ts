@@ -11,6 +11,7 @@ import { Ledger } from './ledger';
 import { idsDiffer, snapshotMismatch, SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-codec';
 import { TreeLayout } from './tree-layout';
+import { turnColumns, type KeptTurns } from './turn-cache';
 
 const tmp = useTempDir();
 const KEY = { realPath: '/x/s.jsonl', dev: 1, ino: 2 };
@@ -305,7 +306,9 @@ describe('a kept index that no longer fits the file is not used', () => {
     // A file of the format before (the ids as a JSON list) is refused by its version, never misread.
     const older = Buffer.from(good);
     older.writeUInt32LE(2, 4);
-    expect(() => decodeSnapshot(older)).toThrow(/format 2, not 3/);
+    expect(() => decodeSnapshot(older)).toThrow(/format 2, not 4/);
+    older.writeUInt32LE(3, 4); // the turns' costs as JSON text
+    expect(() => decodeSnapshot(older)).toThrow(/format 3, not 4/);
   });
 
   it('carries a whole tree layout of its entries, and refuses a malformed one', () => {
@@ -325,6 +328,33 @@ describe('a kept index that no longer fits the file is not used', () => {
     expect(decodeSnapshot(encodeSnapshot(snap, KEY, { work: null, turns: null, layout: fewer })).layout).toBeNull();
     const odd = { ...layout, busy: 'none' as never };
     expect(() => decodeSnapshot(encodeSnapshot(snap, KEY, { work: null, turns: null, layout: odd }))).toThrow(/layout/);
+  });
+
+  it("carries the turns' costs as columns of raw numbers and sliced strings, beside a layout", () => {
+    const l = Ledger.openSync(join(FIXTURES, 'branching.jsonl'));
+    const snap = kept(l);
+    const layout = TreeLayout.build(l.index).kept()!;
+    const turns: KeptTurns = {
+      full: [
+        [1, 3, 4, 120, [1, 2, 3], [['toolu_é1', 2]], ['toolu_2', 'toolu_3']],
+        [4, 4, 3.5, 7, [4], [], []],
+      ],
+      small: [
+        ['card:3:4', 19],
+        ['tools:0:4', 268],
+      ],
+    };
+    const good = encodeSnapshot(snap, KEY, { work: null, turns, layout });
+    const back = decodeSnapshot(good);
+    const plain = (c: ReturnType<typeof turnColumns>): unknown =>
+      Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Array.from(v as ArrayLike<unknown>)]));
+    expect(plain(back.turns!)).toEqual(plain(turnColumns(turns)));
+    expect(back.layout!.count).toBe(layout.count);
+    expect(decodeSnapshot(encodeSnapshot(snap, KEY)).turns).toBeNull();
+    // Nothing of them is in the JSON part but their sizes (a reopen parses no turn there).
+    const json = good.toString('utf8', 12, 12 + good.readUInt32LE(8));
+    expect(json).not.toContain('toolu_2');
+    expect(JSON.parse(json).turns).toEqual({ facts: 2, sources: 4, acks: 1, small: 2, strings: 5, stringBytes: 40 });
   });
 
   it('maps no id on a resume until one is looked up, then every id as a full read does; ids that increase never', async () => {

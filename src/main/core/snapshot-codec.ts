@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash, hash } from 'node:crypto';
 import { SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import type { LedgerWarning } from './warnings';
-import type { KeptTurns } from './turn-cache';
+import { FACT_INTS, turnColumns, type KeptTurns, type TurnColumns } from './turn-cache';
 import type { KeptLayout } from './tree-layout';
 import type { WorkFold } from './work-fold';
 
@@ -14,22 +14,14 @@ export interface KeptExtras {
   layout: KeptLayout | null;
 }
 
-/**
- * The turns' costs as decoded: their JSON text, read and checked when a leaf first needs them
- * (turn-cache.ts `adoptTurnsText`), and how many facts it holds.
- */
-export interface KeptTurnsText {
-  text: string;
-  count: number;
-}
-
 const NO_EXTRAS: KeptExtras = { work: null, turns: null, layout: null };
 
 /**
  * The bytes of a kept index (`*.vkix`): magic, format version, a JSON part (the file it
  * belongs to, the reader's state, warnings and the sparse maps), the typed arrays as
- * raw little-endian bytes, the ids (their lengths, then their UTF-8 text one after the other), and
- * a sha256 of everything before it. The JSON part may also carry
+ * raw little-endian bytes, the turns' costs as columns (TurnColumns: their numbers as raw bytes,
+ * their strings as the ids are), the ids (their lengths, then their UTF-8 text one after the
+ * other), and a sha256 of everything before it. The JSON part may also carry
  * what was derived from the index when it was kept (`KeptExtras`: the active chain's work fold,
  * the closed turns' Full costs, the tree layout: its lanes and fold rows as raw bytes after the
  * index's arrays), so a reopen computes only what came since. A file that fails
@@ -38,7 +30,7 @@ const NO_EXTRAS: KeptExtras = { work: null, turns: null, layout: null };
 
 const MAGIC = Buffer.from('VKIX');
 /** Bump on any change of this layout or of what the reader records: older files are then ignored. */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 const SUM = 32;
 
 /** The file a snapshot was read from: it is used only for that very file. */
@@ -65,11 +57,22 @@ interface JsonPart extends SnapshotKey {
   packetRange: [number, string, string][];
   /** Absent in files kept before they were added (same format: older readers ignore them). */
   work?: WorkFold | null;
-  /** The turns' costs as JSON text inside the JSON part: parsed only when a leaf needs them. */
-  turnsText?: string | null;
-  turnCount?: number;
+  /**
+   * The sizes of the turns' columns, which follow the layout's bytes: raw numbers, then their
+   * strings' lengths and UTF-8 text (read back as slices, not parsed: a reopen's first leaf waits).
+   */
+  turns: TurnSizes | null;
   /** The kept layout's lane holds and its row count; its lanes and fold rows follow the arrays. */
   layout: { busy: number[]; foldRows: number } | null;
+}
+
+interface TurnSizes {
+  facts: number;
+  sources: number;
+  acks: number;
+  small: number;
+  strings: number;
+  stringBytes: number;
 }
 
 type Arrays = Pick<LedgerSnapshot, 'offset' | 'parent' | 'line' | 'length' | 'usage' | 'kind' | 'flags'>;
@@ -133,6 +136,7 @@ export function encodeSnapshotParts(
   // Only a layout of the entries this snapshot covers.
   const layout = extras.layout !== null && extras.layout.count === snap.count ? extras.layout : null;
   const ids = idParts(snap.ids, snap.count);
+  const turnParts = turns === null ? null : turnBytes(turns);
   const json: JsonPart = {
     realPath: key.realPath,
     dev: key.dev,
@@ -152,8 +156,7 @@ export function encodeSnapshotParts(
     packetRange: snap.packetRange,
     // Only a fold of the entries this snapshot covers.
     work: work !== null && work.tip < snap.count ? work : null,
-    turnsText: turns === null ? null : JSON.stringify(turns),
-    turnCount: turns === null ? 0 : turns.full.length,
+    turns: turnParts === null ? null : turnParts.sizes,
     layout: layout === null ? null : { busy: layout.busy, foldRows: layout.foldStart.length },
   };
   const text = Buffer.from(JSON.stringify(json), 'utf8');
@@ -163,6 +166,7 @@ export function encodeSnapshotParts(
   head.writeUInt32LE(text.length, 8);
   const parts: Uint8Array[] = [head, text, ...ARRAYS.map((a) => bytesOf(snap[a.name]))];
   if (layout !== null) parts.push(bytesOf(layout.lanes), bytesOf(layout.foldStart));
+  if (turnParts !== null) parts.push(...turnParts.parts);
   parts.push(bytesOf(ids.lengths), ...ids.text);
   const sum = createHash('sha256');
   for (const p of parts) sum.update(p);
@@ -180,7 +184,8 @@ export function decodeSnapshot(buf: Buffer): {
   key: SnapshotKey;
   snapshot: LedgerSnapshot;
   work: WorkFold | null;
-  turns: KeptTurnsText | null;
+  /** Checked for their meaning when a leaf first needs them (TurnCache.fromColumns). */
+  turns: TurnColumns | null;
   /** Checked for its ranges when used (TreeLayout.fromKept). */
   layout: KeptLayout | null;
 } {
@@ -227,12 +232,10 @@ export function decodeSnapshot(buf: Buffer): {
   if (n < 0 || j.idBytes < 0) throw new SnapshotInvalidError('count');
   const work = j.work ?? null;
   if (work !== null && !isWorkFold(work, n)) throw new SnapshotInvalidError('work');
-  const turnsText = j.turnsText ?? null;
-  const turnCount = j.turnCount ?? 0;
-  if ((turnsText !== null && typeof turnsText !== 'string') || !Number.isInteger(turnCount) || turnCount < 0) {
+  const ts = j.turns ?? null;
+  if (ts !== null && !(isObject(ts) && TURN_SIZES.every((k) => Number.isInteger(ts[k]) && ts[k] >= 0))) {
     throw new SnapshotInvalidError('turns');
   }
-  const turns = turnsText === null ? null : { text: turnsText, count: turnCount };
   const lay = j.layout ?? null;
   if (
     lay !== null &&
@@ -267,13 +270,34 @@ export function decodeSnapshot(buf: Buffer): {
     }
     layout = { count: n, lanes, busy: lay.busy, foldStart };
   }
+  let turns: TurnColumns | null = null;
+  if (ts !== null) {
+    const read = <T extends Int32Array | Float64Array | Uint32Array>(out: T): T => {
+      if (at + out.byteLength > body.length) throw new SnapshotInvalidError('turns');
+      body.copy(bytesOf(out), 0, at, at + out.byteLength);
+      at += out.byteLength;
+      return out;
+    };
+    const facts = read(new Int32Array(ts.facts * FACT_INTS));
+    const bpt = read(new Float64Array(ts.facts));
+    const sources = read(new Int32Array(ts.sources));
+    const ackEntries = read(new Int32Array(ts.acks));
+    const smallValues = read(new Float64Array(ts.small));
+    const lengths = read(new Uint32Array(ts.strings));
+    if (at + ts.stringBytes > body.length || !isUtf8(body.subarray(at, at + ts.stringBytes))) {
+      throw new SnapshotInvalidError('turns');
+    }
+    const strings = cutAt(body.toString('utf8', at, at + ts.stringBytes), lengths, 'turns');
+    at += ts.stringBytes;
+    turns = { facts, bpt, sources, ackEntries, smallValues, strings };
+  }
   const lengths = new Uint32Array(n);
   if (at + lengths.byteLength + j.idBytes !== body.length) throw new SnapshotInvalidError('ids');
   body.copy(bytesOf(lengths), 0, at, at + lengths.byteLength);
   at += lengths.byteLength;
   // Bytes that are not UTF-8 would decode to U+FFFD: an id never written.
   if (!isUtf8(body.subarray(at, at + j.idBytes))) throw new SnapshotInvalidError('ids');
-  const ids = idsOf(body.toString('utf8', at, at + j.idBytes), lengths);
+  const ids = cutAt(body.toString('utf8', at, at + j.idBytes), lengths, 'ids');
   at += j.idBytes;
   if (at !== body.length) throw new SnapshotInvalidError('trailing bytes');
   const snapshot: LedgerSnapshot = {
@@ -295,18 +319,45 @@ export function decodeSnapshot(buf: Buffer): {
   return { key: { realPath: j.realPath, dev: j.dev, ino: j.ino }, snapshot, work, turns, layout };
 }
 
-/** The ids cut from their text at their lengths (slices of it: one string read, no array parsed). */
-function idsOf(text: string, lengths: Uint32Array): string[] {
-  const ids: string[] = []; // packed, as an index's own
+/** Strings cut from their text at their lengths (slices of it: one string read, no array parsed). */
+function cutAt(text: string, lengths: Uint32Array, what: string): string[] {
+  const out: string[] = []; // packed, as an index's own ids
   let from = 0;
   for (let i = 0; i < lengths.length; i++) {
     const to = from + lengths[i];
-    if (to > text.length) throw new SnapshotInvalidError('ids');
-    ids.push(text.slice(from, to));
+    if (to > text.length) throw new SnapshotInvalidError(what);
+    out.push(text.slice(from, to));
     from = to;
   }
-  if (from !== text.length) throw new SnapshotInvalidError('ids');
-  return ids;
+  if (from !== text.length) throw new SnapshotInvalidError(what);
+  return out;
+}
+
+const TURN_SIZES = ['facts', 'sources', 'acks', 'small', 'strings', 'stringBytes'] as const;
+
+/**
+ * The turns' costs as parts to write after the layout, and their sizes for the JSON part; null
+ * when a string of them is not well-formed text (the index is kept without them).
+ */
+function turnBytes(turns: KeptTurns): { parts: Uint8Array[]; sizes: TurnSizes } | null {
+  const cols = turnColumns(turns);
+  let strings: { lengths: Uint32Array; text: Buffer[] };
+  try {
+    strings = idParts(cols.strings, cols.strings.length);
+  } catch (e) {
+    if (e instanceof SnapshotInvalidError) return null;
+    throw e;
+  }
+  const parts = [cols.facts, cols.bpt, cols.sources, cols.ackEntries, cols.smallValues, strings.lengths].map(bytesOf);
+  const sizes: TurnSizes = {
+    facts: cols.bpt.length,
+    sources: cols.sources.length,
+    acks: cols.ackEntries.length,
+    small: cols.smallValues.length,
+    strings: cols.strings.length,
+    stringBytes: strings.text.reduce((n, p) => n + p.length, 0),
+  };
+  return { parts: [...parts, ...strings.text], sizes };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

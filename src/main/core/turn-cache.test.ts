@@ -9,7 +9,7 @@ import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { planLeaf } from './leaf-plan';
 import { Ledger } from './ledger';
 import { project } from './projection';
-import { adoptTurnsText, exportTurns, isKeptTurns, turnCacheOf, type KeptTurns } from './turn-cache';
+import { adoptTurnColumns, exportTurns, TurnCache, turnCacheOf, turnColumns, type KeptTurns } from './turn-cache';
 
 function ledgerBytes(entries: Record<string, unknown>[]): Buffer {
   let prev: string | null = null;
@@ -99,10 +99,10 @@ describe('turn costs kept with the index (reopen is instant)', () => {
     for (const id of leaves) planLeaf(l, l.indexOf(id)!, opts);
     const kept = exportTurns(l);
     expect(kept?.full).toHaveLength(4); // u1 twice (acked on B, not on A), uA, uB
-    expect(isKeptTurns(JSON.parse(JSON.stringify(kept)), l.index.count)).toBe(true);
+    expect(TurnCache.fromColumns(turnColumns(kept!), l.index.count)?.size).toBe(4);
 
     const again = Ledger.fromBytes(LEDGER);
-    adoptTurnsText(again, JSON.stringify(kept), again.index.count); // read when first asked for
+    adoptTurnColumns(again, turnColumns(kept!), again.index.count); // read when first asked for
     const cache = turnCacheOf(again);
     expect(cache.size).toBe(4);
     for (const id of [...leaves, 'uB', 'a2']) {
@@ -120,28 +120,32 @@ describe('turn costs kept with the index (reopen is instant)', () => {
     planLeaf(l, l.indexOf('uB2')!, { plan: 'none', profile: DEFAULT_PROFILE });
     const kept = exportTurns(l) as KeptTurns;
     const n = l.index.count;
-    expect(isKeptTurns(kept, n)).toBe(true);
-    expect(isKeptTurns(kept, kept.full[0][1])).toBe(false); // its last entry is past such an index
+    const ok = (k: KeptTurns, count = n): boolean => TurnCache.fromColumns(turnColumns(k), count) !== null;
+    expect(ok(kept)).toBe(true);
+    expect(ok(kept, kept.full[0][1])).toBe(false); // its last entry is past such an index
     const f = kept.full[0];
-    for (const bad of [
+    const bads = [
       [f[0], f[1], 0, f[3], f[4], f[5], f[6]],
       [f[0], f[1], f[2], -1, f[4], f[5], f[6]],
       [f[0], f[1], f[2], f[3], [...f[4]].reverse(), f[5], f[6]],
       [f[0], f[1], f[2], f[3], [f[1] + 1], f[5], f[6]],
       [f[0], f[1], f[2], f[3], f[4], [['c1', n]], f[6]],
-      [f[0], f[1], f[2], f[3], f[4], f[5], [7]],
       [f[1], f[0] - 1, f[2], f[3], f[4], f[5], f[6]],
-    ]) {
-      expect(isKeptTurns({ ...kept, full: [bad] }, n)).toBe(false);
-    }
-    expect(isKeptTurns({ full: kept.full, small: [['k', 'v']] }, n)).toBe(false);
-    // Kept text that does not hold together gives an empty cache: the turns are shaped again.
-    for (const text of ['{"full": [', JSON.stringify({ ...kept, full: [[...f.slice(0, 4), [n], f[5], f[6]]] })]) {
-      const fresh = Ledger.fromBytes(LEDGER);
-      adoptTurnsText(fresh, text, n);
-      expect(turnCacheOf(fresh).size).toBe(0);
-      planLeaf(fresh, fresh.indexOf('uB2')!, { plan: 'none', profile: DEFAULT_PROFILE });
-      expect(turnCacheOf(fresh).stats.turnsProjected).toBe(2);
-    }
+    ] as KeptTurns['full'];
+    for (const bad of bads) expect(ok({ ...kept, full: [bad] })).toBe(false);
+    expect(ok({ full: kept.full, small: [['k', 0.5]] })).toBe(false);
+    // Columns whose counts run past their arrays, or leave some over.
+    const cols = turnColumns(kept);
+    const counts = cols.facts.slice();
+    counts[3] += 1; // one more source than kept
+    expect(TurnCache.fromColumns({ ...cols, facts: counts }, n)).toBeNull();
+    expect(TurnCache.fromColumns({ ...cols, strings: [...cols.strings, 'x'] }, n)).toBeNull();
+    expect(TurnCache.fromColumns({ ...cols, bpt: cols.bpt.subarray(1) }, n)).toBeNull();
+    // Kept columns that do not hold together give an empty cache: the turns are shaped again.
+    const fresh = Ledger.fromBytes(LEDGER);
+    adoptTurnColumns(fresh, turnColumns({ ...kept, full: [bads[3]] }), n);
+    expect(turnCacheOf(fresh).size).toBe(0);
+    planLeaf(fresh, fresh.indexOf('uB2')!, { plan: 'none', profile: DEFAULT_PROFILE });
+    expect(turnCacheOf(fresh).stats.turnsProjected).toBe(2);
   });
 });

@@ -179,27 +179,67 @@ export class TurnCache {
     return { full, small: [...this.small] };
   }
 
-  /** A cache holding `kept`'s facts (checked by isKeptTurns). */
-  static fromKept(kept: KeptTurns): TurnCache {
+  /**
+   * A cache holding the facts of `cols` (kept with an index of `count` entries), or null when they
+   * do not hold together: an entry named that the index does not hold, sources out of the turn or
+   * out of order, a count past its column. One pass over flat arrays, nothing parsed: a reopen's
+   * first leaf waits for this. Each fact's sources are a view of the one kept column.
+   */
+  static fromColumns(cols: TurnColumns, count: number): TurnCache | null {
+    const { facts, bpt, sources, ackEntries, smallValues, strings } = cols;
+    const n = bpt.length;
+    if (facts.length !== n * FACT_INTS || n > MAX_TURNS || smallValues.length > MAX_TURNS) return null;
+    const isEntry = (x: number): boolean => x >= 0 && x < count;
     const c = new TurnCache();
-    for (const [first, last, bpt, tokens, sources, acks, unacked] of kept.full) {
-      const facts: FullTurnFacts = {
-        last,
-        bpt,
-        tokens,
-        sources: Int32Array.from(sources),
-        acks: acks.length === 0 ? NO_ACKS : new Map(acks),
-      };
-      const variants = c.full.get(first);
-      if (variants) variants.push(facts);
-      else c.full.set(first, [facts]);
-      c.fullCount++;
-      for (const id of unacked) {
-        c.pendingIds.push(id);
-        c.pendingFacts.push(facts);
+    let src = 0;
+    let ack = 0;
+    let str = 0;
+    for (let k = 0; k < n; k++) {
+      const at = k * FACT_INTS;
+      const first = facts[at];
+      const last = facts[at + 1];
+      const tokens = facts[at + 2];
+      const nSources = facts[at + 3];
+      const nAcks = facts[at + 4];
+      const nUnacked = facts[at + 5];
+      const b = bpt[k];
+      if (!isEntry(first) || !isEntry(last) || last < first || !(b > 0) || tokens < 0) return null;
+      if (nSources < 0 || nAcks < 0 || nUnacked < 0) return null;
+      if (src + nSources > sources.length || ack + nAcks > ackEntries.length) return null;
+      if (str + nAcks + nUnacked > strings.length) return null;
+      for (let s = src; s < src + nSources; s++) {
+        const x = sources[s];
+        if (x < first || x > last || (s > src && x <= sources[s - 1])) return null;
       }
+      let acks: ReadonlyMap<string, number> = NO_ACKS;
+      if (nAcks > 0) {
+        const m = new Map<string, number>();
+        for (let a = 0; a < nAcks; a++) {
+          const entry = ackEntries[ack + a];
+          if (!isEntry(entry)) return null;
+          m.set(strings[str + a], entry);
+        }
+        acks = m;
+      }
+      const f: FullTurnFacts = { last, bpt: b, tokens, sources: sources.subarray(src, src + nSources), acks };
+      src += nSources;
+      ack += nAcks;
+      str += nAcks;
+      const variants = c.full.get(first);
+      if (variants) variants.push(f);
+      else c.full.set(first, [f]);
+      c.fullCount++;
+      for (let u = 0; u < nUnacked; u++) {
+        c.pendingIds.push(strings[str + u]);
+        c.pendingFacts.push(f);
+      }
+      str += nUnacked;
     }
-    for (const [k, v] of kept.small) c.small.set(k, v);
+    if (src !== sources.length || ack !== ackEntries.length || str + smallValues.length !== strings.length) return null;
+    for (let k = 0; k < smallValues.length; k++) {
+      if (!Number.isInteger(smallValues[k])) return null;
+      c.small.set(strings[str + k], smallValues[k]);
+    }
     return c;
   }
 
@@ -352,35 +392,51 @@ export interface KeptTurns {
   small: [string, number][];
 }
 
-const isInt = (v: unknown): v is number => Number.isInteger(v);
-const isEntry = (v: unknown, count: number): v is number => isInt(v) && v >= 0 && v < count;
+/** Ints per fact in TurnColumns.facts: first, last, tokens, and how many sources, acks, unacked calls. */
+export const FACT_INTS = 6;
 
-/** A KeptTurns of an index of `count` entries: every entry named is one of them, every number in range. */
-export function isKeptTurns(v: unknown, count: number): v is KeptTurns {
-  if (typeof v !== 'object' || v === null) return false;
-  const { full, small } = v as Record<string, unknown>;
-  if (!Array.isArray(full) || !Array.isArray(small) || full.length > MAX_TURNS || small.length > MAX_TURNS)
-    return false;
-  const factsOk = full.every((f: unknown) => {
-    if (!Array.isArray(f) || f.length !== 7) return false;
-    const [first, last, bpt, tokens, sources, acks, unacked] = f as unknown[];
-    return (
-      isEntry(first, count) &&
-      isEntry(last, count) &&
-      last >= first &&
-      typeof bpt === 'number' &&
-      bpt > 0 &&
-      isInt(tokens) &&
-      tokens >= 0 &&
-      Array.isArray(sources) &&
-      sources.every((x, k) => isEntry(x, count) && x >= first && x <= last && (k === 0 || x > sources[k - 1])) &&
-      Array.isArray(acks) &&
-      acks.every((a) => Array.isArray(a) && a.length === 2 && typeof a[0] === 'string' && isEntry(a[1], count)) &&
-      Array.isArray(unacked) &&
-      unacked.every((id) => typeof id === 'string')
-    );
+/**
+ * Kept turns as flat columns (what a kept index stores as raw bytes): per fact its ints
+ * (FACT_INTS) and bytes_per_token; every fact's sources one after the other, its acks' entries
+ * likewise; then the small facts' values. `strings` holds, fact by fact, its acks' ids then its
+ * unacked calls' ids, and after them the small facts' keys.
+ */
+export interface TurnColumns {
+  facts: Int32Array;
+  bpt: Float64Array;
+  sources: Int32Array;
+  ackEntries: Int32Array;
+  smallValues: Float64Array;
+  strings: string[];
+}
+
+/** `kept` as columns (not checked: TurnCache.fromColumns checks them where they are read back). */
+export function turnColumns(kept: KeptTurns): TurnColumns {
+  const n = kept.full.length;
+  const facts = new Int32Array(n * FACT_INTS);
+  const bpt = new Float64Array(n);
+  const sources: number[] = [];
+  const ackEntries: number[] = [];
+  const strings: string[] = [];
+  kept.full.forEach(([first, last, b, tokens, src, acks, unacked], k) => {
+    facts.set([first, last, tokens, src.length, acks.length, unacked.length], k * FACT_INTS);
+    bpt[k] = b;
+    for (const x of src) sources.push(x);
+    for (const [id, entry] of acks) {
+      ackEntries.push(entry);
+      strings.push(id);
+    }
+    for (const id of unacked) strings.push(id);
   });
-  return factsOk && small.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && isInt(m[1]));
+  for (const [key] of kept.small) strings.push(key);
+  return {
+    facts,
+    bpt,
+    sources: Int32Array.from(sources),
+    ackEntries: Int32Array.from(ackEntries),
+    smallValues: Float64Array.from(kept.small, ([, v]) => v),
+    strings,
+  };
 }
 
 const caches = new PerReading<TurnCache>('turn costs');
@@ -399,22 +455,14 @@ export function exportTurns(ledger: Ledger): KeptTurns | null {
 }
 
 /**
- * Makes the turn costs kept as JSON `text` (with an index of `count` entries) the turn cache of
- * `ledger`'s index, read and checked only when the cache is first asked for: a reopen's first
- * rows do not wait for them. Text that does not hold together (isKeptTurns) gives an empty
- * cache: the turns are shaped again, as on a first open.
+ * Makes the turn costs kept as `cols` (with an index of `count` entries) the turn cache of
+ * `ledger`'s index, checked only when the cache is first asked for: a reopen's first rows do not
+ * wait for them. Columns that do not hold together (TurnCache.fromColumns) give an empty cache:
+ * the turns are shaped again, as on a first open.
  */
-export function adoptTurnsText(ledger: Ledger, text: string, count: number): void {
+export function adoptTurnColumns(ledger: Ledger, cols: TurnColumns, count: number): void {
   caches.delete(ledger);
-  pending.set(ledger, () => {
-    let kept: unknown = null;
-    try {
-      kept = JSON.parse(text);
-    } catch {
-      // unreadable: nothing kept
-    }
-    return isKeptTurns(kept, count) ? TurnCache.fromKept(kept) : new TurnCache();
-  });
+  pending.set(ledger, () => TurnCache.fromColumns(cols, count) ?? new TurnCache());
 }
 
 /** The turn cache of a ledger's current reading (a new reading gives an empty cache). */

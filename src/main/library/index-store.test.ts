@@ -19,6 +19,9 @@ import { useTempDir } from '../../test-support/temp-dir';
 import { activeWork } from '../api/session-info';
 import { chainToRoot } from '../core/chain';
 import { TreeLayout } from '../core/tree-layout';
+import { planLeaf } from '../core/leaf-plan';
+import { turnCacheOf } from '../core/turn-cache';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { IndexStore } from './index-store';
 import { SessionCache } from './session-cache';
 
@@ -190,6 +193,25 @@ describe('kept indexes: a reopen reads only what was appended', () => {
     whole.ledger.close();
     expect(work).toEqual(expected);
     expect(work[0]).toMatchObject({ work_id: kept[0].work_id, last_event: 'resumed', events: kept[0].events + 1 });
+  });
+
+  it("keeps the closed turns' costs: a reopen's first leaf shapes none of them again, and plans the same", async () => {
+    const { home, store } = setup();
+    const opts = { plan: 'auto', profile: DEFAULT_PROFILE } as const;
+    const c = cacheOf(home, store);
+    const s = await c.acquire(KEY);
+    const first = planLeaf(s.ledger, s.ledger.index.activeLeaf, opts);
+    const shaped = turnCacheOf(s.ledger).stats.turnsProjected;
+    expect(shaped).toBeGreaterThan(10);
+    await c.flushKept();
+
+    const again = await cacheOf(home, store).acquire(KEY);
+    expect(again.keptTurns).toBe(turnCacheOf(s.ledger).size);
+    const plan = planLeaf(again.ledger, again.ledger.index.activeLeaf, opts);
+    expect(turnCacheOf(again.ledger).stats.turnsProjected).toBe(0);
+    expect(turnCacheOf(again.ledger).stats.turnsReused).toBeGreaterThanOrEqual(shaped);
+    expect(plan.summary).toEqual(first.summary);
+    expect(plan.messages(0, plan.messageCount)).toEqual(first.messages(0, first.messageCount));
   });
 
   it('a session evicted before its index was kept is kept as it leaves (and a removed one is not)', async () => {

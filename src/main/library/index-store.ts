@@ -6,14 +6,9 @@ import type { FileSource } from '../core/byte-source';
 import { Ledger, type OpenOptions } from '../core/ledger';
 import { snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
 import { isNotRegular, openRegularFile } from '../core/safe-open';
-import {
-  decodeSnapshot,
-  encodeSnapshotParts,
-  type KeptExtras,
-  type KeptTurnsText,
-  type SnapshotKey,
-} from '../core/snapshot-codec';
+import { decodeSnapshot, encodeSnapshotParts, type KeptExtras, type SnapshotKey } from '../core/snapshot-codec';
 import type { KeptLayout } from '../core/tree-layout';
+import type { TurnColumns } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
 
 export interface IndexStoreOptions {
@@ -44,7 +39,7 @@ export interface KeptReading {
   ledger: Ledger;
   work: WorkFold | null;
   /** With the number of entries they were kept for (the kept index's count). */
-  turns: (KeptTurnsText & { entries: number }) | null;
+  turns: { columns: TurnColumns; entries: number } | null;
   /** The tree layout of the kept entries (TreeLayout.fromKept places the ones read since). */
   layout: KeptLayout | null;
 }
@@ -111,7 +106,7 @@ export class IndexStore {
       const n = snapshot.count;
       const same = ledger.index.count >= n && (n === 0 || ledger.index.ids[n - 1] === snapshot.ids[n - 1]);
       return same
-        ? { ledger, work, turns: turns === null ? null : { ...turns, entries: n }, layout }
+        ? { ledger, work, turns: turns === null ? null : { columns: turns, entries: n }, layout }
         : { ledger, work: null, turns: null, layout: null };
     } catch (e) {
       if (!(e instanceof SnapshotInvalidError)) throw e;

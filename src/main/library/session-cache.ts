@@ -4,7 +4,7 @@ import { KeyedQueue } from '../../shared/keyed-queue';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { appendBranch, BranchError, type BranchLockStats, type BranchResult } from '../core/branch-append';
 import type { Ledger, ReadProgress, RefreshResult } from '../core/ledger';
-import { adoptTurnsText } from '../core/turn-cache';
+import { adoptTurnColumns } from '../core/turn-cache';
 import type { IndexStore } from './index-store';
 import { OpenSession, type ReadInSteps, type RereadReason, type SessionChange } from './open-session';
 import { openLedger } from './open-ledger';
@@ -158,7 +158,7 @@ export class SessionCache {
         key,
         layout: layoutOnOpen(ledger.index, opened.layout),
         work: opened.work === null ? null : { index: ledger.index, fold: opened.work },
-        keptTurns: turns?.count ?? 0,
+        keptTurns: turns?.columns.bpt.length ?? 0,
         // A full read, a first read in steps, or a resume that still read a lot: worth keeping for the next open.
         keepWanted:
           this.store !== null && (!resumed || ledger.moreToRead || ledger.stats.bytesRead >= this.store.minBytes),
@@ -166,7 +166,7 @@ export class SessionCache {
       phase,
     );
     // The closed turns' costs as they were kept: a reopen's first leaf shapes only newer turns.
-    if (turns !== null) adoptTurnsText(ledger, turns.text, turns.entries);
+    if (turns !== null) adoptTurnColumns(ledger, turns.columns, turns.entries);
     this.open.set(key, s);
     this.evict();
     // First rows answer from the kept index at once; then it is checked against the file (its phase's work).

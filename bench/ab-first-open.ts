@@ -1,7 +1,7 @@
 /**
  * Two builds of the CLI, alternately, on the 100 MB session's first open ("open → the
  * active leaf's panes"): a fresh `serve` process and user data folder per round, open → first
- * rows → the active leaf's panes, as the renderer asks. On a noisy 2-core machine one run of the
+ * rows → the active leaf's panes, as the renderer asks (open → first rows is printed too). On a noisy 2-core machine one run of the
  * real100 bench per build says little; pairs taken minutes apart say more.
  *   node bin/run-ts.mjs bench/ab-first-open.ts ROUNDS before=PATH/vak-explorer.mjs after=PATH/vak-explorer.mjs
  * (a build of another commit: `git worktree add --detach DIR REV`, link node_modules and out/,
@@ -42,6 +42,7 @@ const add = (m: Map<string, number[]>, name: string, v: number): void => void m.
 
 const data = prepareReal100((s) => console.log(s));
 const wall = new Map<string, number[]>();
+const rowsWall = new Map<string, number[]>();
 const cpu = new Map<string, number[]>();
 const backendCpu = new Map<string, number[]>();
 const backendWait = new Map<string, number[]>();
@@ -58,8 +59,14 @@ for (let r = 0; r < rounds; r++) {
       const c0 = cpuMs(pid);
       const threads0 = sampleThreads(pid);
       const t0 = performance.now();
-      await openToPanes((m, r) => c.call(m, r), data.key);
+      let rowsAt = 0;
+      await openToPanes(async (m, r) => {
+        const v = await c.call(m, r);
+        if (m === 'getTreeRows' && rowsAt === 0) rowsAt = performance.now();
+        return v;
+      }, data.key);
       const ms = Math.round(performance.now() - t0);
+      add(rowsWall, name, Math.round(rowsAt - t0));
       const used = cpuMs(pid) - c0;
       const threads = threadFigures(pid, threads0, sampleThreads(pid));
       add(wall, name, ms);
@@ -69,7 +76,9 @@ for (let r = 0; r < rounds; r++) {
         add(backendWait, name, threads.backendWaitMs);
         if (threads.hostStealMs !== null) add(hostSteal, name, threads.hostStealMs);
       }
-      console.log(`round ${r + 1} ${name}: open → panes ${ms} ms, CPU ${used} ms; ${describeThreads(threads)}`);
+      console.log(
+        `round ${r + 1} ${name}: open → first rows ${Math.round(rowsAt - t0)} ms, → panes ${ms} ms, CPU ${used} ms; ${describeThreads(threads)}`,
+      );
       c.close();
     } finally {
       await stopServe(server.child);
@@ -79,6 +88,7 @@ for (let r = 0; r < rounds; r++) {
 }
 const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 for (const [label, m] of [
+  ['open → first rows', rowsWall],
   ['open → panes', wall],
   ['CPU', cpu],
   ['backend thread CPU', backendCpu],

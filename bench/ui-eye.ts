@@ -18,8 +18,8 @@
  *   --select     only the first open and the selecting (clicks, keys, scroll): no reload, no reopen.
  *   --verbose    every request of the opens, the reload and the reopen, with its timing.
  *   --profile D  CPU profiles of each serve process (`node --cpu-prof`, every thread) in D/<phase>/,
- *                and a Chromium trace of the clicks, the reload and the reopen (D/clicks.json, D/reload.json,
- *                D/reopen.json).
+ *                and a Chromium trace of the first open, the clicks, the reload and the reopen (D/first.json,
+ *                D/clicks.json, D/reload.json, D/reopen.json).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -386,7 +386,9 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
   try {
     let { ctx, page } = await signedIn(browser, server);
     log('    first open …');
+    await traced(browser, page, 'first');
     const firstOpen = await openFromLibrary(page, data.key);
+    await traceEnd(browser);
     if (process.argv.includes('--verbose')) log(await requestsSince(page, 'window.__vakBench.openFrom'));
     // The clicks are measured once the session is read (and its hash check is done).
     await until(page, READ_DONE, OPEN_TIMEOUT_MS);

@@ -8,9 +8,14 @@ import type { LineFeeder } from './line-feeder';
  */
 
 const CHUNK = 1 << 20; // one reused 1 MiB read buffer per read
-// Let the event loop breathe every 4 MiB (~25 ms of reading): a request for the rows on screen
-// waits at most that long behind a big read. Progress is told every 16 MiB.
+// A read in steps lets the event loop run after every chunk: a request for the rows on screen
+// (a first open's, sent as soon as the open answers, while its first step reads on) waits for
+// one chunk of reading at most. At 4 MiB it waited for four, in code still cold on the first
+// steps of a first open, beside the browser on the same cores. A turn costs next to nothing.
+const FEED_YIELD_EVERY = CHUNK;
+// The checks that read a file again in steps (Ledger.checkReading, checkHashes) step by 4 MiB.
 export const YIELD_EVERY = 4 << 20;
+// Progress is told every 16 MiB.
 const PROGRESS_EVERY = 16 << 20;
 
 /** A ledger's read buffer, allocated once and reused by every read. */
@@ -28,8 +33,8 @@ export function feedSync(source: ByteSource, feeder: LineFeeder, buf: Buffer, si
 }
 
 /**
- * Feeds the bytes up to `end` of a file of `size`, yielding to the event loop every YIELD_EVERY
- * bytes and telling progress every PROGRESS_EVERY. The feeder is asked for on every chunk: it is
+ * Feeds the bytes up to `end` of a file of `size`, yielding to the event loop every
+ * FEED_YIELD_EVERY bytes and telling progress every PROGRESS_EVERY. The feeder is asked for on every chunk: it is
  * the reading's current one.
  */
 export async function feedInSteps(
@@ -52,7 +57,7 @@ export async function feedInSteps(
       sinceProgress = 0;
       onProgress?.({ bytesRead: feeder().fedOffset, bytesTotal: size });
     }
-    if (sinceYield >= YIELD_EVERY) {
+    if (sinceYield >= FEED_YIELD_EVERY) {
       sinceYield = 0;
       await new Promise((r) => setImmediate(r));
     }

@@ -128,3 +128,28 @@ test('the content-named assets are kept by the browser: a reload takes them from
   // transferSize 0: taken from the cache, no request to the server.
   expect(fetched.every((n) => n === 0)).toBe(true);
 });
+
+test('the first screen loads no markdown renderer: the rendered view loads it, kept like the other assets', async ({
+  page,
+  served,
+}) => {
+  const scripts: { path: string; cacheControl: string }[] = [];
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith('/assets/') && path.endsWith('.js'))
+      scripts.push({ path, cacheControl: r.headers()['cache-control'] ?? '' });
+  });
+  await served.open(page, sessionHash(BIG));
+  await panesDrawn(page);
+  await page.reload();
+  await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
+  await panesDrawn(page);
+  const isMarkdown = (s: { path: string }) => /\/markdown-text-[\w-]{8}\.js$/.test(s.path);
+  expect(scripts.filter(isMarkdown)).toEqual([]);
+  const pane = page.locator('section[aria-label="Projected context"]');
+  await pane.getByRole('button', { name: 'markdown' }).click();
+  await expect(pane.locator('.markdown').first()).toBeVisible();
+  const loaded = scripts.filter(isMarkdown);
+  expect(loaded).toHaveLength(1);
+  expect(loaded[0].cacheControl).toContain('immutable');
+});

@@ -14,12 +14,13 @@ export const CLICK_TIMEOUT_MS = 60_000;
  * for the first drawn tree row and the first drawn leaf panes.
  */
 export const INIT_SCRIPT = `(() => {
-  const B = (window.__vakBench = { ws: [], firstRowsAt: null, panesAt: null, firstProgressAt: null, click: null });
+  const B = (window.__vakBench = { ws: [], firstRowsAt: null, panesAt: null, firstProgressAt: null, click: null, wsOpenAt: null });
   const byId = new Map();
   const Native = window.WebSocket;
   class Tapped extends Native {
     constructor(...a) {
       super(...a);
+      this.addEventListener('open', () => { if (B.wsOpenAt === null) B.wsOpenAt = performance.now(); });
       this.addEventListener('message', (m) => {
         if (typeof m.data !== 'string') return;
         const head = m.data.slice(0, 48);

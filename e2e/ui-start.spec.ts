@@ -42,7 +42,7 @@ const panesDrawn = (page: Page) =>
     page.locator('.leaf-panes[data-leaf-id][aria-busy="false"] section[aria-label="History"] .history-item').first(),
   ).toBeVisible();
 
-test('a reload opens the session in few round trips: each request once, no findRow, the chart after the panes', async ({
+test('a reload opens the session in one round trip: each request once, no findRow, the chart after the panes', async ({
   page,
   served,
 }) => {
@@ -61,11 +61,13 @@ test('a reload opens the session in few round trips: each request once, no findR
   expect(sent.filter((s) => s.method === 'findRow')).toHaveLength(0);
   const pages = sent.filter((s) => s.method === 'getTreeRows');
   expect(pages[0].body).toContain('"start":256,');
-  // The rows were asked before the leaf view, both as soon as the open answered.
+  // The rows and the leaf view this tab showed were asked with the open, before its answer (the
+  // rows first), and taken by the tree and the panes: each asked once.
   const open = sent.find((s) => s.method === 'openSession')!;
   const view = sent.find((s) => s.method === 'getLeafView')!;
   expect(pages[0].at).toBeLessThan(view.at);
-  expect(pages[0].at).toBeGreaterThan(open.answeredAt!);
+  expect(view.at).toBeLessThan(open.answeredAt!);
+  expect(sent.filter((s) => s.method === 'getLeafView')).toHaveLength(1);
   // The chart's series waits for the leaf view's answer.
   const series = sent.find((s) => s.method === 'getContextSeries')!;
   expect(series.at).toBeGreaterThan(view.answeredAt!);
@@ -125,4 +127,29 @@ test('the content-named assets are kept by the browser: a reload takes them from
   expect(fetched.length).toBeGreaterThan(0);
   // transferSize 0: taken from the cache, no request to the server.
   expect(fetched.every((n) => n === 0)).toBe(true);
+});
+
+test('the first screen loads no markdown renderer: the rendered view loads it, kept like the other assets', async ({
+  page,
+  served,
+}) => {
+  const scripts: { path: string; cacheControl: string }[] = [];
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith('/assets/') && path.endsWith('.js'))
+      scripts.push({ path, cacheControl: r.headers()['cache-control'] ?? '' });
+  });
+  await served.open(page, sessionHash(BIG));
+  await panesDrawn(page);
+  await page.reload();
+  await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
+  await panesDrawn(page);
+  const isMarkdown = (s: { path: string }) => /\/markdown-text-[\w-]{8}\.js$/.test(s.path);
+  expect(scripts.filter(isMarkdown)).toEqual([]);
+  const pane = page.locator('section[aria-label="Projected context"]');
+  await pane.getByRole('button', { name: 'markdown' }).click();
+  await expect(pane.locator('.markdown').first()).toBeVisible();
+  const loaded = scripts.filter(isMarkdown);
+  expect(loaded).toHaveLength(1);
+  expect(loaded[0].cacheControl).toContain('immutable');
 });

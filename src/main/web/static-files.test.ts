@@ -60,6 +60,8 @@ describe('lookupStatic', () => {
     expect(cacheControlFor('/assets/index-B5PfkwES.js', false)).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/assets/index-DqfS6r5v.css', false)).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/assets/heavy.worker-DLYwYbDR.js', false)).toBe('public, max-age=31536000, immutable');
+    // A chunk loaded on demand (the markdown renderer) is named for its content too.
+    expect(cacheControlFor('/assets/markdown-text-Dkjf5PXS.js', false)).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/assets/a.js', false)).toBe('no-cache');
     expect(cacheControlFor('/leak.txt', false)).toBe('no-cache');
     expect(cacheControlFor('/assets/index-B5PfkwES.js', true)).toBe('no-store');

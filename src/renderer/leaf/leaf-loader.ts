@@ -1,6 +1,7 @@
-import type { Api, LeafRequest } from '../../shared/api';
+import type { Api } from '../../shared/api';
 import { describeError } from '../api/api-methods';
 import type { AppState } from '../store/app-store';
+import { leafRequestOf, pagedOf } from '../store/leaf-request';
 
 /** The store as the loader reads it: its state and its changes. */
 export interface LoaderStore {
@@ -34,9 +35,7 @@ function wantedOf(s: AppState): Wanted | null {
     plan: s.plan,
     profile: s.profile,
     overrides: s.overrides,
-    // The projected pane comes paged (its first screen only) except while comparing: the
-    // comparison reads both projections whole.
-    paged: !s.compare.open,
+    paged: pagedOf(s),
     treeVersion: s.treeVersion,
     appends: !active ? null : s.sessionInfo.reading ? 'reading' : s.appendVersion,
   };
@@ -82,13 +81,7 @@ export function startLeafLoader(api: Api, store: LoaderStore): () => void {
     const mine = new AbortController();
     abort = mine;
     asked = want;
-    const req: LeafRequest = {
-      key: want.key,
-      leaf: want.leaf,
-      plan: want.plan,
-      profile: want.profile,
-      overrides: want.overrides,
-    };
+    const req = leafRequestOf(want, want.key);
     // Sent before the store hears of it: the request is on the wire in this task.
     const answer = api.getLeafView({ ...req, pagedMessages: want.paged }, { signal: mine.signal });
     s.leafLoadStarted();

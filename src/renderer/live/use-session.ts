@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import type { Api, SessionKey } from '../../shared/api';
+import type { AskEarly } from '../api/early-asks';
 import { useAppStore } from '../store/app-store';
 import { setSessionStarter } from '../store/session-slice';
 import { restoreUrl } from '../store/use-url-sync';
 import { jumpToEntry } from '../tree/tree-nav';
+import { askOpenEarly, keepCursorRow } from './open-early';
 import { SessionController } from './session-controller';
 
 /** Turning follow on selects the newest leaf at once (appends then keep it selected). */
@@ -35,13 +37,16 @@ function stopSession(c: SessionController): void {
 /**
  * Applies the URL and opens the session it names, before the app's first render: a reload's
  * open leaves on the socket the page opened early (index.html) while React renders, instead of
- * after it. useSession's effect then takes on the controller started here. True when the URL
- * named a session.
+ * after it. useSession's effect then takes on the controller started here. With `askEarly`, the
+ * rows and the leaf view it will show are asked right behind the open (open-early.ts). True when
+ * the URL named a session.
  */
-export function openFromUrl(api: Api, win: Window = window): boolean {
+export function openFromUrl(api: Api, askEarly?: AskEarly, win: Window = window): boolean {
   restoreUrl(win);
   const key = useAppStore.getState().sessionKey;
   if (key) sessionFor(api, key);
+  // Right behind the open: what the page shows first, so it does not wait for the open's answer.
+  if (key && askEarly) askOpenEarly(askEarly, useAppStore.getState(), key);
   return key !== null;
 }
 
@@ -51,6 +56,7 @@ export function useSession(api: Api): void {
   // A session chosen (a click in the library) is opened at once, before the render: the effect
   // below then takes on the controller it started.
   useEffect(() => setSessionStarter((k) => void sessionFor(api, k)), [api]);
+  useEffect(() => keepCursorRow(useAppStore), []);
   useEffect(() => {
     if (!key) return;
     const c = sessionFor(api, key);

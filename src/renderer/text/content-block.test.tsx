@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Json } from '../../shared/ledger-types';
 import { COLLAPSE_AT } from './collapsible-text';
+import { loadMarkdown } from './markdown-on-demand';
 import { MessageBlocks } from './message-blocks';
 import { type TextView, TextViewContext } from './text-view';
 
@@ -85,6 +86,9 @@ describe('content blocks, verbatim (the default)', () => {
 });
 
 describe('content blocks, rendered (switched on)', () => {
+  // The renderer is a chunk of its own: loaded here before drawing (the page loads it on first use).
+  beforeAll(() => loadMarkdown());
+
   it('draws markdown, and raw HTML in it as the text it is', () => {
     const { container } = draw([{ type: 'text', text: `**bold** ${TAGS}` }], 'rendered');
     expect(container.querySelector('strong')?.textContent).toBe('bold');
@@ -153,5 +157,17 @@ describe('a long message', () => {
     const { container } = draw([{ type: 'text', text: 'short' }], 'verbatim', () => asked++);
     fireEvent.click(container.querySelector('button.show-all') as HTMLElement);
     expect(asked).toBe(1);
+  });
+});
+
+describe('the markdown renderer, loaded on first use', () => {
+  it('draws the text as it is until the renderer is there, then as markdown', async () => {
+    // A fresh copy of the module: this file loaded the renderer above.
+    vi.resetModules();
+    const fresh = await import('./markdown-on-demand');
+    const { container, findByText } = render(<fresh.MarkdownText text="**bold**" />);
+    expect(container.textContent).toBe('**bold**');
+    expect(container.querySelector('strong')).toBeNull();
+    await findByText('bold', { selector: 'strong' });
   });
 });

@@ -2,7 +2,7 @@ import { useContext } from 'react';
 import { stringifyJson } from '../../shared/json-text';
 import type { Json } from '../../shared/ledger-types';
 import { AnsiText } from './ansi-text';
-import { MarkdownText } from './markdown-text';
+import { MarkdownText } from './markdown-on-demand';
 import { TextViewContext } from './text-view';
 import { VerbatimText } from './verbatim-text';
 

@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AppState } from '../store/app-store';
+import { askOpenEarly, keepCursorRow } from './open-early';
+
+/** A store of just the fields read here, whose changes are told to its subscribers. */
+function fakeStore(init: Partial<AppState>) {
+  let state = init as AppState;
+  const listeners = new Set<(s: AppState) => void>();
+  return {
+    getState: () => state,
+    subscribe: (l: (s: AppState) => void) => (listeners.add(l), () => listeners.delete(l)),
+    set: (p: Partial<AppState>) => {
+      state = { ...state, ...p };
+      for (const l of listeners) l(state);
+    },
+  };
+}
+
+const base = {
+  sessionKey: 'k',
+  leaf: null,
+  foldAudit: false,
+  selectedRow: null,
+  plan: 'auto',
+  profile: { window: 1, reserve: 0, bytes_per_token: 4 },
+  overrides: {},
+  compare: { open: false },
+} as unknown as Partial<AppState>;
+
+beforeEach(() => sessionStorage.clear());
+
+describe('a reload asks what it will show with the open', () => {
+  it("asks the cursor's page of rows (kept by the tab) and the leaf view, rows first", () => {
+    const store = fakeStore(base);
+    const stop = keepCursorRow(store);
+    store.set({ selectedRow: 35_900 });
+    stop();
+    const asked: [string, unknown][] = [];
+    askOpenEarly((m, req) => asked.push([m, req]), store.getState(), 'k');
+    expect(asked).toEqual([
+      ['getTreeRows', { key: 'k', start: 35_840, count: 256, foldAudit: false }],
+      [
+        'getLeafView',
+        { key: 'k', leaf: null, plan: 'auto', profile: base.profile, overrides: {}, pagedMessages: true },
+      ],
+    ]);
+  });
+
+  it('asks no rows for another session, selection or folding than the tab kept', () => {
+    const store = fakeStore({ ...base, selectedRow: 7 });
+    keepCursorRow(store)();
+    for (const other of [{ sessionKey: 'other' }, { leaf: 'e1' }, { foldAudit: true }] as Partial<AppState>[]) {
+      const asked: string[] = [];
+      const st = { ...store.getState(), ...other };
+      askOpenEarly((m) => asked.push(m), st, st.sessionKey!);
+      expect(asked).toEqual(['getLeafView']);
+    }
+  });
+
+  it('a damaged kept value asks no rows', () => {
+    sessionStorage.setItem('vak-explorer.opened-row.v1', '{"key":"k","leaf":null,"foldAudit":false,"row":-1}');
+    const asked: string[] = [];
+    askOpenEarly((m) => asked.push(m), fakeStore(base).getState(), 'k');
+    expect(asked).toEqual(['getLeafView']);
+  });
+});

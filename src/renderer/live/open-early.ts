@@ -1,0 +1,80 @@
+import type { AskEarly } from '../api/early-asks';
+import { TREE_PAGE } from '../data/session-sources';
+import type { AppState } from '../store/app-store';
+import { leafRequestOf, pagedOf } from '../store/leaf-request';
+
+/** The row of the tab's cursor and what was selected then, kept for the tab's next load (a reload). */
+const STORE_KEY = 'vak-explorer.opened-row.v1';
+
+interface OpenedRow {
+  key: string;
+  /** The selection the session was opened with (null: its active leaf). */
+  leaf: string | null;
+  foldAudit: boolean;
+  row: number;
+}
+
+/** sessionStorage when there is one that works (a sandboxed page may throw on access). */
+function storage(): Storage | undefined {
+  try {
+    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The store as this module reads it: its state and its changes. */
+interface Store {
+  getState(): AppState;
+  subscribe(listener: (s: AppState) => void): () => void;
+}
+
+/**
+ * Keeps the cursor's row with the selection it shows (null: the active leaf), for a reload of
+ * this tab: the tree opens a reload on that row. Returns what stops it.
+ */
+export function keepCursorRow(store: Store): () => void {
+  let last = '';
+  const keep = (s: AppState): void => {
+    if (!s.sessionKey || s.selectedRow === null) return;
+    const kept: OpenedRow = { key: s.sessionKey, leaf: s.leaf, foldAudit: s.foldAudit, row: s.selectedRow };
+    const text = JSON.stringify(kept);
+    if (text === last) return;
+    last = text;
+    try {
+      storage()?.setItem(STORE_KEY, text);
+    } catch {
+      // (storage full or refused: a reload then asks its rows after the open, as without)
+    }
+  };
+  keep(store.getState());
+  return store.subscribe(keep);
+}
+
+function openedRow(): OpenedRow | null {
+  try {
+    const v = JSON.parse(storage()?.getItem(STORE_KEY) ?? 'null') as Partial<OpenedRow> | null;
+    if (!v || typeof v.key !== 'string' || typeof v.foldAudit !== 'boolean') return null;
+    if (v.leaf !== null && typeof v.leaf !== 'string') return null;
+    if (typeof v.row !== 'number' || !Number.isSafeInteger(v.row) || v.row < 0) return null;
+    return { key: v.key, leaf: v.leaf, foldAudit: v.foldAudit, row: v.row };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A page opened on a session (a reload, a link) asks, with the open, what it will show first:
+ * the leaf view the loader will ask once the session is open, and the page of tree rows of the
+ * cursor when this tab last showed the same selection (the tree opens on it). Both would otherwise leave only once
+ * the open's answer came back. The loader and the tree take these answers when they ask exactly
+ * the same; anything else cancels them (early-asks.ts).
+ */
+export function askOpenEarly(askEarly: AskEarly, st: AppState, key: string): void {
+  const kept = openedRow();
+  if (kept && kept.key === key && kept.leaf === st.leaf && kept.foldAudit === st.foldAudit) {
+    const start = Math.floor(kept.row / TREE_PAGE) * TREE_PAGE;
+    askEarly('getTreeRows', { key, start, count: TREE_PAGE, foldAudit: st.foldAudit });
+  }
+  askEarly('getLeafView', { ...leafRequestOf(st, key), pagedMessages: pagedOf(st) });
+}

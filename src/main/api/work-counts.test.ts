@@ -12,6 +12,7 @@ import { useTempDir } from '../../test-support/temp-dir';
 import { chainToRoot } from '../core/chain';
 import { cwdHash } from '../core/fnv1a64';
 import { Ledger } from '../core/ledger';
+import { KIND } from '../core/ledger-index';
 import { turnCacheOf } from '../core/turn-cache';
 import { buildTurnIndex } from '../core/turn-index';
 import type { ApiClient } from './api-backend';
@@ -127,6 +128,19 @@ describe('work-count invariants', () => {
     expect(turnsProjected).toBeGreaterThan(100);
     expect(b.coreWork().turnsNoted).toBe(turnsNoted);
     expect(turnsNoted).toBe(turnsProjected);
+  });
+
+  it("a first open's work fold parses no work entry again (the reader noted them)", async () => {
+    const { b, key } = await sessionOf(4000, 26);
+    const info = (await b.call('openSession', { key }, client)) as { work: unknown[] };
+    await b.cache.acquireWhole(key);
+    const l = ledgerOf(b, key);
+    const chain = chainToRoot(l.index, l.index.activeLeaf);
+    const work = chain.filter((i) => l.index.kind[i] === KIND.work).length;
+    expect(work).toBeGreaterThan(100);
+    expect(info.work.length).toBeGreaterThan(20);
+    // What the open parsed from lines: its header, child runs and the like, never the chain's work entries.
+    expect(l.stats.entriesMaterialised).toBeLessThan(20);
   });
 
   it('a sibling leaf shapes only the turns it does not share', async () => {

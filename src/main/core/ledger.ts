@@ -4,6 +4,7 @@ import { DeferredHashes } from './deferred-hashes';
 import type { LedgerEntry } from './entry-types';
 import { feedInSteps, feedSync, readBuffer, YIELD_EVERY } from './feed-bytes';
 import { FullNotes } from './full-notes';
+import type { WorkEvent } from './work-notes';
 import type { LongStrings } from './json-skim';
 import { LedgerIndex } from './ledger-index';
 import type { HashCheckResult, LedgerStats, OpenOptions, RefreshOptions, RefreshResult } from './ledger-options';
@@ -453,6 +454,18 @@ export class Ledger {
    */
   entry(i: number): LedgerEntry {
     return this.entries.entry(this.index, i);
+  }
+
+  /**
+   * Work entry `i`'s event for the §3 fold (work-fold.ts): as the reader noted it when this
+   * reading parsed its line (work-notes.ts), else from its line (read before a resume, or parsed
+   * skimmed); null when it is no well-formed work entry.
+   */
+  workEvent(i: number): WorkEvent | null {
+    const noted = this.reader.work.of(i);
+    if (noted !== undefined) return noted;
+    const e = this.scanEntry(i);
+    return e.kind === 'work' ? { ts: e.ts, work: e.work } : null;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { isControlSet, isObject, type Json } from './entry-types';
+import type { ValidLine } from './entry-validate';
 import type { DeferredHashCheck } from './hash-check';
 import { JsonSkim, type LongStrings } from './json-skim';
 import {
@@ -20,6 +21,7 @@ import {
   UNKNOWN_KIND,
 } from './ledger-index';
 import type { LedgerWarning } from './warnings';
+import { WorkNotes } from './work-notes';
 
 /**
  * What a reader hands each parsed message's content to, when its ledger keeps per-line facts for
@@ -70,6 +72,8 @@ export class LineReader<Notes extends LineNotes = LineNotes> {
   private unhashed: Buffer | null = null;
   /** Sees every accepted entry's line (Ledger sets it from OpenOptions.lineSink). */
   sink: LineSink | null = null;
+  /** The work entries' events, from this parse (work-notes.ts): the work fold reads no line again. */
+  readonly work = new WorkNotes();
 
   /**
    * `notes`: messages' Full costs noted from this parse (full-notes.ts), when the ledger keeps them.
@@ -215,6 +219,8 @@ export class LineReader<Notes extends LineNotes = LineNotes> {
       index.usage[slot + 3] = tokenCount(usage['cache_write_tokens']);
     }
     if (lineNo === 1 && kind === KIND.header) index.header = i;
+    // A line parsed skimmed holds placeholders: its event is left to a parse of its line.
+    if (kind === KIND.work && this.skim.long.count === 0) this.work.add(i, obj as ValidLine);
     if (this.notes) this.notes.add(index, i, content, this.skim.long.count > 0 ? this.skim.long : null);
     if (this.sink) this.sink.entryLine(bytes, lineNo, index, i);
   }

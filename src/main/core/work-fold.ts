@@ -42,8 +42,8 @@ export function foldWork(ledger: Ledger, chain: readonly number[], from: WorkFol
   for (let k = start; k < chain.length; k++) {
     const i = chain[k];
     if (ix.kind[i] !== KIND.work) continue;
-    const e = ledger.entry(i);
-    if (e.kind !== 'work') continue; // a malformed work entry (no string work_id) folds into nothing
+    const e = ledger.workEvent(i);
+    if (e === null) continue; // a malformed work entry (no string work_id) folds into nothing
     const w = e.work;
     let item = items.get(w.work_id);
     if (!item) {

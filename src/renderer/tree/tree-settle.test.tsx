@@ -5,7 +5,7 @@ import type { LeafViewRequest } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
 import { cursorId, renderOnBackend, sessionHash, waitCursor } from '../test-support/render-backend';
 import { longSession } from '../test-support/written-sessions';
-import { SETTLE_MS } from './tree-nav';
+import { SETTLE_MS } from './key-settle';
 
 const leafViews = (calls: { method: string; req: unknown }[]) =>
   calls.filter((c) => c.method === 'getLeafView').map((c) => c.req as LeafViewRequest);

@@ -106,8 +106,9 @@ describe('a pane list on either side of the limit', () => {
       },
     });
     try {
-      // Rows measure 28 px against an estimate of 22: every row moves the ones below it.
-      render(<List count={1000} estimate={22} />);
+      // Rows measure 28 px against an estimate of 22: every row moves the ones below it. The pane
+      // kept its box's size, so the list's first commit has its rows (as a new view's has).
+      render(<List count={1000} estimate={22} rect={{ current: { width: 1000, height: 800 } }} />);
     } finally {
       Object.defineProperty(HTMLElement.prototype, 'offsetHeight', height);
       mo.disconnect();

@@ -342,7 +342,9 @@ function useRowBatch(learnedRef?: RefObject<number | null>) {
     if (!v || rows.length === 0) return;
     pending.current = [];
     const fresh = rows.filter((el) => unmeasured(v, el));
-    const win = v.targetWindow;
+    // The rows' own window: the virtualizer learns its window in its layout effect, after this one,
+    // so a new list's first commit (its rows drawn from the kept box size) has none yet.
+    const win = v.targetWindow ?? (rows[0]?.ownerDocument.defaultView as (Window & typeof globalThis) | null);
     // Made before the rows are registered: before the virtualizer's own observer, so its first
     // reports come first in the frame (the virtualizer's then find the rows measured).
     if (!firstReports.current && win?.ResizeObserver) {

@@ -251,31 +251,27 @@ interface BatchInternals {
   shouldMeasureDuringScroll(index: number): boolean;
 }
 
+/**
+ * The rows a commit mounts, measured together. The virtualizer measures a row as its ref is
+ * attached and moves the rows below it at once (their `top`, the box's height): the next row's
+ * read then lays the list out again, once per row of a new view's first screen. Here the refs
+ * only collect the rows; a layout effect (declared before the virtualizer's own, so it runs where
+ * the refs did: before them) reads every height first, in one layout; registers the rows at the
+ * size the virtualizer has for them (it writes each one's `top` as it registers it: no read
+ * between); then hands it the heights as one batch with one notify, as its ResizeObserver
+ * callback does (where a size moves the scroll position it reads the box's, laid out once).
+ */
 /** A learned mean, bounded near the pane's own guess (one odd screen must not make the next list absurd). */
 export function learnedEstimate(mean: number | null | undefined, guess: number): number {
   if (mean == null || !(mean > 0)) return guess;
   return Math.round(Math.min(guess * 8, Math.max(guess / 4, mean)));
 }
 
-/**
- * The rows a commit mounts, measured together, from the ResizeObserver's first report of them.
- * The virtualizer measures a row as its ref is attached (a read of its height) and moves the rows
- * below it at once: in a commit, that lays the new rows out in the task the click waits on (once
- * per row, or once for the batch when reads come first). Here the refs only collect the rows; a
- * layout effect (declared before the virtualizer's own, so it runs where the refs did) registers
- * them at the size the virtualizer already has for them (it writes each one's `top`: no read) and
- * observes them. The browser lays the commit out in its frame, then reports every row's size
- * before it paints: the batch then hands the virtualizer the heights as one batch with one notify,
- * as its own ResizeObserver callback does (where a size moves the scroll position it reads the
- * box's: a small layout in the frame, not in the commit). Without a ResizeObserver the rows are
- * read in the commit, in one layout.
- */
 function useRowBatch(learnedRef?: RefObject<number | null>) {
   const virt = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
   const pending = useRef<Element[]>([]);
   const sizes = useRef(new Map<Element, number>());
   const registering = useRef(false);
-  const firstReports = useRef<ResizeObserver | null>(null);
   const ref = useCallback((el: Element | null) => {
     if (el) pending.current.push(el);
     // Detached rows are dropped from the virtualizer's cache as before.
@@ -286,76 +282,21 @@ function useRowBatch(learnedRef?: RefObject<number | null>) {
       (registering.current ? v.measurementsCache[v.indexFromElement(el)]?.size : undefined) ?? measureRow(el, entry, v),
     [],
   );
-  const unmeasured = (v: Virtualizer<HTMLDivElement, Element>, el: Element): boolean => {
-    if (!el.isConnected) return false;
-    const i = v.indexFromElement(el);
-    return i >= 0 && i < v.options.count && !v.itemSizeCache.has(v.options.getItemKey(i));
-  };
-  const resizeBatch = useCallback(
-    (v: Virtualizer<HTMLDivElement, Element>) => {
-      if (sizes.current.size === 0) return;
-      if (learnedRef) {
-        let sum = 0;
-        for (const h of sizes.current.values()) sum += h;
-        learnedRef.current = sum / sizes.current.size;
-      }
-      const inner = v as unknown as BatchInternals;
-      // Once a resize has moved the scroll position, the virtualizer recomputes every row's start
-      // before each next resize of the batch (`sync`), copying the list of keys each time: work in
-      // proportion to the rows, once per row of the new view. The rows are resized from the last
-      // up instead: a row's size moves only the rows below it, so each one's start as computed
-      // before the batch is still its start, and the batch reports `sync` once, at its end.
-      let sync = false;
-      const b = {
-        get sync() {
-          return false;
-        },
-        set sync(moved: boolean) {
-          sync ||= moved;
-        },
-        notify: false,
-      };
-      inner._resizeBatch = b;
-      try {
-        const measured = [...sizes.current].map(([el, size]) => [v.indexFromElement(el), size] as const);
-        measured.sort((x, y) => y[0] - x[0]);
-        // As the virtualizer's own measure of a row decides: not during a smooth scroll's far rows.
-        for (const [i, size] of measured) {
-          if ((!v.isScrolling || inner.scrollState) && inner.shouldMeasureDuringScroll(i)) v.resizeItem(i, size);
-        }
-      } finally {
-        inner._resizeBatch = null;
-        sizes.current.clear();
-        if (b.notify) {
-          inner.notify(sync);
-          inner._noteClampMax();
-          inner._flushHoldIfReady(true);
-          inner._retryClampedAdjustment();
-        }
-      }
-    },
-    [learnedRef],
-  );
   useLayoutEffect(() => {
     const v = virt.current;
     const rows = pending.current;
     if (!v || rows.length === 0) return;
     pending.current = [];
-    const fresh = rows.filter((el) => unmeasured(v, el));
-    // The rows' own window: the virtualizer learns its window in its layout effect, after this one,
-    // so a new list's first commit (its rows drawn from the kept box size) has none yet.
-    const win = v.targetWindow ?? (rows[0]?.ownerDocument.defaultView as (Window & typeof globalThis) | null);
-    // Made before the rows are registered: before the virtualizer's own observer, so its first
-    // reports come first in the frame (the virtualizer's then find the rows measured).
-    if (!firstReports.current && win?.ResizeObserver) {
-      firstReports.current = new win.ResizeObserver((entries) => {
-        const now = virt.current;
-        for (const e of entries) {
-          firstReports.current?.unobserve(e.target);
-          if (now && unmeasured(now, e.target)) sizes.current.set(e.target, measureRow(e.target, e, now));
-        }
-        if (now) resizeBatch(now);
-      });
+    // Reads first: one layout for the whole commit (a row measured before keeps its size, as it
+    // would in the virtualizer's own measure).
+    for (const el of rows) {
+      if (el.isConnected && !v.itemSizeCache.has(v.options.getItemKey(v.indexFromElement(el))))
+        sizes.current.set(el, (el as HTMLElement).offsetHeight);
+    }
+    if (learnedRef && sizes.current.size > 0) {
+      let sum = 0;
+      for (const h of sizes.current.values()) sum += h;
+      learnedRef.current = sum / sizes.current.size;
     }
     registering.current = true;
     try {
@@ -363,21 +304,41 @@ function useRowBatch(learnedRef?: RefObject<number | null>) {
     } finally {
       registering.current = false;
     }
-    const ro = firstReports.current;
-    if (ro) {
-      for (const el of fresh) ro.observe(el, { box: 'border-box' });
-      return;
+    const inner = v as unknown as BatchInternals;
+    // Once a resize has moved the scroll position, the virtualizer recomputes every row's start
+    // before each next resize of the batch (`sync`), copying the list of keys each time: work in
+    // proportion to the rows, once per row of the new view. The rows are resized from the last
+    // up instead: a row's size moves only the rows below it, so each one's start as computed
+    // before the batch is still its start, and the batch reports `sync` once, at its end.
+    let sync = false;
+    const b = {
+      get sync() {
+        return false;
+      },
+      set sync(moved: boolean) {
+        sync ||= moved;
+      },
+      notify: false,
+    };
+    inner._resizeBatch = b;
+    try {
+      const measured = [...sizes.current].map(([el, size]) => [v.indexFromElement(el), size] as const);
+      measured.sort((x, y) => y[0] - x[0]);
+      // As the virtualizer's own measure of a row decides: not during a smooth scroll's far rows.
+      for (const [i, size] of measured) {
+        if ((!v.isScrolling || inner.scrollState) && inner.shouldMeasureDuringScroll(i)) v.resizeItem(i, size);
+      }
+    } finally {
+      inner._resizeBatch = null;
+      sizes.current.clear();
+      if (b.notify) {
+        inner.notify(sync);
+        inner._noteClampMax();
+        inner._flushHoldIfReady(true);
+        inner._retryClampedAdjustment();
+      }
     }
-    for (const el of fresh) sizes.current.set(el, (el as HTMLElement).offsetHeight);
-    resizeBatch(v);
   });
-  useEffect(
-    () => () => {
-      firstReports.current?.disconnect();
-      firstReports.current = null;
-    },
-    [],
-  );
   return { virt, ref, measure };
 }
 

@@ -19,8 +19,8 @@
  *   --select     only the first open and the selecting (clicks, keys, scroll): no reload, no reopen.
  *   --verbose    every request of the opens, the reload and the reopen, with its timing.
  *   --profile D  CPU profiles of each serve process (`node --cpu-prof`, every thread) in D/<phase>/,
- *                and a Chromium trace of the first open, the clicks, the reload and the reopen (D/first.json,
- *                D/clicks.json, D/reload.json, D/reopen.json).
+ *                and a Chromium trace of the first open, the clicks, the five quick `j`, the reload and the
+ *                reopen (D/first.json, D/clicks.json, D/jfive.json, D/reload.json, D/reopen.json).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -323,7 +323,8 @@ async function keyCursor(page: Page): Promise<number[]> {
 }
 
 /** Five quick `j` from a clicked row → the 5th row's panes, from the first key. */
-async function jFive(page: Page): Promise<{ ms: number[]; counts: Counts }> {
+async function jFive(page: Page, log: Log): Promise<{ ms: number[]; counts: Counts }> {
+  const verbose = process.argv.includes('--verbose');
   const ms: number[] = [];
   const sum: Counts[] = [];
   for (let k = 0; k < J_RUNS; k++) {
@@ -332,6 +333,10 @@ async function jFive(page: Page): Promise<{ ms: number[]; counts: Counts }> {
     const target = await showRow(page, at + 5);
     if (!target) break;
     await page.evaluate(armScript('keydown', panesFor(target.id), STEP_TIMEOUT_MS));
+    if (verbose)
+      await page.evaluate(`(() => { const B = window.__vakBench; B.keys = [];
+        if (!B.keysOn) { B.keysOn = true; for (const t of ['keydown', 'keyup'])
+          window.addEventListener(t, (e) => B.keys && B.keys.push(t.slice(3) + ' ' + e.timeStamp.toFixed(0)), true); } })()`);
     for (let n = 0; n < 5; n++) await page.keyboard.press('j');
     await until(
       page,
@@ -343,6 +348,12 @@ async function jFive(page: Page): Promise<{ ms: number[]; counts: Counts }> {
     if (t !== null) ms.push(t);
     await idle(page, 300);
     sum.push(await counts(page, m.wsFrom));
+    if (verbose)
+      log(
+        `      five quick j: first key ${m.at?.toFixed(0)}, 5th leaf's panes ${m.doneAt?.toFixed(0)}; ` +
+          `keys ${((await page.evaluate('window.__vakBench.keys')) as string[]).join(', ')}\n` +
+          (await requestsSince(page, m.wsFrom)),
+      );
   }
   return { ms, counts: merge(sum) };
 }
@@ -404,7 +415,9 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
     if (selecting) await traceEnd(browser);
     if (selecting) log('    keys …');
     const keys = selecting ? await keyCursor(page) : [];
-    const j = selecting ? await jFive(page) : { ms: [], counts: merge([]) };
+    if (selecting) await traced(browser, page, 'jfive');
+    const j = selecting ? await jFive(page, log) : { ms: [], counts: merge([]) };
+    if (selecting) await traceEnd(browser);
     const tasks = await longTasksSince(page, selectFrom);
     if (selecting) log('    scroll while a leaf loads …');
     const scrollFrames = selecting ? await scrollWhileLoading(page) : [];

@@ -2,31 +2,25 @@ import type { Api, TreeRow } from '../../shared/api';
 import { useAppStore, type AppState } from '../store/app-store';
 import { AskOnce } from '../data/ask-once';
 import { currentTreeSource, type TreeSource } from '../data/session-sources';
+import { keySettler, type KeySettler } from './key-settle';
 import { ROW_HEIGHT } from './lane-graph';
 
 /** How far a child or sibling is looked for before giving up (rows). */
 const SCAN_LIMIT = 4096;
 
-/**
- * Keyboard travel draws the cursor at once and asks for the panes where the user pauses: the frame
- * after the key is let go (a held key's repeats ask for nothing until then). Without a key release to wait
- * for (a command run from the palette, a key whose release went elsewhere), the row is selected
- * once the cursor has rested this long (ms).
- */
-export const SETTLE_MS = 100;
-
-let settling: {
-  timer: ReturnType<typeof setTimeout>;
-  frame: number | null;
-  released: () => void;
-} | null = null;
+/** The pending ask of keyboard travel (key-settle.ts), fed the window's key releases. */
+let settler: KeySettler | null = null;
+function keySettle(): KeySettler {
+  if (!settler) {
+    const made = keySettler();
+    window.addEventListener('keyup', () => made.released());
+    settler = made;
+  }
+  return settler;
+}
 
 function stopSettling(): void {
-  if (settling === null) return;
-  clearTimeout(settling.timer);
-  if (settling.frame !== null) cancelAnimationFrame(settling.frame);
-  window.removeEventListener('keyup', settling.released);
-  settling = null;
+  settler?.stop();
 }
 
 /** Time travel: the row's entry becomes the selected leaf, and the row the cursor. */
@@ -41,20 +35,12 @@ export function selectRowEntry(row: TreeRow): void {
 export function moveCursorTo(row: TreeRow): void {
   stopSettling();
   useAppStore.getState().placeCursor(row.row, true);
-  const settle = (): void => {
-    stopSettling();
+  keySettle().moved(() => {
     const s = useAppStore.getState();
     // The session changed, or another move already took over: nothing to select.
     if (s.selectedRow !== row.row || currentTreeSource()?.get(row.row)?.id !== row.id) return;
     s.selectLeaf(row.id, row.row);
-  };
-  // Released: asked on the next frame, unless another press comes first (presses in a quick run
-  // come closer than a frame apart, and each would otherwise ask and be cancelled by the next).
-  const released = (): void => {
-    if (settling && settling.frame === null) settling.frame = requestAnimationFrame(settle);
-  };
-  settling = { timer: setTimeout(settle, SETTLE_MS), frame: null, released };
-  window.addEventListener('keyup', released);
+  });
 }
 
 /** Rows a PageUp/PageDown moves: what the tree shows at once, less one row of context. */

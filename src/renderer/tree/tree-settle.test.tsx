@@ -5,7 +5,7 @@ import type { LeafViewRequest } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
 import { cursorId, renderOnBackend, sessionHash, waitCursor } from '../test-support/render-backend';
 import { longSession } from '../test-support/written-sessions';
-import { SETTLE_MS } from './tree-nav';
+import { SETTLE_MS } from './key-settle';
 
 const leafViews = (calls: { method: string; req: unknown }[]) =>
   calls.filter((c) => c.method === 'getLeafView').map((c) => c.req as LeafViewRequest);
@@ -42,7 +42,7 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
     expect(cursorId()).toBe('u98');
   });
 
-  it('a key let go asks for its row’s panes at once; a held key’s repeats ask for nothing', async () => {
+  it('a key let go asks for its row’s panes; a held key’s repeats ask for nothing', async () => {
     const api = await openLong();
     const before = leafViews(api.calls).length;
     // Held: repeats, no release. The cursor moves, nothing is asked.
@@ -53,12 +53,11 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
     });
     expect(useAppStore.getState().selectedRow).toBe(297);
     expect(leafViews(api.calls).length).toBe(before);
-    // Let go: the pause is the release (asked on the next frame), not a fixed wait.
+    // Let go: asked once no press follows (key-settle.ts), for the row the repeats reached.
     act(() => {
       fireEvent.keyUp(document.body, { key: 'k' });
     });
-    await act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
-    expect(useAppStore.getState().leaf).toBe('r98');
+    await waitFor(() => expect(useAppStore.getState().leaf).toBe('r98'));
     expect(
       leafViews(api.calls)
         .slice(before)

@@ -9,17 +9,22 @@ import { fixtureLedger } from '../src/main/secrets/fixtures/planted-secrets';
 import { sessionKey } from '../src/shared/session-key';
 import { expect, test } from './ui-fixture';
 
+/** Writes the planted-secrets ledger into `home` as a session never opened; returns its key. */
+function plantSecretsSession(home: string): string {
+  const key = sessionKey('vak', cwdHash('/work/app'), '01a1f7f8-3000-7000-8000-00000000feed');
+  const file = join(home, key);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, fixtureLedger().bytes);
+  // Older than the demo's sessions: nothing opens it on its own.
+  utimesSync(file, new Date('2020-01-01'), new Date('2020-01-01'));
+  return key;
+}
+
 test('secret survey: a never-opened session with planted secrets shows its count on its row', async ({
   page,
   served,
 }) => {
-  const f = fixtureLedger();
-  const key = sessionKey('vak', cwdHash('/work/app'), '01a1f7f8-3000-7000-8000-00000000feed');
-  const file = join(served.home, key);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, f.bytes);
-  // Older than the demo's sessions: nothing opens it on its own.
-  utimesSync(file, new Date('2020-01-01'), new Date('2020-01-01'));
+  const key = plantSecretsSession(served.home);
 
   await served.open(page);
   const row = page.locator(`.session-item[data-session-key="${key}"]`);
@@ -38,12 +43,7 @@ test('secret survey setting: off, never-opened rows say "not counted" in every w
   context,
   served,
 }) => {
-  const f = fixtureLedger();
-  const key = sessionKey('vak', cwdHash('/work/app'), '01a1f7f8-3000-7000-8000-00000000feed');
-  const file = join(served.home, key);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, f.bytes);
-  utimesSync(file, new Date('2020-01-01'), new Date('2020-01-01'));
+  const key = plantSecretsSession(served.home);
 
   await served.open(page);
   const row = page.locator(`.session-item[data-session-key="${key}"]`);

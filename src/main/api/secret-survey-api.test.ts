@@ -25,6 +25,10 @@ async function counts(b: ExplorerBackend): Promise<SecretCount[]> {
   return ((await b.call('getSecretCounts', {}, client)) as { sessions: SecretCount[] }).sessions;
 }
 
+/** A backend on `home` with the survey on, unwatched (the tests drive it). */
+const surveyingBackend = (home: string): Promise<ExplorerBackend> =>
+  ExplorerBackend.create({ home, isDemo: false, label: 'test', watch: false, lockPollMs: 0, secretSurvey: true });
+
 describe('getSecretCounts with the survey on', () => {
   it('reports unopened sessions as surveyed with their counts, and an opened one once, as open', async () => {
     const home = tempDir();
@@ -32,14 +36,7 @@ describe('getSecretCounts with the survey on', () => {
     mkdirSync(join(home, DIR), { recursive: true });
     writeFileSync(join(home, A), f.bytes);
     writeFileSync(join(home, B), f.bytes);
-    backend = await ExplorerBackend.create({
-      home,
-      isDemo: false,
-      label: 'test',
-      watch: false,
-      lockPollMs: 0,
-      secretSurvey: true,
-    });
+    backend = await surveyingBackend(home);
     const b = backend;
     const first = await counts(b);
     expect(first.map((c) => [c.key, c.state]).sort()).toEqual([
@@ -84,14 +81,7 @@ describe('the survey setting (getSecretSurvey, setSecretSurvey)', () => {
     (await b.call('getSecretCounts', {}, client)) as SecretCounts;
 
   it('turns the running survey off and on: every subscriber hears it, counts hide and come back', async () => {
-    backend = await ExplorerBackend.create({
-      home: homeWithB(),
-      isDemo: false,
-      label: 'test',
-      watch: false,
-      lockPollMs: 0,
-      secretSurvey: true,
-    });
+    backend = await surveyingBackend(homeWithB());
     const b = backend;
     const heard: ApiEvent[] = [];
     const other: ApiClient = { id: 'c2', push: (e) => heard.push(e) };

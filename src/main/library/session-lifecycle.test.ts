@@ -49,6 +49,18 @@ function overwrite(file: string, find: string, replace: string): void {
   closeSync(fd);
 }
 
+/** Holds the cache's checks until `lull()`, counting how often they asked for the calls' lull. */
+function holdChecks(c: { checksWaitFor(f: () => Promise<void>): void }): { lull: () => void; asked: () => number } {
+  let lull = (): void => undefined;
+  const waiting = new Promise<void>((r) => (lull = r));
+  let asked = 0;
+  c.checksWaitFor(() => {
+    asked++;
+    return waiting;
+  });
+  return { lull: () => lull(), asked: () => asked };
+}
+
 describe('an open session moves through its lifecycle, one generation at a time', () => {
   it('read in steps: reading → whole awaiting its hash check → verified → kept', async () => {
     const { home, store } = setup(400, 200);
@@ -84,13 +96,7 @@ describe('an open session moves through its lifecycle, one generation at a time'
   it("a first read's deferred hash check waits for the calls' lull (checksWaitFor), then runs", async () => {
     const { home } = setup(400, 200);
     const c = cacheOf(home, null, 0);
-    let lull = (): void => undefined;
-    const waiting = new Promise<void>((r) => (lull = r));
-    let asked = 0;
-    c.checksWaitFor(() => {
-      asked++;
-      return waiting;
-    });
+    const gate = holdChecks(c);
     let checked = 0;
     c.readInSteps({
       firstBytes: 16 << 10,
@@ -99,17 +105,17 @@ describe('an open session moves through its lifecycle, one generation at a time'
       onHashesChecked: () => void checked++,
     });
     const s = await c.acquire(KEY);
-    await vi.waitFor(() => expect(asked).toBe(1));
+    await vi.waitFor(() => expect(gate.asked()).toBe(1));
     // Read to its end, and the check not started while the calls go on (the first screen's are answered first).
     expect(s.reading).toBe(false);
     for (let k = 0; k < 5; k++) await new Promise((r) => setTimeout(r, 0));
     expect(s.phase).toEqual({ name: 'whole', generation: 0, awaiting: 'hash-check' });
     expect(s.jobs.has('hash-check')).toBe(true);
     expect(checked).toBe(0);
-    lull();
+    gate.lull();
     await vi.waitFor(() => expect(checked).toBe(1));
     expect(s.phase.name).toBe('verified');
-    expect(asked).toBe(1);
+    expect(gate.asked()).toBe(1);
   });
 
   it('a reopen from a kept index: whole awaiting the kept check, then verified', async () => {
@@ -130,23 +136,17 @@ describe('an open session moves through its lifecycle, one generation at a time'
     await first.acquire(KEY);
     await first.close();
     const c = cacheOf(home, store, 60_000);
-    let lull = (): void => undefined;
-    const waiting = new Promise<void>((r) => (lull = r));
-    let asked = 0;
-    c.checksWaitFor(() => {
-      asked++;
-      return waiting;
-    });
+    const gate = holdChecks(c);
     const s = await c.acquire(KEY);
-    await vi.waitFor(() => expect(asked).toBe(1));
+    await vi.waitFor(() => expect(gate.asked()).toBe(1));
     // Not checked while the calls go on: the file is not read again meanwhile.
     await new Promise((r) => setImmediate(r));
     expect(s.ledger.keptUnverified).toBe(true);
     expect(s.jobs.has('kept-check')).toBe(true);
-    lull();
+    gate.lull();
     await vi.waitFor(() => expect(s.phase.name).toBe('verified'));
     expect(s.ledger.keptUnverified).toBe(false);
-    expect(asked).toBe(1);
+    expect(gate.asked()).toBe(1);
   });
 
   it('a reading started over is a new generation: the work and the caches of the last one are dropped', async () => {

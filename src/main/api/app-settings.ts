@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseJsonText } from '../../shared/json-problem';
+import { MAX_DATA_FILE_BYTES, readSmallRegularFile } from '../core/safe-open';
 
 /** The settings' file in the app's data folder (beside `recent-files.json` and `index-cache/`). */
 export const SETTINGS_FILE = 'settings.json';
@@ -45,7 +46,10 @@ export class AppSettingsFile {
   private raw(): Record<string, unknown> {
     let text: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      // (Not readFileSync: a FIFO put at this path would hang the start.)
+      const read = readSmallRegularFile(this.file, MAX_DATA_FILE_BYTES);
+      if (typeof read === 'string') return {};
+      text = read.toString('utf8');
     } catch {
       return {};
     }

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 
 /**
  * Opening a path a user can name (a session file, a link in the home) without
@@ -75,4 +75,31 @@ export function openRegularFile(path: string, flags: number = constants.O_RDONLY
 /** True when `e` says a path is not a regular file (so it was never opened for reading). */
 export function isNotRegular(e: unknown): e is NotRegularFileError {
   return e instanceof NotRegularFileError;
+}
+
+/** The app's own data files (settings, recent files) are a few lines: larger ones are not read. */
+export const MAX_DATA_FILE_BYTES = 1 << 20;
+
+/**
+ * A small regular file's bytes (the app's own data files: prices, settings, recent files). O_NONBLOCK:
+ * a FIFO put at this path must not hang the backend (it is refused after fstat); a symbolic link
+ * to a regular file is followed. Throws what open throws (ENOENT, ELOOP, EACCES).
+ */
+export function readSmallRegularFile(path: string, maxBytes: number): Buffer | 'not regular' | 'too large' {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return 'not regular';
+    if (st.size > maxBytes) return 'too large';
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -4,10 +4,10 @@
  * bundled default (`resources/prices.json`). A model with no row has no price: its
  * tokens are shown, never a guessed cost.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelPrice, PriceTable } from '../../shared/api-features';
 import { parseJsonText } from '../../shared/json-problem';
+import { readSmallRegularFile } from '../core/safe-open';
 import bundled from '../../../resources/prices.json';
 
 export const PRICES_FILE = 'prices.json';
@@ -95,7 +95,7 @@ export function loadPriceTable(userDataDir: string | null): PriceTable {
   if (path === null) return fallback([]);
   let text: string;
   try {
-    const read = readSmallRegularFile(path);
+    const read = readSmallRegularFile(path, MAX_FILE_BYTES);
     if (read === 'not regular') return fallback([`${path}: not a regular file; not read`]);
     if (read === 'too large') return fallback([`${path}: larger than ${MAX_FILE_BYTES} bytes; not read`]);
     text = read.toString('utf8');
@@ -110,29 +110,6 @@ export function loadPriceTable(userDataDir: string | null): PriceTable {
   const r = readPriceFile(parsed.value);
   if ('problems' in r) return fallback(r.problems.map((p) => `${path}: ${p}`));
   return { path, source: 'user', errors: [], models: modelsObject(r.models) };
-}
-
-/**
- * A small regular file's bytes. O_NONBLOCK: a FIFO put at this path must not hang the
- * backend (it is refused after fstat); a symbolic link to a regular file is followed.
- */
-function readSmallRegularFile(path: string): Buffer | 'not regular' | 'too large' {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return 'not regular';
-    if (st.size > MAX_FILE_BYTES) return 'too large';
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Looks a model up without ever reading inherited properties. */

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RecentFile } from '../../shared/api';
 import { parseJsonText } from '../../shared/json-problem';
 import { ledgerFileProblem } from './opened-files';
+import { MAX_DATA_FILE_BYTES, readSmallRegularFile } from '../core/safe-open';
 
 /** How many files the Recent list keeps. */
 export const MAX_RECENT = 10;
@@ -27,7 +28,10 @@ export class RecentFiles {
   paths(): string[] {
     let text: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      // (Not readFileSync: a FIFO put at this path would hang the start.)
+      const read = readSmallRegularFile(this.file, MAX_DATA_FILE_BYTES);
+      if (typeof read === 'string') return [];
+      text = read.toString('utf8');
     } catch {
       return [];
     }

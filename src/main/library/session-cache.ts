@@ -80,8 +80,9 @@ export class SessionCache {
   }
 
   /**
-   * The check of a kept index (the file read again whole) waits for what `f` resolves to before
-   * it starts: the backend's lull in calls, so that a reopen answers its first screen first.
+   * The check of a kept index (the file read again whole), and the hash check a first read in
+   * steps deferred, wait for what `f` resolves to before they start: the backend's lull in calls,
+   * so that a reopen, or a first open at its read's end, answers its first screen first.
    */
   checksWaitFor(f: () => Promise<void>): void {
     this.lull = f;

@@ -93,6 +93,31 @@ describe('an open session moves through its lifecycle, one generation at a time'
     expect(existsSync(store.fileFor(s.realPath))).toBe(true);
   });
 
+  it("a first read's deferred hash check waits for the calls' lull (checksWaitFor), then runs", async () => {
+    const { home } = setup(400, 200);
+    const c = cacheOf(home, null, 0);
+    const gate = holdChecks(c);
+    let checked = 0;
+    c.readInSteps({
+      firstBytes: 16 << 10,
+      stepBytes: 16 << 10,
+      onStep: (key) => void c.refresh(key),
+      onHashesChecked: () => void checked++,
+    });
+    const s = await c.acquire(KEY);
+    await vi.waitFor(() => expect(gate.asked()).toBe(1));
+    // Read to its end, and the check not started while the calls go on (the first screen's are answered first).
+    expect(s.reading).toBe(false);
+    for (let k = 0; k < 5; k++) await new Promise((r) => setTimeout(r, 0));
+    expect(s.phase).toEqual({ name: 'whole', generation: 0, awaiting: 'hash-check' });
+    expect(s.jobs.has('hash-check')).toBe(true);
+    expect(checked).toBe(0);
+    gate.lull();
+    await vi.waitFor(() => expect(checked).toBe(1));
+    expect(s.phase.name).toBe('verified');
+    expect(gate.asked()).toBe(1);
+  });
+
   it('a reopen from a kept index: whole awaiting the kept check, then verified', async () => {
     const { home, store } = setup(50, 100);
     const first = cacheOf(home, store, 0);

@@ -35,7 +35,7 @@ export interface UpkeepHost {
   steps(): ReadInSteps | null;
   beforeKeep(s: OpenSession): void;
   reread(key: SessionKey, reason: RereadReason): void;
-  /** Resolves when the check of a kept index may start (SessionCache.checksWaitFor). */
+  /** Resolves when a check (of a kept index, of a first read's hash chain) may start (SessionCache.checksWaitFor). */
   lull(): Promise<void>;
 }
 
@@ -98,16 +98,20 @@ export class SessionUpkeep {
   }
 
   /**
-   * The hash check a first read in steps deferred, once it has read to the end: after the
-   * requests waiting for that end were answered (a timer runs after their continuations), in
-   * steps that let other requests answer between them. Then followers hear of it (also when
-   * something that needed every warning finished it first).
+   * The hash check a first read in steps deferred, once it has read to the end: in a lull of the
+   * calls, as a kept check. The first screen is asked while the read runs and answered at its end
+   * (the active leaf's view: its plan, in steps); the check's steps beside it would share the
+   * thread with it, step for step, and the panes wait for both. Then, in steps that let other
+   * requests answer between them; followers hear of it (also when something that needed every
+   * warning finished it first).
    */
   private checkHashesSoon(s: OpenSession): void {
     const g = s.phase.generation;
     s.jobs.at('hash-check', g, 'timeout', () => {
       s.jobs
-        .after('hash-check', g, s.ledger.checkHashes(CHECK_STEP), (result) => this.hashesChecked(s, result))
+        .after('hash-check', g, this.host.lull(), () =>
+          s.jobs.after('hash-check', g, s.ledger.checkHashes(CHECK_STEP), (result) => this.hashesChecked(s, result)),
+        )
         .catch(warn('checking the hash chain of', s));
     });
   }

@@ -23,9 +23,12 @@ test('secrets: counts, marks, redacted exports, an unredacted one only after con
   const allSecrets = f.planted.map((p) => p.secret);
 
   await served.open(page, sessionHash(key));
-  // The library row and the session card count them once the scan is done.
+  // The library row and the session card count them once the scan is done: the server's first scan
+  // starts its threads and loads the rules first, which takes seconds on a loaded machine.
   const row = page.locator(`.session-item[data-session-key="${key}"]`);
-  await expect(row.locator('.secrets-badge')).toHaveAttribute('aria-label', /^(3\d) secrets found$/);
+  await expect(row.locator('.secrets-badge')).toHaveAttribute('aria-label', /^(3\d) secrets found$/, {
+    timeout: 30_000,
+  });
   await expect(page.locator('.session-card .secrets-count')).toHaveText(/^3\d secrets$/);
 
   // S: what was found, and the first finding's entry selected; its History row carries a mark.

@@ -18,6 +18,7 @@ import { registerIpc, type IpcAdapter } from './electron/ipc-adapter';
 import { guardNavigation } from './electron/navigation-guard';
 import { rendererSource } from './electron/renderer-source';
 import { applySessionPolicy } from './electron/session-policy';
+import { SurveyMenuSync, type SurveyMenuState } from './electron/survey-menu';
 import { createMainWindow } from './electron/window';
 import { resolveHome } from './library/resolve-home';
 import { contentSecurityPolicy } from './web/csp';
@@ -118,7 +119,19 @@ async function start(): Promise<void> {
     { showOpenDialog: () => void showOpenDialog(), openDropped: (p) => void opener.open(p) },
     source.isOwnUrl,
   );
-  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, () => void showOpenDialog())));
+  const setMenu = (state: SurveyMenuState): void => {
+    const toggle = (on: boolean): void => {
+      void surveyMenu.toggle(on).then((problem) => {
+        if (problem !== null) dialog.showErrorBox('vak explorer could not change the setting', problem);
+      });
+    };
+    const template = appMenuTemplate(process.platform, () => void showOpenDialog(), { state, toggle });
+    Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+  };
+  const surveyMenu = new SurveyMenuSync(created, setMenu);
+  setMenu(null);
+  // A menu without its tick is still a menu: a failure here is said on stderr, the start goes on.
+  surveyMenu.start().catch((e: unknown) => console.warn(`vak-explorer: the menu's survey setting: ${String(e)}`));
   // The first launch's files are opened before the window, which opens on the first of them.
   const first = await opener.start({
     openFiles: async (p) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { appMenuTemplate } from './app-menu';
+import { appMenuTemplate, SURVEY_MENU_LABEL } from './app-menu';
 import { filesFromArgv } from './argv-files';
 import { FileOpener } from './file-opener';
 
@@ -50,12 +50,32 @@ describe('appMenuTemplate', () => {
   it('has File → Open… on CmdOrCtrl+O, which runs onOpen', () => {
     const onOpen = vi.fn();
     for (const platform of ['linux', 'darwin', 'win32'] as const) {
-      const file = appMenuTemplate(platform, onOpen).find((m) => m.label === 'File');
+      const file = appMenuTemplate(platform, onOpen, { state: null, toggle: vi.fn() }).find((m) => m.label === 'File');
       const items = file?.submenu as { label?: string; accelerator?: string; click?: () => void }[];
       const open = items.find((i) => i.label === 'Open…');
       expect(open?.accelerator).toBe('CmdOrCtrl+O');
       open?.click?.();
     }
     expect(onOpen).toHaveBeenCalledTimes(3);
+  });
+
+  it("has the secret survey's checkbox: disabled until known, ticked as the state says, a click asks the other", () => {
+    const item = (state: { on: boolean; kept: boolean } | null, toggle = vi.fn()) => {
+      const file = appMenuTemplate('linux', vi.fn(), { state, toggle }).find((m) => m.label === 'File');
+      const items = file?.submenu as {
+        label?: string;
+        type?: string;
+        checked?: boolean;
+        enabled?: boolean;
+        click?: () => void;
+      }[];
+      return items.find((i) => i.label === SURVEY_MENU_LABEL);
+    };
+    expect(item(null)).toMatchObject({ type: 'checkbox', enabled: false, checked: false });
+    const toggle = vi.fn();
+    expect(item({ on: true, kept: true }, toggle)).toMatchObject({ enabled: true, checked: true });
+    item({ on: true, kept: true }, toggle)?.click?.();
+    item({ on: false, kept: true }, toggle)?.click?.();
+    expect(toggle.mock.calls).toEqual([[false], [true]]);
   });
 });

@@ -17,6 +17,7 @@
  *   --runs N     repeat the whole script N times (ranges are reported).
  *   --start      only the ways in: first open, page reload, reopen in a fresh server.
  *   --select     only the first open and the selecting (clicks, keys, scroll): no reload, no reopen.
+ *   --leaf       with --start: one click on a row before the reload (the reload then names a leaf).
  *   --verbose    every request of the opens, the reload and the reopen, with its timing.
  *   --profile D  CPU profiles of each serve process (`node --cpu-prof`, every thread) in D/<phase>/,
  *                and a Chromium trace of the first open, the clicks, the five quick `j`, the reload and the
@@ -300,6 +301,27 @@ async function clickRows(page: Page, log: Log): Promise<{ ms: number[]; errors: 
   return { ms, errors, counts: merge(sum) };
 }
 
+/**
+ * `--leaf`: one click on a row a third of the way down before the reload, so the reloaded URL
+ * names a leaf other than the active one (as after the full run's clicks) and the tab kept its row.
+ */
+async function chooseLeaf(page: Page): Promise<void> {
+  const rows = Number(await page.evaluate(`document.querySelector('.tree-scroll').dataset.rows`));
+  const row = Math.floor(rows / 3);
+  const shown = await showRow(page, row);
+  if (!shown) throw new Error('--leaf: the row was not drawn');
+  await idle(page, 200);
+  await page.evaluate(armScript('click', panesFor(shown.id), STEP_TIMEOUT_MS));
+  await page.locator(`#tree-row-${row}`).click();
+  await until(
+    page,
+    'window.__vakBench.eye.doneAt !== null || window.__vakBench.eye.error !== null',
+    STEP_TIMEOUT_MS + 5000,
+  );
+  await until(page, `location.href.includes(${JSON.stringify('leaf=' + shown.id)})`, STEP_TIMEOUT_MS);
+  await idle(page, 300);
+}
+
 /** Single `j` presses with pauses: the key's timeStamp → the frame whose DOM has the cursor on the next row. */
 async function keyCursor(page: Page): Promise<number[]> {
   const out: number[] = [];
@@ -443,6 +465,7 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
       const none: OpenFigures = { rowsMs: null, panesMs: null, counts: merge([]) };
       return figures(none, none, none);
     }
+    if (process.argv.includes('--leaf')) await chooseLeaf(page);
     log('    reload …');
     await traced(browser, page, 'reload');
     await page.reload();

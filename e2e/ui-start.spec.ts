@@ -76,6 +76,52 @@ test('a reload opens the session in one round trip: each request once, no findRo
   expect(bodies.filter((b, i) => bodies.indexOf(b) !== i && !b.includes('"getSecret'))).toEqual([]);
 });
 
+test('a reload after choosing another leaf asks its row, rows and leaf view once, with the open', async ({
+  page,
+  served,
+}) => {
+  await served.open(page, sessionHash(BIG));
+  const cursor = page.locator('.tree-row.cursor');
+  await expect(cursor).toContainText('◀ active');
+  await panesDrawn(page);
+  // Three rows up from the active leaf (the last of 308): still on the second page of rows.
+  await page.locator('.tree-scroll').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('k');
+  await expect(cursor).not.toContainText('◀ active');
+  const chosen = (await cursor.getAttribute('data-entry-id'))!;
+  await expect.poll(() => decodeURIComponent(page.url())).toContain(`leaf=${chosen}`);
+  await expect(page.locator(`.leaf-panes[data-leaf-id="${chosen}"][aria-busy="false"]`)).toBeVisible();
+
+  const sent = tap(page);
+  const cancels: string[] = [];
+  page.on('websocket', (ws) =>
+    ws.on(
+      'framesent',
+      (f) => typeof f.payload === 'string' && f.payload.startsWith('{"cancel"') && cancels.push(f.payload),
+    ),
+  );
+  await page.reload();
+  await expect(cursor).toHaveAttribute('data-entry-id', chosen);
+  await expect(page.locator(`.leaf-panes[data-leaf-id="${chosen}"][aria-busy="false"]`)).toBeVisible();
+  await expect.poll(() => sent.filter((s) => s.method === 'getContextSeries').length).toBe(1);
+
+  // The leaf's row, its page of rows and its leaf view left with the open, before its answer,
+  // and were taken: one findRow, one page of rows (the leaf's, not the top's), nothing cancelled.
+  const open = sent.find((s) => s.method === 'openSession')!;
+  const finds = sent.filter((s) => s.method === 'findRow');
+  const pages = sent.filter((s) => s.method === 'getTreeRows');
+  const views = sent.filter((s) => s.method === 'getLeafView');
+  expect(finds).toHaveLength(1);
+  expect(finds[0].body).toContain(`"id":"${chosen}"`);
+  expect(pages).toHaveLength(1);
+  expect(pages[0].body).toContain('"start":256,');
+  expect(views).toHaveLength(1);
+  for (const s of [finds[0], pages[0], views[0]]) expect(s.at).toBeLessThan(open.answeredAt!);
+  expect(cancels).toEqual([]);
+  const bodies = sent.map((s) => s.body);
+  expect(bodies.filter((b, i) => bodies.indexOf(b) !== i && !b.includes('"getSecret'))).toEqual([]);
+});
+
 test('a reload opens its socket before the bundle runs and asks for the session before the app renders', async ({
   page,
   served,

@@ -1,8 +1,8 @@
 import type { Api, ApiMethod, ApiRequest, ApiResponse, CallOptions } from '../../shared/api';
 
 /** The methods a page may ask before anything in it asks for them. */
-export type EarlyMethod = 'getTreeRows' | 'getLeafView';
-const EARLY_METHODS: readonly EarlyMethod[] = ['getTreeRows', 'getLeafView'];
+export type EarlyMethod = 'findRow' | 'getTreeRows' | 'getLeafView';
+const EARLY_METHODS: readonly EarlyMethod[] = ['findRow', 'getTreeRows', 'getLeafView'];
 
 /** Sends a request now, for the part of the app that will ask it later (see withEarlyAsks). */
 export type AskEarly = <M extends EarlyMethod>(method: M, req: ApiRequest<M>) => void;

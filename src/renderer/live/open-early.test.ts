@@ -54,8 +54,26 @@ describe('a reload asks what it will show with the open', () => {
       const asked: string[] = [];
       const st = { ...store.getState(), ...other };
       askOpenEarly((m) => asked.push(m), st, st.sessionKey!);
-      expect(asked).toEqual(['getLeafView']);
+      expect(asked.filter((m) => m !== 'findRow')).toEqual(['getLeafView']);
     }
+  });
+
+  it("a named leaf's row is asked first (the open brings only the active leaf's), then its page and view", () => {
+    const store = fakeStore({ ...base, leaf: 'e1', foldAudit: true });
+    const stop = keepCursorRow(store);
+    store.set({ selectedRow: 300 });
+    stop();
+    const asked: [string, unknown][] = [];
+    askOpenEarly((m, req) => asked.push([m, req]), store.getState(), 'k');
+    expect(asked.map(([m]) => m)).toEqual(['findRow', 'getTreeRows', 'getLeafView']);
+    expect(asked[0][1]).toEqual({ key: 'k', id: 'e1', foldAudit: true });
+    expect(asked[1][1]).toEqual({ key: 'k', start: 256, count: 256, foldAudit: true });
+  });
+
+  it('the active leaf (no leaf named) asks no row: the open brings it', () => {
+    const asked: string[] = [];
+    askOpenEarly((m) => asked.push(m), fakeStore(base).getState(), 'k');
+    expect(asked).toEqual(['getLeafView']);
   });
 
   it('a damaged kept value asks no rows', () => {

@@ -65,12 +65,15 @@ function openedRow(): OpenedRow | null {
 
 /**
  * A page opened on a session (a reload, a link) asks, with the open, what it will show first:
- * the leaf view the loader will ask once the session is open, and the page of tree rows of the
- * cursor when this tab last showed the same selection (the tree opens on it). Both would otherwise leave only once
+ * the row of the leaf it names (the controller asks it before the tree opens), the page of tree
+ * rows of the cursor when this tab last showed the same selection (the tree opens on it), and
+ * the leaf view the loader will ask once the session is open. Each would otherwise leave only once
  * the open's answer came back. The loader and the tree take these answers when they ask exactly
  * the same; anything else cancels them (early-asks.ts).
  */
 export function askOpenEarly(askEarly: AskEarly, st: AppState, key: string): void {
+  // A named leaf's row (the open only brings the active leaf's): the tree opens on it.
+  if (st.leaf !== null) askEarly('findRow', { key, id: st.leaf, foldAudit: st.foldAudit });
   const kept = openedRow();
   if (kept && kept.key === key && kept.leaf === st.leaf && kept.foldAudit === st.foldAudit) {
     const start = Math.floor(kept.row / TREE_PAGE) * TREE_PAGE;

@@ -104,14 +104,29 @@ export class SessionController {
     // The tree opens on the selected leaf (the active one unless the URL names another), in view.
     // While a first read is under way the active leaf is not known yet (the read's end places it):
     // the tree shows its first rows meanwhile.
-    const leaf = this.st().leaf ?? (info.reading ? null : info.activeLeaf);
-    const known = leaf !== null && leaf === info.activeLeaf ? info.activeLeafRows : undefined;
-    if (leaf && known) {
-      // The open brought the active leaf's row: its page of rows is asked now, before the store
-      // hears of the open (which asks the leaf view), so the backend answers the rows first; the
-      // tree then opens on that row and never asks for the rows at the top.
-      const foldAudit = this.st().foldAudit;
-      const r = foldAudit ? known.foldedRow : known.row;
+    const named = this.st().leaf;
+    const leaf = named ?? (info.reading ? null : info.activeLeaf);
+    const foldAudit = this.st().foldAudit;
+    let r = leaf !== null ? activeRowOf(info, leaf, foldAudit) : undefined;
+    let asked = false;
+    if (named !== null && r === undefined && !info.reading) {
+      asked = true;
+      // A leaf the URL names (a reload after a click): its row is asked before the tree opens
+      // (a page opened on it asked with the open, open-early.ts), so the tree opens on that row
+      // instead of asking the rows at the top first and then the leaf's page. Not while a first
+      // read runs: the leaf may lie past what was read, and the tree shows its first rows meanwhile.
+      r = await this.api.findRow({ key: this.key, id: named, foldAudit }).then(
+        (a) => a.row,
+        () => undefined, // not in the session: the panes say so (unknown-leaf.tsx)
+      );
+      if (!this.live) return;
+      // Another selection or folding meanwhile: the cursor follows that (use-cursor-follows-leaf.ts).
+      if (this.st().leaf !== named || this.st().foldAudit !== foldAudit) r = undefined;
+    }
+    if (leaf && r !== undefined) {
+      // The row is known: its page of rows is asked now, before the store hears of the open
+      // (which asks the leaf view), so the backend answers the rows first; the tree then opens
+      // on that row and never asks for the rows at the top.
       openTreeSource(this.api, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(r, r);
       this.st().sessionOpened(info);
       knowRowOf(leaf, r);
@@ -122,13 +137,12 @@ export class SessionController {
       // A first read: the tree opens on its top rows (the cursor waits for the read's end), so
       // their page is asked now, before the store hears of the open and asks the leaf view, not
       // once the tree has rendered and measured itself.
-      const foldAudit = this.st().foldAudit;
       openTreeSource(this.api, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(0, 0);
     }
     this.st().sessionOpened(info);
-    if (!leaf) return;
-    const r = await rowNumberOf(this.api, leaf).catch(() => undefined);
-    if (r !== undefined && this.live) this.st().placeCursor(r, true);
+    if (!leaf || asked) return;
+    const row = await rowNumberOf(this.api, leaf).catch(() => undefined);
+    if (row !== undefined && this.live) this.st().placeCursor(row, true);
   }
 
   private async apply(e: SessionEvent): Promise<void> {

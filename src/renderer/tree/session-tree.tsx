@@ -41,11 +41,13 @@ export function SessionTree() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new version invalidates, not new counts
   }, [tree, treeVersion]);
 
-  // Folding renumbers rows: put the cursor back on the selected entry.
+  // Folding renumbers rows: put the cursor back on the selected entry. Not before the session is
+  // open: the open places the cursor (session-controller.ts), and a row asked before the open's
+  // figures are known is asked again once they are.
   useEffect(() => {
     const s = useAppStore.getState();
     const leaf = s.leafView?.leaf ?? s.leaf;
-    if (!leaf) return;
+    if (!leaf || !s.sessionInfo) return;
     let live = true;
     rowNumberOf(api, leaf).then(
       (n) => live && n !== undefined && placeCursor(n, true),

@@ -16,6 +16,7 @@ const ISOLATED = [
   'src/main/secrets/scan-thread.test.ts',
   'src/reliability/rewrites.test.ts',
   'src/renderer/api/ws-client.test.ts',
+  'src/renderer/leaf/projected-margin.test.tsx',
 ];
 
 export default defineConfig({

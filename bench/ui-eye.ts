@@ -394,6 +394,34 @@ async function scrollWhileLoading(page: Page): Promise<number[]> {
   return r.frames;
 }
 
+/**
+ * `--verbose`: each task over 50 ms while selecting, with what its long animation frame says ran in
+ * it (the scripts by their invoker, each one's forced style and layout) and the frame's own
+ * rendering when that fell in the task: which work a long task was, without a trace's overhead.
+ */
+async function longTasksSaid(page: Page, since: number): Promise<string> {
+  return (await page.evaluate(`(() => {
+    const B = window.__vakBench;
+    if (!B.longTasks || !B.loafs) return '    (no Long Tasks or Long Animation Frames API)';
+    const tasks = B.longTasks.filter((t) => t.at >= ${since});
+    const kinds = new Map();
+    const lines = tasks.map((t) => {
+      const end = t.at + t.ms;
+      const scripts = B.loafs.flatMap((f) => f.scripts).filter((s) => s.at >= t.at - 1 && s.at < end);
+      const frame = B.loafs.find((f) => f.renderAt !== null && f.renderAt >= t.at && f.renderAt < end);
+      const render = frame ? Math.round(Math.min(end, frame.at + frame.ms) - frame.renderAt) : 0;
+      const longest = scripts.reduce((a, s) => (a && a.ms >= s.ms ? a : s), null);
+      const kind = longest && longest.ms >= render ? longest.what : render > 0 ? 'frame rendering' : 'unattributed';
+      const k = kinds.get(kind) || { n: 0, max: 0 };
+      kinds.set(kind, { n: k.n + 1, max: Math.max(k.max, t.ms) });
+      const said = scripts.map((s) => s.what + ' ' + Math.round(s.ms) + (s.layout >= 1 ? ' (layout ' + Math.round(s.layout) + ')' : '')).join(', ');
+      return '      ' + Math.round(t.ms) + ' ms: ' + (said || '-') + (render ? ' · rendering ' + render : '');
+    });
+    const byKind = [...kinds].sort((a, b) => b[1].max - a[1].max).map(([k, v]) => k + ' ' + v.n + ' (max ' + Math.round(v.max) + ')');
+    return '    long tasks by their longest part: ' + byKind.join('; ') + '\\n' + lines.join('\\n');
+  })()`)) as string;
+}
+
 async function longTasksSince(page: Page, since: number): Promise<{ max: number | null; n: number }> {
   const tasks = (await page.evaluate(
     `window.__vakBench.longTasks && window.__vakBench.longTasks.filter((t) => t.at >= ${since}).map((t) => t.ms)`,
@@ -441,6 +469,7 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
     const j = selecting ? await jFive(page, log) : { ms: [], counts: merge([]) };
     if (selecting) await traceEnd(browser);
     const tasks = await longTasksSince(page, selectFrom);
+    if (process.argv.includes('--verbose')) log(await longTasksSaid(page, selectFrom));
     if (selecting) log('    scroll while a leaf loads …');
     const scrollFrames = selecting ? await scrollWhileLoading(page) : [];
     const figures = (reload: OpenFigures, reloadAgain: OpenFigures, reopen: OpenFigures) => ({

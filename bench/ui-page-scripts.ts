@@ -59,6 +59,21 @@ export const INIT_SCRIPT = `(() => {
   } catch (e) {
     B.longTasks = null;
   }
+  // Long animation frames (--verbose): which script a long task ran, and its forced layouts.
+  B.loafs = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (!(e.blockingDuration > 0)) continue;
+        B.loafs.push({
+          at: e.startTime, ms: e.duration, renderAt: e.renderStart || null, layoutAt: e.styleAndLayoutStart || null,
+          scripts: e.scripts.map((s) => ({ at: s.startTime, ms: s.duration, what: s.invoker || s.invokerType, layout: s.forcedStyleAndLayoutDuration })),
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch (e) {
+    B.loafs = null;
+  }
   // Both panes are drawn for a leaf when .leaf-panes names it (data-leaf-id), is not busy,
   // and both columns hold rows.
   B.panesFor = (id) => {

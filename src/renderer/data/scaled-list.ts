@@ -2,6 +2,7 @@ import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Align } from './anchored-rows';
 import { MAX_SCROLL_PX } from './scaled-rows';
+import { AnchoredRows } from './anchored-rows';
 import { NONE, ScaledScroller } from './scaled-scroller';
 
 /**
@@ -55,9 +56,19 @@ export function useScaledList(opts: {
   getScrollElement: () => HTMLElement | null;
   boxRef: { readonly current: HTMLElement | null };
   windowRef: { readonly current: HTMLElement | null };
+  /**
+   * The scroll box's size as the list before this one last saw it (kept by the pane across its
+   * lists). A new list draws its first screen at the end in its first render, from this height
+   * and the estimate: without it the first commit draws no row, and the rows come in a second,
+   * synchronous render and commit, laid out again, in the task a click waits on.
+   */
+  rect?: { current: { width: number; height: number } | null };
 }): ScaledList {
-  const { enabled, count, estimate, overscanPx, getScrollElement, boxRef, windowRef } = opts;
-  const [drawn, setDrawn] = useState<readonly [number, number]>(NONE);
+  const { enabled, count, estimate, overscanPx, getScrollElement, boxRef, windowRef, rect: rectRef } = opts;
+  // eslint-disable-next-line react-hooks/refs -- read once, in the list's first render: what the list before it left
+  const [drawn, setDrawn] = useState<readonly [number, number]>(() =>
+    enabled && rectRef?.current ? firstScreen(count, estimate, rectRef.current.height) : NONE,
+  );
   const ctl = useRef<ScaledScroller | null>(null);
   const countRef = useRef(count);
   useLayoutEffect(() => {
@@ -78,12 +89,16 @@ export function useScaledList(opts: {
       countRef.current,
       estimate,
     );
+    // Read where the constructor laid the box out already: no layout of its own.
+    if (rectRef) rectRef.current = { width: el.clientWidth, height: c.model.viewport };
     ctl.current = c;
     c.model.toEnd();
     const detach = c.attach();
-    c.rendered(NONE);
+    // The rows of the first render (the screen at the end, or none) are measured and placed by
+    // the effect below, in this commit: more are drawn only where their real heights leave a gap.
     return () => {
       detach();
+      if (rectRef?.current) rectRef.current = { width: rectRef.current.width, height: c.model.viewport };
       ctl.current = null;
       setDrawn(NONE);
     };
@@ -101,4 +116,11 @@ export function useScaledList(opts: {
     inView,
     scrollToIndex,
   };
+}
+
+/** The rows a list opening at the end shows in a viewport of `height` px at the estimate (no margin beyond). */
+export function firstScreen(count: number, estimate: number, height: number): readonly [number, number] {
+  const m = new AnchoredRows(count, estimate, height);
+  m.toEnd();
+  return m.drawRange(0);
 }

@@ -14,12 +14,15 @@ function List({
   firstOverscan,
   learned,
   rect,
+  renders,
 }: {
   count: number;
   estimate: number;
   firstOverscan?: number;
   learned?: RefObject<number | null>;
   rect?: RefObject<PaneRect | null>;
+  /** Each render's drawn rows, in order (a probe of what each commit drew). */
+  renders?: number[][];
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -38,6 +41,7 @@ function List({
     boxRef,
     windowRef,
   );
+  renders?.push(list.items.map((it) => it.index));
   return (
     <div className="scroller" ref={scrollRef} {...list.scrollProps}>
       <PaneRowsBox rows={list} boxRef={boxRef} windowRef={windowRef}>
@@ -191,5 +195,24 @@ describe('a pane list on either side of the limit', () => {
     expect(rows()).toContain(count - 1);
     expect(rows().length).toBeGreaterThan(20);
     expect(copies).toBeLessThanOrEqual(4);
+  });
+
+  it("draws a scaled list's first screen in its first render when its pane kept the box size", () => {
+    // Past ANCHORED_FROM_ROWS the list is scaled. From the box's size the list before it saw, a
+    // new one draws the screen at the end at once: without it the first commit had no row and
+    // the rows came in a second render and commit, synchronously, in the task a click waits on.
+    const count = 40_000;
+    const rect: { current: PaneRect | null } = { current: null };
+    render(<List count={count} estimate={28} rect={rect} />);
+    expect(document.querySelector('.scroller')!.hasAttribute('data-scaled')).toBe(true);
+    expect(rect.current?.height).toBe(800);
+    cleanup();
+    const renders: number[][] = [];
+    render(<List count={count} estimate={28} rect={rect} renders={renders} />);
+    // One render in the mount (the margin beyond the screen comes in a later task, after the paint).
+    expect(renders).toHaveLength(1);
+    expect(renders[0]).toContain(count - 1);
+    expect(renders[0]!.length).toBeGreaterThanOrEqual(Math.ceil(800 / 28));
+    expect(rows()).toEqual(renders[0]);
   });
 });

@@ -154,6 +154,7 @@ export function usePaneRows(
     getScrollElement: options.getScrollElement,
     boxRef,
     windowRef,
+    ...(rect ? { rect } : {}),
   });
   // Both stay the same functions from render to render (effects that scroll depend on them).
   const { inView: scaledInView, scrollToIndex: scaledScrollTo } = list;

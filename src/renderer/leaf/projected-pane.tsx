@@ -40,6 +40,7 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
   // The list's last size: a new view's list (a new source, a new list) draws its rows in its first render.
   const rect = useRef<PaneRect | null>(null);
   const learned = useRef<number | null>(null);
+  const margin = useRef<number | null>(null);
   useEffect(() => {
     if (main) setCurrentProjectedSource(source);
     return () => {
@@ -83,6 +84,7 @@ export const ProjectedPane = memo(function ProjectedPane({ view, request, title 
           linkable={main}
           rect={rect}
           learned={learned}
+          margin={margin}
         />
       </TextViewContext>
       <TotalsBar projection={p} profile={request.profile} />
@@ -99,9 +101,11 @@ interface ListProps {
   rect: RefObject<PaneRect | null>;
   /** The mean height of the messages measured last (pane-rows.tsx `learned`). */
   learned: RefObject<number | null>;
+  /** The height above the list as the pane's last list measured it (kept like `rect`). */
+  margin: RefObject<number | null>;
 }
 
-function MessageList({ source, view, request, linkable, rect, learned }: ListProps) {
+function MessageList({ source, view, request, linkable, rect, learned, margin: keptMarginRef }: ListProps) {
   const api = useApi();
   const hover = useAppStore((s) => s.hover);
   const pinned = useAppStore((s) => s.pinned);
@@ -113,9 +117,17 @@ function MessageList({ source, view, request, linkable, rect, learned }: ListPro
   const scrollRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const windowRef = useRef<HTMLDivElement>(null);
-  // The system prompt, tools and notes sit above the list in the same scroll box.
-  const [margin, setMargin] = useState(0);
-  useLayoutEffect(() => setMargin(listRef.current?.offsetTop ?? 0), []);
+  // The system prompt, tools and notes sit above the list in the same scroll box. A new list
+  // starts from the height the last one measured: when it is the same (it mostly is: the same
+  // prompt and tools), the read below changes nothing; from 0 every new view rendered and
+  // committed its list a second time, synchronously, in the task a click waits on.
+  // eslint-disable-next-line react-hooks/refs -- read once, in the list's first render: what the list before it left
+  const [margin, setMargin] = useState(() => keptMarginRef.current ?? 0);
+  useLayoutEffect(() => {
+    const m = listRef.current?.offsetTop ?? 0;
+    keptMarginRef.current = m;
+    setMargin(m);
+  }, [keptMarginRef]);
   const p = view.projection;
   const link = hover ?? pinned;
   const lit = useMemo(() => new Set(link?.messages ?? []), [link]);

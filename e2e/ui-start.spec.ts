@@ -76,35 +76,6 @@ test('a reload opens the session in one round trip: each request once, no findRo
   expect(bodies.filter((b, i) => bodies.indexOf(b) !== i && !b.includes('"getSecret'))).toEqual([]);
 });
 
-test('a session clicked in the library asks its leaf view with the open, before its answer: once, not cancelled', async ({
-  page,
-  served,
-}) => {
-  const sent = tap(page);
-  const cancels: string[] = [];
-  page.on('websocket', (ws) =>
-    ws.on('framesent', (f) => {
-      if (typeof f.payload === 'string' && f.payload.startsWith('{"cancel"')) cancels.push(f.payload);
-    }),
-  );
-  await served.open(page);
-  const item = page.locator(`button.session-item[data-session-key="${BIG}"]`);
-  await expect(item).toBeVisible();
-  const from = sent.length;
-  await item.click();
-  await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
-  await panesDrawn(page);
-  const opened = sent.slice(from);
-  const open = opened.find((s) => s.method === 'openSession')!;
-  const views = opened.filter((s) => s.method === 'getLeafView');
-  // The active leaf's view left with the open, not one round trip after its answer; the loader
-  // took that answer (asked once, never cancelled).
-  expect(views).toHaveLength(1);
-  expect(views[0].body).toContain('"leaf":null');
-  expect(views[0].at).toBeLessThan(open.answeredAt!);
-  expect(cancels).toEqual([]);
-});
-
 test('a reload opens its socket before the bundle runs and asks for the session before the app renders', async ({
   page,
   served,

@@ -192,9 +192,9 @@ describe('a first open read in steps', () => {
     expect(await shown(b, c)).toEqual(whole);
   });
 
-  // The leaf's plan is made in steps (no request holds the worker for long), so the step that
-  // announces the end of the read may now come before or after the panes: what matters is that the
-  // panes are the whole file's active leaf, the one that announcement names.
+  // The leaf's plan is made in steps (no request holds the worker for long); the step that
+  // announces the end of the read waits for the panes that waited for it (next test): what matters
+  // here is that the panes are the whole file's active leaf, the one that announcement names.
   it("the active leaf's panes asked while the file is read are the whole file's", async () => {
     // Over 4 MiB after the first step: the rest is read in two parts, with a turn of the event loop
     // between them in which the next step is asked for (queued behind that read).

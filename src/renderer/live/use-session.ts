@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import type { Api, SessionKey } from '../../shared/api';
 import type { AskEarly } from '../api/early-asks';
 import { useAppStore } from '../store/app-store';
-import { leafRequestOf, pagedOf } from '../store/leaf-request';
 import { setSessionStarter } from '../store/session-slice';
 import { restoreUrl } from '../store/use-url-sync';
 import { jumpToEntry } from '../tree/tree-nav';
@@ -30,27 +29,6 @@ function sessionFor(api: Api, key: SessionKey): SessionController {
   return c;
 }
 
-/** The early asks of the page's api (main.tsx hands them to openFromUrl): a session chosen later asks through them too. */
-let early: { api: Api; askEarly: AskEarly } | null = null;
-
-/**
- * A session chosen by an input (a click in the library, a link) asks its leaf view right behind
- * the open, as a reload does: the loader would ask it only once the open's answer is back, and on
- * a first read in steps the backend then starts reading to the active leaf (the file's end) one
- * round trip and one announced step later. Asked after the input's handler has set the selection
- * (a link selects its entry after the session), before React renders it; the loader takes the
- * answer when it asks the same, and cancels it otherwise (early-asks.ts).
- */
-function askViewEarly(api: Api, key: SessionKey): void {
-  const e = early;
-  if (!e || e.api !== api) return;
-  queueMicrotask(() => {
-    const st = useAppStore.getState();
-    if (st.sessionKey !== key || st.sessionInfo) return;
-    e.askEarly('getLeafView', { ...leafRequestOf(st, key), pagedMessages: pagedOf(st) });
-  });
-}
-
 function stopSession(c: SessionController): void {
   c.stop();
   if (current?.c === c) current = null;
@@ -64,7 +42,6 @@ function stopSession(c: SessionController): void {
  * the URL named a session.
  */
 export function openFromUrl(api: Api, askEarly?: AskEarly, win: Window = window): boolean {
-  if (askEarly) early = { api, askEarly };
   restoreUrl(win);
   const key = useAppStore.getState().sessionKey;
   if (key) sessionFor(api, key);
@@ -78,14 +55,7 @@ export function useSession(api: Api): void {
   const key = useAppStore((s) => s.sessionKey);
   // A session chosen (a click in the library) is opened at once, before the render: the effect
   // below then takes on the controller it started.
-  useEffect(
-    () =>
-      setSessionStarter((k) => {
-        sessionFor(api, k);
-        askViewEarly(api, k);
-      }),
-    [api],
-  );
+  useEffect(() => setSessionStarter((k) => void sessionFor(api, k)), [api]);
   useEffect(() => keepCursorRow(useAppStore), []);
   useEffect(() => {
     if (!key) return;

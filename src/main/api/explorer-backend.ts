@@ -324,13 +324,8 @@ export class ExplorerBackend implements ApiBackend {
   }
 
   /** An open session, opening it when needed: see acquireSession. */
-  private async session(
-    key: SessionKey,
-    client?: ApiClient,
-    how: SessionHow = 'any',
-    answered?: Promise<unknown>,
-  ): Promise<OpenSession> {
-    return acquireSession(this.cache, key, client, how, answered);
+  private async session(key: SessionKey, client?: ApiClient, how: SessionHow = 'any'): Promise<OpenSession> {
+    return acquireSession(this.cache, key, client, how);
   }
 
   /**
@@ -338,34 +333,17 @@ export class ExplorerBackend implements ApiBackend {
    * while a first open still reads in steps, an entry not read yet and the active leaf wait for
    * the whole file. Answers about a leaf are never about part of its chain.
    */
-  private async sessionHolding(
-    key: SessionKey,
-    client: ApiClient,
-    id: string | null,
-    answered?: Promise<unknown>,
-  ): Promise<OpenSession> {
+  private async sessionHolding(key: SessionKey, client: ApiClient, id: string | null): Promise<OpenSession> {
     const s = await this.session(key, client);
     if (!s.reading || (id !== null && s.ledger.indexOf(id) !== undefined)) return s;
-    return this.session(key, client, 'whole', answered);
+    return this.session(key, client, 'whole');
   }
 
-  /**
-   * The session of a leaf request, with the leaf's plan made (in steps) and kept. When it waited
-   * for a first read's end (the active leaf's panes, asked as the session opens), that end is
-   * announced only after this request has answered: the announcement's sums, and the tree its
-   * follower redraws and the rows it asks then, would otherwise run between the plan's steps.
-   * (Released a turn after the plan: the answer is built and sent in the same task.)
-   */
+  /** The session of a leaf request, with the leaf's plan made (in steps) and kept. */
   private async leafPlanned(req: LeafRequest, client: ApiClient, signal?: CancelSignal): Promise<OpenSession> {
-    let release = (): void => undefined;
-    const answered = new Promise<void>((r) => (release = r));
-    try {
-      const s = await this.sessionHolding(req.key, client, req.leaf, answered);
-      await leafContextInSteps(s, req, signal);
-      return s;
-    } finally {
-      setImmediate(release);
-    }
+    const s = await this.sessionHolding(req.key, client, req.leaf);
+    await leafContextInSteps(s, req, signal);
+    return s;
   }
 
   private entryIndex(s: OpenSession, id: string): number {

@@ -13,8 +13,7 @@ export type SessionHow = 'pinned' | 'whole' | 'any';
 /**
  * An open session, opening it when needed (progress goes to the asking client). With `pinned`,
  * the session is pinned as it opens (the caller unpins): see SessionCache.acquirePinned. With
- * `whole`, a session still read in steps is read to its end first (search, cost, export); the
- * end of that read is announced once `answered` resolves (SessionCache.acquireWhole).
+ * `whole`, a session still read in steps is read to its end first (search, cost, export).
  * Opening errors become the API's: not_found, refused (not a ledger of this home), internal.
  */
 export async function acquireSession(
@@ -22,7 +21,6 @@ export async function acquireSession(
   key: SessionKey,
   client?: ApiClient,
   how: SessionHow = 'any',
-  answered?: Promise<unknown>,
 ): Promise<OpenSession> {
   const onProgress = (p: ReadProgress): void => {
     if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
@@ -31,7 +29,7 @@ export async function acquireSession(
   };
   try {
     if (how === 'pinned') return await cache.acquirePinned(key, onProgress);
-    if (how === 'whole') return await cache.acquireWhole(key, onProgress, answered);
+    if (how === 'whole') return await cache.acquireWhole(key, onProgress);
     return await cache.acquire(key, onProgress);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

@@ -23,6 +23,20 @@ export interface LineBatch {
   ends: number[];
   lineNos: number[];
   entryIds: string[];
+  /**
+   * Where the lines lie in a session file (a reading of a file on disk): the scan thread may then
+   * let a batch's bytes go and have them read back from there when they are linted (LineFile).
+   */
+  file?: LineFile;
+  /** Line k's offset in `file`. */
+  offsets?: number[];
+}
+
+/** A session file, named as it was opened: the file is append-only, so a line's offset stays. */
+export interface LineFile {
+  path: string;
+  dev: number;
+  ino: number;
 }
 
 export interface BatchResult {
@@ -30,6 +44,13 @@ export interface BatchResult {
   /** Lines scanned, and texts handed to the rules (the gate let them through). */
   lines: number;
   texts: number;
+  /**
+   * Lines read back from the file for the scan (their bytes were let go) that were no longer
+   * what was read: not scanned (counted in `lines`), so no finding can name the wrong text.
+   */
+  changed?: number;
+  /** Lines read back from the file for the scan, `changed` among them. */
+  readBack?: number;
 }
 
 /** Texts handed to the rules at once: one call per group keeps the rules' fixed cost small. */

@@ -10,7 +10,7 @@
  */
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink, RestoredLineSink } from '../core/line-reader';
-import type { BatchResult, HeldFinding } from './scan-batch';
+import type { BatchResult, HeldFinding, LineFile } from './scan-batch';
 import { sharedScanThread, type ScanThread } from './scan-thread';
 
 export type { HeldFinding } from './scan-batch';
@@ -28,6 +28,8 @@ interface Filling {
   ends: number[];
   lineNos: number[];
   entryIds: string[];
+  /** The lines' offsets in `file` (when this reading has one). */
+  offsets: number[];
 }
 
 let nextOwner = 1;
@@ -55,6 +57,15 @@ export class SecretScanner implements LineSink {
   fromLine = 1;
   /** The thread (worker_threads id) that scanned this reading's last batch; null when none yet. */
   scannedOn: number | null = null;
+  /**
+   * The session file the lines come from, as opened (set before the first line): the scan thread
+   * may then let a backlog's bytes go and read them back from it by offset. Null: lines held.
+   */
+  file: LineFile | null = null;
+  /** Lines whose bytes had changed on disk when read back for the scan: not scanned. */
+  linesChanged = 0;
+  /** Lines the scan read back from the file (a backlog's, let go meanwhile), `linesChanged` among them. */
+  linesReadBack = 0;
 
   constructor(private readonly thread: ScanThread = sharedScanThread()) {}
 
@@ -66,7 +77,14 @@ export class SecretScanner implements LineSink {
       f = null;
     }
     if (!f) {
-      f = { bytes: Buffer.from(this.thread.buffer(bytes.length)), used: 0, ends: [], lineNos: [], entryIds: [] };
+      f = {
+        bytes: Buffer.from(this.thread.buffer(bytes.length)),
+        used: 0,
+        ends: [],
+        lineNos: [],
+        entryIds: [],
+        offsets: [],
+      };
       this.filling = f;
     }
     bytes.copy(f.bytes, f.used);
@@ -74,6 +92,7 @@ export class SecretScanner implements LineSink {
     f.ends.push(f.used);
     f.lineNos.push(lineNo);
     f.entryIds.push(index.ids[i]);
+    if (this.file) f.offsets.push(index.offset[i]);
     this.queued++;
     this.sinceArmed++;
     this.flushTimer ??= setTimeout(() => this.flushWhenQuiet(), FLUSH_MS);
@@ -84,12 +103,14 @@ export class SecretScanner implements LineSink {
     // The older batches' answers are dropped when they come: their lines no longer count.
     this.queued = 0;
     if (this.filling) {
-      this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entryIds: [] };
+      this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entryIds: [], offsets: [] };
     }
     this.thread.drop(this.owner, this.epoch);
     this.held.length = 0;
     this.byEntry.clear();
     this.linesLost = 0;
+    this.linesChanged = 0;
+    this.linesReadBack = 0;
     this.fromLine = fromLine;
     this.notify();
   }
@@ -173,10 +194,11 @@ export class SecretScanner implements LineSink {
     const epoch = this.epoch;
     const lines = f.ends.length;
     const buf = f.bytes.buffer as ArrayBuffer;
+    const where = this.file && f.offsets.length === lines ? { file: this.file, offsets: f.offsets } : {};
     this.thread.submit(
       this.owner,
       epoch,
-      { buf, ends: f.ends, lineNos: f.lineNos, entryIds: f.entryIds },
+      { buf, ends: f.ends, lineNos: f.lineNos, entryIds: f.entryIds, ...where },
       (r, lost) => {
         if (epoch === this.epoch) {
           this.queued -= lines;
@@ -192,6 +214,15 @@ export class SecretScanner implements LineSink {
     this.linesScanned += r.lines;
     this.textsLinted += r.texts;
     this.scannedOn = this.thread.threadId;
+    this.linesReadBack += r.readBack ?? 0;
+    if (r.changed) {
+      if (this.linesChanged === 0) {
+        console.warn(
+          'vak-explorer: lines of a session changed on disk before the secret scan read them back; they are not scanned',
+        );
+      }
+      this.linesChanged += r.changed;
+    }
     for (const f of r.findings) {
       this.held.push(f);
       const list = this.byEntry.get(f.entryId);

@@ -28,7 +28,7 @@ export function readBackLines(batch: LineBatch, where: ReadBack): { batch: LineB
   const n = batch.ends.length;
   const lengths = batch.ends.map((e, k) => e - (k === 0 ? 0 : batch.ends[k - 1]));
   const out = Buffer.allocUnsafeSlow(n === 0 ? 0 : batch.ends[n - 1]);
-  const kept: LineBatch = { buf: out.buffer as ArrayBuffer, ends: [], lineNos: [], entryIds: [] };
+  const kept: LineBatch = { buf: out.buffer as ArrayBuffer, ends: [], lineNos: [], entries: [] };
   let fd: number | null = null;
   try {
     fd = openSync(where.file.path, 'r');
@@ -68,7 +68,7 @@ export function readBackLines(batch: LineBatch, where: ReadBack): { batch: LineB
         used += line.copy(out, used);
         kept.ends.push(used);
         kept.lineNos.push(batch.lineNos[k]);
-        kept.entryIds.push(batch.entryIds[k]);
+        kept.entries.push(batch.entries[k]);
       }
     }
   } catch {

@@ -128,9 +128,9 @@ function runScanThread(): void {
    * lint thread holds is a fraction of what was read.
    */
   const gate = (batch: LineBatch, id: number): { kept: LineBatch; gatedOut: number; readBack?: ReadBack } => {
-    const { buf, ends, lineNos, entryIds, offsets } = batch;
+    const { buf, ends, lineNos, entries, offsets } = batch;
     const all = Buffer.from(buf);
-    const kept: LineBatch = { buf, ends: [], lineNos: [], entryIds: [] };
+    const kept: LineBatch = { buf, ends: [], lineNos: [], entries: [] };
     const passing: Buffer[] = [];
     const at: number[] = [];
     let used = 0;
@@ -142,7 +142,7 @@ function runScanThread(): void {
       used += line.length;
       kept.ends.push(used);
       kept.lineNos.push(lineNos[k]);
-      kept.entryIds.push(entryIds[k]);
+      kept.entries.push(entries[k]);
     }
     const gatedOut = ends.length - kept.ends.length;
     if (batch.file && offsets && used > 0 && heldBytes + used > heldLimit) {

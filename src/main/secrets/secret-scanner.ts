@@ -27,7 +27,9 @@ interface Filling {
   used: number;
   ends: number[];
   lineNos: number[];
-  entryIds: string[];
+  entries: number[];
+  /** The index the entries are positions in (a batch holds lines of one index). */
+  index: LedgerIndex | null;
   /** The lines' offsets in `file` (when this reading has one). */
   offsets: number[];
 }
@@ -72,6 +74,10 @@ export class SecretScanner implements LineSink {
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void {
     // A copy (`bytes` is a view into the read buffer) into the batch; the scan thread does the rest.
     let f = this.filling;
+    if (f && f.index !== index && f.ends.length > 0) {
+      this.send();
+      f = null;
+    }
     if (f && f.used + bytes.length > f.bytes.length) {
       this.send();
       f = null;
@@ -82,7 +88,8 @@ export class SecretScanner implements LineSink {
         used: 0,
         ends: [],
         lineNos: [],
-        entryIds: [],
+        entries: [],
+        index,
         offsets: [],
       };
       this.filling = f;
@@ -91,7 +98,8 @@ export class SecretScanner implements LineSink {
     f.used += bytes.length;
     f.ends.push(f.used);
     f.lineNos.push(lineNo);
-    f.entryIds.push(index.ids[i]);
+    f.index = index;
+    f.entries.push(i);
     if (this.file) f.offsets.push(index.offset[i]);
     this.queued++;
     this.sinceArmed++;
@@ -103,7 +111,7 @@ export class SecretScanner implements LineSink {
     // The older batches' answers are dropped when they come: their lines no longer count.
     this.queued = 0;
     if (this.filling) {
-      this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entryIds: [], offsets: [] };
+      this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entries: [], index: null, offsets: [] };
     }
     this.thread.drop(this.owner, this.epoch);
     this.held.length = 0;
@@ -194,15 +202,16 @@ export class SecretScanner implements LineSink {
     const epoch = this.epoch;
     const lines = f.ends.length;
     const buf = f.bytes.buffer as ArrayBuffer;
+    const index = f.index;
     const where = this.file && f.offsets.length === lines ? { file: this.file, offsets: f.offsets } : {};
     this.thread.submit(
       this.owner,
       epoch,
-      { buf, ends: f.ends, lineNos: f.lineNos, entryIds: f.entryIds, ...where },
+      { buf, ends: f.ends, lineNos: f.lineNos, entries: f.entries, ...where },
       (r, lost) => {
         if (epoch === this.epoch) {
           this.queued -= lines;
-          if (r) this.take(r);
+          if (r && index) this.take(r, index);
           else if (lost) this.linesLost += lines;
         }
         this.settle();
@@ -210,7 +219,7 @@ export class SecretScanner implements LineSink {
     );
   }
 
-  private take(r: BatchResult): void {
+  private take(r: BatchResult, index: LedgerIndex): void {
     this.linesScanned += r.lines;
     this.textsLinted += r.texts;
     this.scannedOn = this.thread.threadId;
@@ -223,7 +232,8 @@ export class SecretScanner implements LineSink {
       }
       this.linesChanged += r.changed;
     }
-    for (const f of r.findings) {
+    for (const { entry, ...rest } of r.findings) {
+      const f: HeldFinding = { entryId: index.ids[entry], ...rest };
       this.held.push(f);
       const list = this.byEntry.get(f.entryId);
       if (list) list.push(f);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { Ledger } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { fixtureLedger } from './fixtures/planted-secrets';
 import { BATCH_BYTES, ScanThread, type ScanThreadOptions } from './scan-thread';
@@ -260,5 +261,25 @@ describe('the secret scan on a thread of its own', () => {
     } finally {
       warn.mockRestore();
     }
+  }, 60_000);
+
+  it("reads back a real reading's lines at the offsets its index records", async () => {
+    const path = join(dir, 'real-reading.jsonl');
+    writeFileSync(path, fixtureLedger().bytes);
+    const st = statSync(path);
+    const scan = async (heldBytes?: number): Promise<SecretScanner> => {
+      const scanner = new SecretScanner(ownThread(undefined, { heldBytes }));
+      if (heldBytes !== undefined) scanner.file = { path, dev: st.dev, ino: st.ino };
+      const ledger = await Ledger.open(path, { lineSink: scanner });
+      await scanner.whenIdle();
+      ledger.close();
+      return scanner;
+    };
+    const held = await scan();
+    const back = await scan(0);
+    expect(back.linesReadBack).toBeGreaterThan(0);
+    expect(back.linesChanged).toBe(0);
+    expect(back.count).toBeGreaterThanOrEqual(30);
+    expect(back.findings()).toEqual(held.findings());
   }, 60_000);
 });

@@ -24,16 +24,14 @@
  *                reopen (D/first.json, D/clicks.json, D/jfive.json, D/reload.json, D/reopen.json).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { generateSession, realSizeUncompacted } from '../src/generator';
-import { cwdHash } from '../src/main/core/fnv1a64';
-import { sessionKey } from '../src/shared/session-key';
 import { findChromiumHere } from '../src/test-support/find-chromium';
 import { CHROMIUM_ARGS, ROOT, type ServeProcess } from '../src/test-support/serve-process';
 import { prepareReal100, type Real100 } from './real100-data';
+import { prepareEye1g } from './real1g-data';
 import { INIT_SCRIPT, scrollScript } from './ui-page-scripts';
 import { armScript, countsScript, CURSOR_ROW, idleScript, READ_DONE } from './ui-eye-scripts';
 
@@ -75,31 +73,6 @@ export interface EyeRun {
 }
 
 // ---------------------------------------------------------------- data
-
-/** The 1 GiB session: the 100 MB shape, ten times as long (cached in bench/.data/eye-1g-home). */
-function prepare1g(log: Log): Real100 {
-  const data = join(ROOT, 'bench', '.data');
-  const home = join(data, 'eye-1g-home');
-  const marker = join(data, 'eye-1g-home.json');
-  mkdirSync(data, { recursive: true });
-  const partial = join(data, 'eye-1g.partial.jsonl');
-  const opts = { ...realSizeUncompacted(partial), bytes: 1024 * 1024 * 1024 };
-  const options = JSON.stringify({ ...opts, path: undefined });
-  if (existsSync(marker)) {
-    const m = JSON.parse(readFileSync(marker, 'utf8')) as Real100;
-    const file = join(home, m.key);
-    if (m.options === options && existsSync(file) && statSync(file).size === m.bytes) return { ...m, home };
-    rmSync(home, { recursive: true, force: true });
-  }
-  log('  generating the 1 GiB session (the 100 MB shape, longer; about a minute) …');
-  const g = generateSession(opts);
-  const key = sessionKey('vak', cwdHash(opts.cwd), g.sessionId);
-  mkdirSync(join(home, key, '..'), { recursive: true });
-  renameSync(partial, join(home, key));
-  const made: Real100 = { options, home, key, entries: g.entries, bytes: statSync(join(home, key)).size };
-  writeFileSync(marker, JSON.stringify(made));
-  return made;
-}
 
 // ---------------------------------------------------------------- the server
 
@@ -630,7 +603,7 @@ export async function runEyeBench(log: Log): Promise<void> {
     return log(`  (not measured: no build in ${app}: run \`npm run build\` there)`);
   }
   const big = argOf('--size') === '1g';
-  const data = big ? prepare1g(log) : prepareReal100(log);
+  const data = big ? prepareEye1g(log) : prepareReal100(log);
   const runs = Number(argOf('--runs') ?? 1);
   log(
     `  at the eye · ${(data.bytes / 2 ** 20).toFixed(0)} MB, ${data.entries.toLocaleString('en-US')} entries · build ${app}` +

@@ -44,6 +44,8 @@ export async function openLedger(
   // Each reading is scanned for secrets as it is read (secrets/secret-scanner.ts); the lines a kept
   // index restored are scanned as its check reads them again (Ledger.checkReading).
   const scanner = newSessionScanner(key);
+  // A backlog of lines waiting for the scan is read back from the file rather than held.
+  scanner.file = { path: id.realPath, dev: id.dev, ino: id.ino };
   opts = { ...opts, lineSink: scanner };
   const kept = store ? await store.resume(source, id, opts) : null;
   const ledger = kept?.ledger ?? (await Ledger.open(source, opts));

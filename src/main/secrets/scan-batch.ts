@@ -13,6 +13,9 @@ export interface HeldFinding extends SecretFinding {
   secret: string;
 }
 
+/** A finding as a scan of a batch makes it: its entry by position in the index (LineBatch.entries). */
+export type BatchFinding = Omit<HeldFinding, 'entryId'> & { entry: number };
+
 /**
  * Lines copied back to back into one buffer, as a LineSink saw them; plain data, so it crosses
  * to the scan thread with the buffer transferred, not copied.
@@ -22,14 +25,39 @@ export interface LineBatch {
   /** Line k's bytes end at `ends[k]` (they start where line k−1's end, or at 0). */
   ends: number[];
   lineNos: number[];
-  entryIds: string[];
+  /**
+   * Line k's entry, by its position in the reading's index (numbers, not the ids: a backlog of
+   * lines waiting for the scan then holds no string per line; the reading thread names them).
+   */
+  entries: number[];
+  /**
+   * Where the lines lie in a session file (a reading of a file on disk): the scan thread may then
+   * let a batch's bytes go and have them read back from there when they are linted (LineFile).
+   */
+  file?: LineFile;
+  /** Line k's offset in `file`. */
+  offsets?: number[];
+}
+
+/** A session file, named as it was opened: the file is append-only, so a line's offset stays. */
+export interface LineFile {
+  path: string;
+  dev: number;
+  ino: number;
 }
 
 export interface BatchResult {
-  findings: HeldFinding[];
+  findings: BatchFinding[];
   /** Lines scanned, and texts handed to the rules (the gate let them through). */
   lines: number;
   texts: number;
+  /**
+   * Lines read back from the file for the scan (their bytes were let go) that were no longer
+   * what was read: not scanned (counted in `lines`), so no finding can name the wrong text.
+   */
+  changed?: number;
+  /** Lines read back from the file for the scan, `changed` among them. */
+  readBack?: number;
 }
 
 /** Texts handed to the rules at once: one call per group keeps the rules' fixed cost small. */
@@ -41,7 +69,7 @@ interface GatedText {
   path: string;
   text: string;
   line: number;
-  entryId: string;
+  entry: number;
   bytes: Buffer;
 }
 
@@ -75,7 +103,7 @@ export async function scanBatch(
       for (const t of entryTexts(entry as never)) {
         if (!mayHoldSecret(t.text)) continue;
         out.texts++;
-        texts.push({ ...t, line: batch.lineNos[k], entryId: batch.entryIds[k], bytes });
+        texts.push({ ...t, line: batch.lineNos[k], entry: batch.entries[k], bytes });
         chars += t.text.length + SEPARATOR.length;
       }
     }
@@ -90,7 +118,7 @@ export async function scanBatch(
 }
 
 /** Runs the rules once over the texts joined, and maps each match back to its text. */
-async function scanTexts(texts: GatedText[]): Promise<HeldFinding[]> {
+async function scanTexts(texts: GatedText[]): Promise<BatchFinding[]> {
   if (texts.length === 0) return [];
   const starts: number[] = [];
   let joined = '';
@@ -100,7 +128,7 @@ async function scanTexts(texts: GatedText[]): Promise<HeldFinding[]> {
     joined += t.text;
   }
   const matches = await lintText(joined);
-  const out: HeldFinding[] = [];
+  const out: BatchFinding[] = [];
   for (const m of matches) {
     const k = lastAtOrBefore(starts, m.start);
     const t = texts[k];
@@ -112,10 +140,10 @@ async function scanTexts(texts: GatedText[]): Promise<HeldFinding[]> {
   return out;
 }
 
-function finding(t: GatedText, start: number, end: number, m: RuleMatch): HeldFinding {
+function finding(t: GatedText, start: number, end: number, m: RuleMatch): BatchFinding {
   const secret = t.text.slice(start, end);
   return {
-    entryId: t.entryId,
+    entry: t.entry,
     line: t.line,
     field: t.path,
     rule: m.rule,

@@ -3,7 +3,7 @@
  * (secret-scan-worker.ts). Plain data; each batch's buffer is transferred there and back, so
  * the reading thread never copies them more than once. Only our own threads talk on this channel.
  */
-import type { BatchResult, LineBatch } from './scan-batch';
+import type { BatchResult, LineBatch, LineFile } from './scan-batch';
 
 /** The scan thread's name (Linux: its `comm`), so tools can tell it from the backend thread. */
 export const THREAD_NAME = 'vak-secrets';
@@ -31,6 +31,8 @@ export interface ScanThreadData {
   nice: number | null;
   /** Started ahead of any batch (ScanThread.prepare): run once on a made-up batch to load and optimize the code. */
   warm?: boolean;
+  /** The gated bytes the lint thread may hold before the scan thread lets them go to be read back (tests); unset: its default. */
+  heldBytes?: number;
   /** The lint thread's wait after a full batch (tests); unset: its default. */
   lintQuietMs?: number;
   /** Set on the lint thread. */
@@ -59,11 +61,21 @@ export type FromScanThread =
   | { type: 'done'; id: number; result?: BatchResult };
 
 /**
- * Scan thread → lint thread: a batch's lines that passed the gate (their own buffer; `bulk`: the
- * batch was sent full, so a read is in progress), or a drop.
+ * Lines the lint thread reads back from their file (the batch then has an empty buffer, its `ends`
+ * still the lines' lengths added up): each line's offset and a hash of the bytes that were read.
+ */
+export interface ReadBack {
+  file: LineFile;
+  offsets: number[];
+  hashes: number[];
+}
+
+/**
+ * Scan thread → lint thread: a batch's lines that passed the gate (their own buffer, or where to
+ * read them back; `bulk`: the batch was sent full, so a read is in progress), or a drop.
  */
 export type ToLintThread =
-  | (Extract<ToScanThread, { type: 'scan' }> & { gatedOut: number; bulk: boolean })
+  | (Extract<ToScanThread, { type: 'scan' }> & { gatedOut: number; bulk: boolean; readBack?: ReadBack })
   | Extract<ToScanThread, { type: 'drop' }>;
 
 /**

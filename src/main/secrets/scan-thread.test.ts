@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { Ledger } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { fixtureLedger } from './fixtures/planted-secrets';
 import { BATCH_BYTES, ScanThread, type ScanThreadOptions } from './scan-thread';
@@ -9,8 +12,10 @@ import { SCAN_NICE } from './scan-priority';
 import { SecretScanner } from './secret-scanner';
 
 const threads: ScanThread[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'vak-scan-thread-'));
 afterAll(async () => {
   await Promise.all(threads.map((t) => t.stop()));
+  rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 /** The fixture's lines, `times` over, as a reader hands them to a sink (ids made unique per copy). */
@@ -27,6 +32,37 @@ function feed(scanner: SecretScanner, times: number, firstLine = 1): number {
     }
   }
   return lineNo - firstLine;
+}
+
+/**
+ * The fixture's lines, `times` over, written to a file and fed as a reading of that file feeds
+ * them (each line's offset in the index, the scanner told the file). `onDisk` rewrites each line's
+ * bytes in the file (same length) after it was fed, as if changed since.
+ */
+function feedFromFile(scanner: SecretScanner, times: number, onDisk: (line: string) => string = (l) => l): number {
+  const lines = fixtureLedger().bytes.toString('utf8').split('\n').filter(Boolean);
+  const ids: string[] = [];
+  const offset: number[] = [];
+  const index = { ids, offset } as unknown as LedgerIndex;
+  const path = join(dir, `session-${times}-${ids.length}-${Math.random().toString(36).slice(2)}.jsonl`);
+  const file: string[] = [];
+  let at = 0;
+  let lineNo = 1;
+  for (let t = 0; t < times; t++) {
+    for (const l of lines) {
+      const disk = onDisk(l);
+      expect(Buffer.byteLength(disk)).toBe(Buffer.byteLength(l));
+      file.push(disk);
+      ids.push(`${t}:${(JSON.parse(l) as { id: string }).id}`);
+      offset.push(at);
+      at += Buffer.byteLength(l) + 1;
+    }
+  }
+  writeFileSync(path, file.join('\n') + '\n');
+  const st = statSync(path);
+  scanner.file = { path, dev: st.dev, ino: st.ino };
+  for (let k = 0; k < ids.length; k++) scanner.entryLine(Buffer.from(lines[k % lines.length]), lineNo++, index, k);
+  return lineNo - 1;
 }
 
 /** `count` lines of about 64 KiB of prose (none passes the gate), numbered from `firstLine`. */
@@ -192,4 +228,58 @@ describe('the secret scan on a thread of its own', () => {
     await once.whenIdle();
     expect(scanner.findings()).toEqual(once.findings());
   });
+
+  it('reads a backlog beyond what its lint thread may hold back from the file, with the same findings in the same order', async () => {
+    // Three batches: all of them read back, or the first held and the others read back.
+    const held = new SecretScanner(ownThread());
+    feed(held, 60);
+    await held.whenIdle();
+    for (const heldBytes of [0, 1 << 19]) {
+      const scanner = new SecretScanner(ownThread(undefined, { heldBytes }));
+      const n = feedFromFile(scanner, 60);
+      await scanner.whenIdle();
+      expect(scanner.linesScanned).toBe(n);
+      expect(scanner.linesReadBack).toBeGreaterThan(0);
+      if (heldBytes > 0) expect(scanner.linesReadBack).toBeLessThan(n);
+      expect(scanner.linesChanged).toBe(0);
+      expect(scanner.findings()).toEqual(held.findings());
+    }
+  }, 60_000);
+
+  it('does not scan a line that changed on disk before it was read back, and says so', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const scanner = new SecretScanner(ownThread(undefined, { heldBytes: 0 }));
+      // Every secret-looking run of letters and digits rewritten: a scan of the file would find none.
+      const n = feedFromFile(scanner, 2, (l) => l.replace(/[A-Za-z0-9]/g, 'x'));
+      await scanner.whenIdle();
+      expect(scanner.linesScanned).toBe(n);
+      expect(scanner.linesChanged).toBeGreaterThan(0);
+      expect(scanner.linesChanged).toBe(scanner.linesReadBack);
+      expect(scanner.count).toBe(0);
+      expect(warn.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/changed on disk .*not scanned/);
+    } finally {
+      warn.mockRestore();
+    }
+  }, 60_000);
+
+  it("reads back a real reading's lines at the offsets its index records", async () => {
+    const path = join(dir, 'real-reading.jsonl');
+    writeFileSync(path, fixtureLedger().bytes);
+    const st = statSync(path);
+    const scan = async (heldBytes?: number): Promise<SecretScanner> => {
+      const scanner = new SecretScanner(ownThread(undefined, { heldBytes }));
+      if (heldBytes !== undefined) scanner.file = { path, dev: st.dev, ino: st.ino };
+      const ledger = await Ledger.open(path, { lineSink: scanner });
+      await scanner.whenIdle();
+      ledger.close();
+      return scanner;
+    };
+    const held = await scan();
+    const back = await scan(0);
+    expect(back.linesReadBack).toBeGreaterThan(0);
+    expect(back.linesChanged).toBe(0);
+    expect(back.count).toBeGreaterThanOrEqual(30);
+    expect(back.findings()).toEqual(held.findings());
+  }, 60_000);
 });

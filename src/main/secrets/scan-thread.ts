@@ -31,6 +31,8 @@ export interface ScanThreadOptions {
   nice?: number | null;
   /** How long the lint waits after a full batch (a read in progress); default in secret-scan-worker.ts. */
   lintQuietMs?: number;
+  /** Gated bytes the lint thread holds before the rest is read back from the file; default in secret-scan-worker.ts. */
+  heldBytes?: number;
 }
 /** In the fallback: scanning waits until no batch has come for this long, then runs in steps of about this long. */
 const QUIET_MS = 30;
@@ -55,6 +57,7 @@ export class ScanThread {
   private readonly poolBuffers: number;
   private readonly nice: number | null;
   private readonly lintQuietMs: number | undefined;
+  private readonly heldBytes: number | undefined;
   /** Batch buffers made beyond the pool: the scan thread lagged and every pooled one was out. */
   freshBuffers = 0;
   /** The scan thread's id (worker_threads), once it started; null before, or in the fallback. */
@@ -72,6 +75,7 @@ export class ScanThread {
     this.poolBuffers = options.poolBuffers ?? POOL_BUFFERS;
     this.nice = options.nice === undefined ? SCAN_NICE : options.nice;
     this.lintQuietMs = options.lintQuietMs;
+    this.heldBytes = options.heldBytes;
     // Written now (calloc'd memory is not touched until used), so a read's copies land in pages
     // already faulted in.
     for (let k = 0; k < this.poolBuffers; k++)
@@ -156,6 +160,7 @@ export class ScanThread {
         nice: this.nice,
         warm,
         lintQuietMs: this.lintQuietMs,
+        heldBytes: this.heldBytes,
       };
       w = new Worker(file, { workerData: data });
     } catch (e) {

@@ -18,7 +18,7 @@ export function warmUpBatch(): LineBatch {
   const parts: Buffer[] = [];
   const ends: number[] = [];
   const lineNos: number[] = [];
-  const entryIds: string[] = [];
+  const entries: number[] = [];
   let used = 0;
   for (let k = 0; k < LINES; k++) {
     const id = `warm-up-${k}`;
@@ -38,9 +38,9 @@ export function warmUpBatch(): LineBatch {
     used += line.length;
     ends.push(used);
     lineNos.push(k + 1);
-    entryIds.push(id);
+    entries.push(k);
   }
   const buf = Buffer.concat(parts);
   // Its own ArrayBuffer (not a slice of Buffer's shared pool): it is transferred to the lint thread.
-  return { buf: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer, ends, lineNos, entryIds };
+  return { buf: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer, ends, lineNos, entries };
 }

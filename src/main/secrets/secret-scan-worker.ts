@@ -13,6 +13,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parentPort, threadId, Worker, workerData, type MessagePort } from 'node:worker_threads';
+import { lineHash, readBackLines } from './read-back';
 import type { BatchResult, LineBatch } from './scan-batch';
 import { mayHoldSecretBytes } from './secret-gate';
 import {
@@ -21,6 +22,7 @@ import {
   THREAD_NAME,
   type FromLintThread,
   type FromScanThread,
+  type ReadBack,
   type ScanThreadData,
   type ToLintThread,
   type ToScanThread,
@@ -48,6 +50,14 @@ const BULK_BYTES = 256 << 10;
 const LINT_QUIET_MS = 150;
 /** … or once the lines waiting for it (those the gate passed) reach this many bytes. */
 const LINT_BACKLOG_BYTES = 64 << 20;
+
+/**
+ * Gated lines' bytes the lint thread may hold, queued or being scanned. Beyond it (a big session
+ * read faster than the lint thread lints), the scan thread keeps only where the lines are in their
+ * file and a hash of them, and the lint thread reads them back when it gets to them (read-back.ts):
+ * the backlog then costs memory by the line, not by the byte.
+ */
+const HELD_BYTES = 8 << 20;
 
 /** Handed-back buffers the scan thread keeps for its copies (beyond them, they are let go). */
 const LINTED_POOL = 8;
@@ -84,11 +94,19 @@ function runScanThread(): void {
   const toLint = (m: ToLintThread): void => lint.postMessage(m, m.type === 'scan' ? [m.batch.buf] : []);
   /** Scanned batches' buffers the lint thread handed back, reused for the next gated lines. */
   const linted: ArrayBuffer[] = [];
+  const heldLimit = data.heldBytes ?? HELD_BYTES;
+  /** Gated bytes handed to the lint thread and not done yet, by batch id. */
+  const atLint = new Map<number, number>();
+  let heldBytes = 0;
   lint.on('message', (m: FromLintThread) => {
     if (m.type === 'priority') post({ type: 'priority', tid: m.tid });
     else if (m.type === 'linted') {
       if (linted.length < LINTED_POOL) linted.push(m.buf);
-    } else post(m);
+    } else {
+      heldBytes -= atLint.get(m.id) ?? 0;
+      atLint.delete(m.id);
+      post(m);
+    }
   });
   /** A buffer of at least `bytes`: a handed-back one when one is big enough (none for no lines). */
   const gatedBuffer = (bytes: number): Buffer => {
@@ -109,31 +127,47 @@ function runScanThread(): void {
    * back at once. Most of a session's bytes (long tool outputs) never pass it, so the backlog the
    * lint thread holds is a fraction of what was read.
    */
-  const gate = (batch: LineBatch): { kept: LineBatch; gatedOut: number } => {
-    const { buf, ends, lineNos, entryIds } = batch;
+  const gate = (batch: LineBatch, id: number): { kept: LineBatch; gatedOut: number; readBack?: ReadBack } => {
+    const { buf, ends, lineNos, entries, offsets } = batch;
     const all = Buffer.from(buf);
-    const kept: LineBatch = { buf, ends: [], lineNos: [], entryIds: [] };
+    const kept: LineBatch = { buf, ends: [], lineNos: [], entries: [] };
     const passing: Buffer[] = [];
+    const at: number[] = [];
     let used = 0;
     for (let k = 0; k < ends.length; k++) {
       const line = all.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
       if (!mayHoldSecretBytes(line)) continue;
       passing.push(line);
+      at.push(k);
       used += line.length;
       kept.ends.push(used);
       kept.lineNos.push(lineNos[k]);
-      kept.entryIds.push(entryIds[k]);
+      kept.entries.push(entries[k]);
+    }
+    const gatedOut = ends.length - kept.ends.length;
+    if (batch.file && offsets && used > 0 && heldBytes + used > heldLimit) {
+      // The lint thread is behind by more than it may hold: these lines are read back later.
+      const readBack: ReadBack = {
+        file: batch.file,
+        offsets: at.map((k) => offsets[k]),
+        hashes: passing.map(lineHash),
+      };
+      return { kept: { ...kept, buf: new ArrayBuffer(0) }, gatedOut, readBack };
     }
     const own = gatedBuffer(used);
-    let at = 0;
-    for (const line of passing) at += line.copy(own, at);
-    return { kept: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut: ends.length - kept.ends.length };
+    let to = 0;
+    for (const line of passing) to += line.copy(own, to);
+    if (id !== WARM_UP) {
+      atLint.set(id, used);
+      heldBytes += used;
+    }
+    return { kept: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut };
   };
   const take = (m: Scan): Gated => {
-    const { kept, gatedOut } = gate(m.batch);
+    const { kept, gatedOut, readBack } = gate(m.batch, m.id);
     const read = m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0;
     post({ type: 'taken', id: m.id, buf: m.batch.buf });
-    return { ...m, batch: kept, gatedOut, bulk: read >= BULK_BYTES };
+    return { ...m, batch: kept, gatedOut, bulk: read >= BULK_BYTES, ...(readBack ? { readBack } : {}) };
   };
 
   port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m));
@@ -141,7 +175,7 @@ function runScanThread(): void {
   if (data.warm) {
     // Started ahead of any session: the gate, then the parse and the preset, run once on a
     // made-up batch (scan-warm-up.ts) now rather than during a first open.
-    const { kept, gatedOut } = gate(warmUpBatch());
+    const { kept, gatedOut } = gate(warmUpBatch(), WARM_UP);
     toLint({ type: 'scan', id: WARM_UP, owner: 0, epoch: 0, batch: kept, gatedOut, bulk: false });
   }
 }
@@ -171,6 +205,17 @@ function runLintThread(): void {
     let partial: BatchResult = { findings: [], lines: 0, texts: 0 };
     while (queue.length > 0) {
       const s = queue[0];
+      if (s.readBack) {
+        // Its lines were let go for the backlog: read back now, those that changed left out.
+        const where = s.readBack;
+        const back = readBackLines(s.batch, where);
+        waitingBytes -= gatedBytes(s) - gatedBytes({ ...s, batch: back.batch });
+        s.batch = back.batch;
+        s.readBack = undefined;
+        partial.readBack = (partial.readBack ?? 0) + where.offsets.length;
+        partial.changed = (partial.changed ?? 0) + back.changed;
+        partial.lines += back.changed;
+      }
       const started = performance.now();
       scanning = s;
       const r = await scanBatch(s.batch, from, () => performance.now() - started >= STEP_MS);

@@ -10,7 +10,7 @@
  */
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink, RestoredLineSink } from '../core/line-reader';
-import type { BatchResult, HeldFinding } from './scan-batch';
+import type { BatchResult, HeldFinding, LineFile } from './scan-batch';
 import { sharedScanThread, type ScanThread } from './scan-thread';
 
 export type { HeldFinding } from './scan-batch';
@@ -27,7 +27,11 @@ interface Filling {
   used: number;
   ends: number[];
   lineNos: number[];
-  entryIds: string[];
+  entries: number[];
+  /** The index the entries are positions in (a batch holds lines of one index). */
+  index: LedgerIndex | null;
+  /** The lines' offsets in `file` (when this reading has one). */
+  offsets: number[];
 }
 
 let nextOwner = 1;
@@ -55,25 +59,48 @@ export class SecretScanner implements LineSink {
   fromLine = 1;
   /** The thread (worker_threads id) that scanned this reading's last batch; null when none yet. */
   scannedOn: number | null = null;
+  /**
+   * The session file the lines come from, as opened (set before the first line): the scan thread
+   * may then let a backlog's bytes go and read them back from it by offset. Null: lines held.
+   */
+  file: LineFile | null = null;
+  /** Lines whose bytes had changed on disk when read back for the scan: not scanned. */
+  linesChanged = 0;
+  /** Lines the scan read back from the file (a backlog's, let go meanwhile), `linesChanged` among them. */
+  linesReadBack = 0;
 
   constructor(private readonly thread: ScanThread = sharedScanThread()) {}
 
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void {
     // A copy (`bytes` is a view into the read buffer) into the batch; the scan thread does the rest.
     let f = this.filling;
+    if (f && f.index !== index && f.ends.length > 0) {
+      this.send();
+      f = null;
+    }
     if (f && f.used + bytes.length > f.bytes.length) {
       this.send();
       f = null;
     }
     if (!f) {
-      f = { bytes: Buffer.from(this.thread.buffer(bytes.length)), used: 0, ends: [], lineNos: [], entryIds: [] };
+      f = {
+        bytes: Buffer.from(this.thread.buffer(bytes.length)),
+        used: 0,
+        ends: [],
+        lineNos: [],
+        entries: [],
+        index,
+        offsets: [],
+      };
       this.filling = f;
     }
     bytes.copy(f.bytes, f.used);
     f.used += bytes.length;
     f.ends.push(f.used);
     f.lineNos.push(lineNo);
-    f.entryIds.push(index.ids[i]);
+    f.index = index;
+    f.entries.push(i);
+    if (this.file) f.offsets.push(index.offset[i]);
     this.queued++;
     this.sinceArmed++;
     this.flushTimer ??= setTimeout(() => this.flushWhenQuiet(), FLUSH_MS);
@@ -84,12 +111,14 @@ export class SecretScanner implements LineSink {
     // The older batches' answers are dropped when they come: their lines no longer count.
     this.queued = 0;
     if (this.filling) {
-      this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entryIds: [] };
+      this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entries: [], index: null, offsets: [] };
     }
     this.thread.drop(this.owner, this.epoch);
     this.held.length = 0;
     this.byEntry.clear();
     this.linesLost = 0;
+    this.linesChanged = 0;
+    this.linesReadBack = 0;
     this.fromLine = fromLine;
     this.notify();
   }
@@ -173,14 +202,16 @@ export class SecretScanner implements LineSink {
     const epoch = this.epoch;
     const lines = f.ends.length;
     const buf = f.bytes.buffer as ArrayBuffer;
+    const index = f.index;
+    const where = this.file && f.offsets.length === lines ? { file: this.file, offsets: f.offsets } : {};
     this.thread.submit(
       this.owner,
       epoch,
-      { buf, ends: f.ends, lineNos: f.lineNos, entryIds: f.entryIds },
+      { buf, ends: f.ends, lineNos: f.lineNos, entries: f.entries, ...where },
       (r, lost) => {
         if (epoch === this.epoch) {
           this.queued -= lines;
-          if (r) this.take(r);
+          if (r && index) this.take(r, index);
           else if (lost) this.linesLost += lines;
         }
         this.settle();
@@ -188,11 +219,21 @@ export class SecretScanner implements LineSink {
     );
   }
 
-  private take(r: BatchResult): void {
+  private take(r: BatchResult, index: LedgerIndex): void {
     this.linesScanned += r.lines;
     this.textsLinted += r.texts;
     this.scannedOn = this.thread.threadId;
-    for (const f of r.findings) {
+    this.linesReadBack += r.readBack ?? 0;
+    if (r.changed) {
+      if (this.linesChanged === 0) {
+        console.warn(
+          'vak-explorer: lines of a session changed on disk before the secret scan read them back; they are not scanned',
+        );
+      }
+      this.linesChanged += r.changed;
+    }
+    for (const { entry, ...rest } of r.findings) {
+      const f: HeldFinding = { entryId: index.ids[entry], ...rest };
       this.held.push(f);
       const list = this.byEntry.get(f.entryId);
       if (list) list.push(f);

@@ -2,7 +2,7 @@
  * The gate (secret-gate.ts) over a whole batch of lines at once, in WebAssembly with 128-bit SIMD
  * (wasm/secret-gate.wat) where the runtime has it: the same answer for every line as
  * `mayHoldSecretBytes`, which stays the reference and the fallback. The module decides the run
- * rule itself and marks the lines that hold a sign of the other checks (`@`, `_a`, ` K`); only
+ * rule itself and marks the lines that hold a sign of the other checks (`@` with `://`, `_aut`, ` KEY`); only
  * those are checked again here, exactly, by `mayHoldSecretSigns`.
  */
 import { mayHoldSecretBytes, mayHoldSecretSigns } from './secret-gate';
@@ -19,7 +19,7 @@ export interface LineGate {
   gateLines(all: Uint8Array, ends: ArrayLike<number>): Uint8Array;
 }
 
-/** The module reads this far past a batch's last byte (its last 64-byte chunk, and one more). */
+/** The module reads this far past a batch's last byte (its last 64-byte chunk, and three more). */
 const PAD = 80;
 /**
  * Batches beyond this many bytes (a line of tens of MB) are gated in JavaScript: the module's

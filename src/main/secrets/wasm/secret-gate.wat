@@ -7,8 +7,8 @@
 ;; gate(ends, n, out): lines lie back to back from address 0; line k ends at the u32 ends[k]
 ;; (it starts at ends[k-1], or 0). out[k] gets 1 when line k holds a run of 16 or more word bytes
 ;; with a non-hex one that is no JSON key (not followed by `":` inside the line), 2 when it does
-;; not but may hold the gate's other signs (`@`, the pair `_a` of `_authToken`, the pair ` K` of
-;; `PRIVATE KEY`), which the caller then checks exactly, else 0. At least 80 bytes after the last
+;; not but may hold the gate's other signs (both `@` and `://`, or `_aut` of `_authToken`, or
+;; ` KEY` of `PRIVATE KEY`), which the caller then checks exactly, else 0. At least 80 bytes after the last
 ;; line must be readable memory (the last chunk reads past the line's end and ignores it).
 (module
   (memory (export "memory") 1)
@@ -24,7 +24,7 @@
     (local $carry i32) (local $cnh i32) (local $t i32) (local $s i32) (local $e i32)
     (local $w i64) (local $nh i64) (local $l i64) (local $m i64)
     (local $v v128) (local $v1 v128) (local $lower v128) (local $n16 v128) (local $w16 v128)
-    (local $flag v128)
+    (local $v2 v128) (local $v3 v128) (local $at v128) (local $sch v128) (local $flag v128)
     (local.set $base (local.get $start))
     (block $done
       (loop $chunk
@@ -51,18 +51,34 @@
               (v128.or
                 (i8x16.lt_u (i8x16.sub (local.get $lower) (i8x16.splat (i32.const 0x61))) (i8x16.splat (i32.const 6)))
                 (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x2d))))))
-          ;; `@`, `_a`, ` K`: a line with none of them cannot pass the gate's other checks.
+          ;; `@`, `://`, `_aut`, ` KEY`: a line without them cannot pass the gate's other checks.
+          (local.set $v2 (v128.load offset=2 (local.get $p)))
+          (local.set $v3 (v128.load offset=3 (local.get $p)))
+          (local.set $at (v128.or (local.get $at) (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x40)))))
+          (local.set $sch
+            (v128.or (local.get $sch)
+              (v128.and
+                (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x3a)))
+                (v128.and
+                  (i8x16.eq (local.get $v1) (i8x16.splat (i32.const 0x2f)))
+                  (i8x16.eq (local.get $v2) (i8x16.splat (i32.const 0x2f)))))))
           (local.set $flag
             (v128.or (local.get $flag)
               (v128.or
-                (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x40)))
-                (v128.or
+                (v128.and
                   (v128.and
                     (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5f)))
                     (i8x16.eq (local.get $v1) (i8x16.splat (i32.const 0x61))))
                   (v128.and
+                    (i8x16.eq (local.get $v2) (i8x16.splat (i32.const 0x75)))
+                    (i8x16.eq (local.get $v3) (i8x16.splat (i32.const 0x74)))))
+                (v128.and
+                  (v128.and
                     (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x20)))
-                    (i8x16.eq (local.get $v1) (i8x16.splat (i32.const 0x4b))))))))
+                    (i8x16.eq (local.get $v1) (i8x16.splat (i32.const 0x4b))))
+                  (v128.and
+                    (i8x16.eq (local.get $v2) (i8x16.splat (i32.const 0x45)))
+                    (i8x16.eq (local.get $v3) (i8x16.splat (i32.const 0x59))))))))
           (local.set $w
             (i64.or (local.get $w)
               (i64.shl (i64.extend_i32_u (i8x16.bitmask (local.get $w16)))
@@ -148,7 +164,9 @@
     ;; A run that ends with the line (no `":` can follow it).
     (if (i32.and (i32.ge_u (local.get $carry) (i32.const 16)) (local.get $cnh))
       (then (return (i32.const 1))))
-    (select (i32.const 2) (i32.const 0) (v128.any_true (local.get $flag))))
+    (select (i32.const 2) (i32.const 0)
+      (i32.or (v128.any_true (local.get $flag))
+        (i32.and (v128.any_true (local.get $at)) (v128.any_true (local.get $sch))))))
 
   (func (export "gate") (param $ends i32) (param $n i32) (param $out i32)
     (local $k i32) (local $start i32) (local $end i32)

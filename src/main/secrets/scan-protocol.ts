@@ -4,6 +4,7 @@
  * the reading thread never copies them more than once. Only our own threads talk on this channel.
  */
 import type { BatchResult, LineBatch, LineFile } from './scan-batch';
+import type { GateKind } from './secret-gate-wasm';
 
 /** The scan thread's name (Linux: its `comm`), so tools can tell it from the backend thread. */
 export const THREAD_NAME = 'vak-secrets';
@@ -48,8 +49,11 @@ export type ToScanThread =
 
 /** Scan thread → reading thread. */
 export type FromScanThread =
-  /** Started, with its thread id (worker_threads), before any batch is handed over. */
-  | { type: 'ready'; threadId: number }
+  /**
+   * Started, with its thread id (worker_threads), before any batch is handed over; `gate`: the
+   * gate it runs (secret-gate-wasm.ts: WebAssembly, or JavaScript where that cannot load).
+   */
+  | { type: 'ready'; threadId: number; gate: GateKind }
   /** Its lint thread's kernel id, once that lowered its priority (null: unknown, or it could not). */
   | { type: 'priority'; tid: number | null }
   /**

@@ -94,6 +94,23 @@ describe('the secret scan on a thread of its own', () => {
     expect(scanner.scannedOn).not.toBe(threadId);
   });
 
+  it('gates on its thread with the WebAssembly gate, and finds what the JavaScript gate lets find', async () => {
+    const thread = ownThread();
+    const scanner = new SecretScanner(thread);
+    const n = feed(scanner, 1);
+    await scanner.whenIdle();
+    expect(thread.gateKind).toBe('wasm');
+    expect(scanner.linesScanned).toBe(n);
+    // The fixture's recall is measured through the JavaScript gate (secret-scanner.test.ts); the
+    // same lines reach the rules here.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const inline = new SecretScanner(ownThread('/no/such/entry.js'));
+    feed(inline, 1);
+    await inline.whenIdle();
+    warn.mockRestore();
+    expect(scanner.count).toBe(inline.count);
+  });
+
   it("leaves the reading thread's event loop free while a large session is scanned", async () => {
     const scanner = new SecretScanner(ownThread());
     // About 18 MB of lines, each with the fixture's secrets: seconds of gate, parse and rules.

@@ -10,6 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { resolveWorkerEntry, SCAN_WORKER } from '../threads/thread-entry';
 import { scanBatch, type BatchResult, type LineBatch } from './scan-batch';
+import type { GateKind } from './secret-gate-wasm';
 import type { FromScanThread, ScanThreadData, ToScanThread } from './scan-protocol';
 import { SCAN_NICE } from './scan-priority';
 
@@ -62,6 +63,8 @@ export class ScanThread {
   freshBuffers = 0;
   /** The scan thread's id (worker_threads), once it started; null before, or in the fallback. */
   threadId: number | null = null;
+  /** The gate the scan thread runs, once it started (null before, or in the fallback). */
+  gateKind: GateKind | null = null;
   /** Its lint thread's kernel id, once that lowered its priority (Linux); null otherwise. */
   osThreadId: number | null = null;
   private inlineRunning = false;
@@ -173,6 +176,7 @@ export class ScanThread {
       if (m.type === 'ready') {
         this.state = 'ready';
         this.threadId = m.threadId;
+        this.gateKind = m.gate;
         const unsent = this.unsent;
         this.unsent = [];
         for (const j of unsent) this.send(j);

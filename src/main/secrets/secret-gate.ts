@@ -61,6 +61,14 @@ export function mayHoldSecretBytes(b: Uint8Array): boolean {
       k = next + ((((2 - next) % 3) + 3) % 3);
     }
   }
+  return mayHoldSecretSigns(b);
+}
+
+/**
+ * The gate's checks other than the run: `://…:…@`, a PEM header, `_authToken`. Apart, so that the
+ * WebAssembly gate (secret-gate-wasm.ts), which decides the run itself, asks only this.
+ */
+export function mayHoldSecretSigns(b: Uint8Array): boolean {
   // Native searches; `://` (its `:` is everywhere in JSON) only in a line with an `@`.
   const bytes = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   if (bytes.includes(AT)) {

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { parentPort, threadId, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { lineHash, readBackLines } from './read-back';
 import type { BatchResult, LineBatch } from './scan-batch';
-import { mayHoldSecretBytes } from './secret-gate';
+import { lineGate } from './secret-gate-wasm';
 import {
   LINT_THREAD_NAME,
   LINT_THREAD_LIMITS,
@@ -134,9 +134,10 @@ function runScanThread(): void {
     const passing: Buffer[] = [];
     const at: number[] = [];
     let used = 0;
+    const pass = lineGate().gateLines(all, ends);
     for (let k = 0; k < ends.length; k++) {
+      if (pass[k] === 0) continue;
       const line = all.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
-      if (!mayHoldSecretBytes(line)) continue;
       passing.push(line);
       at.push(k);
       used += line.length;
@@ -171,7 +172,7 @@ function runScanThread(): void {
   };
 
   port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m));
-  post({ type: 'ready', threadId });
+  post({ type: 'ready', threadId, gate: lineGate().kind });
   if (data.warm) {
     // Started ahead of any session: the gate, then the parse and the preset, run once on a
     // made-up batch (scan-warm-up.ts) now rather than during a first open.

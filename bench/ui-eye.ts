@@ -253,14 +253,7 @@ async function clickRows(page: Page, log: Log): Promise<{ ms: number[]; errors: 
       errors++;
       continue;
     }
-    await idle(page, 200);
-    await page.evaluate(armScript('click', panesFor(shown.id), STEP_TIMEOUT_MS));
-    await page.locator(`#tree-row-${row}`).click();
-    await until(
-      page,
-      'window.__vakBench.eye.doneAt !== null || window.__vakBench.eye.error !== null',
-      STEP_TIMEOUT_MS + 5000,
-    );
+    await clickRowUntilPanes(page, row, shown.id);
     const m = await armed(page);
     const t = took(m);
     if (t === null) errors++;
@@ -274,6 +267,18 @@ async function clickRows(page: Page, log: Log): Promise<{ ms: number[]; errors: 
   return { ms, errors, counts: merge(sum) };
 }
 
+/** Once the page is idle, clicks tree row `row` (entry `id`) and waits until both panes show it (or the step fails). */
+async function clickRowUntilPanes(page: Page, row: number, id: string): Promise<void> {
+  await idle(page, 200);
+  await page.evaluate(armScript('click', panesFor(id), STEP_TIMEOUT_MS));
+  await page.locator(`#tree-row-${row}`).click();
+  await until(
+    page,
+    'window.__vakBench.eye.doneAt !== null || window.__vakBench.eye.error !== null',
+    STEP_TIMEOUT_MS + 5000,
+  );
+}
+
 /**
  * `--leaf`: one click on a row a third of the way down before the reload, so the reloaded URL
  * names a leaf other than the active one (as after the full run's clicks) and the tab kept its row.
@@ -283,14 +288,7 @@ async function chooseLeaf(page: Page): Promise<void> {
   const row = Math.floor(rows / 3);
   const shown = await showRow(page, row);
   if (!shown) throw new Error('--leaf: the row was not drawn');
-  await idle(page, 200);
-  await page.evaluate(armScript('click', panesFor(shown.id), STEP_TIMEOUT_MS));
-  await page.locator(`#tree-row-${row}`).click();
-  await until(
-    page,
-    'window.__vakBench.eye.doneAt !== null || window.__vakBench.eye.error !== null',
-    STEP_TIMEOUT_MS + 5000,
-  );
+  await clickRowUntilPanes(page, row, shown.id);
   await until(page, `location.href.includes(${JSON.stringify('leaf=' + shown.id)})`, STEP_TIMEOUT_MS);
   await idle(page, 300);
 }

@@ -1,6 +1,7 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lineHash, readBackLines } from './read-back';
 import type { LineBatch } from './scan-batch';
@@ -78,4 +79,24 @@ describe('lines read back from their file for the secret scan', () => {
     rmSync(gone.path);
     expect(readBackLines(gone.batch, gone.where).changed).toBe(4);
   });
+
+  it('are all changed when a FIFO took the file’s place, without waiting for a writer', () => {
+    const swapped = fileOf('swapped.jsonl', LINES);
+    rmSync(swapped.path);
+    execFileSync('mkfifo', [swapped.path]);
+    // An open that waits on a FIFO blocks its thread for good: the read-back runs in a child
+    // process, stopped after a bound, so such a wait fails this test instead of hanging it.
+    const script = join(dir, 'read-fifo.mts');
+    writeFileSync(
+      script,
+      [
+        `import { readBackLines } from ${JSON.stringify(resolve('src/main/secrets/read-back.ts'))};`,
+        `const r = readBackLines(${JSON.stringify(swapped.batch)}, ${JSON.stringify(swapped.where)});`,
+        `console.log(JSON.stringify({ changed: r.changed, kept: r.batch.ends.length }));`,
+      ].join('\n'),
+    );
+    const run = spawnSync(process.execPath, ['bin/run-ts.mjs', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.signal, 'the read-back waited on a FIFO').toBeNull();
+    expect(JSON.parse(run.stdout)).toEqual({ changed: 4, kept: 0 });
+  }, 90_000);
 });

@@ -5,7 +5,8 @@
  * append-only, so a line's offset stays; a hash of the bytes that were read tells a line that
  * changed since (the file rewritten in place), and such a line is not scanned.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFile } from '../core/safe-open';
 import type { LineBatch } from './scan-batch';
 import type { ReadBack } from './scan-protocol';
 
@@ -31,9 +32,13 @@ export function readBackLines(batch: LineBatch, where: ReadBack): { batch: LineB
   const kept: LineBatch = { buf: out.buffer as ArrayBuffer, ends: [], lineNos: [], entries: [] };
   let fd: number | null = null;
   try {
-    fd = openSync(where.file.path, 'r');
-    const st = fstatSync(fd);
-    if (st.dev !== where.file.dev || st.ino !== where.file.ino) return { batch: kept, changed: n };
+    // Never waits: a FIFO or device put at the path is refused (as replaced), not opened for good.
+    const opened = openRegularFile(where.file.path);
+    fd = opened.fd;
+    if (opened.stat.dev !== where.file.dev || opened.stat.ino !== where.file.ino) {
+      closeSync(fd);
+      return { batch: kept, changed: n };
+    }
   } catch {
     if (fd !== null) closeSync(fd);
     return { batch: kept, changed: n };

@@ -89,13 +89,22 @@ test.describe('at scale', () => {
     await screenshot(page, 'leaf-panes-1280');
 
     // History → projected: the earliest "→ #n" link (carded turns have none: their card is sent)
-    // scrolls the projected pane to a message that is not on screen.
+    // scrolls the projected pane to a message that is not on screen. Only a link inside the scroll
+    // box counts: on a loaded machine the rows drawn at the end may still be there, off screen, when
+    // the box has already been scrolled to the top, and are then replaced by the top's rows.
     await page.evaluate(`(async () => {
       const el = document.querySelector('.history-pane .pane-scroll');
+      const onScreen = () => {
+        const box = el.getBoundingClientRect();
+        return [...el.querySelectorAll('.projected-as button')].some((b) => {
+          const r = b.getBoundingClientRect();
+          return r.bottom > box.top && r.top < box.bottom;
+        });
+      };
       for (let top = 0; top < el.scrollHeight; top += 200) {
         el.scrollTop = top;
         await new Promise((r) => setTimeout(r, 100));
-        if (el.querySelector('.projected-as button')) return;
+        if (onScreen()) return;
       }
     })()`);
     const link = history.locator('.projected-as button').first();

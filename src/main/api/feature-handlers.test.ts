@@ -13,6 +13,7 @@ import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { scanHome } from '../core/home';
 import { readWholeExport, type ExportCall } from '../../test-support/read-export';
 import { useTempDir } from '../../test-support/temp-dir';
+import { testBackendOptions } from '../../test-support/test-backend';
 import { ApiError, type ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
 
@@ -29,14 +30,7 @@ afterEach(async () => {
 async function demoBackend(userDataDir?: string): Promise<{ b: ExplorerBackend; home: string; key: string }> {
   const home = join(tempDir(), 'home');
   cpSync(DEMO, home, { recursive: true });
-  backend = await ExplorerBackend.create({
-    home,
-    isDemo: false,
-    label: 'test',
-    watch: false,
-    lockPollMs: 0,
-    userDataDir,
-  });
+  backend = await ExplorerBackend.create(testBackendOptions(home, { userDataDir }));
   // The biggest demo session: turns, packets, cards.
   const key = scanHome(home)
     .map((f) => ({ key: f.key, size: readFileSync(f.path).length }))

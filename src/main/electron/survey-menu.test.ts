@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTempDir } from '../../test-support/temp-dir';
+import { testBackendOptions } from '../../test-support/test-backend';
 import type { ApiClient } from '../api/api-backend';
 import { SETTINGS_FILE } from '../api/app-settings';
 import { ExplorerBackend } from '../api/explorer-backend';
@@ -18,16 +19,9 @@ afterEach(async () => {
 async function desktopBackend(data: string): Promise<ExplorerBackend> {
   const home = tempDir();
   mkdirSync(join(home, 'agents'), { recursive: true });
-  backend = await ExplorerBackend.create({
-    home,
-    isDemo: false,
-    label: 'test',
-    watch: false,
-    lockPollMs: 0,
-    userDataDir: data,
-    secretSurvey: true,
-    keepSettings: true,
-  });
+  backend = await ExplorerBackend.create(
+    testBackendOptions(home, { userDataDir: data, secretSurvey: true, keepSettings: true }),
+  );
   return backend;
 }
 

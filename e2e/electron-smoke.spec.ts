@@ -2,14 +2,19 @@
  * Smoke test of the real Electron app (out/main/index.js, built by `npm run build`):
  * it opens its window on a per-test VAK_HOME holding a copy of the demo fixture
  * and shows the library, then times one click on a tree row → both panes drawn in the real
- * window and prints it. Skipped, visibly, where the Electron binary is not installed.
+ * window and prints it. It also checks what only Electron can show: the File menu's survey
+ * checkbox in step with the window, and the secret gate's WebAssembly (SIMD) module compiling in
+ * Electron's own Node. Skipped, visibly, where the Electron binary is not installed.
  */
-import { _electron, expect, test } from '@playwright/test';
+import { _electron, expect, test, type ElectronApplication } from '@playwright/test';
+import type { MenuItem } from 'electron';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SURVEY_MENU_LABEL } from '../src/main/electron/app-menu';
+import { SECRET_GATE_WASM } from '../src/main/secrets/wasm/secret-gate-wasm.generated';
 import { API_METHOD_NAMES } from '../src/shared/api-methods';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,6 +39,27 @@ const CLICK_TO_PANES = `(leaf) => new Promise((resolve) => {
   row.addEventListener('click', (e) => { start = e.timeStamp; }, { once: true, capture: true });
   row.click();
 })`;
+
+/** The application menu's item labelled `label`: whether it is ticked and enabled, and optionally clicked. */
+function menuItem(app: ElectronApplication, label: string, click = false) {
+  return app.evaluate(
+    ({ Menu }, [label, click]) => {
+      const find = (items: MenuItem[]): MenuItem | null => {
+        for (const item of items) {
+          if (item.label === label) return item;
+          const inner = item.submenu ? find(item.submenu.items) : null;
+          if (inner) return inner;
+        }
+        return null;
+      };
+      const item = find(Menu.getApplicationMenu()?.items ?? []);
+      // Electron's own click: it flips a checkbox's tick, then calls the item's handler.
+      if (item && click) (item.click as () => void)();
+      return item ? { checked: item.checked, enabled: item.enabled } : null;
+    },
+    [label, click] as const,
+  );
+}
 
 /** The Electron executable, or why there is none (the npm package installs without its binary offline). */
 function electronBinary(): { path: string } | { reason: string } {
@@ -115,6 +141,24 @@ test('the Electron app opens its window and shows the library', async () => {
     console.log(`Electron: one click on a tree row → both panes drawn in ${ms.toFixed(0)} ms`);
     const history = win.getByRole('region', { name: 'History' });
     await expect(history.locator('.history-item').last()).toHaveAttribute('data-entry-id', id!);
+
+    // The File menu's survey checkbox shows the backend's setting once known; a click turns it off,
+    // and the window's own checkbox (the same setting) hears it.
+    const setting = win.getByRole('checkbox', { name: 'Count secrets in sessions never opened' });
+    await expect(setting).toBeChecked();
+    await expect.poll(() => menuItem(app, SURVEY_MENU_LABEL)).toEqual({ checked: true, enabled: true });
+    await menuItem(app, SURVEY_MENU_LABEL, true);
+    await expect(setting).not.toBeChecked();
+    await expect.poll(() => menuItem(app, SURVEY_MENU_LABEL)).toEqual({ checked: false, enabled: true });
+
+    // The secret gate's module (WebAssembly with SIMD) compiles in Electron's Node, as the scan
+    // thread needs it to (elsewhere the JavaScript gate runs, by design, and slower).
+    const gate = await app.evaluate((_electron, b64) => {
+      // (This file's types are Node's, which do not declare WebAssembly.)
+      const wasm = (globalThis as unknown as { WebAssembly: { validate(bytes: Uint8Array): boolean } }).WebAssembly;
+      return wasm.validate(Buffer.from(b64, 'base64'));
+    }, SECRET_GATE_WASM);
+    expect(gate, 'the secret gate’s WebAssembly module does not validate in Electron').toBe(true);
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });

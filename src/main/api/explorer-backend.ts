@@ -41,7 +41,7 @@ import { CallLull } from './call-lull';
 import { SecretSurvey } from '../secrets/survey';
 import { AppSettingsFile } from './app-settings';
 import { SurveySetting } from './survey-setting';
-import { secretCounts, sessionScanner } from '../secrets/session-secrets';
+import { onScannerAdded, secretCounts, sessionScanner } from '../secrets/session-secrets';
 import { appendBranchOnce, writtenSince, type BranchHost } from './branch-writes';
 import { entrySlice } from './entry-slice';
 import { leafContextInSteps } from './leaf-context';
@@ -51,7 +51,8 @@ import { rawLine } from './raw-line';
 import { acquireSession, type SessionHow } from './session-access';
 import { activeWork } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
-import { NO_SURVEY } from './secret-handlers';
+import { allSecretCounts, NO_SURVEY } from './secret-handlers';
+import { SecretCountsNews } from './secret-counts-news';
 import { Subscriptions } from './subscriptions';
 import { logFailure, SessionNews } from './session-news';
 import { treeRows } from './tree-rows';
@@ -101,6 +102,13 @@ export class ExplorerBackend implements ApiBackend {
   /** Counts the secrets of the sessions not opened, while the user's setting says so (secrets/survey.ts). */
   private survey: SecretSurvey | null = null;
   private surveySetting: SurveySetting | null = null;
+  /** Every session's secret counts, pushed to library subscribers as they move (a client asks them once). */
+  private readonly secretNews = new SecretCountsNews(
+    () => allSecretCounts(this.surveySetting ?? NO_SURVEY),
+    (counts) => this.subs.pushLibrary({ type: 'secretCounts', counts }),
+    () => secretCounts().flatMap((c) => sessionScanner(c.key) ?? []),
+  );
+  private readonly stopFollowingScanners = onScannerAdded((s) => this.secretNews.follow(s));
 
   private constructor(
     readonly info: HomeInfo,
@@ -137,12 +145,17 @@ export class ExplorerBackend implements ApiBackend {
       b.cache.readInSteps({
         firstBytes: step,
         stepBytes: step,
-        onStep: (key) => void b.news.homeChanged({ type: 'changed', key }, 'step').catch(logFailure),
+        // A step hands the scan more lines: its counts are news again.
+        onStep: (key) =>
+          void b.news
+            .homeChanged({ type: 'changed', key }, 'step')
+            .then(() => b.secretNews.poke())
+            .catch(logFailure),
         onHashesChecked: (key, result) => b.news.hashesChecked(key, result.mismatches),
       });
     }
     if (opts.watch !== false) {
-      b.openedWatcher = new OpenedFilesWatcher((c) => void b.news.homeChanged(c).catch(logFailure), {
+      b.openedWatcher = new OpenedFilesWatcher((c) => b.homeChanged(c), {
         rescanMs: opts.rescanMs,
       });
     }
@@ -150,7 +163,7 @@ export class ExplorerBackend implements ApiBackend {
     b.openPaths(opts.openFiles ?? []);
     await b.library.list();
     if (opts.watch !== false) {
-      b.watcher = new HomeWatcher(home, (c) => void b.news.homeChanged(c).catch(logFailure), {
+      b.watcher = new HomeWatcher(home, (c) => b.homeChanged(c), {
         rescanMs: opts.rescanMs,
       });
       b.watcher.start();
@@ -164,6 +177,14 @@ export class ExplorerBackend implements ApiBackend {
       b.lockTimer.unref();
     }
     return b;
+  }
+
+  /** A file of the home changed (the watchers): followers told; an open session's scan may count more. */
+  private homeChanged(c: Parameters<SessionNews['homeChanged']>[0]): void {
+    void this.news
+      .homeChanged(c)
+      .then(() => this.secretNews.poke())
+      .catch(logFailure);
   }
 
   /** The survey, on or off as the kept setting (the desktop app) or the option says. */
@@ -186,6 +207,7 @@ export class ExplorerBackend implements ApiBackend {
         cache.keys().some((k) => cache.peek(k)?.reading === true) ||
         secretCounts().some((c) => c.scanning),
     });
+    this.survey.onChange(() => this.secretNews.poke());
     this.survey.start();
     this.surveySetting = new SurveySetting(this.survey, settings, (survey) =>
       this.subs.pushLibrary({ type: 'secretSurvey', survey }),
@@ -315,6 +337,8 @@ export class ExplorerBackend implements ApiBackend {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopFollowingScanners();
+    this.secretNews.close();
     void this.survey?.stop();
     this.watcher?.close();
     this.openedWatcher?.close();

@@ -38,6 +38,7 @@ import {
 import { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
 import { BranchIdempotency } from './branch-idempotency';
 import { CallLull } from './call-lull';
+import { ReadTurns } from '../library/read-turns';
 import { SecretSurvey } from '../secrets/survey';
 import { AppSettingsFile } from './app-settings';
 import { SurveySetting } from './survey-setting';
@@ -99,6 +100,10 @@ export class ExplorerBackend implements ApiBackend {
   private lockTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly lull = new CallLull();
+  /** Calls the transport holds that have not started yet (the worker's queue): set by `countQueuedCalls`. */
+  private queuedCalls: () => number = () => 0;
+  /** A first open's steps read each chunk after the calls in flight (library/read-turns.ts). */
+  private readonly readTurns = new ReadTurns(() => this.lull.running + this.queuedCalls());
   /** Counts the secrets of the sessions not opened, while the user's setting says so (secrets/survey.ts). */
   private survey: SecretSurvey | null = null;
   private surveySetting: SurveySetting | null = null;
@@ -145,6 +150,7 @@ export class ExplorerBackend implements ApiBackend {
       b.cache.readInSteps({
         firstBytes: step,
         stepBytes: step,
+        turns: b.readTurns,
         // A step hands the scan more lines: its counts are news again.
         onStep: (key) =>
           void b.news
@@ -214,6 +220,11 @@ export class ExplorerBackend implements ApiBackend {
     );
   }
 
+  /** Calls waiting to start where the transport queues them: a first open's steps wait for those too. */
+  countQueuedCalls(count: () => number): void {
+    this.queuedCalls = count;
+  }
+
   /** Validates `rawReq` for `method` and runs it; rejects with ApiError (`cancelled` once `signal` aborts). */
   async call(method: string, rawReq: unknown, client: ApiClient, signal?: CancelSignal): Promise<unknown> {
     if (this.closed) throw new ApiError('refused', 'the backend is closed');
@@ -241,6 +252,7 @@ export class ExplorerBackend implements ApiBackend {
       throw new ApiError('internal', `${method} failed: ${unexpectedErrorText(e)}`);
     } finally {
       this.lull.end();
+      this.readTurns.changed();
     }
   }
 

@@ -206,6 +206,7 @@ export class SessionCache {
     if (s.reading) {
       const read = this.queue.run(key, () => this.finishReading(s, onProgress));
       void this.queue.run(key, () => new Promise((turn) => setImmediate(turn)));
+      this.steps?.turns?.changed(); // (a step waiting for the calls in flight reads on: this one waits for it)
       await read;
     }
     return s;
@@ -252,7 +253,9 @@ export class SessionCache {
         settle(s); // views stay consistent with what `fn` read; the next refresh announces it
       }
     };
-    return this.queue.run(key, run).finally(() => this.unpin(key));
+    const done = this.queue.run(key, run).finally(() => this.unpin(key));
+    this.steps?.turns?.changed(); // (as in acquireWhole)
+    return done;
   }
 
   /**
@@ -337,8 +340,13 @@ export class SessionCache {
       return { kind: 'removed' };
     }
     if (ino !== s.ino) return this.replaced(s);
-    const stepping = s.reading && this.steps !== null;
-    const r = await s.ledger.refresh(stepping ? { maxBytes: this.steps?.stepBytes, changed } : { changed });
+    const steps = s.reading ? this.steps : null;
+    const turns = steps?.turns;
+    // A step reads each chunk after the calls in flight, unless a task waits behind it in the queue.
+    const yieldTo = turns ? () => turns.turn(() => this.queue.pending(key) > 1) : undefined;
+    const r = await s.ledger.refresh(
+      steps ? { maxBytes: steps.stepBytes, changed, ...(yieldTo && { yieldTo }) } : { changed },
+    );
     if (s.phase.name === 'removed') return null; // closed meanwhile
     this.afterRead(s, r);
     this.upkeep.nextStep(s);

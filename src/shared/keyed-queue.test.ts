@@ -43,19 +43,4 @@ describe('KeyedQueue', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(q.busyKeys).toBe(0);
   });
-
-  it('counts the tasks of a key queued or running until each settled', async () => {
-    const q = new KeyedQueue<string>();
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((r) => (open = r));
-    const first = q.run('a', () => gate);
-    const second = q.run('a', () => Promise.reject(new Error('boom')));
-    q.run('b', () => Promise.resolve());
-    expect([q.pending('a'), q.pending('b'), q.pending('c')]).toEqual([2, 1, 0]);
-    open();
-    await first;
-    await expect(second).rejects.toThrow('boom');
-    await new Promise((r) => setTimeout(r, 0));
-    expect([q.pending('a'), q.pending('b')]).toEqual([0, 0]);
-  });
 });

@@ -3,14 +3,14 @@ import { ReadTurns, type TurnReason } from './read-turns';
 
 /** Turns over a count of calls the test sets, their reasons in order. */
 function turnsOver(maxWaitMs = 60_000) {
-  const state = { calls: 0, wanted: false };
+  const state = { calls: 0, waiting: 0 };
   const reasons: TurnReason[] = [];
   const turns = new ReadTurns(
     () => state.calls,
     maxWaitMs,
     (r) => reasons.push(r),
   );
-  return { state, reasons, turns, turn: () => turns.turn(() => state.wanted) };
+  return { state, reasons, turns, turn: () => turns.turn(() => state.waiting) };
 }
 
 describe('when a read in steps reads its next chunk', () => {
@@ -21,7 +21,7 @@ describe('when a read in steps reads its next chunk', () => {
     for (let i = 0; i < 5; i++) await Promise.resolve();
     expect(read).toBe(false);
     await turn;
-    expect(t.reasons).toEqual(['no-calls']);
+    expect(t.reasons).toEqual(['no-other-calls']);
   });
 
   it('with calls in flight: once they ended, not before', async () => {
@@ -40,18 +40,23 @@ describe('when a read in steps reads its next chunk', () => {
     t.turns.changed();
     await turn;
     expect(order).toEqual(['calls answered', 'chunk']);
-    expect(t.reasons).toEqual(['no-calls']);
+    expect(t.reasons).toEqual(['no-other-calls']);
   });
 
-  it('when something waits for the reading (queued behind it): at once, calls in flight or not', async () => {
+  it('not for the calls that wait for this reading: once those are the only ones left', async () => {
     const t = turnsOver();
-    t.state.calls = 3;
+    t.state.calls = 2;
     const turn = t.turn();
     await new Promise((r) => setImmediate(r));
-    t.state.wanted = true;
+    // A view of the whole file starts to wait for the reading; the other call is still in flight.
+    t.state.waiting = 1;
+    t.turns.changed();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    expect(t.reasons).toEqual([]);
+    t.state.calls = 1;
     t.turns.changed();
     await turn;
-    expect(t.reasons).toEqual(['wanted']);
+    expect(t.reasons).toEqual(['no-other-calls']);
   });
 
   it('a call that never ends slows the reading, never stops it', async () => {

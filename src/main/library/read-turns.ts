@@ -1,28 +1,27 @@
 /**
- * When a session read in steps after its open (open-session.ts `ReadInSteps`) reads its next
- * chunk. The client asks for what the screen needs right after the open's answer (the first rows,
- * a row's place, a leaf's view); reading on beside those calls makes each of them wait a chunk at
- * every turn it takes. Before each chunk, in this order:
+ * When a read that follows a first open (its steps, or the rest read at once for a view of the
+ * whole file) reads its next chunk. The client asks for what the screen needs right after the
+ * open's answer (the first rows, the active leaf's view); reading on beside those calls made each
+ * of them wait a chunk at every turn it took. Before each chunk, in this order:
  *
- *   1. something waits for this reading (a task queued behind the step in the session's queue: a
- *      view of the active leaf, a branch): read on at once, they need the rest read;
- *   2. calls are in flight or waiting to start: wait until none is, at most `maxWaitMs` (a long
- *      call slows the reading, never stops it);
- *   3. otherwise: one turn of the event loop (I/O and messages come in), then read on.
+ *   1. calls in flight or waiting to start, other than those waiting for this very reading (a view
+ *      of the active leaf, a branch: they need the rest read): wait until none is left, at most
+ *      `maxWaitMs` (a long call slows the reading, never stops it);
+ *   2. otherwise: one turn of the event loop (I/O and messages come in), then read on.
  */
 
 /** A reading waits this long at most for the calls in flight before each chunk. */
 export const READ_WAIT_MAX_MS = 100;
 
 /** Why a chunk was read (tests follow the order through `onTurn`). */
-export type TurnReason = 'wanted' | 'no-calls' | 'waited-too-long';
+export type TurnReason = 'no-other-calls' | 'waited-too-long';
 
 export class ReadTurns {
   private readonly waiters = new Set<() => void>();
 
   /**
-   * `calls`: the calls running or waiting to start, other than those the reading itself serves.
-   * `onTurn`: told before each chunk read (tests, diagnostics).
+   * `calls`: the calls running or waiting to start. `onTurn`: told before each chunk read (tests,
+   * diagnostics).
    */
   constructor(
     private readonly calls: () => number,
@@ -30,20 +29,19 @@ export class ReadTurns {
     private readonly onTurn?: (reason: TurnReason) => void,
   ) {}
 
-  /** A call ended, or a task was queued behind a reading: the readings waiting look again. */
+  /** A call ended, or a caller began to wait for a reading: the readings waiting look again. */
   changed(): void {
     const ws = [...this.waiters];
     this.waiters.clear();
     for (const w of ws) w();
   }
 
-  /** Resolves when a chunk may be read; `wanted`: whether something waits for this reading. */
-  async turn(wanted: () => boolean): Promise<void> {
+  /** Resolves when a chunk may be read; `waiting`: how many of the calls wait for this reading. */
+  async turn(waiting: () => number): Promise<void> {
     await new Promise((r) => setImmediate(r));
     const until = performance.now() + this.maxWaitMs;
     for (;;) {
-      if (wanted()) return this.onTurn?.('wanted');
-      if (this.calls() === 0) return this.onTurn?.('no-calls');
+      if (this.calls() <= waiting()) return this.onTurn?.('no-other-calls');
       const left = until - performance.now();
       if (left <= 0) return this.onTurn?.('waited-too-long');
       await new Promise<void>((resolve) => {

@@ -23,6 +23,8 @@ export function useSecretsSync(api: Api): void {
   const key = useAppStore((s) => s.sessionKey);
   // A re-read: the scan starts over, the findings held are of the last reading.
   const treeVersion = useAppStore((s) => s.treeVersion);
+  // Its findings are asked once its open answered: not beside the open, which asks for the screen.
+  const opened = useAppStore((s) => s.sessionInfo !== null);
   const held = useRef<Held | null>(null);
   /** The counts last heard (asked or pushed), null until the first answer. */
   const heard = useRef<SecretCounts | null>(null);
@@ -51,7 +53,7 @@ export function useSecretsSync(api: Api): void {
       const app = useAppStore.getState();
       const k = app.sessionKey;
       const counts = heard.current;
-      if (!k || !counts) return;
+      if (!k || !counts || app.sessionInfo === null) return;
       const version = app.treeVersion;
       if (asking.current?.key === k && asking.current.treeVersion === version) return; // (looked at once answered)
       const h = held.current;
@@ -85,8 +87,8 @@ export function useSecretsSync(api: Api): void {
     };
   }, [api]);
 
-  // Another session shown, or the same read again: its findings are asked (once the counts are known).
-  useEffect(() => sync.current(), [key, treeVersion]);
+  // Another session shown (once opened), or the same read again: its findings are asked (once the counts are known).
+  useEffect(() => sync.current(), [key, treeVersion, opened]);
 }
 
 /** The text with every secret found in the session replaced by its marker (what a copy button copies). */

@@ -213,7 +213,7 @@ export class ExplorerBackend implements ApiBackend {
         cache.keys().some((k) => cache.peek(k)?.reading === true) ||
         secretCounts().some((c) => c.scanning),
     });
-    this.survey.onChange(() => this.secretNews.poke());
+    this.survey.onChange(() => this.secretNews.poke(true));
     this.survey.start();
     this.surveySetting = new SurveySetting(this.survey, settings, (survey) =>
       this.subs.pushLibrary({ type: 'secretSurvey', survey }),

@@ -7,12 +7,16 @@
 import type { SecretCounts } from '../../shared/api-secrets';
 import type { SecretScanner } from '../secrets/secret-scanner';
 
-/** Counts that moved are pushed together at most this often (a first read's scan moves them per batch). */
+/** Counts an open session's scan moved are pushed together at most this often (it moves them per batch). */
 export const SECRET_COUNTS_GAP_MS = 200;
+/** The survey's progress (a count per session it read, in the lulls of the calls) is pushed at most this often. */
+export const SURVEY_COUNTS_GAP_MS = 2000;
 
 export class SecretCountsNews {
   private last: string | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the waiting push is due (performance.now()). */
+  private due = Infinity;
   private readonly followed = new WeakSet<SecretScanner>();
   private readonly awaitingIdle = new WeakSet<SecretScanner>();
   private closed = false;
@@ -22,6 +26,7 @@ export class SecretCountsNews {
     private readonly push: (counts: SecretCounts) => void,
     private readonly scanners: () => Iterable<SecretScanner>,
     private readonly gapMs = SECRET_COUNTS_GAP_MS,
+    private readonly surveyGapMs = SURVEY_COUNTS_GAP_MS,
   ) {}
 
   /** A new scanner: its findings move the counts, and so does its scan going idle. */
@@ -32,13 +37,24 @@ export class SecretCountsNews {
     this.poke();
   }
 
-  /** Something the counts are made of may have changed: they are looked at soon, and pushed if they moved. */
-  poke(): void {
-    if (this.closed || this.timer !== null) return;
+  /**
+   * Something the counts are made of may have changed: they are looked at soon (`survey`: the
+   * survey's progress, later), and pushed if they moved.
+   */
+  poke(survey = false): void {
+    if (this.closed) return;
+    const gap = survey ? this.surveyGapMs : this.gapMs;
+    const due = performance.now() + gap;
+    if (this.timer !== null) {
+      if (this.due <= due) return;
+      clearTimeout(this.timer);
+    }
+    this.due = due;
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.due = Infinity;
       this.send();
-    }, this.gapMs);
+    }, gap);
     // (A push waiting never keeps the process alive.)
     this.timer.unref();
   }
@@ -47,6 +63,7 @@ export class SecretCountsNews {
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    this.due = Infinity;
   }
 
   private send(): void {

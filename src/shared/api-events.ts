@@ -4,7 +4,7 @@
  * Plain types and limits only: the renderer imports it (through api.ts).
  */
 import type { OpenFileOutcome } from './api-files';
-import type { SecretSurveyState } from './api-secrets';
+import type { SecretCounts, SecretSurveyState } from './api-secrets';
 import type { ReadingProgress, SessionInfo, SessionSummary } from './api-sessions';
 import type { TreeRow } from './api-tree';
 import type { UsageTotals, WorkItem } from './ledger-types';
@@ -86,6 +86,12 @@ export type ApiEvent =
   /** The secret survey of sessions never opened was turned on or off (to library subscribers): ask for counts again. */
   | { type: 'secretSurvey'; survey: SecretSurveyState }
   /**
+   * Every session's secret counts changed (an open session's scan found more or finished, the
+   * survey counted one more; to library subscribers): what `getSecretCounts` answers now, so a
+   * client asks it once and then follows these.
+   */
+  | { type: 'secretCounts'; counts: SecretCounts }
+  /**
    * Files were opened by path (File → Open…, a drop, a second launch's arguments, a recent file; to
    * library subscribers): the window shows the first one opened, and says why any was refused.
    */
@@ -102,6 +108,7 @@ export const API_EVENT_TYPES = [
   'reader',
   'prices',
   'secretSurvey',
+  'secretCounts',
   'opened',
 ] as const satisfies readonly ApiEvent['type'][];
 

@@ -5,21 +5,26 @@
  * would otherwise share the thread with, step for step.
  */
 export class CallLull {
-  private running = 0;
+  private count = 0;
   private lastEnd = -Infinity;
 
   begin(): void {
-    this.running++;
+    this.count++;
   }
 
   end(): void {
-    this.running = Math.max(0, this.running - 1);
+    this.count = Math.max(0, this.count - 1);
     this.lastEnd = performance.now();
+  }
+
+  /** Calls running now. */
+  get running(): number {
+    return this.count;
   }
 
   /** True when no call runs and none ended in the last `quietMs`. */
   quiet(quietMs: number): boolean {
-    return this.running === 0 && performance.now() - this.lastEnd >= quietMs;
+    return this.count === 0 && performance.now() - this.lastEnd >= quietMs;
   }
 
   /**
@@ -31,7 +36,7 @@ export class CallLull {
     return new Promise((resolve) => {
       const look = (): void => {
         const now = performance.now();
-        const quietFor = this.running > 0 ? 0 : now - this.lastEnd;
+        const quietFor = this.count > 0 ? 0 : now - this.lastEnd;
         if (quietFor >= quietMs || now >= until) return resolve();
         // (Unreferenced: a lull awaited never keeps the process alive.)
         setTimeout(look, Math.min(quietMs - quietFor, until - now)).unref();

@@ -38,10 +38,11 @@ import {
 import { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
 import { BranchIdempotency } from './branch-idempotency';
 import { CallLull } from './call-lull';
+import { ReadTurns } from '../library/read-turns';
 import { SecretSurvey } from '../secrets/survey';
 import { AppSettingsFile } from './app-settings';
 import { SurveySetting } from './survey-setting';
-import { secretCounts, sessionScanner } from '../secrets/session-secrets';
+import { onScannerAdded, secretCounts, sessionScanner } from '../secrets/session-secrets';
 import { appendBranchOnce, writtenSince, type BranchHost } from './branch-writes';
 import { entrySlice } from './entry-slice';
 import { leafContextInSteps } from './leaf-context';
@@ -51,7 +52,8 @@ import { rawLine } from './raw-line';
 import { acquireSession, type SessionHow } from './session-access';
 import { activeWork } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
-import { NO_SURVEY } from './secret-handlers';
+import { allSecretCounts, NO_SURVEY } from './secret-handlers';
+import { SecretCountsNews } from './secret-counts-news';
 import { Subscriptions } from './subscriptions';
 import { logFailure, SessionNews } from './session-news';
 import { treeRows } from './tree-rows';
@@ -98,9 +100,20 @@ export class ExplorerBackend implements ApiBackend {
   private lockTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly lull = new CallLull();
+  /** Calls the transport holds that have not started yet (the worker's queue): set by `countQueuedCalls`. */
+  private queuedCalls: () => number = () => 0;
+  /** A first open's steps read each chunk after the calls in flight (library/read-turns.ts). */
+  private readonly readTurns = new ReadTurns(() => this.lull.running + this.queuedCalls());
   /** Counts the secrets of the sessions not opened, while the user's setting says so (secrets/survey.ts). */
   private survey: SecretSurvey | null = null;
   private surveySetting: SurveySetting | null = null;
+  /** Every session's secret counts, pushed to library subscribers as they move (a client asks them once). */
+  private readonly secretNews = new SecretCountsNews(
+    () => allSecretCounts(this.surveySetting ?? NO_SURVEY),
+    (counts) => this.subs.pushLibrary({ type: 'secretCounts', counts }),
+    () => secretCounts().flatMap((c) => sessionScanner(c.key) ?? []),
+  );
+  private readonly stopFollowingScanners = onScannerAdded((s) => this.secretNews.follow(s));
 
   private constructor(
     readonly info: HomeInfo,
@@ -137,12 +150,18 @@ export class ExplorerBackend implements ApiBackend {
       b.cache.readInSteps({
         firstBytes: step,
         stepBytes: step,
-        onStep: (key) => void b.news.homeChanged({ type: 'changed', key }, 'step').catch(logFailure),
+        turns: b.readTurns,
+        // A step hands the scan more lines: its counts are news again.
+        onStep: (key) =>
+          void b.news
+            .homeChanged({ type: 'changed', key }, 'step')
+            .then(() => b.secretNews.poke())
+            .catch(logFailure),
         onHashesChecked: (key, result) => b.news.hashesChecked(key, result.mismatches),
       });
     }
     if (opts.watch !== false) {
-      b.openedWatcher = new OpenedFilesWatcher((c) => void b.news.homeChanged(c).catch(logFailure), {
+      b.openedWatcher = new OpenedFilesWatcher((c) => b.homeChanged(c), {
         rescanMs: opts.rescanMs,
       });
     }
@@ -150,7 +169,7 @@ export class ExplorerBackend implements ApiBackend {
     b.openPaths(opts.openFiles ?? []);
     await b.library.list();
     if (opts.watch !== false) {
-      b.watcher = new HomeWatcher(home, (c) => void b.news.homeChanged(c).catch(logFailure), {
+      b.watcher = new HomeWatcher(home, (c) => b.homeChanged(c), {
         rescanMs: opts.rescanMs,
       });
       b.watcher.start();
@@ -164,6 +183,14 @@ export class ExplorerBackend implements ApiBackend {
       b.lockTimer.unref();
     }
     return b;
+  }
+
+  /** A file of the home changed (the watchers): followers told; an open session's scan may count more. */
+  private homeChanged(c: Parameters<SessionNews['homeChanged']>[0]): void {
+    void this.news
+      .homeChanged(c)
+      .then(() => this.secretNews.poke())
+      .catch(logFailure);
   }
 
   /** The survey, on or off as the kept setting (the desktop app) or the option says. */
@@ -186,10 +213,16 @@ export class ExplorerBackend implements ApiBackend {
         cache.keys().some((k) => cache.peek(k)?.reading === true) ||
         secretCounts().some((c) => c.scanning),
     });
+    this.survey.onChange(() => this.secretNews.poke(true));
     this.survey.start();
     this.surveySetting = new SurveySetting(this.survey, settings, (survey) =>
       this.subs.pushLibrary({ type: 'secretSurvey', survey }),
     );
+  }
+
+  /** Calls waiting to start where the transport queues them: a first open's steps wait for those too. */
+  countQueuedCalls(count: () => number): void {
+    this.queuedCalls = count;
   }
 
   /** Validates `rawReq` for `method` and runs it; rejects with ApiError (`cancelled` once `signal` aborts). */
@@ -219,6 +252,7 @@ export class ExplorerBackend implements ApiBackend {
       throw new ApiError('internal', `${method} failed: ${unexpectedErrorText(e)}`);
     } finally {
       this.lull.end();
+      this.readTurns.changed();
     }
   }
 
@@ -315,6 +349,8 @@ export class ExplorerBackend implements ApiBackend {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopFollowingScanners();
+    this.secretNews.close();
     void this.survey?.stop();
     this.watcher?.close();
     this.openedWatcher?.close();

@@ -213,6 +213,35 @@ describe('a first open read in steps', () => {
     expect(end.type === 'session' && [end.entryCount, end.activeLeaf]).toEqual([g.entries, view.leaf]);
   });
 
+  it('a rows request sent while a first open reads in steps is answered before the next step reads', async () => {
+    const g = generateSession({ seed: 6, bytes: 2_000_000, cwd: '/home/ana/projects/vak' });
+    const { home } = homeWith(g.bytes);
+    const b = await backendOn(home, 256 << 10);
+    const order: string[] = [];
+    const c = new Client('c');
+    const push = c.push.bind(c);
+    c.push = (e) => {
+      if (e.type === 'session' && e.change === 'appended' && e.reading !== undefined) order.push('step');
+      push(e);
+    };
+    await b.call('subscribe', { topic: 'session', key: KEY }, c);
+    const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+    expect(first.reading).not.toBeNull();
+    // The next step was asked for at the open (its job due in this turn): the rows come in the same turn, after it.
+    const rows = await new Promise<TreeRowsResult>((resolve, reject) =>
+      setImmediate(() => {
+        order.push('asked');
+        b.call('getTreeRows', { key: KEY, start: 0, count: 200, foldAudit: false }, c).then((r) => {
+          order.push('rows');
+          resolve(r as TreeRowsResult);
+        }, reject);
+      }),
+    );
+    expect(rows.rows.length).toBeGreaterThan(0);
+    await c.until((e) => e.type === 'session' && e.reading === null);
+    expect(order.slice(0, 3)).toEqual(['asked', 'rows', 'step']);
+  });
+
   it('cost (read like the series and export) reads the rest first: the whole file’s figures', async () => {
     const g = generateSession({ seed: 6, bytes: 600_000, cwd: '/home/ana/projects/vak' });
     const { home } = homeWith(g.bytes);

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SessionSecrets } from '../../shared/api-secrets';
+import type { SecretCounts, SessionSecrets } from '../../shared/api-secrets';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { readWholeExport, type ExportCall } from '../../test-support/read-export';
 import { useTempDir } from '../../test-support/temp-dir';
@@ -49,6 +49,32 @@ describe('secrets over the API', () => {
     expect(one.findings.map((x) => x.kind)).toEqual(['github-token']);
     const counts = (await b.call('getSecretCounts', {}, client)) as { sessions: { key: string; count: number }[] };
     expect(counts.sessions.find((c) => c.key === KEY)?.count).toBe(s.count);
+  });
+
+  it('pushes the counts to library subscribers as the scan moves them, to the scan’s end', async () => {
+    const { b } = await fixtureBackend();
+    const heard: SecretCounts[] = [];
+    let done: () => void = () => undefined;
+    const scanned = new Promise<void>((resolve) => (done = resolve));
+    const listener: ApiClient = {
+      id: 'listener',
+      push: (e) => {
+        if (e.type !== 'secretCounts') return;
+        heard.push(e.counts);
+        const mine = e.counts.sessions.find((c) => c.key === KEY);
+        if (mine && !mine.scanning && mine.count > 0) done();
+      },
+    };
+    await b.call('subscribe', { topic: 'library' }, listener);
+    await b.call('openSession', { key: KEY }, client);
+    await scanned;
+    // What was pushed last is what a client asking now hears: nothing left to poll for.
+    const asked = (await b.call('getSecretCounts', {}, client)) as SecretCounts;
+    expect(heard.at(-1)).toEqual(asked);
+    expect(asked.sessions.find((c) => c.key === KEY)?.count).toBeGreaterThanOrEqual(30);
+    // Only counts that moved are pushed.
+    const texts = heard.map((c) => JSON.stringify(c));
+    expect(texts.filter((t, i) => t === texts[i - 1])).toEqual([]);
   });
 
   it('redacts every export by default, with a header; unredacted only when asked', async () => {

@@ -2,7 +2,7 @@
  * Handlers of the secret methods (api-secrets.ts), and the redaction every export gets unless its
  * request says `unredacted`. The scanning itself runs as sessions are read (secrets/).
  */
-import type { SecretApiMethods, SecretCount, SecretSurveyState } from '../../shared/api-secrets';
+import type { SecretApiMethods, SecretCount, SecretCounts, SecretSurveyState } from '../../shared/api-secrets';
 import type { SessionKey } from '../../shared/leaf-request';
 import type { CancelSignal } from '../core/cancel';
 import type { OpenSession } from '../library/session-cache';
@@ -48,6 +48,13 @@ export async function exportRedactor(key: SessionKey, unredacted: boolean | unde
   return sessionRedactor(key);
 }
 
+/** Every session's count: the open scans' first, then the survey's of the sessions not opened. */
+export function allSecretCounts(survey: SurveyControl): SecretCounts {
+  const open = secretCounts();
+  const seen = new Set(open.map((c) => c.key));
+  return { sessions: [...open, ...survey.counts().filter((c) => !seen.has(c.key))], survey: survey.state() };
+}
+
 /**
  * `survey`: the survey of the home, which counts the sessions not opened (survey.ts); the open
  * scans' counts come first, so a session opened mid-survey is never counted twice.
@@ -61,12 +68,7 @@ export function secretHandlers(
       await session(key, client); // opening it starts its scan
       return sessionSecrets(key, entryIds, limit);
     },
-    getSecretCounts: async () => {
-      const open = secretCounts();
-      const seen = new Set(open.map((c) => c.key));
-      const s = survey();
-      return { sessions: [...open, ...s.counts().filter((c) => !seen.has(c.key))], survey: s.state() };
-    },
+    getSecretCounts: async () => allSecretCounts(survey()),
     getSecretSurvey: async () => survey().state(),
     setSecretSurvey: async ({ on }) => survey().set(on),
     redactTexts: async ({ key, texts }, client) => {

@@ -44,10 +44,13 @@ export async function feedInSteps(
   end: number,
   size: number,
   onProgress: ((p: ReadProgress) => void) | undefined,
+  yieldTo?: () => Promise<void>,
 ): Promise<void> {
   let sinceYield = 0;
   let sinceProgress = 0;
   while (feeder().fedOffset < end) {
+    // Told how to yield: before every chunk, the first too (the calls in flight go first).
+    if (yieldTo) await yieldTo();
     const n = source.readInto(buf, feeder().fedOffset, Math.min(CHUNK, end - feeder().fedOffset));
     if (n === 0) break;
     feeder().push(buf.subarray(0, n));
@@ -57,7 +60,7 @@ export async function feedInSteps(
       sinceProgress = 0;
       onProgress?.({ bytesRead: feeder().fedOffset, bytesTotal: size });
     }
-    if (sinceYield >= FEED_YIELD_EVERY) {
+    if (!yieldTo && sinceYield >= FEED_YIELD_EVERY) {
       sinceYield = 0;
       await new Promise((r) => setImmediate(r));
     }

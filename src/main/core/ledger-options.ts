@@ -19,6 +19,11 @@ export interface OpenOptions {
    */
   maxBytes?: number;
   /**
+   * What a read in steps awaits before each chunk instead of one turn of the event loop: the
+   * serving process lets the requests in flight answer first (library/read-turns.ts).
+   */
+  yieldTo?: () => Promise<void>;
+  /**
    * Note every message's Full cost at this bytes_per_token while reading (full-notes.ts), so a
    * first leaf's closed turns are costed without parsing their messages again. Taken at open
    * (and resume): the ledger keeps noting on refreshes and reloads.

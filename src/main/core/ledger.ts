@@ -257,12 +257,15 @@ export class Ledger {
     feedSync(this.source, this.feeder, this.buffer(), this.stamp.sizeForRead());
   }
 
-  private async readNew({ onProgress, maxBytes = Infinity }: OpenOptions = {}, settled = false): Promise<void> {
+  private async readNew(
+    { onProgress, maxBytes = Infinity, yieldTo }: OpenOptions = {},
+    settled = false,
+  ): Promise<void> {
     const settling = settled ? null : this.stamp.settled();
     if (settling) await settling;
     const size = this.stamp.sizeForRead();
     const end = Math.min(size, this.feeder.fedOffset + maxBytes);
-    await feedInSteps(this.source, () => this.feeder, this.buffer(), end, size, onProgress);
+    await feedInSteps(this.source, () => this.feeder, this.buffer(), end, size, onProgress, yieldTo);
     this.stoppedShort = this.feeder.fedOffset < size;
     onProgress?.({ bytesRead: this.feeder.fedOffset, bytesTotal: size });
   }

@@ -9,6 +9,7 @@ import type { HashCheckResult, Ledger } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import type { TreeLayout } from '../core/tree-layout';
 import type { WorkFold } from '../core/work-fold';
+import type { ReadTurns } from './read-turns';
 import type { LaidOutSession } from './session-layout';
 import { SessionScheduler } from './session-scheduler';
 import { transition, type SessionEvent, type SessionPhase } from './session-state';
@@ -23,6 +24,8 @@ export interface ReadInSteps {
   firstBytes: number;
   stepBytes: number;
   onStep: (key: SessionKey) => void;
+  /** When a step reads its next chunk (after the calls in flight); absent: one turn of the event loop. */
+  turns?: ReadTurns;
   /**
    * Such a first read checks the hash chain after it (Ledger `deferHashCheck`): the check runs in
    * steps once the session is read to its end and the requests then waiting were answered, and

@@ -32,6 +32,8 @@ export class SessionCache {
   private pins = new Map<SessionKey, number>();
   /** Refreshes and branches of one session run in turn. */
   private readonly queue = new KeyedQueue<SessionKey>();
+  /** Callers waiting for a session's read to end, by key (acquireWhole, withSession): a read does not wait for them. */
+  private readonly readWaiters = new Map<SessionKey, number>();
   private steps: ReadInSteps | null = null;
   private beforeKeeping: ((s: OpenSession) => void) | null = null;
   private onRereading: ((key: SessionKey, reason: RereadReason) => void) | null = null;
@@ -206,7 +208,7 @@ export class SessionCache {
     if (s.reading) {
       const read = this.queue.run(key, () => this.finishReading(s, onProgress));
       void this.queue.run(key, () => new Promise((turn) => setImmediate(turn)));
-      await read;
+      await this.waitingForRead(key, read);
     }
     return s;
   }
@@ -214,7 +216,30 @@ export class SessionCache {
   /** Reads the rest of a session that is being read in steps (in its queue). */
   private async finishReading(s: OpenSession, onProgress?: (p: ReadProgress) => void): Promise<void> {
     if (!s.reading) return;
-    this.afterRead(s, await s.ledger.refresh({ onProgress }));
+    const yieldTo = this.readTurn(s.key);
+    this.afterRead(s, await s.ledger.refresh({ onProgress, ...(yieldTo && { yieldTo }) }));
+  }
+
+  /**
+   * What a read that follows a first open awaits before each chunk (ReadTurns): the calls in
+   * flight answer first, but for those that wait for this very reading.
+   */
+  private readTurn(key: SessionKey): (() => Promise<void>) | undefined {
+    const turns = this.steps?.turns;
+    return turns && (() => turns.turn(() => this.readWaiters.get(key) ?? 0));
+  }
+
+  /** Waits for `p`, a read of `key` queued for a caller: the reading does not wait for that caller. */
+  private async waitingForRead<T>(key: SessionKey, p: Promise<T>): Promise<T> {
+    this.readWaiters.set(key, (this.readWaiters.get(key) ?? 0) + 1);
+    this.steps?.turns?.changed();
+    try {
+      return await p;
+    } finally {
+      const n = (this.readWaiters.get(key) ?? 1) - 1;
+      if (n > 0) this.readWaiters.set(key, n);
+      else this.readWaiters.delete(key);
+    }
   }
 
   /**
@@ -252,7 +277,7 @@ export class SessionCache {
         settle(s); // views stay consistent with what `fn` read; the next refresh announces it
       }
     };
-    return this.queue.run(key, run).finally(() => this.unpin(key));
+    return this.waitingForRead(key, this.queue.run(key, run)).finally(() => this.unpin(key));
   }
 
   /**
@@ -337,8 +362,11 @@ export class SessionCache {
       return { kind: 'removed' };
     }
     if (ino !== s.ino) return this.replaced(s);
-    const stepping = s.reading && this.steps !== null;
-    const r = await s.ledger.refresh(stepping ? { maxBytes: this.steps?.stepBytes, changed } : { changed });
+    const steps = s.reading ? this.steps : null;
+    const yieldTo = steps ? this.readTurn(key) : undefined;
+    const r = await s.ledger.refresh(
+      steps ? { maxBytes: steps.stepBytes, changed, ...(yieldTo && { yieldTo }) } : { changed },
+    );
     if (s.phase.name === 'removed') return null; // closed meanwhile
     this.afterRead(s, r);
     this.upkeep.nextStep(s);

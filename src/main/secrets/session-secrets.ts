@@ -8,12 +8,20 @@ import { Redactor } from './redact';
 import { SecretScanner, type HeldFinding } from './secret-scanner';
 
 const scanners = new Map<SessionKey, SecretScanner>();
+const added = new Set<(s: SecretScanner) => void>();
 
 /** A scanner for a new reading of `key` (pass it as the ledger's `lineSink`). */
 export function newSessionScanner(key: SessionKey): SecretScanner {
   const s = new SecretScanner();
   scanners.set(key, s);
+  for (const f of added) f(s);
   return s;
+}
+
+/** Told of every scanner made from now on (whoever pushes the counts follows its findings). */
+export function onScannerAdded(f: (s: SecretScanner) => void): () => void {
+  added.add(f);
+  return () => added.delete(f);
 }
 
 export function sessionScanner(key: SessionKey): SecretScanner | undefined {

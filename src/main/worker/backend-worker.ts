@@ -227,6 +227,8 @@ port.on('message', (m: unknown) => void onMessage(m));
 ExplorerBackend.create(data.options).then(
   (b) => {
     backend = b;
+    // A call waiting here to start is one a first open's next chunk waits for, as one running.
+    b.countQueuedCalls(() => queue.size);
     post({ type: 'ready' });
     setImmediate(() => backend && warmUp());
   },

@@ -1,72 +1,94 @@
 /**
  * Keeps the secrets store current: the counts of every session (scanned as opened, or by the
- * background survey of unopened ones) and the open session's findings. Asked when a session
- * opens, is read again or grows, and while a scan runs, the survey has work or the session is
- * still being read, and when the survey is turned on or off (a `secretSurvey` event: this window
- * or another client of the server). A poll is one cheap call (the counts); the open session's
- * findings are asked again only when its count moved, so selecting leaves asks nothing.
+ * background survey of unopened ones) and the open session's findings. The counts are asked once,
+ * then followed as the backend pushes them (`secretCounts` events to library subscribers, sent when
+ * a scan or the survey moved them); asked again only when the reader restarted (pushes may have
+ * been lost with it). The open session's findings are asked when its count moved, or when another
+ * session or reading of it is shown, so selecting leaves asks nothing.
  */
 import { useEffect, useRef } from 'react';
 import type { Api } from '../../shared/api';
+import type { SecretCounts } from '../../shared/api-secrets';
 import { useAppStore } from '../store/app-store';
 import { useSecretsStore } from '../store/secrets-store';
 
-/** While a scan runs its figures are asked for this often. */
-const WHILE_SCANNING_MS = 500;
-/** While the background survey of unopened sessions has more to do (it works only in the client's lulls). */
-const WHILE_SURVEYING_MS = 2000;
+/** The findings held: of which session and reading, at which count. */
+interface Held {
+  key: string;
+  treeVersion: number;
+  count: number;
+}
 
 export function useSecretsSync(api: Api): void {
   const key = useAppStore((s) => s.sessionKey);
-  // A re-read or an append: the scan has more lines, it may find more.
+  // A re-read: the scan starts over, the findings held are of the last reading.
   const treeVersion = useAppStore((s) => s.treeVersion);
-  const appendVersion = useAppStore((s) => s.appendVersion);
-  // The count the held findings were asked at, for this session and reading (an append keeps them).
-  const held = useRef<{ key: string | null; treeVersion: number; count: number } | null>(null);
+  // Its findings are asked once its open answered: not beside the open, which asks for the screen.
+  const opened = useAppStore((s) => s.sessionInfo !== null);
+  const held = useRef<Held | null>(null);
+  /** The counts last heard (asked or pushed), null until the first answer. */
+  const heard = useRef<SecretCounts | null>(null);
+  /** Findings asked and not answered yet (for that key and reading). */
+  const asking = useRef<{ key: string; treeVersion: number } | null>(null);
+  // Set by the effect below: asks the open session's findings when the counts say they moved.
+  const sync = useRef<() => void>(() => undefined);
+
   useEffect(() => {
     let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    if (held.current?.key !== key || held.current.treeVersion !== treeVersion) held.current = null;
-    const ask = async () => {
+    const findings = async (k: string, version: number): Promise<void> => {
+      asking.current = { key: k, treeVersion: version };
       try {
-        const counts = await api.getSecretCounts({});
+        const s = await api.getSecrets({ key: k, limit: 10000 });
         if (stopped) return;
-        useSecretsStore.getState().setCounts(counts.sessions, counts.survey ?? null);
-        let scanning = counts.sessions.some((c) => c.scanning && c.state === 'open');
-        const surveying = counts.sessions.some((c) => c.state === 'surveying' || c.state === 'pending');
-        if (key) {
-          const mine = counts.sessions.find((c) => c.key === key);
-          // No scanner yet: asking the findings opens the session, which starts its scan.
-          if (!mine || mine.count !== held.current?.count) {
-            const s = await api.getSecrets({ key, limit: 10000 });
-            if (stopped) return;
-            useSecretsStore.getState().setFindings(key, s.findings);
-            held.current = { key, treeVersion, count: s.count };
-            scanning ||= s.scanning;
-          }
-          // A session read in steps hands its scan lines as it goes: the scan may rest between steps.
-          scanning ||= Boolean(useAppStore.getState().progress);
-        }
-        if (scanning || surveying)
-          timer = setTimeout(() => void ask(), scanning ? WHILE_SCANNING_MS : WHILE_SURVEYING_MS);
+        useSecretsStore.getState().setFindings(k, s.findings);
+        held.current = { key: k, treeVersion: version, count: s.count };
       } catch {
-        // Figures come back with the next change; a failed ask shows no stale count as new.
+        // Asked again when the count moves next; a failed ask shows no stale finding as new.
+      } finally {
+        if (asking.current?.key === k && asking.current.treeVersion === version) asking.current = null;
       }
+      if (!stopped) sync.current();
     };
-    void ask();
+    sync.current = () => {
+      const app = useAppStore.getState();
+      const k = app.sessionKey;
+      const counts = heard.current;
+      if (!k || !counts || app.sessionInfo === null) return;
+      const version = app.treeVersion;
+      if (asking.current?.key === k && asking.current.treeVersion === version) return; // (looked at once answered)
+      const h = held.current;
+      const mine = counts.sessions.find((c) => c.key === k);
+      // First asked for this session and reading (with no scanner yet, asking opens the session,
+      // which starts its scan), then again when its count moved.
+      const same = h !== null && h.key === k && h.treeVersion === version;
+      if (!same || (mine !== undefined && mine.count !== h.count)) void findings(k, version);
+    };
+    const take = (counts: SecretCounts): void => {
+      heard.current = counts;
+      useSecretsStore.getState().setCounts(counts.sessions, counts.survey ?? null);
+      sync.current();
+    };
+    const ask = (): void => {
+      api.getSecretCounts({}).then(
+        (counts) => !stopped && take(counts),
+        () => undefined, // (the next push brings them)
+      );
+    };
     const offEvent = api.onEvent((e) => {
-      if (e.type !== 'secretSurvey' || stopped) return;
-      useSecretsStore.getState().setSurvey(e.survey);
-      if (timer) clearTimeout(timer);
-      timer = null;
-      void ask();
+      if (stopped) return;
+      if (e.type === 'secretCounts') take(e.counts);
+      else if (e.type === 'secretSurvey') useSecretsStore.getState().setSurvey(e.survey);
+      else if (e.type === 'reader' && e.change === 'restarted') ask();
     });
+    ask();
     return () => {
       stopped = true;
       offEvent();
-      if (timer) clearTimeout(timer);
     };
-  }, [api, key, treeVersion, appendVersion]);
+  }, [api]);
+
+  // Another session shown (once opened), or the same read again: its findings are asked (once the counts are known).
+  useEffect(() => sync.current(), [key, treeVersion, opened]);
 }
 
 /** The text with every secret found in the session replaced by its marker (what a copy button copies). */

@@ -42,6 +42,8 @@ describe('opening a session asks once for what the screen needs', { timeout: 60_
     // The open, once: the figures at the read's end (whole usage, work, links) came with its event.
     expect(n('openSession')).toBe(1);
     expect(n('getLeafView')).toBe(1);
+    // The secret counts, once: what the scan finds meanwhile comes pushed, never polled for.
+    expect(n('getSecretCounts')).toBe(1);
     // The cursor waited for the read's end instead of chasing the last entry read at each step,
     // and found the active leaf's row on that event: no findRow at all.
     expect(n('findRow')).toBe(0);

@@ -28,11 +28,16 @@ export const useSecretsStore = create<SecretsState>((set) => ({
   surveyProblem: null,
   key: null,
   byEntry: Object.create(null) as Record<string, SecretFinding[]>,
-  setCounts: (list, survey) => {
-    const counts = Object.create(null) as Record<string, SecretCount>;
-    for (const c of list) counts[c.key] = c;
-    set({ counts, survey });
-  },
+  setCounts: (list, survey) =>
+    set((s) => {
+      // A session whose count did not move keeps its object: its library row does not draw again.
+      const counts = Object.create(null) as Record<string, SecretCount>;
+      for (const c of list) {
+        const was = s.counts[c.key];
+        counts[c.key] = was && sameCount(was, c) ? was : c;
+      }
+      return { counts, survey };
+    }),
   setSurvey: (survey) => set({ survey }),
   setSurveyProblem: (surveyProblem) => set({ surveyProblem }),
   setFindings: (key, findings) => {
@@ -43,6 +48,10 @@ export const useSecretsStore = create<SecretsState>((set) => ({
 }));
 
 const NONE: SecretFinding[] = [];
+
+function sameCount(a: SecretCount, b: SecretCount): boolean {
+  return a.count === b.count && a.scanning === b.scanning && a.state === b.state;
+}
 
 /**
  * What a library row says of a session's secrets: its count (opened, or surveyed), or that it is

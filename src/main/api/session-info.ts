@@ -1,4 +1,12 @@
-import type { ChildRunLink, HeaderInfo, ReadingProgress, SessionInfo, SessionSummary } from '../../shared/api';
+import type {
+  ChildRunLink,
+  HeaderInfo,
+  ReadingProgress,
+  SessionInfo,
+  SessionSummary,
+  WorkItems,
+  WorkSummary,
+} from '../../shared/api';
 import type { WorkItem } from '../../shared/ledger-types';
 import { chainToRoot } from '../core/chain';
 import { KIND } from '../core/ledger-index';
@@ -73,6 +81,20 @@ export function activeWork(s: OpenSession, activeChain: readonly number[]): Work
   return items;
 }
 
+/** What identifies a fold of work items: their count and the newest work entry among their last events. */
+export function workSummary(s: OpenSession, items: readonly WorkItem[]): WorkSummary {
+  let newest = -1;
+  for (const w of items) newest = Math.max(newest, s.ledger.indexOf(w.last_entry) ?? -1);
+  return { count: items.length, newest: newest < 0 ? null : s.ledger.index.ids[newest] };
+}
+
+/** The active chain's work items now (`getWork`), with the summary `openSession` would give of them. */
+export function workItems(s: OpenSession): WorkItems {
+  const ix = s.ledger.index;
+  const items = activeWork(s, ix.count > 0 ? chainToRoot(ix, ix.activeLeaf) : []);
+  return { key: s.key, work: workSummary(s, items), items };
+}
+
 /** An opened session's figures for the UI. */
 export function sessionInfo(s: OpenSession, summary: SessionSummary, library: SessionLibrary): SessionInfo {
   const { ledger, layout } = s;
@@ -93,7 +115,7 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     foldedRowCount: layout.rowCount(true),
     laneCount: layout.laneCount,
     usage: { activeChain: usageTotals(ledger, activeChain), allBranches: usageTotals(ledger, 'all') },
-    work: activeWork(s, activeChain),
+    work: workSummary(s, activeWork(s, activeChain)),
     childRuns: childRuns(s, library),
     appendOnlyBreaks: [...ledger.appendOnlyBreaks],
     reading: readingProgress(s),

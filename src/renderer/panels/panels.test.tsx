@@ -63,4 +63,41 @@ describe('panels', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close Work' }));
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Work items' })).toBeNull());
   });
+
+  it('work: the items are asked once when the panel opens, and again only when an append changes them', async () => {
+    const w = new SessionWriter()
+      .header()
+      .message('u1', 'h', 'user', [{ type: 'text', text: 'Evict by size.' }])
+      .add('w1', 'u1', 'work', { work: { work_id: 'evict', event: 'opened', state: 'open', detail: 'evict by size' } });
+    const api = await renderOnBackend({ written: { work: w }, hash: sessionHash('work') });
+    const asked = () => api.calls.filter((c) => c.method === 'getWork').length;
+    // The bar shows the count the open carried; nothing asked for the items while the panel is closed.
+    const button = await waitFor(() => barButton(/^work 1/));
+    await waitFor(() => expect(document.querySelector('.leaf-panes[data-leaf-id="w1"]')).not.toBeNull());
+    expect(asked()).toBe(0);
+    fireEvent.click(button);
+    const t = await screen.findByRole('table', { name: 'Work items' });
+    expect(within(t).getAllByRole('row')[1].textContent).toContain('evict by size');
+    expect(asked()).toBe(1);
+    // An append without a work entry leaves the items as they are: not asked again.
+    api.appendLines(api.keyOf('work'), w.message('a1', 'w1', 'assistant', [{ type: 'text', text: 'On it.' }]).take());
+    await waitFor(() => expect(api.events.some((e) => e.type === 'session' && e.newIds.includes('a1'))).toBe(true));
+    // A live work event updates the open panel.
+    api.appendLines(
+      api.keyOf('work'),
+      w
+        .add('w2', 'a1', 'work', { work: { work_id: 'evict', event: 'done', state: 'closed', detail: 'evicted' } })
+        .add('w3', 'w2', 'work', { work: { work_id: 'log', event: 'opened', state: 'open' } })
+        .take(),
+    );
+    await waitFor(() => barButton(/^work 2/));
+    const rows = await waitFor(() => {
+      const r = within(screen.getByRole('table', { name: 'Work items' })).getAllByRole('row');
+      expect(r).toHaveLength(3);
+      return r;
+    });
+    expect(rows[1].textContent).toContain('evicted');
+    expect(rows[2].textContent).toContain('log');
+    expect(asked()).toBe(2);
+  });
 });

@@ -66,8 +66,10 @@ function sendableWork(w: WorkItem): WorkItem {
  * new one. Kept items are the sendable ones: folding later events over a clipped state or detail
  * gives what clipping the whole fold would, since an event replaces them whole.
  */
-export function activeWork(s: OpenSession, activeChain: readonly number[]): WorkItem[] {
+export function activeWork(s: OpenSession, activeChain: readonly number[]): readonly WorkItem[] {
   const from = s.work !== null && s.work.index === s.ledger.index ? s.work.fold : null;
+  // Kept up to this very chain's tip (a reload's open, the panel's ask): nothing to fold or clip.
+  if (from !== null && activeChain.length > 0 && from.tip === activeChain[activeChain.length - 1]) return from.items;
   // A kept item's state and detail were clipped already: an item no later event changed is not walked again.
   const sent = new Set<unknown>();
   for (const w of from?.items ?? []) sent.add(w.state).add(w.detail);
@@ -81,18 +83,25 @@ export function activeWork(s: OpenSession, activeChain: readonly number[]): Work
   return items;
 }
 
+/** Summaries of kept folds: an open of an unchanged session (a reload) looks none of its items up again. */
+const summaries = new WeakMap<readonly WorkItem[], WorkSummary>();
+
 /** What identifies a fold of work items: their count and the newest work entry among their last events. */
 export function workSummary(s: OpenSession, items: readonly WorkItem[]): WorkSummary {
+  const kept = summaries.get(items);
+  if (kept) return kept;
   let newest = -1;
   for (const w of items) newest = Math.max(newest, s.ledger.indexOf(w.last_entry) ?? -1);
-  return { count: items.length, newest: newest < 0 ? null : s.ledger.index.ids[newest] };
+  const summary = { count: items.length, newest: newest < 0 ? null : s.ledger.index.ids[newest] };
+  summaries.set(items, summary);
+  return summary;
 }
 
 /** The active chain's work items now (`getWork`), with the summary `openSession` would give of them. */
 export function workItems(s: OpenSession): WorkItems {
   const ix = s.ledger.index;
   const items = activeWork(s, ix.count > 0 ? chainToRoot(ix, ix.activeLeaf) : []);
-  return { key: s.key, work: workSummary(s, items), items };
+  return { key: s.key, work: workSummary(s, items), items: [...items] };
 }
 
 /** An opened session's figures for the UI. */

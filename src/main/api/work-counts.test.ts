@@ -166,6 +166,11 @@ describe('work-count invariants', () => {
     expect(work.work).toEqual({ count: want.length, newest: again.work.newest });
     const newestOnChain = chain.filter((i) => apart.index.kind[i] === KIND.work).pop();
     expect(again.work.newest).toBe(apart.index.ids[newestOnChain ?? -1]);
+    // An open of the unchanged session (a reload's) neither folds nor clips the items again.
+    const kept = b.cache.peek(key)?.work?.fold;
+    expect(kept?.items).toHaveLength(want.length);
+    expect(((await b.call('openSession', { key }, client)) as SessionInfo).work).toEqual(again.work);
+    expect(b.cache.peek(key)?.work?.fold).toBe(kept);
   });
 
   it('a sibling leaf shapes only the turns it does not share', async () => {

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { useAppStore } from '../store/app-store';
 import { fixtureLine, SessionWriter } from '../test-support/backend-api';
 import { press, renderOnBackend, renderSession, sessionHash, waitCursor } from '../test-support/render-backend';
 
@@ -99,5 +100,43 @@ describe('panels', () => {
     expect(rows[1].textContent).toContain('evicted');
     expect(rows[2].textContent).toContain('log');
     expect(asked()).toBe(2);
+  });
+
+  it('work: an answer for the session shown before is never shown for the next one', async () => {
+    const session = (id: string) =>
+      new SessionWriter()
+        .header()
+        .message('u1', 'h', 'user', [{ type: 'text', text: `Plan ${id}.` }])
+        .add('w1', 'u1', 'work', { work: { work_id: id, event: 'opened', state: 'open', detail: `${id} detail` } });
+    // The items' answers wait until the test lets each go, in the order it chooses.
+    const held: { key: string; go: () => void }[] = [];
+    const landed: string[] = [];
+    const api = await renderOnBackend({
+      written: { one: session('alpha'), two: session('beta') },
+      hash: sessionHash('one'),
+      before: (a) => {
+        const ask = a.getWork.bind(a);
+        a.getWork = async (req, opts) => {
+          const answer = await ask(req, opts);
+          await new Promise<void>((go) => held.push({ key: req.key, go }));
+          landed.push(req.key);
+          return answer;
+        };
+      },
+    });
+    fireEvent.click(await waitFor(() => barButton(/^work 1/)));
+    await waitFor(() => expect(held.map((h) => h.key)).toEqual([api.keyOf('one')]));
+    act(() => useAppStore.getState().selectSession(api.keyOf('two')));
+    await waitFor(() => expect(held.map((h) => h.key)).toEqual([api.keyOf('one'), api.keyOf('two')]));
+    // The first session's answer lands while the second is shown: it is not drawn.
+    held[0].go();
+    await waitFor(() => expect(landed).toEqual([api.keyOf('one')]));
+    await act(async () => {}); // the panel's handler of that answer has run
+    expect(screen.queryByRole('table', { name: 'Work items' })).toBeNull();
+    expect(screen.getByRole('region', { name: 'Work' }).textContent).toContain('loading');
+    held[1].go();
+    const t = await screen.findByRole('table', { name: 'Work items' });
+    expect(t.textContent).toContain('beta detail');
+    expect(t.textContent).not.toContain('alpha');
   });
 });

@@ -1,7 +1,7 @@
 import * as jsdom from 'jsdom';
 import { JSDOM } from 'jsdom';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChainItems, LeafView, PlanTurns, SessionInfo, TreeRowsResult } from '../shared/api';
+import type { ChainItems, LeafView, PlanTurns, SessionInfo, TreeRowsResult, WorkItems } from '../shared/api';
 import type { SessionCost } from '../shared/api-features';
 import { DEFAULT_PROFILE, type ProjectedMessage, type TreeReport, type VerifyReport } from '../shared/ledger-types';
 import type { ApiClient } from '../main/api/api-backend';
@@ -99,7 +99,10 @@ describe('ids, kinds and names like built-in properties', () => {
     const call = async <T>(method: string, req: unknown): Promise<T> =>
       JSON.parse(JSON.stringify(await backend?.call(method, JSON.parse(JSON.stringify(req)), client))) as T;
     const info = await call<SessionInfo>('openSession', { key });
-    expect(info.work.map((w) => [w.work_id, w.state, w.events])).toEqual([
+    expect(info.work.count).toBe(2);
+    const work = await call<WorkItems>('getWork', { key });
+    expect(work.work).toEqual(info.work);
+    expect(work.items.map((w) => [w.work_id, w.state, w.events])).toEqual([
       ['__proto__', 'c', 2],
       ['toString', 'b', 1],
     ]);
@@ -158,8 +161,8 @@ describe('a session of built-in names through the API and its exported page', ()
     backend = await ExplorerBackend.create({ home, isDemo: false, label: 't', watch: false, lockPollMs: 0 });
     const call = async <T>(method: string, req: unknown): Promise<T> =>
       JSON.parse(JSON.stringify(await backend?.call(method, JSON.parse(JSON.stringify(req)), client))) as T;
-    const info = await call<SessionInfo>('openSession', { key: s.key });
-    expect(info.work.map((w) => w.work_id).sort()).toEqual(['__proto__', 'constructor']);
+    const work = await call<WorkItems>('getWork', { key: s.key });
+    expect(work.items.map((w) => w.work_id).sort()).toEqual(['__proto__', 'constructor']);
     const rows = await call<TreeRowsResult>('getTreeRows', { key: s.key, start: 0, count: 100, foldAudit: false });
     expect(rows.rows.map((r) => r.id)).toEqual(s.ids);
     const kindOf = new Map(rows.rows.map((r) => [r.id, r.kind]));

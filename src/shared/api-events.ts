@@ -5,9 +5,9 @@
  */
 import type { OpenFileOutcome } from './api-files';
 import type { SecretCounts, SecretSurveyState } from './api-secrets';
-import type { ReadingProgress, SessionInfo, SessionSummary } from './api-sessions';
+import type { ReadingProgress, SessionInfo, SessionSummary, WorkSummary } from './api-sessions';
 import type { TreeRow } from './api-tree';
-import type { UsageTotals, WorkItem } from './ledger-types';
+import type { UsageTotals } from './ledger-types';
 import type { SessionKey } from './leaf-request';
 
 export type Subscription = { topic: 'library' } | { topic: 'session'; key: SessionKey };
@@ -46,7 +46,7 @@ export interface SessionDelta {
   /** SessionInfo.usage now (the active chain is the new active leaf's). */
   usage: { activeChain: UsageTotals; allBranches: UsageTotals };
   /** SessionInfo.work now, or null when it cannot have changed (no work entry came, the active chain only grew). */
-  work: WorkItem[] | null;
+  work: WorkSummary | null;
 }
 
 export type ApiEvent =

@@ -18,6 +18,7 @@ const METHOD_SET: Record<ApiMethod, true> = {
   getProjectedMessages: true,
   getPlanTurns: true,
   getWarnings: true,
+  getWork: true,
   getLine: true,
   branch: true,
   subscribe: true,

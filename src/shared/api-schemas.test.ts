@@ -69,3 +69,18 @@ describe('the secret survey setting: on or off, nothing else', () => {
     expect(() => parseRequest('getSecretSurvey', { on: true })).toThrow(/bad getSecretSurvey/);
   });
 });
+
+describe('getWork: the work items of one session, asked by its key alone', () => {
+  it('takes a session key', () => {
+    expect(parseRequest('getWork', { key: KEY })).toEqual({ key: KEY });
+  });
+
+  it.each([
+    ['no key', {}],
+    ['a key that is not a session', { key: '../etc/passwd' }],
+    ['a leaf (the items are the active chain’s)', { key: KEY, leaf: 'e1' }],
+    ['not an object', KEY],
+  ])('refuses %s', (_, req) => {
+    expect(() => parseRequest('getWork', req)).toThrow(/bad getWork/);
+  });
+});

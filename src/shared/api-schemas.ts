@@ -108,6 +108,7 @@ export const requestSchemas = ownTable({
     leafRequest.extend({ ids: z.array(entryId).max(MAX_PLAN_TURNS) }).strict(),
   ]),
   getWarnings: z.object({ key: sessionKey }).strict(),
+  getWork: z.object({ key: sessionKey }).strict(),
   getLine: z
     .object({
       key: sessionKey,

@@ -98,8 +98,8 @@ export interface SessionInfo {
   foldedRowCount: number;
   laneCount: number;
   usage: { activeChain: UsageTotals; allBranches: UsageTotals };
-  /** Work items folded over the active chain. */
-  work: WorkItem[];
+  /** The work items folded over the active chain, counted; the items come from `getWork` (the Work panel). */
+  work: WorkSummary;
   childRuns: ChildRunLink[];
   /** Times the file broke append-only while open (shrank or rewritten) and was reloaded. */
   appendOnlyBreaks: { at: string; reason: 'shrunk' | 'rewritten' }[];
@@ -120,6 +120,24 @@ export interface SessionInfo {
    * entries): the tree opens on it without first asking `findRow`.
    */
   activeLeafRows?: { row: number; foldedRow: number };
+}
+
+/**
+ * Which work items the active chain folds to, without them: their count, and the newest work entry
+ * the fold took (every other one is on its chain to the root, so the fold is that entry's). Two
+ * equal summaries of one session (between reloads) name the same items.
+ */
+export interface WorkSummary {
+  count: number;
+  /** Id of the newest work entry folded, or null without any. */
+  newest: string | null;
+}
+
+/** `getWork`'s answer: the active chain's work items now, with the summary they match. */
+export interface WorkItems {
+  key: SessionKey;
+  work: WorkSummary;
+  items: WorkItem[];
 }
 
 /** How far the first read of a session has come (bytes of the file as it was measured then). */

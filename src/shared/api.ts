@@ -24,7 +24,7 @@ import type {
   ProjectedMessages,
   ProjectedMessagesRequest,
 } from './api-leaf-view';
-import type { HomeInfo, SessionInfo, SessionSummary } from './api-sessions';
+import type { HomeInfo, SessionInfo, SessionSummary, WorkItems } from './api-sessions';
 import type { TreeRowsResult } from './api-tree';
 import type { LedgerWarning, ProjectedMessage } from './ledger-types';
 import type { LeafRequest, SessionKey } from './leaf-request';
@@ -39,6 +39,8 @@ export type {
   ReadingProgress,
   SessionInfo,
   SessionSummary,
+  WorkItems,
+  WorkSummary,
 } from './api-sessions';
 export type { EntryRole, TreeRow, TreeRowsResult } from './api-tree';
 export { MAX_SLICE_BYTES, type EntryDetail, type RawLine } from './api-entries';
@@ -87,6 +89,8 @@ export interface ApiMethods extends FeatureApiMethods {
   /** Rows of a leaf's plan with their override options: a window (turns panel, strip tooltip) or by id (tree). */
   getPlanTurns(req: PlanTurnsRequest): PlanTurns;
   getWarnings(req: { key: SessionKey }): LedgerWarning[];
+  /** The active chain's work items (the Work panel): `openSession` carries only their summary. */
+  getWork(req: { key: SessionKey }): WorkItems;
   getLine(req: { key: SessionKey; offset: number; maxBytes?: number }): RawLine;
   branch(req: BranchRequest): BranchResult;
   subscribe(req: Subscription): { subscription: string };

@@ -50,7 +50,7 @@ import { chainItems, leafView, projectedMessage, projectedMessages } from './lea
 import { planTurns } from './plan-turns';
 import { rawLine } from './raw-line';
 import { acquireSession, type SessionHow } from './session-access';
-import { activeWork } from './session-info';
+import { activeWork, workItems } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { allSecretCounts, NO_SURVEY } from './secret-handlers';
 import { SecretCountsNews } from './secret-counts-news';
@@ -443,6 +443,7 @@ export class ExplorerBackend implements ApiBackend {
       projectedMessages(await this.leafPlanned(req, client, signal), req, signal),
     getPlanTurns: async (req, client, signal) => planTurns(await this.leafPlanned(req, client, signal), req, signal),
     getWarnings: async ({ key }, client) => (await this.session(key, client)).ledger.warnings(),
+    getWork: async ({ key }, client) => workItems(await this.session(key, client)),
     getLine: async ({ key, offset, maxBytes }, client) => rawLine(await this.session(key, client), offset, maxBytes),
     // At most once per idempotency key: a client that lost the reply may ask again and get this same answer.
     branch: async (req) => this.writes.run(req, () => appendBranchOnce(this.writer(), req)),

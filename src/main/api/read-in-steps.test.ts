@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApiEvent, LeafView, SessionInfo, SessionSummary, TreeRowsResult } from '../../shared/api';
+import type { ApiEvent, LeafView, SessionInfo, SessionSummary, TreeRowsResult, WorkItems } from '../../shared/api';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { FIXTURES } from '../../test-support/fixtures';
@@ -324,8 +324,11 @@ describe('a first open read in steps', () => {
     // one asked for the whole session's figures): the reopen parsed none of its work entries.
     const whole = await backendOn(home, Infinity);
     const expected = (await whole.call('openSession', { key: KEY }, new Client('e'))) as SessionInfo;
-    expect(expected.work.length).toBeGreaterThan(3);
+    expect(expected.work.count).toBeGreaterThan(3);
     expect(info.work).toEqual(expected.work);
+    const items = (await again.call('getWork', { key: KEY }, new Client('d'))) as WorkItems;
+    expect(items).toEqual(await whole.call('getWork', { key: KEY }, new Client('e')));
+    expect(items.items).toHaveLength(expected.work.count);
     expect(again.coreWork().entriesMaterialised).toBe(1); // the header, for the session's header info
   });
 

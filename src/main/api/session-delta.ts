@@ -4,7 +4,7 @@ import { chainToRoot } from '../core/chain';
 import { KIND } from '../core/ledger-index';
 import { plusTotals, usageTotals } from '../core/usage';
 import { PerReading } from '../core/per-reading';
-import { activeWork } from './session-info';
+import { activeWork, workSummary } from './session-info';
 import { treeRows } from './tree-rows';
 
 /** The usage totals after the last delta of an index (and its entry count then): the next one adds to them. */
@@ -150,6 +150,6 @@ function changedCounts(
     branchPointsAdded,
     usage,
     // A step of a first read leaves the work to the whole session's figures at its end.
-    work: !step && (workCame || !extended) ? activeWork(s, chain()) : null,
+    work: !step && (workCame || !extended) ? workSummary(s, activeWork(s, chain())) : null,
   };
 }

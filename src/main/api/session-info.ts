@@ -1,4 +1,12 @@
-import type { ChildRunLink, HeaderInfo, ReadingProgress, SessionInfo, SessionSummary } from '../../shared/api';
+import type {
+  ChildRunLink,
+  HeaderInfo,
+  ReadingProgress,
+  SessionInfo,
+  SessionSummary,
+  WorkItems,
+  WorkSummary,
+} from '../../shared/api';
 import type { WorkItem } from '../../shared/ledger-types';
 import { chainToRoot } from '../core/chain';
 import { KIND } from '../core/ledger-index';
@@ -58,8 +66,10 @@ function sendableWork(w: WorkItem): WorkItem {
  * new one. Kept items are the sendable ones: folding later events over a clipped state or detail
  * gives what clipping the whole fold would, since an event replaces them whole.
  */
-export function activeWork(s: OpenSession, activeChain: readonly number[]): WorkItem[] {
+export function activeWork(s: OpenSession, activeChain: readonly number[]): readonly WorkItem[] {
   const from = s.work !== null && s.work.index === s.ledger.index ? s.work.fold : null;
+  // Kept up to this very chain's tip (a reload's open, the panel's ask): nothing to fold or clip.
+  if (from !== null && activeChain.length > 0 && from.tip === activeChain[activeChain.length - 1]) return from.items;
   // A kept item's state and detail were clipped already: an item no later event changed is not walked again.
   const sent = new Set<unknown>();
   for (const w of from?.items ?? []) sent.add(w.state).add(w.detail);
@@ -71,6 +81,27 @@ export function activeWork(s: OpenSession, activeChain: readonly number[]): Work
       ? { index: s.ledger.index, fold: { tip: activeChain[activeChain.length - 1], items } }
       : null;
   return items;
+}
+
+/** Summaries of kept folds: an open of an unchanged session (a reload) looks none of its items up again. */
+const summaries = new WeakMap<readonly WorkItem[], WorkSummary>();
+
+/** What identifies a fold of work items: their count and the newest work entry among their last events. */
+export function workSummary(s: OpenSession, items: readonly WorkItem[]): WorkSummary {
+  const kept = summaries.get(items);
+  if (kept) return kept;
+  let newest = -1;
+  for (const w of items) newest = Math.max(newest, s.ledger.indexOf(w.last_entry) ?? -1);
+  const summary = { count: items.length, newest: newest < 0 ? null : s.ledger.index.ids[newest] };
+  summaries.set(items, summary);
+  return summary;
+}
+
+/** The active chain's work items now (`getWork`), with the summary `openSession` would give of them. */
+export function workItems(s: OpenSession): WorkItems {
+  const ix = s.ledger.index;
+  const items = activeWork(s, ix.count > 0 ? chainToRoot(ix, ix.activeLeaf) : []);
+  return { key: s.key, work: workSummary(s, items), items: [...items] };
 }
 
 /** An opened session's figures for the UI. */
@@ -93,7 +124,7 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     foldedRowCount: layout.rowCount(true),
     laneCount: layout.laneCount,
     usage: { activeChain: usageTotals(ledger, activeChain), allBranches: usageTotals(ledger, 'all') },
-    work: activeWork(s, activeChain),
+    work: workSummary(s, activeWork(s, activeChain)),
     childRuns: childRuns(s, library),
     appendOnlyBreaks: [...ledger.appendOnlyBreaks],
     reading: readingProgress(s),

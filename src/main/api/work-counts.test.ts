@@ -5,7 +5,7 @@
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, LeafView, ProjectedMessages } from '../../shared/api';
+import type { ApiEvent, LeafView, ProjectedMessages, SessionInfo, WorkItems } from '../../shared/api';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { useTempDir } from '../../test-support/temp-dir';
@@ -13,6 +13,7 @@ import { chainToRoot } from '../core/chain';
 import { cwdHash } from '../core/fnv1a64';
 import { Ledger } from '../core/ledger';
 import { KIND } from '../core/ledger-index';
+import { foldWork } from '../core/work-fold';
 import { turnCacheOf } from '../core/turn-cache';
 import { buildTurnIndex } from '../core/turn-index';
 import type { ApiClient } from './api-backend';
@@ -132,15 +133,44 @@ describe('work-count invariants', () => {
 
   it("a first open's work fold parses no work entry again (the reader noted them)", async () => {
     const { b, key } = await sessionOf(4000, 26);
-    const info = (await b.call('openSession', { key }, client)) as { work: unknown[] };
+    const info = (await b.call('openSession', { key }, client)) as SessionInfo;
     await b.cache.acquireWhole(key);
     const l = ledgerOf(b, key);
     const chain = chainToRoot(l.index, l.index.activeLeaf);
     const work = chain.filter((i) => l.index.kind[i] === KIND.work).length;
     expect(work).toBeGreaterThan(100);
-    expect(info.work.length).toBeGreaterThan(20);
+    expect(info.work.count).toBeGreaterThan(20);
     // What the open parsed from lines: its header, child runs and the like, never the chain's work entries.
     expect(l.stats.entriesMaterialised).toBeLessThan(20);
+  });
+
+  it('an open carries the work items’ summary only; getWork answers the items the fold gives, and reads nothing', async () => {
+    const { b, key, path } = await sessionOf(4000, 26);
+    await b.call('openSession', { key }, client);
+    await b.cache.acquireWhole(key);
+    // (Asked again once the whole file is read: the first answer may be of its first bytes.)
+    const again = (await b.call('openSession', { key }, client)) as SessionInfo;
+    // The answer names no item: only the count and the newest work entry folded.
+    expect(JSON.stringify(again)).not.toContain('"work_id"');
+    const l = ledgerOf(b, key);
+    const read = [l.stats.bytesRead, l.stats.entriesMaterialised];
+    const work = (await b.call('getWork', { key }, client)) as WorkItems;
+    // Folded already by the open: the items cost no read and no parse.
+    expect([l.stats.bytesRead, l.stats.entriesMaterialised]).toEqual(read);
+    // The items the open used to carry: the active chain's fold, read apart from the backend.
+    const apart = Ledger.fromBytes(readFileSync(path));
+    const chain = chainToRoot(apart.index, apart.index.activeLeaf);
+    const want = foldWork(apart, chain);
+    expect(work.key).toBe(key);
+    expect(work.items).toEqual(want);
+    expect(work.work).toEqual({ count: want.length, newest: again.work.newest });
+    const newestOnChain = chain.filter((i) => apart.index.kind[i] === KIND.work).pop();
+    expect(again.work.newest).toBe(apart.index.ids[newestOnChain ?? -1]);
+    // An open of the unchanged session (a reload's) neither folds nor clips the items again.
+    const kept = b.cache.peek(key)?.work?.fold;
+    expect(kept?.items).toHaveLength(want.length);
+    expect(((await b.call('openSession', { key }, client)) as SessionInfo).work).toEqual(again.work);
+    expect(b.cache.peek(key)?.work?.fold).toBe(kept);
   });
 
   it('a sibling leaf shapes only the turns it does not share', async () => {

@@ -44,7 +44,7 @@ export function PlanBar() {
       )}
       {panelButton('usage', 'usage')}
       {panelButton('cost', 'cost')}
-      {panelButton('work', `work ${info?.work.length ?? ''}`.trim())}
+      {panelButton('work', `work ${info?.work.count ?? ''}`.trim())}
       <button type="button" aria-pressed={follow} onClick={toggleFollow} title="Keep the newest leaf selected (f)">
         follow {follow ? '◉' : '○'}
       </button>

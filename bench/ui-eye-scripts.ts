@@ -6,21 +6,23 @@
 
 /**
  * What the page asked for from entry `from` of the WebSocket tap on: requests per method, and how
- * many asked again for something already asked in the same span (same method, same request).
+ * many asked again for something already asked in the same span (same method, same request), and
+ * the answers' bytes per method (as the socket received them).
  */
 export const countsScript = (from: number | string): string => `(() => {
   const B = window.__vakBench;
-  const byMethod = {}, seen = new Set();
+  const byMethod = {}, bytesByMethod = {}, seen = new Set();
   let repeats = 0, cancels = 0, total = 0;
   for (const e of B.ws.slice(${from})) {
     total++;
     byMethod[e.method] = (byMethod[e.method] || 0) + 1;
+    bytesByMethod[e.method] = (bytesByMethod[e.method] || 0) + e.bytes;
     const k = e.method + ' ' + e.body;
     if (seen.has(k)) repeats++;
     seen.add(k);
     if (e.cancelled) cancels++;
   }
-  return { total, byMethod, repeats, cancels };
+  return { total, byMethod, bytesByMethod, repeats, cancels };
 })()`;
 
 /** Resolves once no request has been open for `quietMs` (the page is idle), or after `maxMs`. */

@@ -47,6 +47,8 @@ const VIEWPORT = { width: 1600, height: 1000 };
 interface Counts {
   total: number;
   byMethod: Record<string, number>;
+  /** Answer bytes per method (absent in runs recorded before they were counted). */
+  bytesByMethod?: Record<string, number>;
   repeats: number;
   cancels: number;
 }
@@ -152,12 +154,14 @@ const pageLoadTimes = async (page: Page): Promise<string> =>
   })()`)) as string;
 
 function merge(cs: Counts[]): Counts {
-  const out: Counts = { total: 0, byMethod: {}, repeats: 0, cancels: 0 };
+  const out: Counts = { total: 0, byMethod: {}, bytesByMethod: {}, repeats: 0, cancels: 0 };
   for (const c of cs) {
     out.total += c.total;
     out.repeats += c.repeats;
     out.cancels += c.cancels;
     for (const [m, n] of Object.entries(c.byMethod)) out.byMethod[m] = (out.byMethod[m] ?? 0) + n;
+    for (const [m, n] of Object.entries(c.bytesByMethod ?? {}))
+      out.bytesByMethod![m] = (out.bytesByMethod![m] ?? 0) + n;
   }
   return out;
 }
@@ -507,10 +511,15 @@ const range = (xs: (number | null)[], d = 0, unit = 'ms'): string => {
     hi = Math.max(...v);
   return lo === hi || v.length === 1 ? `${f(lo, d)} ${unit}` : `${f(lo, d)}–${f(hi, d)} ${unit}`;
 };
+/** Requests per method (per input when `per` > 1), each with its answers' size per request. */
 const countLine = (c: Counts, per = 1): string =>
   Object.entries(c.byMethod)
     .sort((a, b) => b[1] - a[1])
-    .map(([m, n]) => `${m} ${per === 1 ? n : (n / per).toFixed(1)}`)
+    .map(([m, n]) => {
+      const bytes = c.bytesByMethod?.[m];
+      const size = bytes === undefined ? '' : ` (${(bytes / n / 1024).toFixed(bytes / n < 10_240 ? 1 : 0)} KB)`;
+      return `${m} ${per === 1 ? n : (n / per).toFixed(1)}${size}`;
+    })
     .join(', ') + ` · repeated ${c.repeats}, cancelled ${c.cancels}`;
 
 function report(runs: EyeRun[], log: Log): void {

@@ -49,6 +49,8 @@ export function syntheticSeries(n: number): ContextSeries {
       cannotFit: null,
     },
     work: { projections: 0, points: n, scanned: true },
+    basis: 'bench',
+    kept: 0,
   };
 }
 

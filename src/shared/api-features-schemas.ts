@@ -23,6 +23,10 @@ const SEARCH_ID = z.string().min(1).max(128);
 const CURSOR = z.string().min(1).max(256);
 const EXPORT_ID = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'an export id as beginExport gave it');
 const RFC3339 = z.string().min(1).max(64);
+/** A series' basis as the backend gave it (series-delta.ts). */
+const BASIS = z.string().min(1).max(128);
+/** More points than any chain has turn ends (one point per turn end). */
+const MAX_POINTS = 100_000_000;
 const NAMES = z.array(z.string().min(1).max(4096)).max(256);
 
 /** Request schemas of every feature method, keyed like `requestSchemas`. */
@@ -37,7 +41,15 @@ export function featureRequestSchemas(p: SchemaParts) {
     overrides: p.overrides.optional(),
   };
   return {
-    getContextSeries: z.object(plannedLeaf).strict(),
+    getContextSeries: z
+      .object({
+        ...plannedLeaf,
+        held: z
+          .object({ basis: BASIS, leaf: p.entryId, points: z.number().int().min(0).max(MAX_POINTS) })
+          .strict()
+          .optional(),
+      })
+      .strict(),
     search: z
       .object({
         searchId: SEARCH_ID,

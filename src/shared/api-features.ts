@@ -109,10 +109,35 @@ export interface ContextSeries {
    * describe), and whether the chain was scanned (false: a kept scan was reused).
    */
   work: { projections: number; points: number; scanned: boolean };
+  /**
+   * What the points were built from (the ledger's reading, the plan, profile and overrides), opaque
+   * to the client: named back in `HeldSeries.basis`, so the backend can tell a held series is still valid.
+   */
+  basis: string;
+  /**
+   * Leading points of the request's `held` series this answer keeps: `points` holds only the ones
+   * after them (0: `points` is the whole series). See `series-delta.ts` to put the two together.
+   */
+  kept: number;
 }
 
 /** A leaf request whose overrides may be left out. */
 export type ContextSeriesRequest = Omit<LeafRequest, 'overrides'> & { overrides?: LeafRequest['overrides'] };
+
+/**
+ * The series a client already holds (its leaf, basis and point count): the answer then sends only
+ * the points after those that stay the same. A point is the projection at its own leaf, marked
+ * against the point before it, so the points before the fork of the held and the new chains are
+ * the same under the same reading, plan, profile and overrides.
+ */
+export interface HeldSeries {
+  basis: string;
+  leaf: string;
+  points: number;
+}
+
+/** The series request, naming the series the client holds (optional). */
+export type ContextSeriesDeltaRequest = ContextSeriesRequest & { held?: HeldSeries };
 
 // ── 2. Search ───────────────────────────────────────────────────────────────
 
@@ -414,7 +439,7 @@ export interface ProjectedSearch {
 
 /** Methods merged into `ApiMethods`. */
 export interface FeatureApiMethods extends SecretApiMethods {
-  getContextSeries(req: ContextSeriesRequest): ContextSeries;
+  getContextSeries(req: ContextSeriesDeltaRequest): ContextSeries;
   search(req: SearchRequest): SearchPage;
   cancelSearch(req: { searchId: string }): { cancelled: boolean };
   getCost(req: { key: SessionKey; leaf?: string | null }): SessionCost;

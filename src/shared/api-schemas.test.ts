@@ -84,3 +84,24 @@ describe('getWork: the work items of one session, asked by its key alone', () =>
     expect(() => parseRequest('getWork', req)).toThrow(/bad getWork/);
   });
 });
+
+describe('getContextSeries: the series the client holds, checked as the rest', () => {
+  const req = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {} };
+  const held = { basis: 'p.1.abc', leaf: 'e0001', points: 12 };
+  it('takes a held series (or none)', () => {
+    expect(parseRequest('getContextSeries', { ...req, held }).held).toEqual(held);
+    expect(parseRequest('getContextSeries', req).held).toBeUndefined();
+  });
+
+  it.each([
+    ['an extra field', { ...held, points2: 1 }],
+    ['a negative count', { ...held, points: -1 }],
+    ['a fractional count', { ...held, points: 1.5 }],
+    ['an empty basis', { ...held, basis: '' }],
+    ['a basis too long', { ...held, basis: 'x'.repeat(129) }],
+    ['no leaf', { basis: held.basis, points: 1 }],
+    ['a leaf that is not an id', { ...held, leaf: 7 }],
+  ])('refuses %s', (_, bad) => {
+    expect(() => parseRequest('getContextSeries', { ...req, held: bad })).toThrow(/bad getContextSeries/);
+  });
+});

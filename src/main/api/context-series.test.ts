@@ -209,7 +209,8 @@ describe('a series in steps (other requests answer meanwhile, a superseded one i
     const l = Ledger.fromBytes(bytes);
     const { value, turns } = await turnsWhile(() => contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, 0));
     const atOnce = Ledger.fromBytes(bytes);
-    expect(value).toEqual(contextSeries(atOnce, atOnce.index.activeLeaf, req));
+    // (Another ledger object is another reading: only the basis differs.)
+    expect({ ...value, basis: '' }).toEqual({ ...contextSeries(atOnce, atOnce.index.activeLeaf, req), basis: '' });
     expect(value.points.length).toBeGreaterThan(50);
     // A pause after each turn of the scan and each point (steps of 0 ms): at least one turn each.
     expect(turns).toBeGreaterThanOrEqual(2 * value.points.length - 1);
@@ -223,7 +224,7 @@ describe('a series in steps (other requests answer meanwhile, a superseded one i
     const again = await contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, 0);
     expect(again.work.scanned).toBe(true);
     const atOnce = Ledger.fromBytes(bytes);
-    expect(again).toEqual(contextSeries(atOnce, atOnce.index.activeLeaf, req));
+    expect({ ...again, basis: '' }).toEqual({ ...contextSeries(atOnce, atOnce.index.activeLeaf, req), basis: '' });
   });
 
   it('builds series of one ledger one at a time: the second asked reuses the first one’s scan', async () => {

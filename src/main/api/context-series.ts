@@ -8,7 +8,9 @@
  * which points, the scans kept, the steps, the measured input beside each point
  * (`series-measured.ts`) and its markers (`series-markers.ts`).
  */
-import type { ContextPoint, ContextSeries, ContextSeriesRequest } from '../../shared/api-features';
+import { createHash, randomUUID } from 'node:crypto';
+import type { ContextPoint, ContextSeries, ContextSeriesDeltaRequest } from '../../shared/api-features';
+import { keptPoints } from '../../shared/series-delta';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { Lru } from '../../shared/lru';
 import { chainToRoot } from '../core/chain';
@@ -34,7 +36,7 @@ const KEEP_SCANS = 4;
 const building = new KeyedQueue<Ledger>();
 
 /** Builds the series for `leaf` (an entry index) under the request's plan and profile, at once. */
-export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesRequest): ContextSeries {
+export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesDeltaRequest): ContextSeries {
   return atOnce(seriesSteps(ledger, leaf, req));
 }
 
@@ -47,7 +49,7 @@ export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesRe
 export function contextSeriesInSteps(
   ledger: Ledger,
   leaf: number,
-  req: ContextSeriesRequest,
+  req: ContextSeriesDeltaRequest,
   signal?: CancelSignal,
   stepMs = STEP_MS,
 ): Promise<ContextSeries> {
@@ -55,7 +57,7 @@ export function contextSeriesInSteps(
 }
 
 /** The series, pausing (yielding) after each turn of a scan and each point. */
-function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): Generator<void, ContextSeries> {
+function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesDeltaRequest): Generator<void, ContextSeries> {
   const kept = scans.getOrMake(ledger, () => new Lru(KEEP_SCANS));
   const key = `${ledger.index.count}:${leaf}:${req.profile.bytes_per_token}`;
   const chain = chainToRoot(ledger.index, leaf);
@@ -78,13 +80,19 @@ function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesRequest): 
     yield;
   }
   work.points = points.length;
+  // Every point is still built (the fit is over all of them, and each is marked against the one
+  // before): only the answer is cut, to what the client does not hold already.
+  const basis = seriesBasis(ledger, req);
+  const stay = heldKept(ledger, chain, points, basis, req);
   const series: ContextSeries = {
     leaf: ledger.index.ids[leaf],
     window: req.profile.window,
     reserve: req.profile.reserve,
-    points,
+    points: stay > 0 ? points.slice(stay) : points,
     fit: fitBytesPerToken(samples),
     work,
+    basis,
+    kept: stay,
   };
   // Kept once a series stood on it (a scan that threw half-way is not), and a reused one becomes the newest.
   kept.set(key, scan);
@@ -101,4 +109,39 @@ export function* keptScanSteps(ledger: Ledger, leaf: number, bpt: number): Gener
   if (!scan) scan = yield* scanChainSteps(ledger, chainToRoot(ledger.index, leaf), bpt);
   kept.set(key, scan);
   return scan;
+}
+
+/** Tells this process's series apart from another's: generations are numbered per process. */
+const PROCESS = randomUUID();
+
+/**
+ * What a series' points are a function of, besides the chain: the ledger's reading (a reload, a
+ * rewrite or a hash check's marks start a new generation; an append does not change a chain that
+ * is already there), the plan, the whole profile and the overrides.
+ */
+export function seriesBasis(ledger: Ledger, req: ContextSeriesDeltaRequest): string {
+  const overrides = Object.entries(req.overrides ?? {}).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const { window, reserve, bytes_per_token } = req.profile;
+  const planKey = JSON.stringify([req.plan, window, reserve, bytes_per_token, overrides]);
+  return `${PROCESS}.${ledger.generation}.${createHash('sha256').update(planKey).digest('base64url').slice(0, 22)}`;
+}
+
+/** Leading points of the request's held series that stand unchanged in `points` (0: none, or not held). */
+function heldKept(
+  ledger: Ledger,
+  chain: number[],
+  points: ContextPoint[],
+  basis: string,
+  req: ContextSeriesDeltaRequest,
+): number {
+  const held = req.held;
+  if (!held || held.basis !== basis) return 0;
+  const h = ledger.indexOf(held.leaf);
+  if (h === undefined) return 0;
+  return keptPoints(
+    chain,
+    chainToRoot(ledger.index, h),
+    points.map((p) => p.pos),
+    held.points,
+  );
 }

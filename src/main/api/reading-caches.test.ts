@@ -114,10 +114,15 @@ const leaf = { key: KEY, leaf: null, plan: 'auto' as const, profile: DEFAULT_PRO
 describe('caches derived from a reading are derived again after it changes', () => {
   it('the context series (scan kept per reading)', async () => {
     const { home, file, b, c } = await setup();
-    await b.call('getContextSeries', leaf, c);
+    const before = (await b.call('getContextSeries', leaf, c)) as ContextSeries;
     await rewrite(file, c, '"input_tokens":120,', '"input_tokens":920,');
     const got = (await b.call('getContextSeries', leaf, c)) as ContextSeries;
-    expect(got).toEqual(await (await fresh(home)).call('getContextSeries', leaf, c));
+    const want = (await (await fresh(home)).call('getContextSeries', leaf, c)) as ContextSeries;
+    // Another process, another basis; and a series held from before the rewrite keeps nothing.
+    expect({ ...got, basis: '' }).toEqual({ ...want, basis: '' });
+    expect(got.basis).not.toBe(before.basis);
+    const held = { basis: before.basis, leaf: before.leaf, points: before.points.length };
+    expect(((await b.call('getContextSeries', { ...leaf, held }, c)) as ContextSeries).kept).toBe(0);
   });
 
   it('the leaf context (plan and chain facts kept per reading)', async () => {

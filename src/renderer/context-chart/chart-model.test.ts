@@ -55,6 +55,8 @@ function synthetic(n: number): ContextSeries {
       cannotFit: null,
     },
     work: { projections: 0, points: n, scanned: true },
+    basis: 'test',
+    kept: 0,
   };
 }
 

@@ -17,10 +17,23 @@ const slider = () => screen.getByRole('slider', { name: /Context size per turn e
 const seriesCalls = (api: { calls: { method: string; req: unknown; signal?: AbortSignal }[] }) =>
   api.calls.filter((c) => c.method === 'getContextSeries');
 
-/** The chart's series as the backend answers it for the request the chart made last. */
+/** The chart's series as the backend answers it (whole) for the request the chart made last. */
 async function lastSeries(api: Awaited<ReturnType<typeof renderSession>>): Promise<ContextSeries> {
   const req = seriesCalls(api).at(-1)?.req as Parameters<typeof api.getContextSeries>[0];
-  return api.getContextSeries(req);
+  return api.getContextSeries({ ...req, held: undefined });
+}
+
+/** The chart draws `s` whole: one column per point, each column's tooltip naming its turn and total. */
+async function expectDrawn(s: ContextSeries): Promise<void> {
+  expect(slider().getAttribute('data-columns')).toBe(String(s.points.length));
+  act(() => slider().focus());
+  fireEvent.keyDown(slider(), { key: 'End' });
+  for (let k = s.points.length - 1; k >= 0; k--) {
+    if (k < s.points.length - 1) fireEvent.keyDown(slider(), { key: 'ArrowLeft' });
+    const tip = await screen.findByRole('tooltip');
+    await waitFor(() => expect(tip.textContent).toContain(`turn ${k + 1} of ${s.points.length}`));
+    expect(tip.textContent).toContain(`${s.points[k].total.toLocaleString('en-US')} tok`);
+  }
 }
 
 describe('context over time', () => {
@@ -169,6 +182,12 @@ describe('context over time', () => {
     const uHash = (await import('node:crypto')).createHash('sha256').update(u, 'utf8').digest('hex');
     api.appendLines(api.keyOf('linear'), [u, entry('live-a', 'live-u', uHash, 'assistant', 'done')]);
     await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBe(before + 1));
+    // Asked again naming the series drawn: the answer sent only the points after the old leaf's turn.
+    const req = seriesCalls(api).at(-1)!.req as Parameters<typeof api.getContextSeries>[0];
+    expect(req.held).toMatchObject({ leaf: last, points: before });
+    const delta = await api.getContextSeries(req);
+    expect([delta.kept, delta.points.length]).toEqual([before - 1, 2]);
+    await expectDrawn(await lastSeries(api));
   });
 
   it('g hides and shows the chart; compare in plan mode draws plan B too', async () => {

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ApiEvent, LeafRequest } from '../../shared/api';
 import type { ContextSeries } from '../../shared/api-features';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
+import { heldOf, withHeld } from '../../shared/series-delta';
 import { useAppStore } from '../store/app-store';
 
 /** Live appends arrive in bursts: one re-fetch per quiet moment. */
@@ -100,6 +101,13 @@ export function useContextSeries(open: boolean): SeriesState {
   const [asked, setAsked] = useState<string | null>(null);
   const deferred = big && asked !== key;
   const [state, setState] = useState<Loaded>({ sig: '', series: null, seriesB: null, error: null });
+  // The series drawn now, read when the next one is asked: the answer then sends only the points
+  // after those it keeps of it (a click on another branch keeps those before the fork).
+  // (Set in an effect declared before the one that asks: it runs first after the same commit.)
+  const drawn = useRef(state);
+  useEffect(() => {
+    drawn.current = state;
+  }, [state]);
   const leaf = useChartLeaf(state.series);
   const withB = compare.open && compare.mode === 'plan';
   const { planB, overridesB } = compare;
@@ -140,9 +148,15 @@ export function useContextSeries(open: boolean): SeriesState {
       profile,
       overrides,
     };
-    const a = api.getContextSeries(req, opts);
+    const { series: heldA, seriesB: heldB } = drawn.current;
+    const a = api.getContextSeries({ ...req, held: heldOf(heldA) }, opts).then((s) => withHeld(heldA, s));
     const b = withB
-      ? api.getContextSeries({ ...req, plan: planB, profile: profileB, overrides: overridesB }, opts)
+      ? api
+          .getContextSeries(
+            { ...req, plan: planB, profile: profileB, overrides: overridesB, held: heldOf(heldB) },
+            opts,
+          )
+          .then((s) => withHeld(heldB, s))
       : Promise.resolve(null);
     Promise.all([a, b]).then(
       ([series, seriesB]) => !abort.signal.aborted && setState({ sig, series, seriesB, error: null }),

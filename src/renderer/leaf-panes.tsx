@@ -17,15 +17,8 @@ export function LeafPanes() {
   // layout, one paint: the panes never show two leaves). Until it is committed the panes show
   // the previous view, as while it loads.
   const latest = useAppStore((s) => s.leafView);
-  const latestReq = useAppStore((s) => s.leafViewRequest);
-  const deferred = useDeferredValue(latest);
-  const deferredReq = useDeferredValue(latestReq);
-  // The first view (an open, a reload) is drawn in the task its answer lands in: there is no
-  // previous view to keep on screen, and deferred it waited behind every urgent render of the
-  // page's start (rows, the library's answers), each of which restarts a deferred render.
-  const first = deferred === null;
-  const view = first ? latest : deferred;
-  const viewReq = first ? latestReq : deferredReq;
+  const view = useDeferredValue(latest);
+  const viewReq = useDeferredValue(useAppStore((s) => s.leafViewRequest));
   const error = useAppStore((s) => s.leafError);
   const loading = useAppStore((s) => s.leafLoading);
   const reading = useAppStore((s) => s.sessionInfo?.reading != null);

@@ -104,33 +104,4 @@ describe("a leaf's first screen", () => {
     );
     expect(api.calls.filter((c) => c.method === 'getChainItems' || c.method === 'getProjectedMessages')).toEqual([]);
   });
-
-  it('draws the first view in the task its answer lands in, not in a deferred render after it', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
-    let answered: Promise<LeafView> | null = null;
-    await renderOnBackend({
-      written: { long: longSession(40) },
-      hash: sessionHash('long'),
-      before: (a) =>
-        injectFault(a, 'getLeafView', (req, real) => {
-          answered ??= real(req).then(async (v) => {
-            await held;
-            return v;
-          });
-          return answered;
-        }),
-    });
-    await waitFor(() => expect(answered).not.toBeNull());
-    // Everything else the page's start asks and draws is done: only the view is still to come.
-    await waitFor(() => expect(document.querySelector('.tree [data-entry-id]')).not.toBeNull());
-    expect(document.querySelector('.leaf-panes[data-leaf-id]')).toBeNull();
-    release();
-    await answered;
-    // Microtasks only: no task (a deferred render's slice, a timer) runs between the answer and here.
-    for (let k = 0; k < 100; k++) await Promise.resolve();
-    expect(document.querySelector('.leaf-panes[data-leaf-id]')?.getAttribute('data-leaf-id')).toBe('r39');
-    expect(counts().history).toBeGreaterThan(0);
-    expect(counts().projected).toBeGreaterThan(0);
-  });
 });

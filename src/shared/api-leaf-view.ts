@@ -93,7 +93,7 @@ export const MAX_CHAIN_ITEMS = 2000;
 /**
  * Both panes for one leaf. Long strings in `projection` are clipped (see `clipped`).
  * `chain` is a window of the chain root → leaf: items `chainStart … chainStart + chain.length - 1`
- * of `chainLength`, by default the last SCREEN_CHAIN (ending at the leaf).
+ * of `chainLength`, the last `screen.chainRows` (at most SCREEN_CHAIN, ending at the leaf).
  */
 export interface LeafView {
   leaf: string;
@@ -120,35 +120,46 @@ export interface LeafView {
   /** Messages of the whole projection, whatever this reply carries of them. */
   messageCount: number;
   /**
-   * With `pagedMessages`: the first screen of the projected pane — messages 0 … SCREEN_HEAD-1 and
-   * the last SCREEN_TAIL (the open turn and the tail) — as one page, or two when they do not touch.
-   * The rest comes from `getProjectedMessages`. Empty without `pagedMessages`.
+   * With `pagedMessages`: the first screen of the projected pane — the last messages (the open
+   * turn and the tail, where the pane opens), as many as `screen.messages` (at most SCREEN_TAIL) —
+   * as one page. The rest comes from `getProjectedMessages` as the pane scrolls. Empty without
+   * `pagedMessages`.
    */
   messagePages: ProjectedMessagesPage[];
 }
 
-/** Projected messages `getLeafView` sends first (paged): the head of the pane ... */
-export const SCREEN_HEAD = 30;
 /**
- * ... and its end (the open turn and the tail, what a user looks at first on a live session): the
- * pane opens there. A screen holds ~8 long messages but ~22 short ones (a tool call, a short
+ * Most projected messages `getLeafView` sends first (paged): the pane's end (the open turn and the
+ * tail, what a user looks at first on a live session), where the pane opens. Its head comes by
+ * page once scrolled to. A screen holds ~8 long messages but ~22 short ones (a tool call, a short
  * result: ~40 px), with 6 drawn beyond its edge once shown: a tail of 20 made most clicks on the
- * 100 MB session ask for a page at once, a second round trip and a second draw (a tail of 10
- * did so for long messages too).
+ * 100 MB session ask for a page at once, a second round trip and a second draw.
  */
 export const SCREEN_TAIL = 32;
 /** Most projected messages one `getProjectedMessages` page carries. */
 export const MAX_PROJECTED_PAGE = 500;
 /**
- * Chain items `getLeafView` sends first: the History pane's first screen at the leaf (~30 rows
+ * Most chain items `getLeafView` sends first: the History pane's first screen at the leaf (rows
  * in view and those drawn beyond its edge), not a whole CHAIN_WINDOW — the answer a click waits
  * for follows what is visible. The rest comes from `getChainItems` as the pane scrolls.
  */
 export const SCREEN_CHAIN = 80;
 
+/**
+ * The screen a leaf view's first answer is for, as the page sizes it (its height over the
+ * smallest row each pane draws, and the rows drawn beyond the edge): the History's rows at the
+ * leaf end and the projected pane's messages at its end. Clamped to SCREEN_CHAIN / SCREEN_TAIL;
+ * without it, those.
+ */
+export interface LeafScreen {
+  chainRows: number;
+  messages: number;
+}
+
 /** `getLeafView` with the projected pane paged (`pagedMessages: true`) or whole (absent/false). */
 export interface LeafViewRequest extends LeafRequest {
   pagedMessages?: boolean;
+  screen?: LeafScreen;
 }
 
 /** A window of a leaf's projected messages: `start … start + count - 1` (count ≤ MAX_PROJECTED_PAGE). */

@@ -91,7 +91,18 @@ export const requestSchemas = ownTable({
       sliceStart: count.optional(),
     })
     .strict(),
-  getLeafView: leafRequest.extend({ pagedMessages: z.boolean().optional() }).strict(),
+  getLeafView: leafRequest
+    .extend({
+      pagedMessages: z.boolean().optional(),
+      screen: z
+        .object({
+          chainRows: z.number().int().min(1).max(MAX_CHAIN_ITEMS),
+          messages: z.number().int().min(1).max(MAX_PROJECTED_PAGE),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict(),
   getChainItems: leafRequest
     .extend({
       start: count,

@@ -1,7 +1,6 @@
 import type { CancelSignal } from '../core/cancel';
 import {
   SCREEN_CHAIN,
-  SCREEN_HEAD,
   SCREEN_TAIL,
   type ChainItem,
   type ChainItems,
@@ -118,18 +117,19 @@ function messagePage(
   return { start, messages, clipped, sourcePositions: sourcePositionsOf(s, c, messages) };
 }
 
-/** The first screen of the projected pane: the first SCREEN_HEAD messages and the last SCREEN_TAIL, one page when they touch. */
-function firstScreen(s: OpenSession, c: LeafContext, signal?: CancelSignal): ProjectedMessagesPage[] {
+/**
+ * The first screen of the projected pane: its last `count` messages, where it opens (its head
+ * comes by page once scrolled to: sent first, it was a tenth of the answer and never on screen).
+ */
+function firstScreen(s: OpenSession, c: LeafContext, count: number, signal?: CancelSignal): ProjectedMessagesPage[] {
   const n = c.lp.messageCount;
-  const headEnd = Math.min(n, SCREEN_HEAD);
-  const tailStart = Math.max(headEnd, n - SCREEN_TAIL);
-  if (tailStart <= headEnd) return [messagePage(s, c, 0, n, signal)];
-  return [messagePage(s, c, 0, headEnd, signal), messagePage(s, c, tailStart, n, signal)];
+  return [messagePage(s, c, Math.max(0, n - count), n, signal)];
 }
 
 /**
- * Both panes for one leaf: the last SCREEN_CHAIN chain items with their visibility, and the
- * projection — whole (clipped), or with `pagedMessages` only its first screen (see LeafView).
+ * Both panes for one leaf: the chain items at the leaf end that its screen shows, with their
+ * visibility, and the projection — whole (clipped), or with `pagedMessages` only its first screen
+ * (see LeafView).
  * The plan comes as its outline (counts and strip), never row by row: the answer's size follows
  * the screen, not the number of turns (rows: `getPlanTurns`).
  */
@@ -138,10 +138,11 @@ export function leafView(s: OpenSession, req: LeafViewRequest, signal?: CancelSi
   const ix = s.ledger.index;
   const { chain, summary, messageCount } = c.lp;
   const { plan: _rows, ...projection } = summary;
-  const chainStart = Math.max(0, chain.length - SCREEN_CHAIN);
+  const chainStart = Math.max(0, chain.length - Math.min(SCREEN_CHAIN, req.screen?.chainRows ?? SCREEN_CHAIN));
   const paged = req.pagedMessages === true;
   const whole = paged ? null : messagePage(s, c, 0, messageCount, signal);
-  const messagePages = paged ? firstScreen(s, c, signal) : [];
+  const tail = Math.min(SCREEN_TAIL, req.screen?.messages ?? SCREEN_TAIL);
+  const messagePages = paged ? firstScreen(s, c, tail, signal) : [];
   const sourcePositions = whole
     ? whole.sourcePositions
     : nullProtoRecord(new Map(messagePages.flatMap((p) => Object.entries(p.sourcePositions))));

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PROJECTED_PAGE, SCREEN_HEAD, SCREEN_TAIL, type LeafView, type ProjectedMessages } from '../../shared/api';
+import { MAX_PROJECTED_PAGE, SCREEN_CHAIN, SCREEN_TAIL, type LeafView, type ProjectedMessages } from '../../shared/api';
 import { DEFAULT_PROFILE, type Json, type ProjectedMessage } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { cwdHash } from '../core/fnv1a64';
@@ -51,7 +51,7 @@ async function pagedMessages(key: string, leaf: string | null, plan: 'auto' | 'n
   const out: ProjectedMessage[] = new Array<ProjectedMessage>(v.messageCount);
   for (const p of v.messagePages) p.messages.forEach((m, k) => (out[p.start + k] = m));
   const screen = v.messagePages.reduce((n, p) => n + p.messages.length, 0);
-  expect(screen).toBe(Math.min(v.messageCount, SCREEN_HEAD + SCREEN_TAIL));
+  expect(screen).toBe(Math.min(v.messageCount, SCREEN_TAIL));
   for (let start = 0; start < v.messageCount; start += 37) {
     const page = (await backend.call(
       'getProjectedMessages',
@@ -112,10 +112,41 @@ describe('the projected pane in pages', () => {
     )) as LeafView;
     expect(whole.messagePages).toEqual([]);
     expect(whole.messageCount).toBe(whole.projection.messages.length);
-    expect(whole.messageCount).toBeGreaterThan(SCREEN_HEAD + SCREEN_TAIL);
+    expect(whole.messageCount).toBeGreaterThan(SCREEN_TAIL);
     expect({ ...paged.projection, messages: [] }).toEqual({ ...whole.projection, messages: [] });
     expect(paged.messageCount).toBe(whole.messageCount);
-    expect(paged.messagePages.map((p) => p.start)).toEqual([0, whole.messageCount - SCREEN_TAIL]);
+    // Its first screen is the pane's end, where it opens: the head comes by page.
+    expect(paged.messagePages.map((p) => p.start)).toEqual([whole.messageCount - SCREEN_TAIL]);
+  });
+
+  it("sends the screen it is asked for: the History's rows at the leaf end and the pane's last messages", async () => {
+    const whole = (await backend.call('getLeafView', req(GEN_KEY, null, 'auto'), client)) as LeafView;
+    const screen = { chainRows: 9, messages: 4 };
+    const v = (await backend.call(
+      'getLeafView',
+      { ...req(GEN_KEY, null, 'auto'), pagedMessages: true, screen },
+      client,
+    )) as LeafView;
+    expect(v.chain.map((c) => c.pos)).toEqual([...Array(9).keys()].map((k) => v.chainLength - 9 + k));
+    expect(v.chainStart).toBe(v.chainLength - 9);
+    expect(v.messagePages).toHaveLength(1);
+    expect(v.messagePages[0].start).toBe(whole.messageCount - 4);
+    expect(v.messagePages[0].messages).toEqual(whole.projection.messages.slice(-4));
+    // A screen taller than the bounds gets the bounds; a screen of no rows is refused.
+    const tall = (await backend.call(
+      'getLeafView',
+      { ...req(GEN_KEY, null, 'auto'), pagedMessages: true, screen: { chainRows: 2000, messages: 500 } },
+      client,
+    )) as LeafView;
+    expect(tall.messagePages[0].messages).toHaveLength(SCREEN_TAIL);
+    expect(tall.chain).toHaveLength(SCREEN_CHAIN);
+    await expect(
+      backend.call(
+        'getLeafView',
+        { ...req(GEN_KEY, null, 'auto'), pagedMessages: true, screen: { chainRows: 0, messages: 4 } },
+        client,
+      ),
+    ).rejects.toMatchObject({ code: 'bad_request' });
   });
 
   it('refuses a page over MAX_PROJECTED_PAGE and clamps a start past the end', async () => {

@@ -15,13 +15,10 @@ import { SessionCard } from '../entry-views/session-card';
 import { ownValue } from '../../shared/own-key';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
 import { TextViewContext, TextViewToggle, useTextView } from '../text/text-view';
+import { HISTORY_OVERSCAN, HISTORY_ROW_PX } from '../util/leaf-screen';
 
-/**
- * Estimated height of a history row (rows are measured once drawn): a closed row's, as Chromium
- * draws it (panes.css .history-line). Off by much, a new view's first screen has too few rows and
- * draws again, in the same task, once they are measured.
- */
-const ROW_ESTIMATE = 22;
+/** Estimated height of a history row (util/leaf-screen.ts): rows are measured once drawn. */
+const ROW_ESTIMATE = HISTORY_ROW_PX;
 
 interface Props {
   view: LeafView;
@@ -123,7 +120,7 @@ function HistoryList({ source, view, sessionKey, rect }: ListProps) {
       count: source.total,
       getScrollElement: () => scrollRef.current,
       estimateSize: () => ROW_ESTIMATE,
-      overscan: 12,
+      overscan: HISTORY_OVERSCAN,
       firstOverscan: 2,
       rect,
       // Start at the leaf end: what a user looks at first, and the window the view came with.

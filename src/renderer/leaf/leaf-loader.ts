@@ -1,7 +1,7 @@
 import type { Api } from '../../shared/api';
 import { describeError } from '../api/api-methods';
 import type { AppState } from '../store/app-store';
-import { leafRequestOf, pagedOf } from '../store/leaf-request';
+import { leafRequestOf, leafViewRequestOf, pagedOf } from '../store/leaf-request';
 
 /** The store as the loader reads it: its state and its changes. */
 export interface LoaderStore {
@@ -83,7 +83,7 @@ export function startLeafLoader(api: Api, store: LoaderStore): () => void {
     asked = want;
     const req = leafRequestOf(want, want.key);
     // Sent before the store hears of it: the request is on the wire in this task.
-    const answer = api.getLeafView({ ...req, pagedMessages: want.paged }, { signal: mine.signal });
+    const answer = api.getLeafView(leafViewRequestOf(want, want.key, want.paged), { signal: mine.signal });
     s.leafLoadStarted();
     answer.then(
       (v) => !mine.signal.aborted && store.getState().leafLoaded(v, req),

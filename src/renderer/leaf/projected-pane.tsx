@@ -15,6 +15,7 @@ import { ProjectedMessageView } from './projected-message-view';
 import { TextViewContext, TextViewToggle, useTextView } from '../text/text-view';
 import { VerbatimText } from '../text/verbatim-text';
 import { TotalsBar } from './totals-bar';
+import { MESSAGE_OVERSCAN } from '../util/leaf-screen';
 
 /** Estimated height of a projected message (messages are measured once drawn). */
 const MESSAGE_ESTIMATE = 96;
@@ -148,7 +149,7 @@ function MessageList({ source, view, request, linkable, rect, learned, margin: k
       count: source.total,
       getScrollElement: () => scrollRef.current,
       estimateSize: () => MESSAGE_ESTIMATE,
-      overscan: 6,
+      overscan: MESSAGE_OVERSCAN,
       firstOverscan: 1,
       rect,
       learned,

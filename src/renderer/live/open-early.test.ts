@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppState } from '../store/app-store';
+import { leafScreen } from '../util/leaf-screen';
 import { askOpenEarly, keepCursorRow } from './open-early';
 
 /** A store of just the fields read here, whose changes are told to its subscribers. */
@@ -42,7 +43,15 @@ describe('a reload asks what it will show with the open', () => {
       ['getTreeRows', { key: 'k', start: 35_840, count: 256, foldAudit: false }],
       [
         'getLeafView',
-        { key: 'k', leaf: null, plan: 'auto', profile: base.profile, overrides: {}, pagedMessages: true },
+        {
+          key: 'k',
+          leaf: null,
+          plan: 'auto',
+          profile: base.profile,
+          overrides: {},
+          pagedMessages: true,
+          screen: leafScreen(),
+        },
       ],
     ]);
   });

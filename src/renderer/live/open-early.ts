@@ -1,7 +1,7 @@
 import type { AskEarly } from '../api/early-asks';
 import { TREE_PAGE } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
-import { leafRequestOf, pagedOf } from '../store/leaf-request';
+import { leafViewRequestOf, pagedOf } from '../store/leaf-request';
 
 /** The row of the tab's cursor and what was selected then, kept for the tab's next load (a reload). */
 const STORE_KEY = 'vak-explorer.opened-row.v1';
@@ -79,5 +79,5 @@ export function askOpenEarly(askEarly: AskEarly, st: AppState, key: string): voi
     const start = Math.floor(kept.row / TREE_PAGE) * TREE_PAGE;
     askEarly('getTreeRows', { key, start, count: TREE_PAGE, foldAudit: st.foldAudit });
   }
-  askEarly('getLeafView', { ...leafRequestOf(st, key), pagedMessages: pagedOf(st) });
+  askEarly('getLeafView', leafViewRequestOf(st, key, pagedOf(st)));
 }

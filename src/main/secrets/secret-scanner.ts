@@ -11,7 +11,8 @@
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink, RestoredLineSink } from '../core/line-reader';
 import type { BatchResult, HeldFinding, LineFile } from './scan-batch';
-import { sharedScanThread, type ScanThread } from './scan-thread';
+import { copyBytes } from './scan-ring';
+import { BATCH_LINES, sharedScanThread, type ScanThread } from './scan-thread';
 
 export type { HeldFinding } from './scan-batch';
 
@@ -78,13 +79,13 @@ export class SecretScanner implements LineSink {
       this.send();
       f = null;
     }
-    if (f && f.used + bytes.length > f.bytes.length) {
+    if (f && (f.used + bytes.length > f.bytes.length || f.ends.length >= BATCH_LINES)) {
       this.send();
       f = null;
     }
     if (!f) {
       f = {
-        bytes: Buffer.from(this.thread.buffer(bytes.length)),
+        bytes: this.thread.buffer(bytes.length),
         used: 0,
         ends: [],
         lineNos: [],
@@ -94,7 +95,7 @@ export class SecretScanner implements LineSink {
       };
       this.filling = f;
     }
-    bytes.copy(f.bytes, f.used);
+    copyBytes(bytes, f.bytes, f.used);
     f.used += bytes.length;
     f.ends.push(f.used);
     f.lineNos.push(lineNo);
@@ -198,16 +199,20 @@ export class SecretScanner implements LineSink {
   private send(): void {
     const f = this.filling;
     this.filling = null;
-    if (!f || f.ends.length === 0) return;
+    if (!f) return;
+    if (f.ends.length === 0) {
+      this.thread.unused(f.bytes);
+      return;
+    }
     const epoch = this.epoch;
     const lines = f.ends.length;
-    const buf = f.bytes.buffer as ArrayBuffer;
     const index = f.index;
     const where = this.file && f.offsets.length === lines ? { file: this.file, offsets: f.offsets } : {};
     this.thread.submit(
       this.owner,
       epoch,
-      { buf, ends: f.ends, lineNos: f.lineNos, entries: f.entries, ...where },
+      f.bytes,
+      { ends: f.ends, lineNos: f.lineNos, entries: f.entries, ...where },
       (r, lost) => {
         if (epoch === this.epoch) {
           this.queued -= lines;

@@ -5,7 +5,6 @@
  */
 import type { BatchResult, LineBatch, LineFile } from './scan-batch';
 import type { GateKind } from './secret-gate-wasm';
-import type { RingData } from './scan-ring';
 
 /** The scan thread's name (Linux: its `comm`), so tools can tell it from the backend thread. */
 export const THREAD_NAME = 'vak-secrets';
@@ -37,8 +36,6 @@ export interface ScanThreadData {
   heldBytes?: number;
   /** The lint thread's wait after a full batch (tests); unset: its default. */
   lintQuietMs?: number;
-  /** The batch slots shared with the reading thread (scan-ring.ts); unset: every batch comes in a message. */
-  ring?: RingData;
   /** Set on the lint thread. */
   role?: 'lint';
 }
@@ -47,11 +44,6 @@ export interface ScanThreadData {
 export type ToScanThread =
   /** Scan `batch`; answered by `done` with the same id (and the buffer, for the next batch). */
   | { type: 'scan'; id: number; owner: number; epoch: number; batch: LineBatch }
-  /**
-   * Scan the `lines` lines in shared slot `slot` (scan-ring.ts), then free the slot; answered as
-   * `scan` is, with no buffer to hand back. `file`: the lines' offsets beside them are in it.
-   */
-  | { type: 'slot'; id: number; owner: number; epoch: number; slot: number; lines: number; file?: LineFile }
   /** `owner`'s reading started over: its batches of an older epoch still queued are not scanned. */
   | { type: 'drop'; owner: number; epoch: number };
 

@@ -13,7 +13,6 @@ import { scanBatch, type BatchResult, type LineBatch } from './scan-batch';
 import type { GateKind } from './secret-gate-wasm';
 import type { FromScanThread, ScanThreadData, ToScanThread } from './scan-protocol';
 import { SCAN_NICE } from './scan-priority';
-import { BatchRing } from './scan-ring';
 
 /** What a batch came to: scanned (`result`), dropped unscanned (null), or lost with a stopped thread. */
 export type BatchDone = (result: BatchResult | null, lost: boolean) => void;
@@ -22,13 +21,9 @@ export type BatchDone = (result: BatchResult | null, lost: boolean) => void;
 export const BATCH_BYTES = 1 << 20;
 /**
  * Batch buffers made (and their pages touched) when the thread is made, and kept for its life:
- * while the scan thread keeps up, a read cycles through them and touches no fresh memory. They are
- * the slots of a ring shared with the scan thread (scan-ring.ts), or, without shared memory, a
- * pool of buffers handed there and back.
+ * while the scan thread keeps up, a read cycles through them and touches no fresh memory.
  */
 export const POOL_BUFFERS = 8;
-/** Lines a batch holds at most (a shared slot keeps their numbers beside the bytes). */
-export const BATCH_LINES = 16384;
 
 export interface ScanThreadOptions {
   /** Pooled batch buffers (POOL_BUFFERS). */
@@ -39,8 +34,6 @@ export interface ScanThreadOptions {
   lintQuietMs?: number;
   /** Gated bytes the lint thread holds before the rest is read back from the file; default in secret-scan-worker.ts. */
   heldBytes?: number;
-  /** false: no ring of shared slots, the batches' buffers handed there and back (as without shared memory). */
-  shared?: boolean;
 }
 /** In the fallback: scanning waits until no batch has come for this long, then runs in steps of about this long. */
 const QUIET_MS = 30;
@@ -50,19 +43,9 @@ interface Job {
   id: number;
   owner: number;
   epoch: number;
-  /** Its lines (in a shared slot: `buf` empty, the numbers also in the slot). */
   batch: LineBatch;
-  /** Its shared slot, or -1 (its bytes in `batch.buf`). */
-  slot: number;
-  /** Handed to the scan thread (a slot then is the scan thread's to free). */
-  sent: boolean;
   done: BatchDone;
 }
-
-/** The lines of a batch, as a reading thread filled them (the bytes apart). */
-export type BatchLines = Omit<LineBatch, 'buf'>;
-
-const EMPTY = new ArrayBuffer(0);
 
 export class ScanThread {
   private worker: Worker | null = null;
@@ -72,19 +55,12 @@ export class ScanThread {
   private unsent: Job[] = [];
   private nextId = 1;
   private readonly pool: ArrayBuffer[] = [];
-  /** The batch slots shared with the scan thread; null without shared memory (the pool then). */
-  private ring: BatchRing | null;
   private readonly poolBuffers: number;
   private readonly nice: number | null;
   private readonly lintQuietMs: number | undefined;
   private readonly heldBytes: number | undefined;
-  /**
-   * Batch buffers made beyond the pool (the ring's slots): the scan thread lagged and every one was
-   * out. Those batches go in messages, their buffers handed over.
-   */
+  /** Batch buffers made beyond the pool: the scan thread lagged and every pooled one was out. */
   freshBuffers = 0;
-  /** Batches handed to the scan thread in a shared slot. */
-  ringBatches = 0;
   /** The scan thread's id (worker_threads), once it started; null before, or in the fallback. */
   threadId: number | null = null;
   /** The gate the scan thread runs, once it started (null before, or in the fallback). */
@@ -105,15 +81,8 @@ export class ScanThread {
     this.heldBytes = options.heldBytes;
     // Written now (calloc'd memory is not touched until used), so a read's copies land in pages
     // already faulted in.
-    this.ring = options.shared === false ? null : BatchRing.create(this.poolBuffers, BATCH_BYTES, BATCH_LINES);
-    if (!this.ring)
-      for (let k = 0; k < this.poolBuffers; k++)
-        this.pool.push(Buffer.allocUnsafeSlow(BATCH_BYTES).fill(0).buffer as ArrayBuffer);
-  }
-
-  /** Shared slots free now (null without a ring; tests). */
-  get freeSlots(): number | null {
-    return this.ring?.free ?? null;
+    for (let k = 0; k < this.poolBuffers; k++)
+      this.pool.push(Buffer.allocUnsafeSlow(BATCH_BYTES).fill(0).buffer as ArrayBuffer);
   }
 
   /**
@@ -123,45 +92,22 @@ export class ScanThread {
    * thread hands the buffers back as it takes their lines, keeping only those its gate passes, so
    * the memory held is the backlog it has not taken yet. Fresh ones are not kept after.
    */
-  buffer(bytes: number): Buffer {
-    if (bytes <= BATCH_BYTES && this.ring && this.state !== 'inline') {
-      const slot = this.ring.acquire();
-      if (slot) return slot.bytes;
-    }
+  buffer(bytes: number): ArrayBuffer {
     const pooled = bytes <= BATCH_BYTES ? this.pool.pop() : undefined;
-    if (pooled) return Buffer.from(pooled);
+    if (pooled) return pooled;
     this.freshBuffers++;
-    return Buffer.from(Buffer.allocUnsafeSlow(Math.max(bytes, BATCH_BYTES)).buffer as ArrayBuffer);
+    return Buffer.allocUnsafeSlow(Math.max(bytes, BATCH_BYTES)).buffer as ArrayBuffer;
   }
 
-  /** A buffer from `buffer` that holds no batch after all: back to the ring or the pool. */
-  unused(bytes: Buffer): void {
-    const slot = this.ring ? this.ring.slotOf(bytes) : -1;
-    if (slot >= 0) this.ring?.release(slot);
-    else if (!(bytes.buffer instanceof SharedArrayBuffer)) this.recycle(bytes.buffer as ArrayBuffer);
-  }
-
-  /**
-   * Scans the lines in `bytes` (a buffer from `buffer`, filled from its start: the caller no
-   * longer touches it) and tells `done`.
-   */
-  submit(owner: number, epoch: number, bytes: Buffer, lines: BatchLines, done: BatchDone): void {
-    const slot = this.ring ? this.ring.slotOf(bytes) : -1;
-    const batch: LineBatch = { ...lines, buf: slot >= 0 ? EMPTY : ownBuffer(bytes, lines.ends) };
-    const job: Job = { id: this.nextId++, owner, epoch, batch, slot, sent: false, done };
-    if (slot >= 0) {
-      const offsets = lines.file && lines.offsets ? lines.offsets : null;
-      this.ring?.write(slot, lines.ends, lines.lineNos, lines.entries, offsets);
-    }
+  /** Scans `batch` (its buffer is handed over: the caller no longer touches it) and tells `done`. */
+  submit(owner: number, epoch: number, batch: LineBatch, done: BatchDone): void {
+    const job: Job = { id: this.nextId++, owner, epoch, batch, done };
     this.jobs.set(job.id, job);
     this.lastSubmitAt = performance.now();
     if (this.state === 'idle') this.start();
     if (this.state === 'ready') this.send(job);
     else this.unsent.push(job);
-    if (this.state === 'inline') {
-      this.unshare(job);
-      this.runInline();
-    }
+    if (this.state === 'inline') this.runInline();
     this.worker?.ref();
   }
 
@@ -195,10 +141,8 @@ export class ScanThread {
     if (this.state !== 'inline') this.state = 'idle';
     this.threadId = null;
     this.osThreadId = null;
-    const held = this.loseAll();
+    this.loseAll();
     await w?.terminate();
-    // Only now is the thread surely done with the slots it held.
-    for (const slot of held) this.ring?.release(slot);
   }
 
   private start(warm = false): void {
@@ -220,7 +164,6 @@ export class ScanThread {
         warm,
         lintQuietMs: this.lintQuietMs,
         heldBytes: this.heldBytes,
-        ...(this.ring ? { ring: this.ring.data } : {}),
       };
       w = new Worker(file, { workerData: data });
     } catch (e) {
@@ -255,8 +198,7 @@ export class ScanThread {
       this.state = 'idle';
       this.threadId = null;
       this.osThreadId = null;
-      // The thread is gone: the slots it held are free again.
-      for (const slot of this.loseAll()) this.ring?.release(slot);
+      this.loseAll();
     });
   }
 
@@ -264,27 +206,11 @@ export class ScanThread {
     console.warn(`vak-explorer: the secret scan thread could not start (${reason}); scanning on the reading thread`);
     this.state = 'inline';
     this.worker = null;
-    for (const j of this.unsent) this.unshare(j);
     this.runInline();
   }
 
-  /** A batch in a shared slot, never handed over, copied out of it (the fallback scans it here). */
-  private unshare(j: Job): void {
-    if (j.slot < 0 || !this.ring) return;
-    const n = j.batch.ends.length;
-    j.batch.buf = ownBuffer(this.ring.lines(j.slot, n).bytes, j.batch.ends);
-    this.ring.release(j.slot);
-    j.slot = -1;
-  }
-
   private send(j: Job): void {
-    j.sent = true;
-    const { id, owner, epoch, batch } = j;
-    if (j.slot >= 0) {
-      this.ringBatches++;
-      const file = batch.file && batch.offsets ? { file: batch.file } : {};
-      this.post({ type: 'slot', id, owner, epoch, slot: j.slot, lines: batch.ends.length, ...file });
-    } else this.post({ type: 'scan', id, owner, epoch, batch }, [batch.buf]);
+    this.post({ type: 'scan', id: j.id, owner: j.owner, epoch: j.epoch, batch: j.batch }, [j.batch.buf]);
   }
 
   private post(m: ToScanThread, transfer: ArrayBuffer[] = []): void {
@@ -292,8 +218,6 @@ export class ScanThread {
   }
 
   private recycle(buf: ArrayBuffer): void {
-    // With a ring, a buffer here was made beyond it: not kept.
-    if (this.ring) return;
     if (buf.byteLength === BATCH_BYTES && this.pool.length < this.poolBuffers) this.pool.push(buf);
   }
 
@@ -301,25 +225,17 @@ export class ScanThread {
     const j = this.jobs.get(id);
     if (!j) return;
     this.jobs.delete(id);
-    // In the fallback (or a batch never sent) the buffer, or the slot, is still here.
-    if (j.slot >= 0 && !j.sent) this.ring?.release(j.slot);
+    // In the fallback (or a batch never sent) the buffer is still here.
     if (j.batch.buf.byteLength > 0) this.recycle(j.batch.buf);
     if (this.jobs.size === 0) this.worker?.unref();
     j.done(result, false);
   }
 
-  /** Every batch not answered is lost; returns the slots the scan thread held (freed once it is gone). */
-  private loseAll(): number[] {
+  private loseAll(): void {
     const lost = [...this.jobs.values()];
     this.jobs.clear();
     this.unsent = [];
-    const held: number[] = [];
-    for (const j of lost) {
-      if (j.slot >= 0 && j.sent) held.push(j.slot);
-      else if (j.slot >= 0) this.ring?.release(j.slot);
-    }
     for (const j of lost) j.done(null, true);
-    return held;
   }
 
   /** The fallback: the batches scanned on this thread, once reading pauses, in short steps. */
@@ -358,18 +274,6 @@ export class ScanThread {
     const partial = new Map<number, BatchResult>();
     setTimeout(() => void step(), QUIET_MS);
   }
-}
-
-/**
- * `bytes` as a batch's own buffer: the ArrayBuffer under it when the lines start there and it is no
- * shared memory (the usual case: a buffer from `ScanThread.buffer`), else a copy of its lines.
- */
-function ownBuffer(bytes: Buffer, ends: readonly number[]): ArrayBuffer {
-  if (bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
-  const used = ends.length > 0 ? ends[ends.length - 1] : 0;
-  const own = new ArrayBuffer(used);
-  new Uint8Array(own).set(bytes.subarray(0, used));
-  return own;
 }
 
 let shared: ScanThread | null = null;

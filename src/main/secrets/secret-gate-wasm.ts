@@ -77,8 +77,7 @@ export function wasmLineGate(): LineGate | null {
       const need = outAt + n;
       if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
       const mem = new Uint8Array(memory.buffer);
-      // Natively (`fill`): `set` from shared memory copies a word at a time.
-      if (bytes > 0) Buffer.from(memory.buffer).fill(all.subarray(0, bytes), 0, bytes);
+      mem.set(all.subarray(0, bytes), 0);
       new Uint32Array(memory.buffer, endsAt, n).set(ends);
       gate(endsAt, n, outAt);
       const out = mem.slice(outAt, outAt + n);

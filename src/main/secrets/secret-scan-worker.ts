@@ -14,8 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { parentPort, threadId, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { lineHash, readBackLines } from './read-back';
-import type { BatchResult, LineBatch, LineFile } from './scan-batch';
-import { BatchRing, copyBytes } from './scan-ring';
+import type { BatchResult, LineBatch } from './scan-batch';
 import { lineGate } from './secret-gate-wasm';
 import {
   LINT_THREAD_NAME,
@@ -32,19 +31,7 @@ import { setThisThreadNice } from './scan-priority';
 import { warmUpBatch } from './scan-warm-up';
 
 type Scan = Extract<ToScanThread, { type: 'scan' }>;
-type Slot = Extract<ToScanThread, { type: 'slot' }>;
 type Gated = Extract<ToLintThread, { type: 'scan' }>;
-
-/** A batch's lines to gate: in a buffer handed over, or views of a shared slot. */
-interface Lines {
-  ends: ArrayLike<number>;
-  lineNos: ArrayLike<number>;
-  entries: ArrayLike<number>;
-  file?: LineFile;
-  offsets?: ArrayLike<number>;
-}
-
-const EMPTY = new ArrayBuffer(0);
 
 /** The warm-up batch's id: no reading thread's (theirs count from 1), so its answer is not sent. */
 const WARM_UP = -1;
@@ -140,9 +127,10 @@ function runScanThread(): void {
    * back at once. Most of a session's bytes (long tool outputs) never pass it, so the backlog the
    * lint thread holds is a fraction of what was read.
    */
-  const gate = (all: Buffer, batch: Lines, id: number): { kept: LineBatch; gatedOut: number; readBack?: ReadBack } => {
-    const { ends, lineNos, entries, offsets } = batch;
-    const kept: LineBatch = { buf: EMPTY, ends: [], lineNos: [], entries: [] };
+  const gate = (batch: LineBatch, id: number): { kept: LineBatch; gatedOut: number; readBack?: ReadBack } => {
+    const { buf, ends, lineNos, entries, offsets } = batch;
+    const all = Buffer.from(buf);
+    const kept: LineBatch = { buf, ends: [], lineNos: [], entries: [] };
     const passing: Buffer[] = [];
     const at: number[] = [];
     let used = 0;
@@ -162,14 +150,14 @@ function runScanThread(): void {
       // The lint thread is behind by more than it may hold: these lines are read back later.
       const readBack: ReadBack = {
         file: batch.file,
-        offsets: at.map((k) => Number(offsets[k])),
+        offsets: at.map((k) => offsets[k]),
         hashes: passing.map(lineHash),
       };
       return { kept: { ...kept, buf: new ArrayBuffer(0) }, gatedOut, readBack };
     }
     const own = gatedBuffer(used);
     let to = 0;
-    for (const line of passing) to += copyBytes(line, own, to);
+    for (const line of passing) to += line.copy(own, to);
     if (id !== WARM_UP) {
       atLint.set(id, used);
       heldBytes += used;
@@ -177,35 +165,18 @@ function runScanThread(): void {
     return { kept: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut };
   };
   const take = (m: Scan): Gated => {
-    const { kept, gatedOut, readBack } = gate(Buffer.from(m.batch.buf), m.batch, m.id);
+    const { kept, gatedOut, readBack } = gate(m.batch, m.id);
     const read = m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0;
     post({ type: 'taken', id: m.id, buf: m.batch.buf });
     return { ...m, batch: kept, gatedOut, bulk: read >= BULK_BYTES, ...(readBack ? { readBack } : {}) };
   };
-  const ring = data.ring ? new BatchRing(data.ring) : null;
-  /** A batch in a shared slot: gated where it lies, its passing lines copied out, the slot freed. */
-  const takeSlot = (m: Slot): Gated => {
-    if (!ring) throw new Error('a batch in a shared slot, and no ring');
-    const { id, owner, epoch, slot, lines, file } = m;
-    const v = ring.lines(slot, lines);
-    let g: ReturnType<typeof gate>;
-    try {
-      g = gate(v.bytes, file ? { ...v, file } : { ends: v.ends, lineNos: v.lineNos, entries: v.entries }, id);
-    } finally {
-      ring.release(slot);
-    }
-    const { kept, gatedOut, readBack } = g;
-    const bulk = v.bytes.length >= BULK_BYTES;
-    return { type: 'scan', id, owner, epoch, batch: kept, gatedOut, bulk, ...(readBack ? { readBack } : {}) };
-  };
 
-  port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m.type === 'slot' ? takeSlot(m) : m));
+  port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m));
   post({ type: 'ready', threadId, gate: lineGate().kind });
   if (data.warm) {
     // Started ahead of any session: the gate, then the parse and the preset, run once on a
     // made-up batch (scan-warm-up.ts) now rather than during a first open.
-    const warm = warmUpBatch();
-    const { kept, gatedOut } = gate(Buffer.from(warm.buf), warm, WARM_UP);
+    const { kept, gatedOut } = gate(warmUpBatch(), WARM_UP);
     toLint({ type: 'scan', id: WARM_UP, owner: 0, epoch: 0, batch: kept, gatedOut, bulk: false });
   }
 }

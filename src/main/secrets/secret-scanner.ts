@@ -11,8 +11,7 @@
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink, RestoredLineSink } from '../core/line-reader';
 import type { BatchResult, HeldFinding, LineFile } from './scan-batch';
-import { copyBytes } from './scan-ring';
-import { BATCH_LINES, sharedScanThread, type ScanThread } from './scan-thread';
+import { sharedScanThread, type ScanThread } from './scan-thread';
 
 export type { HeldFinding } from './scan-batch';
 
@@ -79,13 +78,13 @@ export class SecretScanner implements LineSink {
       this.send();
       f = null;
     }
-    if (f && (f.used + bytes.length > f.bytes.length || f.ends.length >= BATCH_LINES)) {
+    if (f && f.used + bytes.length > f.bytes.length) {
       this.send();
       f = null;
     }
     if (!f) {
       f = {
-        bytes: this.thread.buffer(bytes.length),
+        bytes: Buffer.from(this.thread.buffer(bytes.length)),
         used: 0,
         ends: [],
         lineNos: [],
@@ -95,7 +94,7 @@ export class SecretScanner implements LineSink {
       };
       this.filling = f;
     }
-    copyBytes(bytes, f.bytes, f.used);
+    bytes.copy(f.bytes, f.used);
     f.used += bytes.length;
     f.ends.push(f.used);
     f.lineNos.push(lineNo);
@@ -199,20 +198,16 @@ export class SecretScanner implements LineSink {
   private send(): void {
     const f = this.filling;
     this.filling = null;
-    if (!f) return;
-    if (f.ends.length === 0) {
-      this.thread.unused(f.bytes);
-      return;
-    }
+    if (!f || f.ends.length === 0) return;
     const epoch = this.epoch;
     const lines = f.ends.length;
+    const buf = f.bytes.buffer as ArrayBuffer;
     const index = f.index;
     const where = this.file && f.offsets.length === lines ? { file: this.file, offsets: f.offsets } : {};
     this.thread.submit(
       this.owner,
       epoch,
-      f.bytes,
-      { ends: f.ends, lineNos: f.lineNos, entries: f.entries, ...where },
+      { buf, ends: f.ends, lineNos: f.lineNos, entries: f.entries, ...where },
       (r, lost) => {
         if (epoch === this.epoch) {
           this.queued -= lines;

@@ -2,27 +2,12 @@
  * What a leaf view's answer is made of on the 100 MB session, field by field (JSON characters),
  * for the active leaf and a few leaves along the chain. node bin/run-ts.mjs bench/leaf-view-parts.ts
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ExplorerBackend } from '../src/main/api/explorer-backend';
-import type { ApiClient } from '../src/main/api/api-backend';
+import { real100InProcess } from './real100-in-process';
 import type { LeafView } from '../src/shared/api';
 import { leafRequest } from './real100-selection';
 
-const meta = JSON.parse(readFileSync(join(import.meta.dirname, '.data', 'real100-home.json'), 'utf8')) as {
-  home: string;
-  key: string;
-};
-const backend = await ExplorerBackend.create({
-  home: meta.home,
-  isDemo: false,
-  label: 'b',
-  watch: false,
-  lockPollMs: 0,
-  firstReadBytes: Infinity,
-});
-const client = { id: 'b', push: () => undefined } as unknown as ApiClient;
-await backend.call('openSession', { key: meta.key }, client);
+const { backend, client, key } = await real100InProcess();
+await backend.call('openSession', { key }, client);
 const kb = (v: unknown): string => `${(JSON.stringify(v).length / 1024).toFixed(1)}`;
 const report = (label: string, v: LeafView): void => {
   const { projection, messagePages, chain, ...rest } = v;
@@ -47,7 +32,7 @@ const screen = { chainRows: Math.ceil(1000 / 22) + 12, messages: Math.ceil(1000 
 const view = async (leaf: string | null, withScreen: boolean): Promise<LeafView> =>
   (await backend.call(
     'getLeafView',
-    { ...leafRequest(meta.key, leaf), pagedMessages: true, ...(withScreen ? { screen } : {}) },
+    { ...leafRequest(key, leaf), pagedMessages: true, ...(withScreen ? { screen } : {}) },
     client,
   )) as LeafView;
 const active = await view(null, false);
@@ -55,11 +40,7 @@ report('active', active);
 report('active, screen', await view(null, true));
 for (const f of [0.1, 0.5, 0.9]) {
   const pos = Math.floor(active.chainLength * f);
-  const page = (await backend.call(
-    'getChainItems',
-    { ...leafRequest(meta.key, null), start: pos, count: 1 },
-    client,
-  )) as {
+  const page = (await backend.call('getChainItems', { ...leafRequest(key, null), start: pos, count: 1 }, client)) as {
     items: { id: string }[];
   };
   const id = page.items[0].id;

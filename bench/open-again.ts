@@ -2,27 +2,12 @@
  * `openSession` of a session already open (a page reload's), in process: the answer's time and
  * the parts of it, on the 100 MB session. node bin/run-ts.mjs bench/open-again.ts [N]
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ExplorerBackend } from '../src/main/api/explorer-backend';
-import type { ApiClient } from '../src/main/api/api-backend';
+import { real100InProcess } from './real100-in-process';
 
-const meta = JSON.parse(readFileSync(join(import.meta.dirname, '.data', 'real100-home.json'), 'utf8')) as {
-  home: string;
-  key: string;
-};
 const n = Number(process.argv[2] ?? 8);
-const backend = await ExplorerBackend.create({
-  home: meta.home,
-  isDemo: false,
-  label: 'b',
-  watch: false,
-  lockPollMs: 0,
-  firstReadBytes: Infinity,
-});
-const client = { id: 'b', push: () => undefined } as unknown as ApiClient;
+const { backend, client, key } = await real100InProcess();
 const t0 = performance.now();
-const first = (await backend.call('openSession', { key: meta.key }, client)) as Record<string, unknown>;
+const first = (await backend.call('openSession', { key }, client)) as Record<string, unknown>;
 const sizes = Object.entries(first).map(([k, v]) => [k, JSON.stringify(v).length] as const);
 console.log(
   'fields by size:',
@@ -35,7 +20,7 @@ console.log(
 console.log(`first open ${(performance.now() - t0).toFixed(0)} ms`);
 for (let i = 0; i < n; i++) {
   const t = performance.now();
-  const info = await backend.call('openSession', { key: meta.key }, client);
+  const info = await backend.call('openSession', { key }, client);
   const callMs = performance.now() - t;
   const t2 = performance.now();
   const text = JSON.stringify(info);

@@ -60,7 +60,13 @@ export type FromScanThread =
    * Batch `id`'s lines are copied out: its buffer comes back for the reading thread's next batch
    * (that thread then reuses a few buffers instead of faulting in fresh memory for every batch).
    */
-  | { type: 'taken'; id: number; buf: ArrayBuffer }
+  | {
+      type: 'taken';
+      id: number;
+      buf: ArrayBuffer;
+      /** Buffers for gated lines the scan thread made so far beyond those it made ahead (none while they last). */
+      gatedMade: number;
+    }
   /** Batch `id` scanned (`result`), or dropped unscanned (no `result`). */
   | { type: 'done'; id: number; result?: BatchResult };
 

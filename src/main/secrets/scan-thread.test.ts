@@ -193,6 +193,24 @@ describe('the secret scan on a thread of its own', () => {
     expect(thread.freshBuffers).toBe(0);
   });
 
+  it('copies the lines its gate passes into buffers it made ahead, while they last', async () => {
+    const thread = ownThread(undefined, { lintQuietMs: 1000 });
+    const scanner = new SecretScanner(thread);
+    // A read of 20 MiB whose every 1 MiB batch holds the fixture's lines, which pass the gate.
+    let line = 1;
+    for (let k = 0; k < 20; k++) {
+      line += feed(scanner, 1, line);
+      line += feedProse(scanner, 16, line);
+    }
+    await scanner.whenIdle();
+    expect(scanner.linesScanned).toBe(line - 1);
+    expect(thread.gatedBuffersMade).toBe(0);
+    const once = new SecretScanner(ownThread());
+    feed(once, 1);
+    await once.whenIdle();
+    expect(scanner.count).toBe(20 * once.count);
+  }, 60_000);
+
   it('scans every line when the scan lags behind the read, in buffers made beyond the pool', async () => {
     const thread = ownThread(undefined, { poolBuffers: 2 });
     const scanner = new SecretScanner(thread);

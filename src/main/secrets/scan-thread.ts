@@ -61,6 +61,11 @@ export class ScanThread {
   private readonly heldBytes: number | undefined;
   /** Batch buffers made beyond the pool: the scan thread lagged and every pooled one was out. */
   freshBuffers = 0;
+  /**
+   * Buffers the scan thread made for the lines its gate passed, beyond those it made (and faulted
+   * in) ahead when it started: as of the last batch it took.
+   */
+  gatedBuffersMade = 0;
   /** The scan thread's id (worker_threads), once it started; null before, or in the fallback. */
   threadId: number | null = null;
   /** The gate the scan thread runs, once it started (null before, or in the fallback). */
@@ -180,8 +185,10 @@ export class ScanThread {
         const unsent = this.unsent;
         this.unsent = [];
         for (const j of unsent) this.send(j);
-      } else if (m.type === 'taken') this.recycle(m.buf);
-      else if (m.type === 'priority') this.osThreadId = m.tid;
+      } else if (m.type === 'taken') {
+        this.gatedBuffersMade = m.gatedMade;
+        this.recycle(m.buf);
+      } else if (m.type === 'priority') this.osThreadId = m.tid;
       else this.finish(m.id, m.result ?? null);
     });
     w.on('error', (e: Error) => (lastError = e.message));

@@ -44,3 +44,35 @@ export function warmUpBatch(): LineBatch {
   // Its own ArrayBuffer (not a slice of Buffer's shared pool): it is transferred to the lint thread.
   return { buf: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer, ends, lineNos, entries };
 }
+
+/** Bytes of prose the scan thread gates when it starts (`gateWarmUpBatch`). */
+const GATE_WARM_UP_BYTES = 1 << 20;
+/** … this many times: enough for V8 to move the gate's WebAssembly and its loop to optimized code. */
+export const GATE_WARM_UP_ROUNDS = 4;
+
+/**
+ * A batch of lines most of which do not pass the gate (prose, short words, short hex), as most of
+ * a session's bytes do not: the gate then runs over whole lines, the loop a read spends its time
+ * in, which the warm-up batch above (every line passing at its first long run) hardly enters.
+ * Gated only, on the scan thread: nothing of it reaches the lint thread.
+ */
+export function gateWarmUpBatch(): LineBatch {
+  const parts: Buffer[] = [];
+  const ends: number[] = [];
+  const lineNos: number[] = [];
+  const entries: number[] = [];
+  let used = 0;
+  for (let k = 0; used < GATE_WARM_UP_BYTES; k++) {
+    const text =
+      `line ${k} of ${(k * 40503).toString(16)}: ` +
+      'the quick brown fox jumps over the lazy dog; '.repeat(1 + (k % 97));
+    const line = Buffer.from(JSON.stringify({ id: `gate-${k}`, kind: 'message', text }));
+    parts.push(line);
+    used += line.length;
+    ends.push(used);
+    lineNos.push(k + 1);
+    entries.push(k);
+  }
+  const buf = Buffer.concat(parts);
+  return { buf: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer, ends, lineNos, entries };
+}

@@ -28,7 +28,7 @@ import {
   type ToScanThread,
 } from './scan-protocol';
 import { setThisThreadNice } from './scan-priority';
-import { warmUpBatch } from './scan-warm-up';
+import { GATE_WARM_UP_ROUNDS, gateWarmUpBatch, warmUpBatch } from './scan-warm-up';
 
 type Scan = Extract<ToScanThread, { type: 'scan' }>;
 type Gated = Extract<ToLintThread, { type: 'scan' }>;
@@ -59,8 +59,13 @@ const LINT_BACKLOG_BYTES = 64 << 20;
  */
 const HELD_BYTES = 8 << 20;
 
-/** Handed-back buffers the scan thread keeps for its copies (beyond them, they are let go). */
-const LINTED_POOL = 8;
+/**
+ * The scan thread copies each batch's passing lines into a buffer of this size (or of their size,
+ * when bigger). Enough of them to hold `HELD_BYTES` are made, and their pages touched, when the
+ * thread starts, and kept: a first open's read then copies into memory faulted in ahead (touching
+ * fresh pages costs this machine more than the copy) rather than into fresh memory for every batch.
+ */
+const GATED_BYTES = 128 << 10;
 
 /** A step of scanning ends after this long, so that drops arriving meanwhile are seen promptly. */
 const STEP_MS = 8;
@@ -92,16 +97,20 @@ function runScanThread(): void {
     resourceLimits: LINT_THREAD_LIMITS,
   });
   const toLint = (m: ToLintThread): void => lint.postMessage(m, m.type === 'scan' ? [m.batch.buf] : []);
-  /** Scanned batches' buffers the lint thread handed back, reused for the next gated lines. */
-  const linted: ArrayBuffer[] = [];
   const heldLimit = data.heldBytes ?? HELD_BYTES;
+  /** Buffers for the gated lines: made ahead, then handed back by the lint thread once linted. */
+  const linted: ArrayBuffer[] = [];
+  const lintedPool = Math.max(1, Math.ceil(heldLimit / GATED_BYTES));
+  for (let k = 0; k < lintedPool; k++) linted.push(Buffer.allocUnsafeSlow(GATED_BYTES).fill(0).buffer as ArrayBuffer);
+  /** Gated-line buffers made since, beyond those (the warm-up's, a backlog past them, lines too long). */
+  let gatedMade = 0;
   /** Gated bytes handed to the lint thread and not done yet, by batch id. */
   const atLint = new Map<number, number>();
   let heldBytes = 0;
   lint.on('message', (m: FromLintThread) => {
     if (m.type === 'priority') post({ type: 'priority', tid: m.tid });
     else if (m.type === 'linted') {
-      if (linted.length < LINTED_POOL) linted.push(m.buf);
+      if (linted.length < lintedPool) linted.push(m.buf);
     } else {
       heldBytes -= atLint.get(m.id) ?? 0;
       atLint.delete(m.id);
@@ -111,7 +120,9 @@ function runScanThread(): void {
   /** A buffer of at least `bytes`: a handed-back one when one is big enough (none for no lines). */
   const gatedBuffer = (bytes: number): Buffer => {
     const k = bytes === 0 ? -1 : linted.findIndex((b) => b.byteLength >= bytes);
-    return k >= 0 ? Buffer.from(linted.splice(k, 1)[0]) : Buffer.allocUnsafeSlow(bytes);
+    if (k >= 0) return Buffer.from(linted.splice(k, 1)[0]);
+    if (bytes > 0) gatedMade++;
+    return Buffer.allocUnsafeSlow(bytes === 0 ? 0 : Math.max(bytes, GATED_BYTES));
   };
   // Without it the lines it holds are never answered: this thread stops too, and the reading
   // thread counts them lost (scan-thread.ts).
@@ -167,7 +178,7 @@ function runScanThread(): void {
   const take = (m: Scan): Gated => {
     const { kept, gatedOut, readBack } = gate(m.batch, m.id);
     const read = m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0;
-    post({ type: 'taken', id: m.id, buf: m.batch.buf });
+    post({ type: 'taken', id: m.id, buf: m.batch.buf, gatedMade });
     return { ...m, batch: kept, gatedOut, bulk: read >= BULK_BYTES, ...(readBack ? { readBack } : {}) };
   };
 
@@ -178,6 +189,9 @@ function runScanThread(): void {
     // made-up batch (scan-warm-up.ts) now rather than during a first open.
     const { kept, gatedOut } = gate(warmUpBatch(), WARM_UP);
     toLint({ type: 'scan', id: WARM_UP, owner: 0, epoch: 0, batch: kept, gatedOut, bulk: false });
+    // The gate over whole lines that do not pass, as most of a read's: its code optimized now.
+    const prose = gateWarmUpBatch();
+    for (let k = 0; k < GATE_WARM_UP_ROUNDS; k++) gate(prose, WARM_UP);
   }
 }
 

@@ -1,0 +1,69 @@
+/**
+ * The secret scan's CPU during a read of the 100 MB session, in process: each round reads the
+ * session without a scanner, then with a scan thread started (and warmed up) for that round alone,
+ * as a fresh backend's first open has it, and prints the reading thread's CPU (what a first open
+ * pays on its critical path) and the scan thread's (`vak-secrets`: what competes with it for the
+ * second core) during the read, and how many buffers for gated lines the scan thread had to make.
+ *   node bin/run-ts.mjs bench/scan-thread-cpu.ts [ROUNDS]
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_PROFILE } from '../src/shared/ledger-types';
+import { Ledger } from '../src/main/core/ledger';
+import { ScanThread } from '../src/main/secrets/scan-thread';
+import { SecretScanner } from '../src/main/secrets/secret-scanner';
+import { THREAD_NAME } from '../src/main/secrets/scan-protocol';
+import { prepareReal100 } from './real100-data';
+import { readSchedstat } from './thread-times';
+
+const rounds = Number(process.argv[2] ?? 5);
+const r = prepareReal100(() => {});
+const file = join(r.home, r.key);
+const opts = { noteFullCosts: DEFAULT_PROFILE.bytes_per_token };
+
+const ms = (path: string): number => readSchedstat(path).runNs / 1e6;
+/** CPU of every scan thread of this process (only the one in use runs during a read). */
+function scanCpu(): number {
+  let sum = 0;
+  for (const t of readdirSync('/proc/self/task')) {
+    if (readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim() === THREAD_NAME)
+      sum += ms(`/proc/self/task/${t}/schedstat`);
+  }
+  return sum;
+}
+const me = (): number => ms('/proc/thread-self/schedstat');
+const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const reader = new Map<string, number[]>();
+const scan = new Map<string, number[]>();
+const add = (m: Map<string, number[]>, k: string, v: number): void => void m.set(k, [...(m.get(k) ?? []), v]);
+for (let k = 0; k < rounds; k++) {
+  let c0 = me();
+  (await Ledger.open(file, opts)).close();
+  add(reader, 'none', me() - c0);
+  const line: string[] = [`none ${(me() - c0).toFixed(0)}`];
+  const thread = new ScanThread(undefined, { nice: null });
+  thread.prepare();
+  await new Promise((d) => setTimeout(d, 1500));
+  const scanner = new SecretScanner(thread);
+  c0 = me();
+  const s0 = scanCpu();
+  const l = await Ledger.open(file, { ...opts, lineSink: scanner });
+  const rc = me() - c0;
+  // The read's last batch goes after a quiet moment: its gate belongs to the read.
+  await new Promise((d) => setTimeout(d, 100));
+  const sc = scanCpu() - s0;
+  add(reader, 'scan', rc);
+  add(scan, 'scan', sc);
+  await scanner.whenIdle();
+  line.push(
+    `with a scanner ${rc.toFixed(0)}, scan thread ${sc.toFixed(0)} (${scanner.count} found, ${scanner.linesScanned} lines, gated-line buffers made ${thread.gatedBuffersMade})`,
+  );
+  l.close();
+  await thread.stop();
+  console.log(`round ${k + 1}, reader + scan thread CPU ms: ${line.join('; ')}`);
+}
+for (const [name, v] of reader) {
+  console.log(
+    `${name}: reader ${median(v).toFixed(0)} ms, scan threads ${name === 'none' ? 0 : median(scan.get(name) ?? []).toFixed(0)} ms (medians)`,
+  );
+}

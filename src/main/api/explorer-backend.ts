@@ -87,6 +87,7 @@ const SURVEY_LULL_MS = 300;
 export class ExplorerBackend implements ApiBackend {
   readonly library: SessionLibrary;
   readonly cache: SessionCache;
+  private readonly store: IndexStore | null;
   private readonly subs = new Subscriptions();
   /** What followers and library subscribers hear of changes (session-news.ts). */
   private readonly news: SessionNews;
@@ -123,6 +124,7 @@ export class ExplorerBackend implements ApiBackend {
     this.recent = opts.userDataDir === undefined ? null : new RecentFiles(opts.userDataDir);
     this.library = new SessionLibrary(info.home, {}, this.opened);
     const store = opts.userDataDir === undefined ? null : new IndexStore(join(opts.userDataDir, 'index-cache'));
+    this.store = store;
     this.cache = new SessionCache(info.home, opts.cacheSize ?? 4, store, undefined, this.opened);
     this.news = new SessionNews({
       cache: this.cache,
@@ -345,6 +347,14 @@ export class ExplorerBackend implements ApiBackend {
   disconnect(client: ApiClient): void {
     this.featureApi?.dropClient(client);
     for (const s of this.subs.dropClient(client)) if (s.topic === 'session') this.cache.unpin(s.key);
+  }
+
+  /**
+   * Reads the most recently used session's kept index ahead of its open, while `idle()` (IndexStore.
+   * readAhead): a restart's reopen of where the user was then starts from a decoded, checked index.
+   */
+  readKeptIndexAhead(idle: () => boolean): Promise<string | null> {
+    return this.store?.readAhead(idle) ?? Promise.resolve(null);
   }
 
   async close(): Promise<void> {

@@ -111,12 +111,35 @@ function check(ok: boolean, what: string): void {
 }
 
 /**
+ * Indexes restored from their snapshots before a reopen asked for them (restoreIndexAhead),
+ * by the very snapshot object: restoreIndex of that snapshot then takes it instead of restoring again.
+ */
+const restoredAhead = new WeakMap<LedgerSnapshot, LedgerIndex>();
+
+/**
  * Rebuilds a LedgerIndex from a snapshot, checking every invariant a reader guarantees
  * (parents earlier, offsets increasing inside the covered bytes, unique ids…) so a kept
  * index that passed its checksum but was not written by this reader is refused, not trusted.
  * Children links are rebuilt from the parents, in file order, as `add` would.
  */
 export function restoreIndex(snap: LedgerSnapshot): LedgerIndex {
+  const ahead = restoredAhead.get(snap);
+  if (ahead !== undefined) {
+    restoredAhead.delete(snap); // an index is adopted by one reading only
+    return ahead;
+  }
+  return restoreNow(snap);
+}
+
+/**
+ * Restores (and checks, as restoreIndex does) the index of `snap` now, while nothing waits, so that
+ * its restoreIndex later takes it at once. Throws SnapshotInvalidError as restoreIndex would.
+ */
+export function restoreIndexAhead(snap: LedgerSnapshot): void {
+  if (!restoredAhead.has(snap)) restoredAhead.set(snap, restoreNow(snap));
+}
+
+function restoreNow(snap: LedgerSnapshot): LedgerIndex {
   const n = snap.count;
   check(Number.isInteger(n) && n >= 0 && snap.ids.length === n, 'entry count');
   for (const a of [snap.parent, snap.kind, snap.flags, snap.line, snap.offset, snap.length]) {

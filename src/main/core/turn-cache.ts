@@ -454,6 +454,9 @@ export function exportTurns(ledger: Ledger): KeptTurns | null {
   return c && c.size > 0 ? c.export() : null;
 }
 
+/** Turn caches read from kept columns before a reopen's first leaf asked for them, by the very columns object. */
+const builtAhead = new WeakMap<TurnColumns, { count: number; cache: TurnCache | null }>();
+
 /**
  * Makes the turn costs kept as `cols` (with an index of `count` entries) the turn cache of
  * `ledger`'s index, checked only when the cache is first asked for: a reopen's first rows do not
@@ -462,7 +465,20 @@ export function exportTurns(ledger: Ledger): KeptTurns | null {
  */
 export function adoptTurnColumns(ledger: Ledger, cols: TurnColumns, count: number): void {
   caches.delete(ledger);
-  pending.set(ledger, () => TurnCache.fromColumns(cols, count) ?? new TurnCache());
+  pending.set(ledger, () => {
+    const ahead = builtAhead.get(cols);
+    builtAhead.delete(cols); // a cache belongs to one reading only
+    const c = ahead !== undefined && ahead.count === count ? ahead.cache : TurnCache.fromColumns(cols, count);
+    return c ?? new TurnCache();
+  });
+}
+
+/**
+ * Reads (and checks, as TurnCache.fromColumns does) the kept turn costs `cols` of an index of `count`
+ * entries now, while nothing waits: the reading that adopts these columns then takes the cache at once.
+ */
+export function buildTurnCacheAhead(cols: TurnColumns, count: number): void {
+  if (!builtAhead.has(cols)) builtAhead.set(cols, { count, cache: TurnCache.fromColumns(cols, count) });
 }
 
 /** The turn cache of a ledger's current reading (a new reading gives an empty cache). */

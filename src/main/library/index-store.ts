@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileSource } from '../core/byte-source';
 import { Ledger, type OpenOptions } from '../core/ledger';
-import { snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
+import { restoreIndexAhead, snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
 import { isNotRegular, openRegularFile } from '../core/safe-open';
 import { decodeSnapshot, encodeSnapshotParts, type KeptExtras, type SnapshotKey } from '../core/snapshot-codec';
 import type { KeptLayout } from '../core/tree-layout';
-import type { TurnColumns } from '../core/turn-cache';
+import { buildTurnCacheAhead, type TurnColumns } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
 
 export interface IndexStoreOptions {
@@ -21,6 +21,34 @@ export interface IndexStoreOptions {
 const EXT = '.vkix';
 /** A temp file older than this was left by a process that died while writing: removed when pruning. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
+/** A kept index read ahead and not opened within this long is let go (its memory back). */
+const AHEAD_KEPT_MS = 60_000;
+/** Bigger kept indexes are not read ahead: that memory and time are spent only when asked. */
+const AHEAD_MAX_BYTES = 64 << 20;
+/** How long a read ahead waits for the backend to be idle before giving up. */
+const AHEAD_WAIT_MS = 10_000;
+
+type Decoded = ReturnType<typeof decodeSnapshot>;
+
+/**
+ * A kept index read, checksummed and decoded before any open asked for it (IndexStore.readAhead),
+ * with the identity of the file its bytes came from: used only while that file is still the same.
+ */
+interface ReadAhead {
+  file: string;
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  decoded: Decoded;
+}
+
+const sameFile = (a: ReadAhead, st: Stats): boolean =>
+  a.dev === st.dev && a.ino === st.ino && a.size === st.size && a.mtimeMs === st.mtimeMs && a.ctimeMs === st.ctimeMs;
+
+/** The next turn of the event loop (a step of the read ahead yields to any call between steps). */
+const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /** One line on stderr: why a kept index was not used ("with the reason logged"). */
 function notUsed(realPath: string, reason: string): void {
@@ -47,6 +75,12 @@ export interface KeptReading {
 export class IndexStore {
   readonly minBytes: number;
   readonly maxTotalBytes: number;
+  /** The most recently used kept index, read ahead of its open (readAhead); taken by the next resume. */
+  private ahead: ReadAhead | null = null;
+  /** Counts resumes: a read ahead that sees one start gives up (the user chose what to open). */
+  private resumes = 0;
+  /** Work counts: kept index bytes read by resumes, and resumes that took a read ahead instead. */
+  readonly stats = { keptBytesRead: 0, aheadTaken: 0 };
 
   constructor(
     readonly dir: string,
@@ -67,13 +101,24 @@ export class IndexStore {
    */
   async resume(source: FileSource, key: SnapshotKey, opts: OpenOptions = {}): Promise<KeptReading | null> {
     const file = this.fileFor(key.realPath);
-    let bytes: Buffer;
+    this.resumes++;
+    const ahead = this.ahead;
+    this.ahead = null;
+    let bytes: Buffer | null = null;
+    let decoded: Decoded | null = null;
     try {
       // Never blocks: a FIFO put where a kept index belongs is refused, not opened for reading.
       const { fd, stat: st } = openRegularFile(file);
       try {
         if (st.size > this.maxTotalBytes) return null;
-        bytes = readFileSync(fd);
+        // Read ahead from this very file, unchanged since (its checksum was checked then).
+        if (ahead !== null && ahead.file === file && sameFile(ahead, st)) {
+          decoded = ahead.decoded;
+          this.stats.aheadTaken++;
+        } else {
+          bytes = readFileSync(fd);
+          this.stats.keptBytesRead += bytes.length;
+        }
       } finally {
         closeSync(fd);
       }
@@ -81,13 +126,14 @@ export class IndexStore {
       if (isNotRegular(e)) notUsed(key.realPath, `${file} is not a regular file`);
       return null; // none kept (or unreadable): a first open
     }
-    let decoded: ReturnType<typeof decodeSnapshot>;
-    try {
-      decoded = decodeSnapshot(bytes);
-    } catch (e) {
-      notUsed(key.realPath, (e as Error).message);
-      await unlink(file).catch(() => undefined);
-      return null;
+    if (decoded === null) {
+      try {
+        decoded = decodeSnapshot(bytes as Buffer);
+      } catch (e) {
+        notUsed(key.realPath, (e as Error).message);
+        await unlink(file).catch(() => undefined);
+        return null;
+      }
     }
     const { key: kept, snapshot, work, turns, layout } = decoded;
     let reason: string | null;
@@ -114,6 +160,81 @@ export class IndexStore {
       await unlink(file).catch(() => undefined);
       return null;
     }
+  }
+
+  /**
+   * Reads the most recently used kept index ahead of its open, while `idle()` says nothing waits: its
+   * bytes, checksum and decode, its index restored and checked (restoreIndexAhead), its turns' costs
+   * read back (buildTurnCacheAhead), each step in its own turn of the event loop. The next `resume` of
+   * that ledger takes what was done, if the file is still the one read (device, inode, size, times);
+   * any other resume, or AHEAD_KEPT_MS without one, lets it go. A file that fails is left to `resume`,
+   * which refuses it as always. Resolves to the ledger path read ahead, or null.
+   */
+  async readAhead(idle: () => boolean): Promise<string | null> {
+    const since = this.resumes;
+    const until = Date.now() + AHEAD_WAIT_MS;
+    const mayGoOn = async (): Promise<boolean> => {
+      await nextTurn();
+      while (!idle()) {
+        if (Date.now() > until || this.resumes !== since) return false;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return this.resumes === since;
+    };
+    const newest = await this.newestKept();
+    if (newest === null || !(await mayGoOn())) return null;
+    let identity: Omit<ReadAhead, 'decoded'>;
+    let bytes: Buffer;
+    try {
+      const { fd, stat: st } = openRegularFile(newest);
+      try {
+        if (st.size > AHEAD_MAX_BYTES || st.size > this.maxTotalBytes) return null;
+        const { dev, ino, size, mtimeMs, ctimeMs } = st;
+        identity = { file: newest, dev, ino, size, mtimeMs, ctimeMs };
+        bytes = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return null;
+    }
+    if (!(await mayGoOn())) return null;
+    let decoded: Decoded;
+    try {
+      decoded = decodeSnapshot(bytes);
+    } catch {
+      return null; // refused by its open, which says why and removes it
+    }
+    // Kept under the name of the ledger it says it belongs to, else never taken.
+    if (this.fileFor(decoded.key.realPath) !== newest) return null;
+    const mine: ReadAhead = { ...identity, decoded };
+    this.ahead = mine;
+    setTimeout(() => {
+      if (this.ahead === mine) this.ahead = null;
+    }, AHEAD_KEPT_MS).unref();
+    try {
+      if (!(await mayGoOn()) || this.ahead !== mine) return decoded.key.realPath;
+      restoreIndexAhead(decoded.snapshot);
+      if (decoded.turns === null || !(await mayGoOn()) || this.ahead !== mine) return decoded.key.realPath;
+      buildTurnCacheAhead(decoded.turns, decoded.snapshot.count);
+    } catch (e) {
+      if (!(e instanceof SnapshotInvalidError)) throw e;
+      // Not restorable: its resume restores it again and refuses it there, saying why.
+    }
+    return decoded.key.realPath;
+  }
+
+  /** The kept index used or written last, or null when there is none. */
+  private async newestKept(): Promise<string | null> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    let best: { path: string; mtimeMs: number } | null = null;
+    for (const name of names) {
+      if (!name.endsWith(EXT)) continue;
+      const path = join(this.dir, name);
+      const st = await stat(path).catch(() => null);
+      if (st?.isFile() && (best === null || st.mtimeMs > best.mtimeMs)) best = { path, mtimeMs: st.mtimeMs };
+    }
+    return best?.path ?? null;
   }
 
   /** Removes the kept index of the ledger at `realPath` (it was found not to describe the file). */

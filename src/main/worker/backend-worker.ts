@@ -230,7 +230,15 @@ ExplorerBackend.create(data.options).then(
     // A call waiting here to start is one a first open's next chunk waits for, as one running.
     b.countQueuedCalls(() => queue.size);
     post({ type: 'ready' });
-    setImmediate(() => backend && warmUp());
+    setImmediate(() => {
+      if (!backend) return;
+      warmUp();
+      // The most recently used session is the likeliest next open: its kept index read while idle.
+      const idle = (): boolean => queue.size === 0 && running.size === 0;
+      backend.readKeptIndexAhead(idle).catch((e: unknown) => {
+        console.warn(`vak-explorer: reading a kept index ahead failed: ${(e as Error).message}`);
+      });
+    });
   },
   (e: unknown) => post({ type: 'startFailed', message: e instanceof Error ? e.message : String(e) }),
 );

@@ -4,6 +4,7 @@ import type { ContextSeries } from '../../shared/api-features';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { heldOf, withHeld } from '../../shared/series-delta';
+import { unpackSeries } from '../../shared/series-packed';
 import { useAppStore } from '../store/app-store';
 
 /** Live appends arrive in bursts: one re-fetch per quiet moment. */
@@ -149,14 +150,14 @@ export function useContextSeries(open: boolean): SeriesState {
       overrides,
     };
     const { series: heldA, seriesB: heldB } = drawn.current;
-    const a = api.getContextSeries({ ...req, held: heldOf(heldA) }, opts).then((s) => withHeld(heldA, s));
+    const a = api.getContextSeries({ ...req, held: heldOf(heldA) }, opts).then((s) => withHeld(heldA, unpackSeries(s)));
     const b = withB
       ? api
           .getContextSeries(
             { ...req, plan: planB, profile: profileB, overrides: overridesB, held: heldOf(heldB) },
             opts,
           )
-          .then((s) => withHeld(heldB, s))
+          .then((s) => withHeld(heldB, unpackSeries(s)))
       : Promise.resolve(null);
     Promise.all([a, b]).then(
       ([series, seriesB]) => !abort.signal.aborted && setState({ sig, series, seriesB, error: null }),

@@ -55,6 +55,8 @@ interface Counts {
 interface OpenFigures {
   rowsMs: number | null;
   panesMs: number | null;
+  /** The context chart drawn (its series answered and laid out). */
+  chartMs?: number | null;
   counts: Counts;
 }
 export interface EyeRun {
@@ -137,7 +139,7 @@ const counts = async (page: Page, from: number | string): Promise<Counts> =>
 /** The requests sent from `from` on, one a line with its timing (`--verbose`). */
 const requestsSince = async (page: Page, from: number | string): Promise<string> =>
   ((await page.evaluate(`(() => { const B = window.__vakBench, t = (x) => (x == null ? '—' : x.toFixed(0));
-    return '      input ' + t(B.openAt) + ', socket open ' + t(B.wsOpenAt) + ', first rows drawn ' + t(B.firstRowsAt) + ', panes drawn ' + t(B.panesAt) + '\\n'; })()`)) as string) +
+    return '      input ' + t(B.openAt) + ', socket open ' + t(B.wsOpenAt) + ', first rows drawn ' + t(B.firstRowsAt) + ', panes drawn ' + t(B.panesAt) + ', chart drawn ' + t(B.chartAt) + '\\n'; })()`)) as string) +
   ((await page.evaluate(`window.__vakBench.ws.slice(${from}).map((e) => '      ' + e.sentAt.toFixed(0) + ' → ' +
     (e.answeredAt === null ? (e.cancelled ? 'cancelled' : 'open') : e.answeredAt.toFixed(0)) + ' ' + (e.bytes / 1024).toFixed(0) + ' KB ' +
     e.body.slice(0, 260)).join('\\n')`)) as string);
@@ -198,14 +200,16 @@ async function openFromLibrary(page: Page, key: string): Promise<OpenFigures> {
   await page.evaluate(`(() => {
     const B = window.__vakBench;
     B.openFrom = B.ws.length;
-    B.firstRowsAt = null; B.panesAt = null; B.openAt = null;
+    B.firstRowsAt = null; B.panesAt = null; B.chartAt = null; B.openAt = null;
     document.addEventListener('click', (e) => {
       B.openAt = e.timeStamp;
+      const until = performance.now() + ${OPEN_TIMEOUT_MS};
       const watch = () => {
         const now = performance.now();
         if (B.firstRowsAt === null && document.querySelector('.tree-row[data-entry-id]')) B.firstRowsAt = now;
         if (B.panesAt === null && B.panesFor(null)) B.panesAt = now;
-        if (B.firstRowsAt === null || B.panesAt === null) requestAnimationFrame(watch);
+        if (B.chartAt === null && B.chartDrawn()) B.chartAt = now;
+        if ((B.firstRowsAt === null || B.panesAt === null || B.chartAt === null) && now < until) requestAnimationFrame(watch);
       };
       requestAnimationFrame(watch);
     }, { capture: true, once: true });
@@ -218,11 +222,13 @@ async function settleOpen(page: Page, from: string, wsFrom: string): Promise<Ope
   await until(page, 'window.__vakBench.panesAt !== null || window.__vakBench.leafError() !== null', OPEN_TIMEOUT_MS);
   await idle(page);
   const t = (await page.evaluate(`(() => { const B = window.__vakBench, a = ${from};
-    return { rows: B.firstRowsAt === null ? null : B.firstRowsAt - a, panes: B.panesAt === null ? null : B.panesAt - a }; })()`)) as {
+    return { rows: B.firstRowsAt === null ? null : B.firstRowsAt - a, panes: B.panesAt === null ? null : B.panesAt - a,
+      chart: B.chartAt === null ? null : B.chartAt - a }; })()`)) as {
     rows: number | null;
     panes: number | null;
+    chart: number | null;
   };
-  return { rowsMs: t.rows, panesMs: t.panes, counts: await counts(page, wsFrom) };
+  return { rowsMs: t.rows, panesMs: t.panes, chartMs: t.chart, counts: await counts(page, wsFrom) };
 }
 
 /** Brings row `row` into view (scrolled to the middle) and resolves its entry id once drawn. */
@@ -578,6 +584,13 @@ function report(runs: EyeRun[], log: Log): void {
     'reload again → rows / panes',
     `${range(runs.map((r) => r.reloadAgain.rowsMs))} / ${range(runs.map((r) => r.reloadAgain.panesMs))}`,
     '≤ 200 / ≤ 400 ms',
+  );
+  row(
+    'chart drawn: open / reopen / reloads',
+    (['firstOpen', 'reopen', 'reload', 'reloadAgain'] as const)
+      .map((k) => range(runs.map((r) => r[k].chartMs ?? null)))
+      .join(' / '),
+    '—',
   );
   const dropped = frames.filter((x) => x > 25).length;
   row(

@@ -11,10 +11,10 @@ export const CLICK_TIMEOUT_MS = 60_000;
 /**
  * Installed before the app's scripts: taps the API WebSocket (request → answer times by
  * method, prefix-matched so big answers are not parsed twice) and watches, once per frame,
- * for the first drawn tree row and the first drawn leaf panes.
+ * for the first drawn tree row, the first drawn leaf panes and the drawn context chart.
  */
 export const INIT_SCRIPT = `(() => {
-  const B = (window.__vakBench = { ws: [], firstRowsAt: null, panesAt: null, firstProgressAt: null, click: null, wsOpenAt: null });
+  const B = (window.__vakBench = { ws: [], firstRowsAt: null, panesAt: null, chartAt: null, firstProgressAt: null, click: null, wsOpenAt: null });
   const byId = new Map();
   const Native = window.WebSocket;
   class Tapped extends Native {
@@ -88,12 +88,18 @@ export const INIT_SCRIPT = `(() => {
     const e = document.querySelector('.leaf-head .error, .leaf-panes.empty-pane');
     return e && e.textContent.trim() && !/^Loading/.test(e.textContent.trim()) ? e.textContent.trim() : null;
   };
+  // The context chart is drawn once its head counts turn ends and is not updating.
+  B.chartDrawn = () => {
+    const h = document.querySelector('.context-chart .chart-head .dim');
+    return !!h && /^[1-9]/.test(h.textContent) && !h.textContent.includes('updating');
+  };
   const until = performance.now() + ${OPEN_TIMEOUT_MS};
   const watch = () => {
     const now = performance.now();
     if (B.firstRowsAt === null && document.querySelector('.tree-row[data-entry-id]')) B.firstRowsAt = now;
     if (B.panesAt === null && B.panesFor(null)) B.panesAt = now;
-    if ((B.firstRowsAt === null || B.panesAt === null) && now < until) requestAnimationFrame(watch);
+    if (B.chartAt === null && B.chartDrawn()) B.chartAt = now;
+    if ((B.firstRowsAt === null || B.panesAt === null || B.chartAt === null) && now < until) requestAnimationFrame(watch);
   };
   requestAnimationFrame(watch);
 })();`;

@@ -87,6 +87,25 @@ test.describe('context over time', () => {
     await expect(apply).toHaveCount(0);
   });
 
+  readingTest('the series is asked only after a frame has held the panes', async ({ page, served }) => {
+    // In the page, before the app: a frame callback notes when the panes are first in a frame,
+    // and the socket notes whether they were when the series left.
+    await page.addInitScript(`(() => {
+      const T = (window.__seriesTap = { panesFramed: false, seriesAfterFrame: null });
+      const panes = () => !!document.querySelector('.leaf-panes[data-leaf-id][aria-busy="false"] .history-item');
+      const watch = () => { if (panes()) T.panesFramed = true; else requestAnimationFrame(watch); };
+      requestAnimationFrame(watch);
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (data) {
+        if (typeof data === 'string' && T.seriesAfterFrame === null && /^\\{"id":\\d+,"method":"getContextSeries"/.test(data))
+          T.seriesAfterFrame = T.panesFramed;
+        return send.call(this, data);
+      };
+    })()`);
+    await openBig(page, served);
+    expect(await page.evaluate('window.__seriesTap.seriesAfterFrame')).toBe(true);
+  });
+
   readingTest('a poor fit is said, and not offered to apply', async ({ page, served }) => {
     // The fixture home's usage does not follow its content (r² far below the threshold).
     await openBig(page, served, '&v=2&b=9');

@@ -10,7 +10,7 @@ import { openSync, readFileSync, realpathSync, writeFileSync, writeSync, closeSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiEvent, LeafView, TreeRowsResult } from '../shared/api';
-import type { ContextSeries } from '../shared/api-features';
+import type { ContextSeries, PackedContextSeries } from '../shared/api-features';
 import { DEFAULT_PROFILE } from '../shared/ledger-types';
 import { ApiError, type ApiClient } from '../main/api/api-backend';
 import { ExplorerBackend } from '../main/api/explorer-backend';
@@ -22,6 +22,7 @@ import { useTempDir } from '../test-support/temp-dir';
 import { cliInProcess } from './cli-run';
 import { ledgerBytes, userMsg } from './ledger-lines';
 import { header, sessionKey, writeSession } from './temp-home';
+import { unpackSeries } from '../shared/series-packed';
 
 const tmp = useTempDir('vak-rewrites-');
 const backends: ExplorerBackend[] = [];
@@ -298,16 +299,16 @@ describe('derived caches follow the reading', () => {
     const b = await backendOf(home, { watch: true });
     const c = new Client('c');
     await b.call('subscribe', { topic: 'session', key: KEY }, c);
-    const before = (await b.call('getContextSeries', leafReq, c)) as ContextSeries;
+    const before = unpackSeries((await b.call('getContextSeries', leafReq, c)) as PackedContextSeries);
     // Line 4 (e3) grows by 16 bytes: the file grows, its last line moves, the count stays.
     const bytes = readFileSync(file);
     const at = bytes.indexOf('ask 3 ');
     writeFileSync(file, Buffer.concat([bytes.subarray(0, at), Buffer.from('sixteen more by '), bytes.subarray(at)]));
     await c.next((x) => x.type === 'session' && x.change === 'reloaded');
 
-    const after = (await b.call('getContextSeries', leafReq, c)) as ContextSeries;
+    const after = unpackSeries((await b.call('getContextSeries', leafReq, c)) as PackedContextSeries);
     const fresh = await backendOf(home);
-    const want = (await fresh.call('getContextSeries', leafReq, new Client('f'))) as ContextSeries;
+    const want = unpackSeries((await fresh.call('getContextSeries', leafReq, new Client('f'))) as PackedContextSeries);
     const totals = (s: ContextSeries): unknown => s.points.map((p) => JSON.stringify(p));
     expect(totals(want)).not.toEqual(totals(before));
     expect(totals(after)).toEqual(totals(want));

@@ -121,6 +121,57 @@ export interface ContextSeries {
   kept: number;
 }
 
+/** The numeric columns, one number per point (ids are indexes into `PackedPoints.ids`, +1 where nullable). */
+export const PACKED_COLUMNS = [
+  'leaf',
+  'pos',
+  'turnId',
+  'system',
+  'tools',
+  'full',
+  'card',
+  'packet',
+  'reset',
+  'preamble',
+  'tail',
+  'open',
+  'total',
+  'available',
+  'overBudget',
+  'turnsFull',
+  'turnsCard',
+  'turnsPacket',
+  'markReset',
+  'markPackets',
+  'markDegraded',
+  'markOver',
+  'measuredEntry',
+  'measuredTokens',
+  'measuredAnswered',
+  'measuredEstimated',
+] as const;
+export type PackedColumn = (typeof PACKED_COLUMNS)[number];
+
+/** `ContextSeries.points` as columns, as the series travels (`series-packed.ts`). */
+export interface PackedPoints {
+  n: number;
+  /** Every id the points name, once each, in the order first named. */
+  ids: string[];
+  /** Each column's values as differences: value i is the sum of its first i + 1 entries. */
+  cols: Record<PackedColumn, number[]>;
+  /** `ts` as milliseconds (differences as the columns), when every point's ts is the ISO text of its time. */
+  tsMs: number[] | null;
+  /** `ts` as given, when some point's is not (then `tsMs` is null). */
+  tsText: string[] | null;
+  /** The markers' packet ids then degraded turn ids of every point, in order, as indexes into `ids`. */
+  lists: number[];
+}
+
+/** The series answer: as `ContextSeries`, with its points packed (`series-packed.ts`). */
+export interface PackedContextSeries extends Omit<ContextSeries, 'points'> {
+  points: PackedPoints;
+}
+
 /** A leaf request whose overrides may be left out. */
 export type ContextSeriesRequest = Omit<LeafRequest, 'overrides'> & { overrides?: LeafRequest['overrides'] };
 
@@ -439,7 +490,8 @@ export interface ProjectedSearch {
 
 /** Methods merged into `ApiMethods`. */
 export interface FeatureApiMethods extends SecretApiMethods {
-  getContextSeries(req: ContextSeriesDeltaRequest): ContextSeries;
+  /** The series, its points packed: `unpackSeries` (series-packed.ts) gives the `ContextSeries`. */
+  getContextSeries(req: ContextSeriesDeltaRequest): PackedContextSeries;
   search(req: SearchRequest): SearchPage;
   cancelSearch(req: { searchId: string }): { cancelled: boolean };
   getCost(req: { key: SessionKey; leaf?: string | null }): SessionCost;

@@ -2,8 +2,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
-  ContextSeries,
   EntryFate,
+  PackedContextSeries,
   PriceTable,
   ProjectedSearch,
   SearchPage,
@@ -16,6 +16,7 @@ import { useTempDir } from '../../test-support/temp-dir';
 import { testBackendOptions } from '../../test-support/test-backend';
 import { ApiError, type ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
+import { unpackSeries } from '../../shared/series-packed';
 
 const DEMO = join(import.meta.dirname, '../../../resources/demo-home');
 const tempDir = useTempDir('vak-features-');
@@ -42,11 +43,13 @@ describe('feature methods over the backend', () => {
   it('getContextSeries, getCost, exports: one leaf, through the validated API', async () => {
     const { b, key } = await demoBackend();
     const c = client('c1');
-    const series = (await b.call(
-      'getContextSeries',
-      { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE },
-      c,
-    )) as ContextSeries;
+    const series = unpackSeries(
+      (await b.call(
+        'getContextSeries',
+        { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE },
+        c,
+      )) as PackedContextSeries,
+    );
     expect(series.points.length).toBeGreaterThan(1);
     expect(series.window).toBe(DEFAULT_PROFILE.window);
     const last = series.points[series.points.length - 1];
@@ -166,7 +169,7 @@ describe('feature methods over the backend', () => {
     const { b, key } = await demoBackend();
     const c = client('c1');
     const req = { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE };
-    const series = (await b.call('getContextSeries', req, c)) as ContextSeries;
+    const series = unpackSeries((await b.call('getContextSeries', req, c)) as PackedContextSeries);
     const view = (await b.call('getChainItems', { ...req, overrides: {}, start: 0, count: 40 }, c)) as {
       items: { id: string; role: string | null }[];
     };

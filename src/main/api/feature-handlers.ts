@@ -18,6 +18,7 @@ import type { OpenIndex } from '../search/id-lookup';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps } from './context-series';
+import { packSeries } from '../../shared/series-packed';
 import { entryFateOf, projectedSearchOf } from './entry-fate-handler';
 import { ExportStore } from './export-store';
 import { runInSteps } from './in-steps';
@@ -103,7 +104,8 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
   return {
     getContextSeries: async (req, client, signal) => {
       const s = await api().session(req.key, client);
-      return contextSeriesInSteps(s.ledger, leafIndex(s, req.leaf), req, signal);
+      // Sent as columns: a long session's series is the biggest answer the page parses.
+      return packSeries(await contextSeriesInSteps(s.ledger, leafIndex(s, req.leaf), req, signal));
     },
     search: async (req, client) => {
       try {

@@ -8,12 +8,13 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, LeafView, PlanTurns, TreeRowsResult } from '../../shared/api';
-import type { ContextSeries, SessionCost } from '../../shared/api-features';
+import type { PackedContextSeries, SessionCost } from '../../shared/api-features';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { turnCacheOf } from '../core/turn-cache';
 import { useTempDir } from '../../test-support/temp-dir';
 import type { ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
+import { unpackSeries } from '../../shared/series-packed';
 
 const tmp = useTempDir('vak-reading-caches-');
 const backends: ExplorerBackend[] = [];
@@ -114,15 +115,15 @@ const leaf = { key: KEY, leaf: null, plan: 'auto' as const, profile: DEFAULT_PRO
 describe('caches derived from a reading are derived again after it changes', () => {
   it('the context series (scan kept per reading)', async () => {
     const { home, file, b, c } = await setup();
-    const before = (await b.call('getContextSeries', leaf, c)) as ContextSeries;
+    const before = unpackSeries((await b.call('getContextSeries', leaf, c)) as PackedContextSeries);
     await rewrite(file, c, '"input_tokens":120,', '"input_tokens":920,');
-    const got = (await b.call('getContextSeries', leaf, c)) as ContextSeries;
-    const want = (await (await fresh(home)).call('getContextSeries', leaf, c)) as ContextSeries;
+    const got = unpackSeries((await b.call('getContextSeries', leaf, c)) as PackedContextSeries);
+    const want = unpackSeries((await (await fresh(home)).call('getContextSeries', leaf, c)) as PackedContextSeries);
     // Another process, another basis; and a series held from before the rewrite keeps nothing.
     expect({ ...got, basis: '' }).toEqual({ ...want, basis: '' });
     expect(got.basis).not.toBe(before.basis);
     const held = { basis: before.basis, leaf: before.leaf, points: before.points.length };
-    expect(((await b.call('getContextSeries', { ...leaf, held }, c)) as ContextSeries).kept).toBe(0);
+    expect(((await b.call('getContextSeries', { ...leaf, held }, c)) as PackedContextSeries).kept).toBe(0);
   });
 
   it('the leaf context (plan and chain facts kept per reading)', async () => {

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ContextSeries, ContextSeriesDeltaRequest } from '../../shared/api-features';
 import type { CapacityProfile } from '../../shared/ledger-types';
 import { heldOf, keptPoints, withHeld } from '../../shared/series-delta';
+import { packSeries, unpackSeries } from '../../shared/series-packed';
 import { generateSession } from '../../generator';
 import { fixtureCases } from '../../test-support/fixtures';
 import { chainToRoot } from '../core/chain';
@@ -50,7 +51,8 @@ function step(ledger: Ledger, leaf: number, req: Omit<ContextSeriesDeltaRequest,
   const full = contextSeries(ledger, leaf, { ...req, leaf: null });
   const answer = contextSeries(ledger, leaf, { ...req, leaf: null, held: heldOf(held) });
   expect(answer.points.length + answer.kept).toBe(full.points.length);
-  const assembled = withHeld(held, answer);
+  // Through the wire as the page gets it: packed, as JSON text, unpacked.
+  const assembled = withHeld(held, unpackSeries(JSON.parse(JSON.stringify(packSeries(answer)))));
   expect(drawn(assembled)).toEqual(drawn(full));
   return { answer, assembled, full };
 }

@@ -14,6 +14,7 @@ import {
   STACK,
   yTop,
 } from './chart-model';
+import { unpackSeries } from '../../shared/series-packed';
 
 let api: BackendApi;
 beforeAll(async () => {
@@ -64,12 +65,14 @@ describe('chart model', () => {
   it("lays out the backend's series part by part: totals, measured inputs and markers as the points say", async () => {
     for (const fixture of ['linear', 'packets', 'reset']) {
       for (const window of [200_000, 3000]) {
-        const s = await api.getContextSeries({
-          key: api.keyOf(fixture),
-          leaf: null,
-          plan: 'auto',
-          profile: { ...DEFAULT_PROFILE, window, reserve: 500 },
-        });
+        const s = unpackSeries(
+          await api.getContextSeries({
+            key: api.keyOf(fixture),
+            leaf: null,
+            plan: 'auto',
+            profile: { ...DEFAULT_PROFILE, window, reserve: 500 },
+          }),
+        );
         const m = chartModel(s);
         expect(m.n).toBe(s.points.length);
         expect(m.n).toBeGreaterThan(0);
@@ -93,11 +96,15 @@ describe('chart model', () => {
     }
     // The fixtures have what the chart marks: a reset, a packet, and measured inputs.
     const reset = chartModel(
-      await api.getContextSeries({ key: api.keyOf('reset'), leaf: null, plan: 'auto', profile: DEFAULT_PROFILE }),
+      unpackSeries(
+        await api.getContextSeries({ key: api.keyOf('reset'), leaf: null, plan: 'auto', profile: DEFAULT_PROFILE }),
+      ),
     );
     expect(reset.markers.some((b) => (b & MK_RESET) !== 0)).toBe(true);
     const linear = chartModel(
-      await api.getContextSeries({ key: api.keyOf('linear'), leaf: null, plan: 'auto', profile: DEFAULT_PROFILE }),
+      unpackSeries(
+        await api.getContextSeries({ key: api.keyOf('linear'), leaf: null, plan: 'auto', profile: DEFAULT_PROFILE }),
+      ),
     );
     expect(linear.measured.some((v) => !Number.isNaN(v))).toBe(true);
   });

@@ -9,6 +9,7 @@ import { SessionWriter } from '../test-support/backend-api';
 import { press, renderOnBackend, renderSession, sessionHash, treeRow } from '../test-support/render-backend';
 import { MIN_APPLY_R2 } from './fit-verdict';
 import { PAD } from './chart-draw';
+import { unpackSeries } from '../../shared/series-packed';
 
 /** A session of the bundled demo home (twelve calls on its active chain). */
 const DEMO_SESSION = 'agents/vak/sessions/43ea0aca2ad51db5/01a2076b-4400-7d8a-98d7-e70bd55f634b.jsonl';
@@ -20,7 +21,7 @@ const seriesCalls = (api: { calls: { method: string; req: unknown; signal?: Abor
 /** The chart's series as the backend answers it (whole) for the request the chart made last. */
 async function lastSeries(api: Awaited<ReturnType<typeof renderSession>>): Promise<ContextSeries> {
   const req = seriesCalls(api).at(-1)?.req as Parameters<typeof api.getContextSeries>[0];
-  return api.getContextSeries({ ...req, held: undefined });
+  return unpackSeries(await api.getContextSeries({ ...req, held: undefined }));
 }
 
 /** The chart draws `s` whole: one column per point, each column's tooltip naming its turn and total. */
@@ -186,7 +187,7 @@ describe('context over time', () => {
     const req = seriesCalls(api).at(-1)!.req as Parameters<typeof api.getContextSeries>[0];
     expect(req.held).toMatchObject({ leaf: last, points: before });
     const delta = await api.getContextSeries(req);
-    expect([delta.kept, delta.points.length]).toEqual([before - 1, 2]);
+    expect([delta.kept, delta.points.n]).toEqual([before - 1, 2]);
     await expectDrawn(await lastSeries(api));
   });
 

@@ -1,10 +1,12 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { ApiEvent, LeafRequest } from '../../shared/api';
 import type { ContextSeries } from '../../shared/api-features';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { heldOf, withHeld } from '../../shared/series-delta';
+import { unpackSeries } from '../../shared/series-packed';
 import { useAppStore } from '../store/app-store';
+import { afterPaint } from '../util/after-paint';
 
 /** Live appends arrive in bursts: one re-fetch per quiet moment. */
 const LIVE_DEBOUNCE_MS = 300;
@@ -97,6 +99,16 @@ export function useContextSeries(open: boolean): SeriesState {
       s.sessionInfo.reading === null &&
       ((s.leafView !== null && s.leafViewRequest?.key === s.sessionKey) || s.leafError !== null),
   );
+  // And only once that view's panes are painted: the series' build (the backend's biggest work of an
+  // open) and its answer then never share the cores with the panes' first commit. The panes draw a
+  // new view as a deferred render (leaf-panes.tsx); a value deferred here commits with it.
+  const drawnReady = useDeferredValue(ready);
+  const [paintedFor, setPaintedFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (!drawnReady || !key || paintedFor === key) return;
+    return afterPaint(() => setPaintedFor(key));
+  }, [drawnReady, key, paintedFor]);
+  const shown = ready && paintedFor === key;
   const big = useAppStore((s) => (s.sessionInfo?.entryCount ?? 0) > SERIES_ON_REQUEST_ENTRIES);
   const [asked, setAsked] = useState<string | null>(null);
   const deferred = big && asked !== key;
@@ -136,7 +148,7 @@ export function useContextSeries(open: boolean): SeriesState {
   }, [api, key, open]);
 
   useEffect(() => {
-    if (!key || !open || !ready || deferred) return;
+    if (!key || !open || !shown || deferred) return;
     // A series superseded (another leaf, plan, window…) is cancelled in the backend, not only
     // ignored here: a big session's first one is seconds of work there.
     const abort = new AbortController();
@@ -149,14 +161,14 @@ export function useContextSeries(open: boolean): SeriesState {
       overrides,
     };
     const { series: heldA, seriesB: heldB } = drawn.current;
-    const a = api.getContextSeries({ ...req, held: heldOf(heldA) }, opts).then((s) => withHeld(heldA, s));
+    const a = api.getContextSeries({ ...req, held: heldOf(heldA) }, opts).then((s) => withHeld(heldA, unpackSeries(s)));
     const b = withB
       ? api
           .getContextSeries(
             { ...req, plan: planB, profile: profileB, overrides: overridesB, held: heldOf(heldB) },
             opts,
           )
-          .then((s) => withHeld(heldB, s))
+          .then((s) => withHeld(heldB, unpackSeries(s)))
       : Promise.resolve(null);
     Promise.all([a, b]).then(
       ([series, seriesB]) => !abort.signal.aborted && setState({ sig, series, seriesB, error: null }),
@@ -167,7 +179,7 @@ export function useContextSeries(open: boolean): SeriesState {
     api,
     key,
     open,
-    ready,
+    shown,
     deferred,
     leaf,
     plan,

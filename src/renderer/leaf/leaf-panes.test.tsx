@@ -77,7 +77,8 @@ describe('leaf panes', () => {
     const sent: { method: string; req: unknown; shown: string | null }[] = [];
     const push = api.calls.push.bind(api.calls);
     api.calls.push = (...cs) => {
-      for (const c of cs) sent.push({ method: c.method, req: c.req, shown: panes()?.getAttribute('data-leaf-id') ?? null });
+      for (const c of cs)
+        sent.push({ method: c.method, req: c.req, shown: panes()?.getAttribute('data-leaf-id') ?? null });
       return push(...cs);
     };
     fireEvent.click(treeRow('e0009'));

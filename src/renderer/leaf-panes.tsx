@@ -1,4 +1,4 @@
-import { useDeferredValue, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef } from 'react';
 import { ExportMenu } from './export/export-menu';
 import { PaneHandle } from './layout/pane-handle';
 import { UnknownLeaf, useUnknownLeaf } from './layout/unknown-leaf';
@@ -25,6 +25,10 @@ export function LeafPanes() {
   const compareOpen = useAppStore((s) => s.compare.open);
   const columns = useRef<HTMLDivElement>(null);
   const req = useLeafRequest();
+  // Runs after the commit that draws `view` in both panes: what waits for them (`panesBehind`) goes.
+  const panesDrew = useAppStore((s) => s.panesDrew);
+  useEffect(() => panesDrew(view), [panesDrew, view]);
+  useEffect(() => () => panesDrew(null), [panesDrew]);
   const unknownLeaf = useUnknownLeaf(req, error !== null);
   if (!req)
     return (

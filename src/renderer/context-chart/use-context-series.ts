@@ -6,6 +6,7 @@ import { describeError } from '../api/api-methods';
 import { heldOf, withHeld } from '../../shared/series-delta';
 import { unpackSeries } from '../../shared/series-packed';
 import { useAppStore } from '../store/app-store';
+import { panesBehind } from '../store/leaf-slice';
 import { afterPaint } from '../util/after-paint';
 
 /** Live appends arrive in bursts: one re-fetch per quiet moment. */
@@ -48,12 +49,14 @@ function useChartLeaf(drawn: ContextSeries | null): string | null {
   const selected = useAppStore((s) => s.leaf);
   const view = useAppStore((s) => s.leafView);
   const req = useAppStore((s) => s.leafViewRequest);
+  // Asked once the panes have drawn the view (its answer can redraw the chart mid-render).
+  const behind = useAppStore(panesBehind);
   const [chart, setChart] = useState<{ key: string | null; leaf: string | null }>({ key, leaf: null });
   // Another session, or the active leaf selected again: the chart draws the active chain.
   if (chart.key !== key || (selected === null && chart.leaf !== null)) setChart({ key, leaf: null });
 
   useEffect(() => {
-    if (selected === null) return;
+    if (selected === null || behind) return;
     if (!key || !view || view.leaf !== selected || !req) return;
     // A column of the chart was chosen (or an entry it draws): nothing to ask.
     if (drawn?.points.some((p) => p.leaf === selected)) return;
@@ -75,7 +78,7 @@ function useChartLeaf(drawn: ContextSeries | null): string | null {
     };
     // Only a new selection asks; the chart's own leaf changing must not ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, key, selected, view]);
+  }, [api, key, selected, view, behind]);
   return chart.leaf;
 }
 

@@ -63,8 +63,14 @@ export function useScaledList(opts: {
    * synchronous render and commit, laid out again, in the task a click waits on.
    */
   rect?: { current: { width: number; height: number } | null };
+  /**
+   * Kept by the pane across its lists: the mean height of the rows measured last. A new list is
+   * estimated at it (pane-rows.tsx): at a guess far from the real heights its first screen has
+   * too few rows, and the rest come in a second render and layout in the same task.
+   */
+  learned?: { current: number | null };
 }): ScaledList {
-  const { enabled, count, estimate, overscanPx, getScrollElement, boxRef, windowRef, rect: rectRef } = opts;
+  const { enabled, count, estimate, overscanPx, getScrollElement, boxRef, windowRef, rect: rectRef, learned } = opts;
   // eslint-disable-next-line react-hooks/refs -- read once, in the list's first render: what the list before it left
   const [drawn, setDrawn] = useState<readonly [number, number]>(() =>
     enabled && rectRef?.current ? firstScreen(count, estimate, rectRef.current.height) : NONE,
@@ -85,6 +91,7 @@ export function useScaledList(opts: {
         win: () => windowRef.current,
         overscanPx,
         draw: (range, now) => (now ? flushSync(() => setDrawn(range)) : setDrawn(range)),
+        ...(learned ? { measuredMean: (px: number) => void (learned.current = px) } : {}),
       },
       countRef.current,
       estimate,

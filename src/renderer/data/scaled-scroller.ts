@@ -38,6 +38,8 @@ export interface ScrollerParts {
   overscanPx: number;
   /** Draws rows [first, last]: now (inside the event, before the frame paints) or with the next render. */
   draw: (range: readonly [number, number], now: boolean) => void;
+  /** Told the mean height of the rows measured in a layout (the pane's next list is estimated at it). */
+  measuredMean?: (px: number) => void;
 }
 export /** The DOM side of one scaled list: its scroll box's events, the window's place, the rows' heights. */
 class ScaledScroller {
@@ -140,11 +142,20 @@ class ScaledScroller {
     this.model.margin = box()?.offsetTop ?? 0;
     const win = this.p.win();
     if (win) {
+      let sum = 0;
+      let n = 0;
       for (const child of win.children) {
         const i = Number((child as HTMLElement).dataset.index);
+        if (!Number.isInteger(i)) continue;
         // Fractional: rounded heights (offsetHeight) would add up to a visible drift over a screen of rows.
-        if (Number.isInteger(i)) this.model.measured(i, heightOf(child as HTMLElement));
+        const px = heightOf(child as HTMLElement);
+        this.model.measured(i, px);
+        if (px > 0) {
+          sum += px;
+          n++;
+        }
       }
+      if (n > 0) this.p.measuredMean?.(sum / n);
     }
     this.model.realign();
     this.model.clamp();

@@ -68,6 +68,32 @@ describe('leaf panes', () => {
     expect(seen.filter((s) => !s.endsWith('|true|true'))).toEqual([]);
   });
 
+  it("asks what follows a view (the tree's turn markers, the chart's chain check) once both panes drew it", async () => {
+    const api = await renderSession();
+    const panes = () => document.querySelector<HTMLElement>('.leaf-panes[data-leaf-id]');
+    await waitFor(() => expect(panes()?.getAttribute('aria-busy')).toBe('false'));
+    // Each request with the leaf the panes showed when it was sent: an answer that lands while the
+    // panes render the new view draws the tree or the chart again in the middle of that render.
+    const sent: { method: string; req: unknown; shown: string | null }[] = [];
+    const push = api.calls.push.bind(api.calls);
+    api.calls.push = (...cs) => {
+      for (const c of cs)
+        sent.push({ method: c.method, req: c.req, shown: panes()?.getAttribute('data-leaf-id') ?? null });
+      return push(...cs);
+    };
+    fireEvent.click(treeRow('e0009'));
+    await waitFor(() => expect(panes()?.getAttribute('data-leaf-id')).toBe('e0009'));
+    await waitFor(() => expect(panes()?.getAttribute('aria-busy')).toBe('false'));
+    const follows = sent.filter(
+      (c) =>
+        (c.method === 'getPlanTurns' && 'ids' in (c.req as object)) ||
+        (c.method === 'getChainItems' && (c.req as ChainItemsRequest).count === 1),
+    );
+    await waitFor(() => expect(follows.map((c) => c.method)).toContain('getPlanTurns'));
+    expect(sent.findIndex((c) => c.method === 'getLeafView')).toBeGreaterThanOrEqual(0);
+    expect(follows.filter((c) => c.shown !== 'e0009')).toEqual([]);
+  });
+
   it('shows the text verbatim end to end; markdown is a remembered view that leaves raw HTML as text', async () => {
     const text =
       'Some **bold**. <img src=x onerror="globalThis.__pwned=1"> <script>globalThis.__pwned=2</script> [run](javascript:globalThis.__pwned=3)';

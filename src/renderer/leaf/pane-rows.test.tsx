@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SCROLL_PX } from '../data/scaled-rows';
 import { stubLayout } from '../test-support/render-backend';
 import { stubScrolling } from '../test-support/scroll-stub';
-import { learnedEstimate, type PaneRect, PaneRowsBox, usePaneRows } from './pane-rows';
+import { ANCHORED_FROM_ROWS, learnedEstimate, type PaneRect, PaneRowsBox, usePaneRows } from './pane-rows';
 
 /** A list as the panes draw one: rows of `estimate` px, opening at the end. */
 function List({
@@ -179,7 +179,8 @@ describe('a pane list on either side of the limit', () => {
     // The virtualizer recomputes its rows' starts by copying its keys (one array of `count`): done
     // before each resize of a batch once one has moved the scroll position, it was work in
     // proportion to the rows, once per row of the first screen.
-    const count = 20_000;
+    // The most rows the virtualizer draws (past them the list is anchored).
+    const count = ANCHORED_FROM_ROWS;
     const slice = Array.prototype.slice;
     let copies = 0;
     Array.prototype.slice = function (this: unknown[], ...args: [number?, number?]) {
@@ -195,6 +196,26 @@ describe('a pane list on either side of the limit', () => {
     expect(rows()).toContain(count - 1);
     expect(rows().length).toBeGreaterThan(20);
     expect(copies).toBeLessThanOrEqual(4);
+  });
+
+  it('anchors a list of a few thousand rows, and a new one is estimated at the heights the last one measured', () => {
+    // A leaf in the first half of a 35k-entry chain has ~10k messages: the virtualizer's work for
+    // such a new list (every row's estimate laid out, its keys copied as rows are measured) came in
+    // the task a click waits on. Anchored, its cost follows the screen; and, like the
+    // virtualized lists, it tells the pane its rows' height, so the next list's first render draws
+    // a full screen (at the guess, 96 px against the 28 drawn, it drew a third of one and the rest
+    // in a second render and layout).
+    const count = 5_000;
+    const learned: { current: number | null } = { current: null };
+    const rect: { current: PaneRect | null } = { current: null };
+    render(<List count={count} estimate={96} learned={learned} rect={rect} />);
+    expect(document.querySelector('.scroller')!.hasAttribute('data-scaled')).toBe(true);
+    expect(learned.current).toBe(28);
+    cleanup();
+    const renders: number[][] = [];
+    render(<List count={count} estimate={96} learned={learned} rect={rect} renders={renders} />);
+    expect(renders[0]).toContain(count - 1);
+    expect(renders[0]!.length).toBeGreaterThanOrEqual(Math.ceil(800 / 28));
   });
 
   it("draws a scaled list's first screen in its first render when its pane kept the box size", () => {

@@ -91,9 +91,10 @@ const WINDOW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
  * Past this many rows a pane's list is the scaled list even where it would fit the browser (at
  * scale 1): its cost follows the rows on screen. @tanstack/react-virtual's follows the
  * count, twice over: a new list lays out every row's estimate, and each measured row copies the
- * list of keys (work in proportion to the rows, several times per new view).
+ * list of keys (work in proportion to the rows, several times per new view). A click makes a new
+ * list in each pane, so a few thousand rows already show in the task it waits on.
  */
-export const ANCHORED_FROM_ROWS = 20_000;
+export const ANCHORED_FROM_ROWS = 2_000;
 /** A virtualized row (below the limit): its `top` is written by the virtualizer. */
 const ROW_STYLE: CSSProperties = { position: 'absolute', left: 0, right: 0 };
 /** The rows' box below the limit: its `height` is written by the virtualizer. */
@@ -155,6 +156,7 @@ export function usePaneRows(
     boxRef,
     windowRef,
     ...(rect ? { rect } : {}),
+    ...(learned ? { learned } : {}),
   });
   // Both stay the same functions from render to render (effects that scroll depend on them).
   const { inView: scaledInView, scrollToIndex: scaledScrollTo } = list;

@@ -7,6 +7,7 @@ export const leafInitial = () => ({
   leaf: null,
   leafView: null,
   leafViewRequest: null,
+  panesView: null,
   leafLoading: false,
   leafError: null,
   plan: 'auto' as const,
@@ -22,6 +23,7 @@ export const leafResetForSession = () => ({
   leaf: null,
   leafView: null,
   leafViewRequest: null,
+  panesView: null,
   leafError: null,
   overrides: {},
   // The last session's filter could hide every kind this one has (History empty, no chip lit).
@@ -53,6 +55,7 @@ export const createLeafSlice: StateCreator<AppState, [], [], LeafSlice> = (set) 
   leafLoadStarted: () => set({ leafLoading: true }),
   leafLoaded: (view, req) => set({ leafView: view, leafViewRequest: req, leafLoading: false, leafError: null }),
   leafFailed: (message) => set({ leafLoading: false, leafError: message }),
+  panesDrew: (view) => set((s) => (s.panesView === view ? {} : { panesView: view })),
   setPlan: (plan) => set({ plan }),
   setProfile: (patch) => set((s) => ({ profile: { ...s.profile, ...patch } })),
   setOverride: (turnId, o) =>
@@ -74,3 +77,10 @@ export const createLeafSlice: StateCreator<AppState, [], [], LeafSlice> = (set) 
   togglePin: (link) => set((s) => ({ pinned: samePin(s.pinned, link) ? null : link, hover: null })),
   clearLinks: () => set({ hover: null, pinned: null }),
 });
+
+/**
+ * The panes are still drawing a newer view than the one they show: requests that follow a view
+ * (and whose answers draw again) wait until they have committed it.
+ */
+export const panesBehind = (s: Pick<AppState, 'panesView' | 'leafView'>): boolean =>
+  s.panesView !== null && s.panesView !== s.leafView;

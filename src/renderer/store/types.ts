@@ -114,6 +114,12 @@ export interface LeafSlice {
   leafView: LeafView | null;
   /** The request `leafView` answers (its chain is paged with the same one). */
   leafViewRequest: LeafRequest | null;
+  /**
+   * The view both panes last committed (null while no panes are drawn). Until it is `leafView`
+   * the panes are still rendering the new one: what follows a view (the tree's turn markers, the
+   * chart's check of its chain) waits for it, so its answers do not interrupt that render.
+   */
+  panesView: LeafView | null;
   leafLoading: boolean;
   leafError: string | null;
   plan: PlanName;
@@ -127,6 +133,8 @@ export interface LeafSlice {
   /** Time travel: `leaf` becomes the selected leaf; `row` (when given) the cursor. Drops the pin. */
   selectLeaf: (leaf: string | null, row?: number | null) => void;
   leafLoadStarted: () => void;
+  /** The panes committed `view` (null: they draw none any more). */
+  panesDrew: (view: LeafView | null) => void;
   leafLoaded: (view: LeafView, req: LeafRequest) => void;
   leafFailed: (message: string) => void;
   setPlan: (plan: PlanName) => void;

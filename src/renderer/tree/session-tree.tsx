@@ -5,6 +5,7 @@ import { mayStartTurn, turnFidelitiesFor } from '../data/plan-sources';
 import { useScaledRows } from '../data/scaled-rows';
 import { currentChainSource, openTreeSource, type TreeSource } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
+import { panesBehind } from '../store/leaf-slice';
 import { formatBytes } from '../util/format';
 import { BranchComposer } from './branch-composer';
 import { ROW_HEIGHT } from './lane-graph';
@@ -200,7 +201,11 @@ function TreeList({ tree }: { tree: TreeSource }) {
       turnFid.cancel();
     };
   }, [turnFid]);
+  // Asked once the panes have drawn the view: an answer during their render would draw the tree
+  // again in the middle of it.
+  const behind = useAppStore(panesBehind);
   useEffect(() => {
+    if (behind) return;
     const ids: string[] = [];
     for (let i = first; i <= last; i++) {
       const row = tree.get(i);

@@ -483,8 +483,10 @@ async function runOnce(browser: Browser, app: string, data: Real100, log: Log): 
     await traceEnd(browser);
     if (process.argv.includes('--verbose')) log((await pageLoadTimes(page)) + '\n' + (await requestsSince(page, 0)));
     log('    reload again …');
+    await traced(browser, page, 'reload-again');
     await page.reload();
     const reloadAgain = await settleOpen(page, '0', '0');
+    await traceEnd(browser);
     if (process.argv.includes('--verbose')) log((await pageLoadTimes(page)) + '\n' + (await requestsSince(page, 0)));
     await ctx.close();
     await stop(server.child);

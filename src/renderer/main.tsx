@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createApi } from './api/create-api';
 import { withEarlyAsks } from './api/early-asks';
+import { AFTER_FIRST_SCREEN, afterFirstScreen, holdUntil } from './api/hold-until';
 import { openFromUrl } from './live/use-session';
 import './styles/base.css';
 import './styles/layout.css';
@@ -12,7 +13,13 @@ import './styles/bars.css';
 
 const handle = createApi();
 const { ready, connected } = handle;
-const { api, askEarly } = withEarlyAsks(handle.api);
+const early = withEarlyAsks(handle.api);
+const { askEarly } = early;
+let firstScreen: () => void = () => undefined;
+const api = holdUntil(early.api, new Promise<void>((resolve) => (firstScreen = resolve)), AFTER_FIRST_SCREEN);
+
+/** The longest a reload holds the library's and the chart's requests for its first screen. */
+const FIRST_SCREEN_CAP_MS = 1500;
 
 function render(): void {
   createRoot(document.getElementById('root')!).render(
@@ -25,5 +32,11 @@ function render(): void {
 // A page opened on a session (a reload, a link) asks for it before React's first render, and
 // renders once that request has left (the socket index.html opened is then open): the first
 // render (tens of ms in one task) runs while the backend answers, not before the request leaves.
-if (openFromUrl(api, askEarly)) void connected.then(render);
-else render();
+// Its library and chart are asked once the session's rows and panes are drawn (hold-until.ts).
+if (openFromUrl(api, askEarly)) {
+  void afterFirstScreen(early.settled('getLeafView'), FIRST_SCREEN_CAP_MS).then(firstScreen);
+  void connected.then(render);
+} else {
+  firstScreen();
+  render();
+}

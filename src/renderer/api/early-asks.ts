@@ -30,8 +30,14 @@ function canonical(v: unknown): string {
  * cancels it when it asks anything else: an early request is answered once or dropped, never
  * answers a later question, and never adds a request the page would not have sent.
  */
-export function withEarlyAsks(api: Api): { api: Api; askEarly: AskEarly } {
+export function withEarlyAsks(api: Api): {
+  api: Api;
+  askEarly: AskEarly;
+  /** Settles when the last early ask of `method` has been answered or dropped (at once: none). */
+  settled: (method: EarlyMethod) => Promise<void>;
+} {
   const early = new Map<EarlyMethod, Early>();
+  const asked = new Map<EarlyMethod, Promise<void>>();
   const take = (method: EarlyMethod, req: unknown, opts?: CallOptions): Promise<unknown> | null => {
     const e = early.get(method);
     if (!e) return null;
@@ -57,6 +63,14 @@ export function withEarlyAsks(api: Api): { api: Api; askEarly: AskEarly } {
     // Dropped unasked, or failed: whoever takes it sees the failure; nobody else must.
     answer.catch(() => undefined);
     early.set(method, { text: canonical(req), answer, abort });
+    asked.set(
+      method,
+      answer.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
   };
-  return { api: wrapped, askEarly };
+  const settled = (method: EarlyMethod): Promise<void> => asked.get(method) ?? Promise.resolve();
+  return { api: wrapped, askEarly, settled };
 }

@@ -26,7 +26,7 @@ function gate() {
 const key = 'agents/a/s.jsonl';
 
 describe('calls held until the first screen (a reload asks its session first)', () => {
-  it("holds the library's and the chart's calls, not the session's, and sends them in order once open", async () => {
+  it("holds the library's calls, not the session's or the chart's, and sends them in order once open", async () => {
     const { api, calls } = recordingApi();
     const g = gate();
     const held = holdUntil(api, g.p, AFTER_FIRST_SCREEN);
@@ -36,8 +36,10 @@ describe('calls held until the first screen (a reload asks its session first)', 
     void held.subscribe({ topic: 'session', key });
     void held.openSession({ key });
     void held.getContextSeries({ key, leaf: null } as never);
+    void held.getSecretCounts({});
     void held.getTreeRows({ key, start: 0, count: 256, foldAudit: false });
-    expect(calls.map((c) => c.method)).toEqual(['subscribe', 'openSession', 'getTreeRows']);
+    // The chart's series is not held here: the chart asks it once the panes are painted.
+    expect(calls.map((c) => c.method)).toEqual(['subscribe', 'openSession', 'getContextSeries', 'getTreeRows']);
     expect(calls[0].req).toEqual({ topic: 'session', key });
 
     g.open();
@@ -46,13 +48,14 @@ describe('calls held until the first screen (a reload asks its session first)', 
     expect(calls.map((c) => c.method)).toEqual([
       'subscribe',
       'openSession',
+      'getContextSeries',
       'getTreeRows',
       'listSessions',
       'subscribe',
-      'getContextSeries',
+      'getSecretCounts',
     ]);
-    expect(calls[4].req).toEqual({ topic: 'library' });
-    calls[3].answer({ sessions: [] });
+    expect(calls[5].req).toEqual({ topic: 'library' });
+    calls[4].answer({ sessions: [] });
     await Promise.resolve();
     await Promise.resolve();
     expect(answers).toEqual([{ sessions: [] }]);
@@ -66,7 +69,7 @@ describe('calls held until the first screen (a reload asks its session first)', 
     const g = gate();
     const held = holdUntil(api, g.p, AFTER_FIRST_SCREEN);
     const ctl = new AbortController();
-    const p = held.getContextSeries({ key, leaf: null } as never, { signal: ctl.signal });
+    const p = held.listSessions({}, { signal: ctl.signal });
     ctl.abort();
     await expect(p).rejects.toThrow('cancelled');
     g.open();
@@ -80,7 +83,7 @@ describe('calls held until the first screen (a reload asks its session first)', 
     const g = gate();
     const held = holdUntil(api, g.p, AFTER_FIRST_SCREEN);
     const ctl = new AbortController();
-    void held.getContextSeries({ key, leaf: null } as never, { signal: ctl.signal }).catch(() => undefined);
+    void held.listSessions({}, { signal: ctl.signal }).catch(() => undefined);
     g.open();
     await g.p;
     await Promise.resolve();

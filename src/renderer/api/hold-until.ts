@@ -39,13 +39,13 @@ export function holdUntil(api: Api, gate: Promise<void>, held: Held): Api {
 
 /**
  * What a page opened on a session (a reload) asks only after its first screen: the library's
- * listing, counts and subscription, and the context chart's series. Answered while the rows and
- * panes are drawn, they take the backend's and the page's time from that first screen; the
- * session's own calls (its open, rows, leaf view, plan, secrets) are not held.
+ * listing, counts and subscription. Answered while the rows and panes are drawn, they take the
+ * backend's and the page's time from that first screen; the session's own calls (its open, rows,
+ * leaf view, plan, secrets) are not held, and the chart waits for the panes' paint by itself
+ * (use-context-series.ts).
  */
 export const AFTER_FIRST_SCREEN: Held = (method, req) => {
   switch (method) {
-    case 'getContextSeries':
     case 'getHome':
     case 'listSessions':
     case 'listRecentFiles':

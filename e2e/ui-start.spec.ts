@@ -71,16 +71,22 @@ test('a reload opens the session in one round trip: each request once, no findRo
   // The chart's series waits for the leaf view's answer.
   const series = sent.find((s) => s.method === 'getContextSeries')!;
   expect(series.at).toBeGreaterThan(view.answeredAt!);
-  // The library's listing, counts and subscription wait for the first screen too, then come.
-  const library = sent.filter(
-    (s) =>
-      ['getHome', 'listSessions', 'listRecentFiles', 'getSecretSurvey'].includes(s.method) ||
-      (s.method === 'subscribe' && s.body.includes('"topic":"library"')),
-  );
-  expect(library.map((s) => s.method).sort()).toEqual(
-    ['getHome', 'getSecretSurvey', 'listRecentFiles', 'listSessions', 'subscribe'].sort(),
-  );
-  for (const s of library) expect(s.at).toBeGreaterThan(view.answeredAt!);
+  // The library's listing, counts and subscription wait for the first screen too (the page's
+  // first idle moment, which the series need not precede), then come.
+  const libraryOf = () =>
+    sent.filter(
+      (s) =>
+        ['getHome', 'listSessions', 'listRecentFiles', 'getSecretSurvey'].includes(s.method) ||
+        (s.method === 'subscribe' && s.body.includes('"topic":"library"')),
+    );
+  await expect
+    .poll(() =>
+      libraryOf()
+        .map((s) => s.method)
+        .sort(),
+    )
+    .toEqual(['getHome', 'getSecretSurvey', 'listRecentFiles', 'listSessions', 'subscribe'].sort());
+  for (const s of libraryOf()) expect(s.at).toBeGreaterThan(view.answeredAt!);
   await expect(page.getByRole('navigation', { name: 'Library' }).locator('.session-item').first()).toBeVisible();
   // Ask-once: never the same request twice.
   const bodies = sent.map((s) => s.body);

@@ -2,7 +2,7 @@
  * What the chart bench runs in the page: the chart's own model, bucketing and draw code
  * (bundled from src/renderer/context-chart by vite), and a synthetic series to draw.
  */
-import type { ContextPoint, ContextSeries } from '../../src/shared/api-features';
+import type { ContextPoint, ContextSeries } from '../../src/shared/api-series';
 import { chartModel, columnsOf } from '../../src/renderer/context-chart/chart-model';
 import { drawContextChart, plotWidthOf, type ChartTheme } from '../../src/renderer/context-chart/chart-draw';
 

@@ -10,7 +10,7 @@ import { openSync, readFileSync, realpathSync, writeFileSync, writeSync, closeSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiEvent, LeafView, TreeRowsResult } from '../shared/api';
-import type { ContextSeries, PackedContextSeries } from '../shared/api-features';
+import type { ContextSeries, PackedContextSeries } from '../shared/api-series';
 import { DEFAULT_PROFILE } from '../shared/ledger-types';
 import { ApiError, type ApiClient } from '../main/api/api-backend';
 import { ExplorerBackend } from '../main/api/explorer-backend';

@@ -3,7 +3,7 @@
  * answers how many of its leading points stay (`ContextSeries.kept`) and sends only the rest.
  * Both sides live here so that what the client asks with and what it puts together agree.
  */
-import type { ContextSeries, HeldSeries } from './api-features';
+import type { ContextSeries, HeldSeries } from './api-series';
 
 /** What to name in a request for a series that may keep the points of `series` (null: hold nothing). */
 export function heldOf(series: ContextSeries | null): HeldSeries | undefined {

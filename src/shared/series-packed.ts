@@ -14,7 +14,7 @@ import {
   type PackedColumn,
   type PackedContextSeries,
   type PackedPoints,
-} from './api-features';
+} from './api-series';
 import { ownValue } from './own-key';
 
 const isoOf = (ms: number): string | null => (Number.isFinite(ms) ? new Date(ms).toISOString() : null);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ContextParts } from '../../shared/api-features';
+import type { ContextParts } from '../../shared/api-series';
 import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { fixtureCases } from '../../test-support/fixtures';

@@ -9,7 +9,7 @@
  * (`series-measured.ts`) and its markers (`series-markers.ts`).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { ContextPoint, ContextSeries, ContextSeriesDeltaRequest } from '../../shared/api-features';
+import type { ContextPoint, ContextSeries, ContextSeriesDeltaRequest } from '../../shared/api-series';
 import { keptPoints } from '../../shared/series-delta';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { Lru } from '../../shared/lru';

@@ -3,7 +3,7 @@
  * turn end: the context series' kept scan and the core's turn-end planner (`core/turn-end.ts`). Only this file
  * knows where the plan comes from.
  */
-import type { ContextSeriesRequest } from '../../shared/api-features';
+import type { ContextSeriesRequest } from '../../shared/api-series';
 import type { FatePlanner } from '../core/entry-fate';
 import type { Ledger } from '../core/ledger';
 import { keptScanSteps } from './context-series';

@@ -1,14 +1,8 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type {
-  EntryFate,
-  PackedContextSeries,
-  PriceTable,
-  ProjectedSearch,
-  SearchPage,
-  SessionCost,
-} from '../../shared/api-features';
+import type { EntryFate, PriceTable, ProjectedSearch, SearchPage, SessionCost } from '../../shared/api-features';
+import type { PackedContextSeries } from '../../shared/api-series';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { scanHome } from '../core/home';
 import { readWholeExport, type ExportCall } from '../../test-support/read-export';

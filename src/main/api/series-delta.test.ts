@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ContextSeries, ContextSeriesDeltaRequest } from '../../shared/api-features';
+import type { ContextSeries, ContextSeriesDeltaRequest } from '../../shared/api-series';
 import type { CapacityProfile } from '../../shared/ledger-types';
 import { heldOf, keptPoints, withHeld } from '../../shared/series-delta';
 import { packSeries, unpackSeries } from '../../shared/series-packed';

@@ -1,4 +1,4 @@
-import type { BytesPerTokenFit } from '../../shared/api-features';
+import type { BytesPerTokenFit } from '../../shared/api-series';
 
 /**
  * One measured model call beside the projection it was sent: `bytes` are the counted

@@ -3,7 +3,7 @@
  * point: a reset that starts to apply, packets newly applied, turns the plan moved from Full
  * to Card. Markers compare within one segment only: across a reset every turn is new.
  */
-import type { ContextPoint, MeasuredInput } from '../../shared/api-features';
+import type { ContextPoint, MeasuredInput } from '../../shared/api-series';
 import type { Ledger } from '../core/ledger';
 import { tsOf, turnAt, type ChainScan } from '../core/chain-scan';
 import { FID_CARD, FID_FULL } from '../core/plan-engine';

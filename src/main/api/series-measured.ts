@@ -4,7 +4,7 @@
  * at the entry the answer replied to (its parent, one chain position earlier), not at the
  * point, so the pair is a fair sample for the bytes-per-token fit.
  */
-import type { MeasuredInput } from '../../shared/api-features';
+import type { MeasuredInput } from '../../shared/api-series';
 import type { Ledger } from '../core/ledger';
 import { F_ASSISTANT, F_USAGE } from '../core/ledger-index';
 import { turnAt } from '../core/chain-scan';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ContextPoint, ContextSeries, PackedContextSeries } from '../../shared/api-features';
+import type { ContextPoint, ContextSeries, PackedContextSeries } from '../../shared/api-series';
 import type { CapacityProfile } from '../../shared/ledger-types';
 import { packPoints, packSeries, unpackPoints, unpackSeries } from '../../shared/series-packed';
 import { generateSession } from '../../generator';

@@ -1,6 +1,6 @@
 /** Sessions as a request takes them from the open-session cache, with opening errors as the API's. */
 import type { SessionKey } from '../../shared/api';
-import type { ReadProgress } from '../core/ledger';
+import type { ReadProgress } from '../core/ledger-options';
 import type { OpenSession, SessionCache } from '../library/session-cache';
 import { ApiError, type ApiClient } from './api-backend';
 

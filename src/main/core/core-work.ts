@@ -2,7 +2,7 @@
  * Counted work of the ledger core, summed over open sessions (Ledger.stats, TurnCache.stats): what
  * The work-count invariants read (never timings), and what the worker reports in its stats.
  */
-import type { LedgerStats } from './ledger';
+import type { LedgerStats } from './ledger-options';
 import type { TurnCacheStats } from './turn-cache';
 
 export type CoreWork = LedgerStats & TurnCacheStats;

@@ -11,7 +11,7 @@ import { Ledger } from './ledger';
 import { idsDiffer, snapshotMismatch, SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-codec';
 import { TreeLayout } from './tree-layout';
-import { turnColumns, type KeptTurns } from './turn-cache';
+import { turnColumns, type KeptTurns } from './kept-turns';
 
 const tmp = useTempDir();
 const KEY = { realPath: '/x/s.jsonl', dev: 1, ino: 2 };

@@ -68,6 +68,15 @@ export function captureSnapshot(reader: LineReader, index: LedgerIndex): LedgerS
   };
 }
 
+/** Gives a reader over a restored index the state `captureSnapshot` kept: lines, last line, warnings. */
+export function restoreReaderEnd(reader: LineReader, snap: LedgerSnapshot): void {
+  reader.lines = snap.lines;
+  reader.prevHash = snap.prevHash;
+  reader.lastLineOffset = snap.lastLineOffset;
+  reader.lastLineLength = snap.lastLineLength;
+  reader.warnings.push(...snap.warnings);
+}
+
 /**
  * Why a snapshot no longer describes the start of `source`, or null when it still does:
  * the file is at least as long and the bytes of the last line it read still hash to the

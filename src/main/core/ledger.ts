@@ -7,27 +7,24 @@ import { FullNotes } from './full-notes';
 import type { WorkEvent } from './work-notes';
 import type { LongStrings } from './json-skim';
 import { LedgerIndex } from './ledger-index';
-import type { HashCheckResult, LedgerStats, OpenOptions, RefreshOptions, RefreshResult } from './ledger-options';
-import type { SyncOpenOptions } from './ledger-options';
-import { captureSnapshot, restoreIndex, type LedgerSnapshot } from './ledger-snapshot';
+import type {
+  HashCheckResult,
+  LedgerStats,
+  OpenOptions,
+  RefreshOptions,
+  RefreshResult,
+  SyncOpenOptions,
+} from './ledger-options';
+import { captureSnapshot, restoreIndex, restoreReaderEnd, type LedgerSnapshot } from './ledger-snapshot';
 import { LineFeeder } from './line-feeder';
 import { lineAt, lineHoldsEntry } from './line-readback';
 import { LineReader } from './line-reader';
 import { ParsedEntries } from './parsed-entries';
 import { DerivedCaches } from './per-reading';
 import { ReadStamp } from './read-stamp';
-import { continuityBroken, tailDiffers, tailLooksKept } from './read-tail';
+import { continuityBroken, tailDiffers, tailLooksKept, tailWarnings } from './read-tail';
 import { readAgain, readingDifference } from './reading-check';
 import { sortWarnings, type LedgerWarning } from './warnings';
-
-export type {
-  HashCheckResult,
-  LedgerStats,
-  OpenOptions,
-  ReadProgress,
-  RefreshOptions,
-  RefreshResult,
-} from './ledger-options';
 
 /**
  * An entry read back by its offset is not the entry the index holds there: the file changed
@@ -137,11 +134,7 @@ export class Ledger {
     l.reader = new LineReader(l.index, l.newNotes(false));
     l.reader.sink = l.sink;
     l.sink?.restart(snap.lines + 1);
-    l.reader.lines = snap.lines;
-    l.reader.prevHash = snap.prevHash;
-    l.reader.lastLineOffset = snap.lastLineOffset;
-    l.reader.lastLineLength = snap.lastLineLength;
-    l.reader.warnings.push(...snap.warnings);
+    restoreReaderEnd(l.reader, snap);
     l.feeder = new LineFeeder(l.reader, snap.coveredBytes);
     l.linesRestored = snap.lines;
     l.keptUnchecked = true;
@@ -402,20 +395,7 @@ export class Ledger {
    * (`hashCheckPending`). For figures shown while a first open answers; the rest arrives after.
    */
   warningsSoFar(): LedgerWarning[] {
-    const out = [...this.reader.warnings];
-    if (this.reader.lines === 0 && !this.stoppedShort) {
-      out.push({ code: 'missing_header', line: 1, offset: 0, message: 'the file has no complete line 1' });
-    }
-    const pending = this.feeder.pendingLength;
-    if (pending > 0 && !this.stoppedShort) {
-      out.push({
-        code: 'unterminated_tail',
-        line: this.reader.lines + 1,
-        offset: this.feeder.pendingOffset,
-        message: `last line (${pending} bytes) has no terminating \\n yet`,
-      });
-    }
-    return sortWarnings(out);
+    return sortWarnings([...this.reader.warnings, ...tailWarnings(this.reader, this.feeder, this.stoppedShort)]);
   }
 
   /** Hash of the last complete line: the `prev_hash` an appended line must carry. */

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { readRange, type ByteSource } from './byte-source';
 import type { LineFeeder } from './line-feeder';
 import type { LineReader } from './line-reader';
+import type { LedgerWarning } from './warnings';
 
 /**
  * A reading's tail compared with its file: the last complete line read (its `\n`, and its hash,
@@ -59,4 +60,29 @@ export function tailDiffers(source: ByteSource, r: ReadEnd, feeder: FedEnd): str
   }
   if (pendingChanged(source, feeder)) return 'its unterminated last line changed';
   return null;
+}
+
+/**
+ * The §8 warnings of where the reading ends: no complete line 1, or a last line without its `\n`.
+ * None while the last read stopped short of the file's end (`stoppedShort`: more is to be read).
+ */
+export function tailWarnings(
+  r: Pick<LineReader, 'lines'>,
+  feeder: Pick<LineFeeder, 'pendingLength' | 'pendingOffset'>,
+  stoppedShort: boolean,
+): LedgerWarning[] {
+  const out: LedgerWarning[] = [];
+  if (r.lines === 0 && !stoppedShort) {
+    out.push({ code: 'missing_header', line: 1, offset: 0, message: 'the file has no complete line 1' });
+  }
+  const pending = feeder.pendingLength;
+  if (pending > 0 && !stoppedShort) {
+    out.push({
+      code: 'unterminated_tail',
+      line: r.lines + 1,
+      offset: feeder.pendingOffset,
+      message: `last line (${pending} bytes) has no terminating \\n yet`,
+    });
+  }
+  return out;
 }

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash, hash } from 'node:crypto';
 import { SnapshotInvalidError, type LedgerSnapshot } from './ledger-snapshot';
 import type { LedgerWarning } from './warnings';
-import { FACT_INTS, turnColumns, type KeptTurns, type TurnColumns } from './turn-cache';
+import { FACT_INTS, turnColumns, type KeptTurns, type TurnColumns } from './kept-turns';
 import type { KeptLayout } from './tree-layout';
 import type { WorkFold } from './work-fold';
 

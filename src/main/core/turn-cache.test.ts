@@ -9,7 +9,8 @@ import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { planLeaf } from './leaf-plan';
 import { Ledger } from './ledger';
 import { project } from './projection';
-import { adoptTurnColumns, exportTurns, TurnCache, turnCacheOf, turnColumns, type KeptTurns } from './turn-cache';
+import { turnColumns, type KeptTurns } from './kept-turns';
+import { adoptTurnColumns, exportTurns, TurnCache, turnCacheOf } from './turn-cache';
 
 function ledgerBytes(entries: Record<string, unknown>[]): Buffer {
   let prev: string | null = null;

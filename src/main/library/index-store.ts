@@ -3,12 +3,14 @@ import { closeSync, readFileSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileSource } from '../core/byte-source';
-import { Ledger, type OpenOptions } from '../core/ledger';
+import { Ledger } from '../core/ledger';
+import type { OpenOptions } from '../core/ledger-options';
 import { restoreIndexAhead, snapshotMismatch, SnapshotInvalidError } from '../core/ledger-snapshot';
 import { isNotRegular, openRegularFile } from '../core/safe-open';
 import { decodeSnapshot, encodeSnapshotParts, type KeptExtras, type SnapshotKey } from '../core/snapshot-codec';
 import type { KeptLayout } from '../core/tree-layout';
-import { buildTurnCacheAhead, type TurnColumns } from '../core/turn-cache';
+import type { TurnColumns } from '../core/kept-turns';
+import { buildTurnCacheAhead } from '../core/turn-cache';
 import type { WorkFold } from '../core/work-fold';
 
 export interface IndexStoreOptions {

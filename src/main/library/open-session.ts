@@ -5,7 +5,8 @@
  * moves its scheduler to the new generation.
  */
 import type { SessionKey } from '../../shared/api';
-import type { HashCheckResult, Ledger } from '../core/ledger';
+import type { Ledger } from '../core/ledger';
+import type { HashCheckResult } from '../core/ledger-options';
 import type { LedgerIndex } from '../core/ledger-index';
 import type { TreeLayout } from '../core/tree-layout';
 import type { WorkFold } from '../core/work-fold';

@@ -9,7 +9,7 @@
  */
 import type { SessionKey } from '../../shared/api';
 import type { KeyedQueue } from '../../shared/keyed-queue';
-import type { HashCheckResult } from '../core/ledger';
+import type { HashCheckResult } from '../core/ledger-options';
 import { exportTurns, keptTurnCount } from '../core/turn-cache';
 import type { IndexStore } from './index-store';
 import type { OpenSession, ReadInSteps, RereadReason } from './open-session';

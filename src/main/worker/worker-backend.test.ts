@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateSession } from '../../generator';
 import type { ApiEvent, LeafRequest } from '../../shared/api';
-import type { ContextSeries } from '../../shared/api-features';
+import type { ContextSeries } from '../../shared/api-series';
 import type { SessionSecrets } from '../../shared/api-secrets';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { useTempDir } from '../../test-support/temp-dir';

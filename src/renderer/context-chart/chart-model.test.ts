@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContextPoint, ContextSeries } from '../../shared/api-features';
+import type { ContextPoint, ContextSeries } from '../../shared/api-series';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { createBackendApi, type BackendApi } from '../test-support/backend-api';
 import {

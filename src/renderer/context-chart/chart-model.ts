@@ -3,7 +3,7 @@
  * redraw (hover, cursor, resize) is loops over numbers, never over the series' objects.
  * Pure: no DOM (the draw function and the bench use it as is).
  */
-import { CONTEXT_PARTS, type ContextParts, type ContextPoint, type ContextSeries } from '../../shared/api-features';
+import { CONTEXT_PARTS, type ContextParts, type ContextPoint, type ContextSeries } from '../../shared/api-series';
 
 /** Parts bottom to top: the fixed ones first, then the history, then the open turn and the tail. */
 export const STACK: readonly (keyof ContextParts)[] = CONTEXT_PARTS;

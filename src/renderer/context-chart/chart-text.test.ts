@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BytesPerTokenFit } from '../../shared/api-features';
+import type { BytesPerTokenFit } from '../../shared/api-series';
 import { fitLine } from './chart-text';
 import { fitVerdict, MIN_APPLY_R2, usefulSuggestion } from './fit-verdict';
 

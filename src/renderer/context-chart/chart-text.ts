@@ -1,5 +1,5 @@
 /** The words of the chart: its tooltip, its accessible value, its fit line. */
-import type { BytesPerTokenFit, ContextPoint, ContextSeries } from '../../shared/api-features';
+import type { BytesPerTokenFit, ContextPoint, ContextSeries } from '../../shared/api-series';
 import { fmtInt, shortId, timeOfDay } from '../util/format';
 import { STACK } from './chart-model';
 import { fitVerdict } from './fit-verdict';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ContextSeries } from '../../shared/api-features';
+import type { ContextSeries } from '../../shared/api-series';
 import { useAppStore } from '../store/app-store';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

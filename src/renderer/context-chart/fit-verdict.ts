@@ -2,7 +2,7 @@
  * What the chart makes of the bytes-per-token fit: whether it is worth applying, and, when
  * no value fits, why. The threshold lives here and nowhere else.
  */
-import type { BytesPerTokenFit } from '../../shared/api-features';
+import type { BytesPerTokenFit } from '../../shared/api-series';
 
 /**
  * Least squares always finds a value; below this r² the estimate at that value does not

@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { ApiEvent, LeafRequest } from '../../shared/api';
-import type { ContextSeries } from '../../shared/api-features';
+import type { ContextSeries } from '../../shared/api-series';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
 import { heldOf, withHeld } from '../../shared/series-delta';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../store/app-store';
 import { leafScreen } from '../util/leaf-screen';
 import { askOpenEarly, keepCursorRow } from './open-early';
@@ -90,5 +90,44 @@ describe('a reload asks what it will show with the open', () => {
     const asked: string[] = [];
     askOpenEarly((m) => asked.push(m), fakeStore(base).getState(), 'k');
     expect(asked).toEqual(['getLeafView']);
+  });
+});
+
+describe("the cursor's row is kept off the task that moves it", () => {
+  const KEY = 'vak-explorer.opened-row.v1';
+
+  it('is written once the page is idle, not in the task that set it; the last row wins', () => {
+    const idle: IdleRequestCallback[] = [];
+    const win = Object.assign(new EventTarget(), {
+      requestIdleCallback: (cb: IdleRequestCallback) => idle.push(cb),
+      cancelIdleCallback: vi.fn(),
+      setTimeout,
+      clearTimeout,
+    }) as unknown as Window;
+    const store = fakeStore(base);
+    const stop = keepCursorRow(store, win);
+    store.set({ selectedRow: 3 });
+    store.set({ selectedRow: 5 });
+    expect(sessionStorage.getItem(KEY)).toBeNull();
+    expect(idle).toHaveLength(1);
+    idle[0]({ didTimeout: false, timeRemaining: () => 10 });
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toMatchObject({ key: 'k', row: 5 });
+    stop();
+  });
+
+  it('a page that leaves before an idle moment writes it then', () => {
+    const win = Object.assign(new EventTarget(), {
+      requestIdleCallback: () => 1,
+      cancelIdleCallback: vi.fn(),
+      setTimeout,
+      clearTimeout,
+    }) as unknown as Window;
+    const store = fakeStore(base);
+    const stop = keepCursorRow(store, win);
+    store.set({ selectedRow: 9 });
+    expect(sessionStorage.getItem(KEY)).toBeNull();
+    win.dispatchEvent(new Event('pagehide'));
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toMatchObject({ row: 9 });
+    stop();
   });
 });

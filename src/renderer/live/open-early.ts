@@ -29,26 +29,57 @@ interface Store {
   subscribe(listener: (s: AppState) => void): () => void;
 }
 
+/** The longest a cursor's row waits for an idle moment before it is kept. */
+const KEEP_CAP_MS = 2000;
+
 /**
  * Keeps the cursor's row with the selection it shows (null: the active leaf), for a reload of
- * this tab: the tree opens a reload on that row. Returns what stops it.
+ * this tab: the tree opens a reload on that row. The row is written when the page is idle (or
+ * leaves, or this stops), not in the task that moved the cursor: a session's open sets the cursor
+ * in the task that takes the open's answer, and a page's first storage access is slow, which held
+ * the rows' answer behind it. Returns what stops it (writing what is pending).
  */
-export function keepCursorRow(store: Store): () => void {
+export function keepCursorRow(store: Store, win: Window = window): () => void {
   let last = '';
-  const keep = (s: AppState): void => {
-    if (!s.sessionKey || s.selectedRow === null) return;
-    const kept: OpenedRow = { key: s.sessionKey, leaf: s.leaf, foldAudit: s.foldAudit, row: s.selectedRow };
-    const text = JSON.stringify(kept);
-    if (text === last) return;
-    last = text;
+  let pending: string | null = null;
+  let cancel: (() => void) | null = null;
+  const write = (): void => {
+    cancel?.();
+    cancel = null;
+    if (pending === null) return;
+    const text = pending;
+    pending = null;
     try {
       storage()?.setItem(STORE_KEY, text);
     } catch {
       // (storage full or refused: a reload then asks its rows after the open, as without)
     }
   };
+  const later = (): (() => void) => {
+    if (typeof win.requestIdleCallback === 'function') {
+      const id = win.requestIdleCallback(write, { timeout: KEEP_CAP_MS });
+      return () => win.cancelIdleCallback(id);
+    }
+    const id = win.setTimeout(write, 0);
+    return () => win.clearTimeout(id);
+  };
+  const keep = (s: AppState): void => {
+    if (!s.sessionKey || s.selectedRow === null) return;
+    const kept: OpenedRow = { key: s.sessionKey, leaf: s.leaf, foldAudit: s.foldAudit, row: s.selectedRow };
+    const text = JSON.stringify(kept);
+    if (text === last) return;
+    last = text;
+    pending = text;
+    cancel ??= later();
+  };
   keep(store.getState());
-  return store.subscribe(keep);
+  const unsubscribe = store.subscribe(keep);
+  win.addEventListener('pagehide', write);
+  return () => {
+    unsubscribe();
+    win.removeEventListener('pagehide', write);
+    write();
+  };
 }
 
 function openedRow(): OpenedRow | null {

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppState } from '../store/app-store';
 import { leafScreen } from '../util/leaf-screen';
-import { askOpenEarly, keepCursorRow } from './open-early';
+import { askOpenEarly, keepCursorRow, readKeptRow } from './open-early';
 
 /** A store of just the fields read here, whose changes are told to its subscribers. */
 function fakeStore(init: Partial<AppState>) {
@@ -93,41 +93,19 @@ describe('a reload asks what it will show with the open', () => {
   });
 });
 
-describe("the cursor's row is kept off the task that moves it", () => {
-  const KEY = 'vak-explorer.opened-row.v1';
-
-  it('is written once the page is idle, not in the task that set it; the last row wins', () => {
-    const idle: IdleRequestCallback[] = [];
-    const win = Object.assign(new EventTarget(), {
-      requestIdleCallback: (cb: IdleRequestCallback) => idle.push(cb),
-      cancelIdleCallback: vi.fn(),
-      setTimeout,
-      clearTimeout,
-    }) as unknown as Window;
-    const store = fakeStore(base);
-    const stop = keepCursorRow(store, win);
-    store.set({ selectedRow: 3 });
-    store.set({ selectedRow: 5 });
-    expect(sessionStorage.getItem(KEY)).toBeNull();
-    expect(idle).toHaveLength(1);
-    idle[0]({ didTimeout: false, timeRemaining: () => 10 });
-    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toMatchObject({ key: 'k', row: 5 });
-    stop();
-  });
-
-  it('a page that leaves before an idle moment writes it then', () => {
-    const win = Object.assign(new EventTarget(), {
-      requestIdleCallback: () => 1,
-      cancelIdleCallback: vi.fn(),
-      setTimeout,
-      clearTimeout,
-    }) as unknown as Window;
-    const store = fakeStore(base);
-    const stop = keepCursorRow(store, win);
-    store.set({ selectedRow: 9 });
-    expect(sessionStorage.getItem(KEY)).toBeNull();
-    win.dispatchEvent(new Event('pagehide'));
-    expect(JSON.parse(sessionStorage.getItem(KEY)!)).toMatchObject({ row: 9 });
-    stop();
+describe("the kept row is read once, at the page's start", () => {
+  it('the early asks take what was read then, once; later asks read the storage again', () => {
+    const store = fakeStore({ ...base, selectedRow: 300 });
+    keepCursorRow(store)();
+    readKeptRow();
+    // The tab keeps a new row after the start (the open's answer moved the cursor).
+    store.set({ selectedRow: 35_900 });
+    keepCursorRow(store)();
+    const first: [string, unknown][] = [];
+    askOpenEarly((m, req) => first.push([m, req]), store.getState(), 'k');
+    expect(first[0]).toEqual(['getTreeRows', { key: 'k', start: 256, count: 256, foldAudit: false }]);
+    const again: [string, unknown][] = [];
+    askOpenEarly((m, req) => again.push([m, req]), store.getState(), 'k');
+    expect(again[0]).toEqual(['getTreeRows', { key: 'k', start: 35_840, count: 256, foldAudit: false }]);
   });
 });

@@ -29,57 +29,38 @@ interface Store {
   subscribe(listener: (s: AppState) => void): () => void;
 }
 
-/** The longest a cursor's row waits for an idle moment before it is kept. */
-const KEEP_CAP_MS = 2000;
-
 /**
  * Keeps the cursor's row with the selection it shows (null: the active leaf), for a reload of
- * this tab: the tree opens a reload on that row. The row is written when the page is idle (or
- * leaves, or this stops), not in the task that moved the cursor: a session's open sets the cursor
- * in the task that takes the open's answer, and a page's first storage access is slow, which held
- * the rows' answer behind it. Returns what stops it (writing what is pending).
+ * this tab: the tree opens a reload on that row. Returns what stops it.
  */
-export function keepCursorRow(store: Store, win: Window = window): () => void {
+export function keepCursorRow(store: Store): () => void {
   let last = '';
-  let pending: string | null = null;
-  let cancel: (() => void) | null = null;
-  const write = (): void => {
-    cancel?.();
-    cancel = null;
-    if (pending === null) return;
-    const text = pending;
-    pending = null;
-    try {
-      storage()?.setItem(STORE_KEY, text);
-    } catch {
-      // (storage full or refused: a reload then asks its rows after the open, as without)
-    }
-  };
-  const later = (): (() => void) => {
-    if (typeof win.requestIdleCallback === 'function') {
-      const id = win.requestIdleCallback(write, { timeout: KEEP_CAP_MS });
-      return () => win.cancelIdleCallback(id);
-    }
-    const id = win.setTimeout(write, 0);
-    return () => win.clearTimeout(id);
-  };
   const keep = (s: AppState): void => {
     if (!s.sessionKey || s.selectedRow === null) return;
     const kept: OpenedRow = { key: s.sessionKey, leaf: s.leaf, foldAudit: s.foldAudit, row: s.selectedRow };
     const text = JSON.stringify(kept);
     if (text === last) return;
     last = text;
-    pending = text;
-    cancel ??= later();
+    try {
+      storage()?.setItem(STORE_KEY, text);
+    } catch {
+      // (storage full or refused: a reload then asks its rows after the open, as without)
+    }
   };
   keep(store.getState());
-  const unsubscribe = store.subscribe(keep);
-  win.addEventListener('pagehide', write);
-  return () => {
-    unsubscribe();
-    win.removeEventListener('pagehide', write);
-    write();
-  };
+  return store.subscribe(keep);
+}
+
+/** The row read at the page's start (readKeptRow), taken by the page's early asks. */
+let readAtStart: { row: OpenedRow | null } | null = null;
+
+/**
+ * Reads the kept row once, at the page's start, before the socket opens. A page's first storage
+ * access is slow in Chromium; made here, it is not made in the task that takes a session's open
+ * (where the cursor's row is first kept) nor in the one that asks a reload's rows.
+ */
+export function readKeptRow(): void {
+  readAtStart = { row: openedRow() };
 }
 
 function openedRow(): OpenedRow | null {
@@ -105,7 +86,8 @@ function openedRow(): OpenedRow | null {
 export function askOpenEarly(askEarly: AskEarly, st: AppState, key: string): void {
   // A named leaf's row (the open only brings the active leaf's): the tree opens on it.
   if (st.leaf !== null) askEarly('findRow', { key, id: st.leaf, foldAudit: st.foldAudit });
-  const kept = openedRow();
+  const kept = readAtStart ? readAtStart.row : openedRow();
+  readAtStart = null;
   if (kept && kept.key === key && kept.leaf === st.leaf && kept.foldAudit === st.foldAudit) {
     const start = Math.floor(kept.row / TREE_PAGE) * TREE_PAGE;
     askEarly('getTreeRows', { key, start, count: TREE_PAGE, foldAudit: st.foldAudit });

@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  document.body.innerHTML = '';
+  document.body.replaceChildren();
 });
 
 function runFrame(): void {
@@ -25,13 +25,26 @@ function runFrame(): void {
   for (const cb of due) cb(performance.now());
 }
 
+/** A root holding one roving list (the tree's) with the given buttons. */
+function rootWithList(...labels: string[]): HTMLElement {
+  const root = document.createElement('div');
+  const list = document.createElement('div');
+  list.className = 'library-tree';
+  for (const l of labels) {
+    const b = document.createElement('button');
+    b.textContent = l;
+    list.append(b);
+  }
+  root.append(list);
+  document.body.append(root);
+  return root;
+}
+
 const aTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 
 describe('roving tab stops', () => {
   it('settles rows added to a list after the frame that shows them, not inside its callback', async () => {
-    const root = document.createElement('div');
-    root.innerHTML = '<div class="library-tree"><button>a</button></div>';
-    document.body.append(root);
+    const root = rootWithList('a');
     const stop = startRovingLists(root);
     const list = root.querySelector('.library-tree')!;
     expect(list.querySelector('button')!.getAttribute('tabindex')).toBe('0');
@@ -54,9 +67,7 @@ describe('roving tab stops', () => {
   });
 
   it('a stop before the frame is painted settles nothing', async () => {
-    const root = document.createElement('div');
-    root.innerHTML = '<div class="library-tree"></div>';
-    document.body.append(root);
+    const root = rootWithList();
     const stop = startRovingLists(root);
     const b = document.createElement('button');
     root.querySelector('.library-tree')!.append(b);

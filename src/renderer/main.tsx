@@ -4,6 +4,7 @@ import { App } from './app';
 import { createApi } from './api/create-api';
 import { withEarlyAsks } from './api/early-asks';
 import { AFTER_FIRST_SCREEN, afterFirstScreen, holdUntil } from './api/hold-until';
+import { readKeptRow } from './live/open-early';
 import { openFromUrl } from './live/use-session';
 import './styles/base.css';
 import './styles/layout.css';
@@ -11,6 +12,8 @@ import './styles/tree.css';
 import './styles/panes.css';
 import './styles/bars.css';
 
+// Before the socket opens: the page's first storage access is slow (open-early.ts).
+readKeptRow();
 const handle = createApi();
 const { ready, connected } = handle;
 const early = withEarlyAsks(handle.api);

@@ -55,14 +55,21 @@ export function startRovingLists(root: HTMLElement, selectors: readonly string[]
   };
   const settleAll = () => root.querySelectorAll(selector).forEach(settle);
 
-  // Rows mount and unmount as lists scroll: settle once per frame after any change.
+  // Rows mount and unmount as lists scroll: settle once per frame after any change, in a task
+  // queued from the frame's callback so it runs once the frame is painted. Reading the controls'
+  // boxes inside the callback forced the frame's whole layout there, before new rows could show;
+  // after the paint the layout is clean and the reads are cheap.
   let frame: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
   const schedule = () => {
-    if (frame === null)
-      frame = requestAnimationFrame(() => {
-        frame = null;
+    if (frame !== null || timer !== null) return;
+    frame = requestAnimationFrame(() => {
+      frame = null;
+      timer = setTimeout(() => {
+        timer = null;
         settleAll();
       });
+    });
   };
   const observer = new MutationObserver(schedule);
   observer.observe(root, { childList: true, subtree: true });
@@ -105,6 +112,7 @@ export function startRovingLists(root: HTMLElement, selectors: readonly string[]
   return () => {
     observer.disconnect();
     if (frame !== null) cancelAnimationFrame(frame);
+    if (timer !== null) clearTimeout(timer);
     root.removeEventListener('scroll', schedule, { capture: true });
     root.removeEventListener('focusin', onFocusIn);
     root.removeEventListener('keydown', onKeyDown);

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppState } from '../store/app-store';
 import { leafScreen } from '../util/leaf-screen';
-import { askOpenEarly, keepCursorRow } from './open-early';
+import { askOpenEarly, keepCursorRow, readKeptRow } from './open-early';
 
 /** A store of just the fields read here, whose changes are told to its subscribers. */
 function fakeStore(init: Partial<AppState>) {
@@ -90,5 +90,22 @@ describe('a reload asks what it will show with the open', () => {
     const asked: string[] = [];
     askOpenEarly((m) => asked.push(m), fakeStore(base).getState(), 'k');
     expect(asked).toEqual(['getLeafView']);
+  });
+});
+
+describe("the kept row is read once, at the page's start", () => {
+  it('the early asks take what was read then, once; later asks read the storage again', () => {
+    const store = fakeStore({ ...base, selectedRow: 300 });
+    keepCursorRow(store)();
+    readKeptRow();
+    // The tab keeps a new row after the start (the open's answer moved the cursor).
+    store.set({ selectedRow: 35_900 });
+    keepCursorRow(store)();
+    const first: [string, unknown][] = [];
+    askOpenEarly((m, req) => first.push([m, req]), store.getState(), 'k');
+    expect(first[0]).toEqual(['getTreeRows', { key: 'k', start: 256, count: 256, foldAudit: false }]);
+    const again: [string, unknown][] = [];
+    askOpenEarly((m, req) => again.push([m, req]), store.getState(), 'k');
+    expect(again[0]).toEqual(['getTreeRows', { key: 'k', start: 35_840, count: 256, foldAudit: false }]);
   });
 });

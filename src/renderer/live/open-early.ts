@@ -51,6 +51,18 @@ export function keepCursorRow(store: Store): () => void {
   return store.subscribe(keep);
 }
 
+/** The row read at the page's start (readKeptRow), taken by the page's early asks. */
+let readAtStart: { row: OpenedRow | null } | null = null;
+
+/**
+ * Reads the kept row once, at the page's start, before the socket opens. A page's first storage
+ * access is slow in Chromium; made here, it is not made in the task that takes a session's open
+ * (where the cursor's row is first kept) nor in the one that asks a reload's rows.
+ */
+export function readKeptRow(): void {
+  readAtStart = { row: openedRow() };
+}
+
 function openedRow(): OpenedRow | null {
   try {
     const v = JSON.parse(storage()?.getItem(STORE_KEY) ?? 'null') as Partial<OpenedRow> | null;
@@ -74,7 +86,8 @@ function openedRow(): OpenedRow | null {
 export function askOpenEarly(askEarly: AskEarly, st: AppState, key: string): void {
   // A named leaf's row (the open only brings the active leaf's): the tree opens on it.
   if (st.leaf !== null) askEarly('findRow', { key, id: st.leaf, foldAudit: st.foldAudit });
-  const kept = openedRow();
+  const kept = readAtStart ? readAtStart.row : openedRow();
+  readAtStart = null;
   if (kept && kept.key === key && kept.leaf === st.leaf && kept.foldAudit === st.foldAudit) {
     const start = Math.floor(kept.row / TREE_PAGE) * TREE_PAGE;
     askEarly('getTreeRows', { key, start, count: TREE_PAGE, foldAudit: st.foldAudit });

@@ -50,6 +50,12 @@ function deepLedger(depth: number): Buffer {
   ]);
 }
 
+/**
+ * The bound that tells a hang from a slow run: the 100,000-deep case takes seconds alone and many
+ * times that on a loaded 2-core machine (the suite beside another), so it gets more than the default.
+ */
+const DEEP_BOUND_MS = 240_000;
+
 const tokens = (s: string) => Math.ceil(Buffer.byteLength(s) / 4);
 
 for (const depth of [10_000, 100_000]) {
@@ -85,46 +91,50 @@ for (const depth of [10_000, 100_000]) {
       expect(out.tokens.tools).toBe(tokens(stringifyJson(out.tools)));
     });
 
-    it('API getLeafView, getChainItems, getEntry and getProjectedMessage answer, and the replies cross a process boundary', async () => {
-      const home = tempDir();
-      writeSession(home, deepLedger(depth));
-      backend = await ExplorerBackend.create({ home, isDemo: false, label: 't', watch: false, lockPollMs: 0 });
-      const key = sessionKey();
-      const sendable = (x: unknown) => {
-        expect(() => structuredClone(x)).not.toThrow(); // Electron IPC
-        expect(() => JSON.stringify(x)).not.toThrow(); // serve mode's WebSocket
-      };
-      sendable(await backend.call('openSession', { key }, client));
-      const req = { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, overrides: {} };
-      const view = (await backend.call('getLeafView', req, client)) as LeafView;
-      sendable(view);
-      expect(view.chainLength).toBe(8);
-      const cli = JSON.parse((await cliInProcess(['project', join(home, key), '--plan', 'none', '--json'])).out) as {
-        messages: ProjectedMessage[];
-        tokens: unknown;
-      };
-      expect(view.projection.tokens).toEqual(cli.tokens);
-      expect(view.projection.messages.map((m) => m.tokens)).toEqual(cli.messages.map((m) => m.tokens));
-      const k = view.projection.messages.findIndex((m) => m.source_ids[0] === 'a1');
-      expect(view.clipped).toContain(k);
-      expect(deeperThan(view.projection.messages[k].content, MAX_SENT_DEPTH + 1)).toBe(false);
-      expect(JSON.stringify(view.projection.messages[k].content)).toContain(
-        JSON.stringify(DEEP_VALUE_MARK).slice(1, -1),
-      );
+    it(
+      'API getLeafView, getChainItems, getEntry and getProjectedMessage answer, and the replies cross a process boundary',
+      async () => {
+        const home = tempDir();
+        writeSession(home, deepLedger(depth));
+        backend = await ExplorerBackend.create({ home, isDemo: false, label: 't', watch: false, lockPollMs: 0 });
+        const key = sessionKey();
+        const sendable = (x: unknown) => {
+          expect(() => structuredClone(x)).not.toThrow(); // Electron IPC
+          expect(() => JSON.stringify(x)).not.toThrow(); // serve mode's WebSocket
+        };
+        sendable(await backend.call('openSession', { key }, client));
+        const req = { key, leaf: null, plan: 'none', profile: DEFAULT_PROFILE, overrides: {} };
+        const view = (await backend.call('getLeafView', req, client)) as LeafView;
+        sendable(view);
+        expect(view.chainLength).toBe(8);
+        const cli = JSON.parse((await cliInProcess(['project', join(home, key), '--plan', 'none', '--json'])).out) as {
+          messages: ProjectedMessage[];
+          tokens: unknown;
+        };
+        expect(view.projection.tokens).toEqual(cli.tokens);
+        expect(view.projection.messages.map((m) => m.tokens)).toEqual(cli.messages.map((m) => m.tokens));
+        const k = view.projection.messages.findIndex((m) => m.source_ids[0] === 'a1');
+        expect(view.clipped).toContain(k);
+        expect(deeperThan(view.projection.messages[k].content, MAX_SENT_DEPTH + 1)).toBe(false);
+        expect(JSON.stringify(view.projection.messages[k].content)).toContain(
+          JSON.stringify(DEEP_VALUE_MARK).slice(1, -1),
+        );
 
-      const items = (await backend.call('getChainItems', { ...req, start: 0, count: 8 }, client)) as ChainItems;
-      sendable(items);
-      expect(items.items.find((it) => it.id === 'a1')?.text.startsWith('deep([[[[')).toBe(true);
+        const items = (await backend.call('getChainItems', { ...req, start: 0, count: 8 }, client)) as ChainItems;
+        sendable(items);
+        expect(items.items.find((it) => it.id === 'a1')?.text.startsWith('deep([[[[')).toBe(true);
 
-      const entry = (await backend.call('getEntry', { key, id: 'a1', maxBytes: 512 * 1024 }, client)) as EntryDetail;
-      sendable(entry);
-      expect(entry.raw.length).toBe(entry.length);
+        const entry = (await backend.call('getEntry', { key, id: 'a1', maxBytes: 512 * 1024 }, client)) as EntryDetail;
+        sendable(entry);
+        expect(entry.raw.length).toBe(entry.length);
 
-      const full = (await backend.call('getProjectedMessage', { ...req, message: k }, client)) as ProjectedMessage;
-      sendable(full);
-      // "Show all": the deep part arrives whole, as its JSON text.
-      expect(JSON.stringify(full.content)).toContain(']'.repeat(Math.min(depth - MAX_SENT_DEPTH, 1000)));
-    });
+        const full = (await backend.call('getProjectedMessage', { ...req, message: k }, client)) as ProjectedMessage;
+        sendable(full);
+        // "Show all": the deep part arrives whole, as its JSON text.
+        expect(JSON.stringify(full.content)).toContain(']'.repeat(Math.min(depth - MAX_SENT_DEPTH, 1000)));
+      },
+      DEEP_BOUND_MS,
+    );
   });
 }
 

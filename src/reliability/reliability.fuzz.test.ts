@@ -202,5 +202,5 @@ describe('reliability fuzz over mutated fixtures', () => {
       ),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
-  }, 180_000);
+  }, 360_000);
 });

@@ -1,13 +1,16 @@
 /**
  * The 100 MB bench session (`npm run bench -- real100` generates it) served by a backend in this
- * process, read whole at its open: for benches that look at one call's answer, not the wire.
+ * process, read whole at its open unless `opts` say otherwise: for benches that look at one call's
+ * answer, not the wire.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../src/main/api/api-backend';
-import { ExplorerBackend } from '../src/main/api/explorer-backend';
+import { ExplorerBackend, type ExplorerBackendOptions } from '../src/main/api/explorer-backend';
 
-export async function real100InProcess(): Promise<{ backend: ExplorerBackend; client: ApiClient; key: string }> {
+export async function real100InProcess(
+  opts: Partial<ExplorerBackendOptions> = { firstReadBytes: Infinity },
+): Promise<{ backend: ExplorerBackend; client: ApiClient; key: string }> {
   const meta = JSON.parse(readFileSync(join(import.meta.dirname, '.data', 'real100-home.json'), 'utf8')) as {
     home: string;
     key: string;
@@ -18,7 +21,7 @@ export async function real100InProcess(): Promise<{ backend: ExplorerBackend; cl
     label: 'b',
     watch: false,
     lockPollMs: 0,
-    firstReadBytes: Infinity,
+    ...opts,
   });
   const client: ApiClient = { id: 'b', push: () => undefined };
   return { backend, client, key: meta.key };

@@ -7,27 +7,13 @@
  *   node bin/run-ts.mjs bench/reopen-in-process.ts ahead DIR   (the same after the worker's read ahead)
  * Run `open` in a new process each time (cold code is part of what it measures).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiClient } from '../src/main/api/api-backend';
-import { ExplorerBackend } from '../src/main/api/explorer-backend';
 import type { SessionInfo } from '../src/shared/api';
+import { real100InProcess } from './real100-in-process';
 
 const [mode, dir] = process.argv.slice(2);
-const meta = JSON.parse(readFileSync(join(import.meta.dirname, '.data', 'real100-home.json'), 'utf8')) as {
-  home: string;
-  key: string;
-};
-const backend = await ExplorerBackend.create({
-  home: meta.home,
-  isDemo: false,
-  label: 'b',
-  watch: false,
-  lockPollMs: 0,
-  userDataDir: dir,
-});
-const client: ApiClient = { id: 'b', push: () => undefined };
-const key = meta.key;
+const { backend, client, key } = await real100InProcess({ userDataDir: dir });
 const call = (m: string, req: unknown): Promise<unknown> => backend.call(m, req, client);
 const LEAF = {
   leaf: null,

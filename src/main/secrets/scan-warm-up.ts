@@ -15,34 +15,24 @@ import type { LineBatch } from './scan-batch';
 const LINES = 512;
 
 export function warmUpBatch(): LineBatch {
-  const parts: Buffer[] = [];
-  const ends: number[] = [];
-  const lineNos: number[] = [];
-  const entries: number[] = [];
-  let used = 0;
+  const lines: Buffer[] = [];
   for (let k = 0; k < LINES; k++) {
-    const id = `warm-up-${k}`;
     const text =
       `step ${k}: reading src/main/secrets/scanThreadWarmUpExample${k}.ts, ` +
       `const configurationValueForStep${k} = loadSettingsFromEnvironmentVariables(); ` +
       `commit ${(k * 2654435761).toString(16).padStart(8, '0').repeat(5)} on https://example.com/path/${k}?q=1 ` +
       'the quick brown fox jumps over the lazy dog; '.repeat(1 + (k % 8));
-    const line = Buffer.from(
-      JSON.stringify({
-        id,
-        kind: 'message',
-        message: { role: k % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }] },
-      }),
+    lines.push(
+      Buffer.from(
+        JSON.stringify({
+          id: `warm-up-${k}`,
+          kind: 'message',
+          message: { role: k % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }] },
+        }),
+      ),
     );
-    parts.push(line);
-    used += line.length;
-    ends.push(used);
-    lineNos.push(k + 1);
-    entries.push(k);
   }
-  const buf = Buffer.concat(parts);
-  // Its own ArrayBuffer (not a slice of Buffer's shared pool): it is transferred to the lint thread.
-  return { buf: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer, ends, lineNos, entries };
+  return batchOf(lines);
 }
 
 /** Bytes of prose the scan thread gates when it starts (`gateWarmUpBatch`). */
@@ -57,22 +47,31 @@ export const GATE_WARM_UP_ROUNDS = 4;
  * Gated only, on the scan thread: nothing of it reaches the lint thread.
  */
 export function gateWarmUpBatch(): LineBatch {
-  const parts: Buffer[] = [];
-  const ends: number[] = [];
-  const lineNos: number[] = [];
-  const entries: number[] = [];
-  let used = 0;
-  for (let k = 0; used < GATE_WARM_UP_BYTES; k++) {
+  const lines: Buffer[] = [];
+  for (let k = 0, used = 0; used < GATE_WARM_UP_BYTES; k++) {
     const text =
       `line ${k} of ${(k * 40503).toString(16)}: ` +
       'the quick brown fox jumps over the lazy dog; '.repeat(1 + (k % 97));
     const line = Buffer.from(JSON.stringify({ id: `gate-${k}`, kind: 'message', text }));
-    parts.push(line);
+    lines.push(line);
     used += line.length;
-    ends.push(used);
-    lineNos.push(k + 1);
-    entries.push(k);
   }
-  const buf = Buffer.concat(parts);
-  return { buf: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer, ends, lineNos, entries };
+  return batchOf(lines);
+}
+
+/**
+ * Lines as one batch, numbered from 1 and named by their positions, in its own ArrayBuffer (not a
+ * slice of Buffer's shared pool): the batch is transferred to the lint thread.
+ */
+function batchOf(lines: readonly Buffer[]): LineBatch {
+  const ends: number[] = [];
+  let used = 0;
+  for (const line of lines) ends.push((used += line.length));
+  const buf = Buffer.concat(lines);
+  return {
+    buf: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length) as ArrayBuffer,
+    ends,
+    lineNos: lines.map((_, k) => k + 1),
+    entries: lines.map((_, k) => k),
+  };
 }

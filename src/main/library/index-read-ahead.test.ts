@@ -26,8 +26,9 @@ const tmp = useTempDir();
 const KEY = 'agents/vak/sessions/h/s.jsonl';
 const OTHER = 'agents/vak/sessions/h/t.jsonl';
 const caches: SessionCache[] = [];
-afterEach(() => {
-  for (const c of caches.splice(0)) c.closeAll();
+// Closed as the app closes them: the index writes still in flight end before the folder is removed.
+afterEach(async () => {
+  await Promise.all(caches.splice(0).map((c) => c.close()));
   vi.restoreAllMocks();
 });
 

@@ -28,8 +28,9 @@ import { SessionCache } from './session-cache';
 const tmp = useTempDir();
 const KEY = 'agents/vak/sessions/h/s.jsonl';
 const caches: SessionCache[] = [];
-afterEach(() => {
-  for (const c of caches.splice(0)) c.closeAll();
+// Closed as the app closes them: the index writes still in flight end before the folder is removed.
+afterEach(async () => {
+  await Promise.all(caches.splice(0).map((c) => c.close()));
   vi.restoreAllMocks();
 });
 

@@ -49,7 +49,7 @@ const RENDERER_FOLDERS = {
   export: ['api', 'store'],
   fate: ['api', 'store', 'tree', 'util'],
   icons: [],
-  keyboard: ['actions', 'store'],
+  keyboard: ['actions', 'store', 'util'],
   layout: ['api', 'store'],
   leaf: ['api', 'data', 'entry-views', 'export', 'store', 'text', 'tree', 'util'],
   library: ['api', 'entry-views', 'icons', 'layout', 'search', 'store', 'util'],

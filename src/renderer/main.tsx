@@ -21,7 +21,7 @@ const { askEarly } = early;
 let firstScreen: () => void = () => undefined;
 const api = holdUntil(early.api, new Promise<void>((resolve) => (firstScreen = resolve)), AFTER_FIRST_SCREEN);
 
-/** The longest a reload holds the library's and the chart's requests for its first screen. */
+/** The longest a reload holds the library's requests for its first screen. */
 const FIRST_SCREEN_CAP_MS = 1500;
 
 function render(): void {
@@ -35,7 +35,8 @@ function render(): void {
 // A page opened on a session (a reload, a link) asks for it before React's first render, and
 // renders once that request has left (the socket index.html opened is then open): the first
 // render (tens of ms in one task) runs while the backend answers, not before the request leaves.
-// Its library and chart are asked once the session's rows and panes are drawn (hold-until.ts).
+// Its library is asked once the session's rows and panes are drawn (hold-until.ts); the chart
+// waits for the panes' paint by itself.
 if (openFromUrl(api, askEarly)) {
   void afterFirstScreen(early.settled('getLeafView'), FIRST_SCREEN_CAP_MS).then(firstScreen);
   void connected.then(render);

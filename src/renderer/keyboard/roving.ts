@@ -4,6 +4,7 @@
  * through every button of every History row and projected message (over a hundred stops before
  * the projected pane). Lists are found by selector, since their rows come and go as they scroll.
  */
+import { afterFramePainted } from '../util/after-paint';
 
 /** Lists whose controls are one tab stop between them. */
 export const ROVING_LISTS = [
@@ -55,20 +56,15 @@ export function startRovingLists(root: HTMLElement, selectors: readonly string[]
   };
   const settleAll = () => root.querySelectorAll(selector).forEach(settle);
 
-  // Rows mount and unmount as lists scroll: settle once per frame after any change, in a task
-  // queued from the frame's callback so it runs once the frame is painted. Reading the controls'
-  // boxes inside the callback forced the frame's whole layout there, before new rows could show;
-  // after the paint the layout is clean and the reads are cheap.
-  let frame: number | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  // Rows mount and unmount as lists scroll: settle once per frame after any change, once the frame
+  // is painted. Reading the controls' boxes inside the frame's callback forced its whole layout
+  // there, before new rows could show; after the paint the layout is clean and the reads are cheap.
+  let pending: (() => void) | null = null;
   const schedule = () => {
-    if (frame !== null || timer !== null) return;
-    frame = requestAnimationFrame(() => {
-      frame = null;
-      timer = setTimeout(() => {
-        timer = null;
-        settleAll();
-      });
+    if (pending !== null) return;
+    pending = afterFramePainted(() => {
+      pending = null;
+      settleAll();
     });
   };
   const observer = new MutationObserver(schedule);
@@ -111,8 +107,7 @@ export function startRovingLists(root: HTMLElement, selectors: readonly string[]
   settleAll();
   return () => {
     observer.disconnect();
-    if (frame !== null) cancelAnimationFrame(frame);
-    if (timer !== null) clearTimeout(timer);
+    pending?.();
     root.removeEventListener('scroll', schedule, { capture: true });
     root.removeEventListener('focusin', onFocusIn);
     root.removeEventListener('keydown', onKeyDown);

@@ -9,7 +9,9 @@
  * Prints each build's wall times, the serving process's CPU time (all its threads) and its
  * backend thread's own CPU time and wait for a core (thread-times.ts: steadier than wall time
  * here) from open to panes, the time the host took from this machine's CPUs meanwhile (steal),
- * and the paired differences, each later build minus the first.
+ * and the paired differences, each later build minus the first. With AB_SECRETS=1, each round
+ * then asks `getSecretCounts` every 20 ms until the session's scan is done: open → counts complete
+ * (after the panes' figures, so those are not moved by it).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +49,8 @@ const cpu = new Map<string, number[]>();
 const backendCpu = new Map<string, number[]>();
 const backendWait = new Map<string, number[]>();
 const hostSteal = new Map<string, number[]>();
+const secretsDone = new Map<string, number[]>();
+const watchSecrets = process.env['AB_SECRETS'] === '1';
 for (let r = 0; r < rounds; r++) {
   for (const { name, cli } of variants) {
     process.env['VAK_BENCH_CLI'] = cli;
@@ -69,6 +73,19 @@ for (let r = 0; r < rounds; r++) {
       add(rowsWall, name, Math.round(rowsAt - t0));
       const used = cpuMs(pid) - c0;
       const threads = threadFigures(pid, threads0, sampleThreads(pid));
+      let secrets = '';
+      if (watchSecrets) {
+        for (;;) {
+          const { sessions } = (await c.call('getSecretCounts', {})).res;
+          const mine = sessions.find((x) => x.key === data.key);
+          if (mine && !mine.scanning) {
+            add(secretsDone, name, Math.round(performance.now() - t0));
+            secrets = `, secret counts complete ${Math.round(performance.now() - t0)} ms (${mine.count})`;
+            break;
+          }
+          await new Promise((done) => setTimeout(done, 20));
+        }
+      }
       add(wall, name, ms);
       add(cpu, name, used);
       if (threads) {
@@ -77,7 +94,7 @@ for (let r = 0; r < rounds; r++) {
         if (threads.hostStealMs !== null) add(hostSteal, name, threads.hostStealMs);
       }
       console.log(
-        `round ${r + 1} ${name}: open → first rows ${Math.round(rowsAt - t0)} ms, → panes ${ms} ms, CPU ${used} ms; ${describeThreads(threads)}`,
+        `round ${r + 1} ${name}: open → first rows ${Math.round(rowsAt - t0)} ms, → panes ${ms} ms, CPU ${used} ms; ${describeThreads(threads)}${secrets}`,
       );
       c.close();
     } finally {
@@ -94,6 +111,7 @@ for (const [label, m] of [
   ['backend thread CPU', backendCpu],
   ['backend thread wait', backendWait],
   ['host steal (both cores)', hostSteal],
+  ['open → secret counts complete', secretsDone],
 ] as const) {
   for (const { name } of variants) {
     const v = m.get(name) ?? [];

@@ -4,9 +4,12 @@
  * as a fresh backend's first open has it, and prints the reading thread's CPU (what a first open
  * pays on its critical path) and the scan thread's (`vak-secrets`: what competes with it for the
  * second core) during the read, and how many buffers for gated lines the scan thread had to make.
+ * Then the same with the scan deferred as for a first screen (SecretScanner.deferUntilFirstScreen):
+ * the reader's CPU during the read, and the scan thread's once the deferral ends (its lines read
+ * back from the file, the page cache, and gated) until every line is scanned.
  *   node bin/run-ts.mjs bench/scan-thread-cpu.ts [ROUNDS]
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PROFILE } from '../src/shared/ledger-types';
 import { Ledger } from '../src/main/core/ledger';
@@ -55,13 +58,43 @@ for (let k = 0; k < rounds; k++) {
   add(reader, 'scan', rc);
   add(scan, 'scan', sc);
   await scanner.whenIdle();
+  const scAll = scanCpu() - s0;
   line.push(
-    `with a scanner ${rc.toFixed(0)}, scan thread ${sc.toFixed(0)} (${scanner.count} found, ${scanner.linesScanned} lines, gated-line buffers made ${thread.gatedBuffersMade})`,
+    `with a scanner ${rc.toFixed(0)}, scan thread ${sc.toFixed(0)}, to the scan's end ${scAll.toFixed(0)} (${scanner.count} found, ${scanner.linesScanned} lines, gated-line buffers made ${thread.gatedBuffersMade})`,
   );
   l.close();
   await thread.stop();
+  {
+    const thread = new ScanThread(undefined, { nice: null });
+    thread.prepare();
+    await new Promise((d) => setTimeout(d, 1500));
+    const deferred = new SecretScanner(thread);
+    const st = statSync(file);
+    deferred.file = { path: file, dev: st.dev, ino: st.ino };
+    deferred.deferUntilFirstScreen();
+    c0 = me();
+    const d0 = scanCpu();
+    const l = await Ledger.open(file, { ...opts, lineSink: deferred });
+    const rc = me() - c0;
+    const sc = scanCpu() - d0;
+    const e0 = scanCpu();
+    const h0 = me();
+    deferred.endDeferral();
+    const handOver = me() - h0;
+    await deferred.whenIdle();
+    const after = scanCpu() - e0;
+    add(reader, 'deferred', rc);
+    add(scan, 'deferred', sc);
+    add(scan, 'deferred, after', after);
+    line.push(
+      `deferred ${rc.toFixed(0)}, scan thread ${sc.toFixed(0)}; handing over ${handOver.toFixed(0)}, scan thread after ${after.toFixed(0)} (${deferred.count} found, ${deferred.linesReadBack} lines read back, ${deferred.linesChanged} changed)`,
+    );
+    l.close();
+    await thread.stop();
+  }
   console.log(`round ${k + 1}, reader + scan thread CPU ms: ${line.join('; ')}`);
 }
+console.log(`scan thread after a deferral's end: median ${median(scan.get('deferred, after') ?? []).toFixed(0)} ms`);
 for (const [name, v] of reader) {
   console.log(
     `${name}: reader ${median(v).toFixed(0)} ms, scan threads ${name === 'none' ? 0 : median(scan.get(name) ?? []).toFixed(0)} ms (medians)`,

@@ -42,7 +42,7 @@ import { ReadTurns } from '../library/read-turns';
 import { SecretSurvey } from '../secrets/survey';
 import { AppSettingsFile } from './app-settings';
 import { SurveySetting } from './survey-setting';
-import { onScannerAdded, secretCounts, sessionScanner } from '../secrets/session-secrets';
+import { firstScreenAnswered, onScannerAdded, secretCounts, sessionScanner } from '../secrets/session-secrets';
 import { appendBranchOnce, writtenSince, type BranchHost } from './branch-writes';
 import { entrySlice } from './entry-slice';
 import { leafContextInSteps } from './leaf-context';
@@ -445,7 +445,11 @@ export class ExplorerBackend implements ApiBackend {
       return entrySlice(s, this.entryIndex(s, req.id), req.id, req);
     },
     // Each plans its leaf in steps first (leafContextInSteps), then answers from the kept plan.
-    getLeafView: async (req, client, signal) => leafView(await this.leafPlanned(req, client, signal), req, signal),
+    getLeafView: async (req, client, signal) => {
+      const view = leafView(await this.leafPlanned(req, client, signal), req, signal);
+      firstScreenAnswered(req.key);
+      return view;
+    },
     getChainItems: async (req, client, signal) => chainItems(await this.leafPlanned(req, client, signal), req, signal),
     getProjectedMessage: async (req, client, signal) =>
       projectedMessage(await this.leafPlanned(req, client, signal), req, signal),

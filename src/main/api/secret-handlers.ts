@@ -44,7 +44,10 @@ export type SecretHandlers = {
  */
 export async function exportRedactor(key: SessionKey, unredacted: boolean | undefined): Promise<Redactor> {
   if (unredacted === true) return new Redactor([]);
-  await sessionScanner(key)?.whenIdle();
+  const scanner = sessionScanner(key);
+  // An export waits for the scan: a scan still deferred for a first screen goes on now.
+  scanner?.endDeferral();
+  await scanner?.whenIdle();
   return sessionRedactor(key);
 }
 

@@ -41,9 +41,14 @@ export interface OpenOptions {
   /**
    * Sees every entry's line as it is read, on open, refreshes and reloads (a secret scanner).
    * `restart` is told when a reading starts over from byte 0, or resumes a kept one after `line`;
-   * `restoredLines` gives the sink for the restored lines, which the kept index's check reads again.
+   * `restoredLines` gives the sink for the restored lines, which the kept index's check reads again;
+   * `closed` is told when the ledger closes its file.
    */
-  lineSink?: LineSink & { restart(fromLine: number): void; restoredLines?(): RestoredLineSink | null };
+  lineSink?: LineSink & {
+    restart(fromLine: number): void;
+    restoredLines?(): RestoredLineSink | null;
+    closed?(): void;
+  };
 }
 
 /** How a synchronous read (the CLI, tests) may be told to read. */

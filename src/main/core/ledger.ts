@@ -492,5 +492,6 @@ export class Ledger {
     this.hashes.stop(); // a check in steps stops at its next step
     this.derived.clear();
     this.source.close();
+    this.sink?.closed?.();
   }
 }

@@ -47,6 +47,9 @@ export async function openLedger(
   const scanner = newSessionScanner(key);
   // A backlog of lines waiting for the scan is read back from the file rather than held.
   scanner.file = { path: id.realPath, dev: id.dev, ino: id.ino };
+  // Until the first screen is answered (or the read pauses), the lines are scanned later, read
+  // back from the file: on two cores, the scan beside the read delays that screen.
+  scanner.deferUntilFirstScreen();
   opts = { ...opts, lineSink: scanner };
   const kept = store ? await store.resume(source, id, opts) : null;
   const ledger = kept?.ledger ?? (await Ledger.open(source, opts));

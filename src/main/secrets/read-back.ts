@@ -84,3 +84,102 @@ export function readBackLines(batch: LineBatch, where: ReadBack): { batch: LineB
   }
   return { batch: kept, changed };
 }
+
+const LF = 0x0a;
+
+/**
+ * What `readLinesInFile` reads a run of lines into: kept for the thread's life and grown when
+ * needed, as fresh pages for every batch cost more than the read.
+ */
+let scratch: Buffer | null = null;
+function scratchOf(bytes: number): Buffer {
+  if (!scratch || scratch.length < bytes) scratch = Buffer.allocUnsafeSlow(Math.max(bytes, 1 << 20) + 2);
+  return scratch;
+}
+
+/**
+ * The lines of a batch whose bytes were left in its file (`inFile`: a scan deferred during a first
+ * open), read from there now: a batch with their bytes back to back (in `into` when it is big
+ * enough, a buffer the caller reuses), and how many lines no longer read as a whole ledger line (left
+ * out; the file gone, replaced or cut short: all of them). The file is append-only, so a line's
+ * offset stays; a line is taken when it still is one whole line: a line starts there (the file's
+ * start, or after a newline) and its first newline is where it ended. This is a read of bytes the open just read (the page cache), not a parse.
+ */
+export function readLinesInFile(batch: LineBatch, into?: Buffer): { batch: LineBatch; changed: number } {
+  const n = batch.ends.length;
+  const offsets = batch.offsets ?? [];
+  const total = n === 0 ? 0 : batch.ends[n - 1];
+  const out = into && into.length >= total ? into : Buffer.allocUnsafeSlow(total);
+  const keptOffsets: number[] = [];
+  const kept: LineBatch = {
+    buf: out.buffer as ArrayBuffer,
+    ends: [],
+    lineNos: [],
+    entries: [],
+    ...(batch.file && { file: batch.file }),
+    offsets: keptOffsets,
+  };
+  if (!batch.file || offsets.length !== n) return { batch: kept, changed: n };
+  let fd: number | null = null;
+  let size = 0;
+  try {
+    const opened = openRegularFile(batch.file.path);
+    fd = opened.fd;
+    size = opened.stat.size;
+    if (opened.stat.dev !== batch.file.dev || opened.stat.ino !== batch.file.ino) {
+      closeSync(fd);
+      return { batch: kept, changed: n };
+    }
+  } catch {
+    if (fd !== null) closeSync(fd);
+    return { batch: kept, changed: n };
+  }
+  let used = 0;
+  let changed = 0;
+  try {
+    let k = 0;
+    while (k < n) {
+      const lengths = (j: number): number => batch.ends[j] - (j === 0 ? 0 : batch.ends[j - 1]);
+      // A run of lines close together, in file order: one read, from the byte before the first
+      // (its line's start) to the byte after the last (its end).
+      const start = offsets[k];
+      let end = start + lengths(k);
+      let j = k + 1;
+      while (j < n && offsets[j] >= end && offsets[j] - end <= SPAN_GAP) {
+        end = offsets[j] + lengths(j);
+        j++;
+      }
+      const from = Math.max(0, start - 1);
+      const to = Math.min(size, end + 1);
+      const span = scratchOf(Math.max(0, to - from)).subarray(0, Math.max(0, to - from));
+      let got = 0;
+      while (got < span.length) {
+        const r = readSync(fd, span, got, span.length - got, from + got);
+        if (r === 0) break;
+        got += r;
+      }
+      for (; k < j; k++) {
+        const len = lengths(k);
+        const at = offsets[k] - from;
+        const whole =
+          at + len < got &&
+          (offsets[k] === 0 || span[at - 1] === LF) &&
+          span.indexOf(LF, at) === at + len;
+        if (!whole) {
+          changed++;
+          continue;
+        }
+        used += span.copy(out, used, at, at + len);
+        kept.ends.push(used);
+        kept.lineNos.push(batch.lineNos[k]);
+        kept.entries.push(batch.entries[k]);
+        keptOffsets.push(offsets[k]);
+      }
+    }
+  } catch {
+    changed = n - kept.ends.length;
+  } finally {
+    closeSync(fd);
+  }
+  return { batch: kept, changed };
+}

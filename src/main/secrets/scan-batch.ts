@@ -37,6 +37,12 @@ export interface LineBatch {
   file?: LineFile;
   /** Line k's offset in `file`. */
   offsets?: number[];
+  /**
+   * The lines' bytes are not in `buf` (empty; `ends` still add up their lengths): they are read
+   * from `file` at `offsets` before the gate (read-back.ts, `readLinesInFile`). A scan deferred
+   * during a first open hands its lines over so.
+   */
+  inFile?: boolean;
 }
 
 /** A session file, named as it was opened: the file is append-only, so a line's offset stays. */

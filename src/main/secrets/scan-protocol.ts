@@ -85,7 +85,13 @@ export interface ReadBack {
  * read them back; `bulk`: the batch was sent full, so a read is in progress), or a drop.
  */
 export type ToLintThread =
-  | (Extract<ToScanThread, { type: 'scan' }> & { gatedOut: number; bulk: boolean; readBack?: ReadBack })
+  | (Extract<ToScanThread, { type: 'scan' }> & {
+      gatedOut: number;
+      bulk: boolean;
+      readBack?: ReadBack;
+      /** A batch whose lines were left in the file (`inFile`): how many lines were read from it, and how many of them had changed (not scanned). */
+      inFile?: { read: number; changed: number };
+    })
   | Extract<ToScanThread, { type: 'drop' }>;
 
 /**

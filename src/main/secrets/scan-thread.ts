@@ -9,6 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { resolveWorkerEntry, SCAN_WORKER } from '../threads/thread-entry';
+import { readLinesInFile } from './read-back';
 import { scanBatch, type BatchResult, type LineBatch } from './scan-batch';
 import type { GateKind } from './secret-gate-wasm';
 import type { FromScanThread, ScanThreadData, ToScanThread } from './scan-protocol';
@@ -261,10 +262,17 @@ export class ScanThread {
         this.inlineRunning = false;
         return;
       }
-      const started = performance.now();
-      const r = await scanBatch(j.batch, from, () => performance.now() - started >= STEP_MS);
       // One job's partial results add up across steps.
       const acc = (partial.get(j.id) ?? { findings: [], lines: 0, texts: 0 }) as BatchResult;
+      if (j.batch.inFile) {
+        const back = readLinesInFile(j.batch);
+        acc.readBack = (acc.readBack ?? 0) + j.batch.ends.length;
+        acc.changed = (acc.changed ?? 0) + back.changed;
+        acc.lines += back.changed;
+        j.batch = back.batch;
+      }
+      const started = performance.now();
+      const r = await scanBatch(j.batch, from, () => performance.now() - started >= STEP_MS);
       acc.findings.push(...r.findings);
       acc.lines += r.lines;
       acc.texts += r.texts;

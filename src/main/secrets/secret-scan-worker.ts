@@ -13,7 +13,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parentPort, threadId, Worker, workerData, type MessagePort } from 'node:worker_threads';
-import { lineHash, readBackLines } from './read-back';
+import { lineHash, readBackLines, readLinesInFile } from './read-back';
 import type { BatchResult, LineBatch } from './scan-batch';
 import { lineGate } from './secret-gate-wasm';
 import {
@@ -175,11 +175,29 @@ function runScanThread(): void {
     }
     return { kept: { ...kept, buf: own.buffer as ArrayBuffer }, gatedOut };
   };
+  /** Where a batch whose lines were left in the file is read into: reused, so no fresh pages per batch. */
+  let fileBuffer: Buffer | null = null;
   const take = (m: Scan): Gated => {
-    const { kept, gatedOut, readBack } = gate(m.batch, m.id);
+    let lines = m.batch;
+    let inFile: { read: number; changed: number } | undefined;
+    if (lines.inFile) {
+      const bytes = lines.ends.length > 0 ? lines.ends[lines.ends.length - 1] : 0;
+      if (!fileBuffer || fileBuffer.length < bytes) fileBuffer = Buffer.allocUnsafeSlow(Math.max(bytes, 1 << 20));
+      const back = readLinesInFile(lines, fileBuffer);
+      inFile = { read: lines.ends.length, changed: back.changed };
+      lines = back.batch;
+    }
+    const { kept, gatedOut, readBack } = gate(lines, m.id);
     const read = m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0;
     post({ type: 'taken', id: m.id, buf: m.batch.buf, gatedMade });
-    return { ...m, batch: kept, gatedOut, bulk: read >= BULK_BYTES, ...(readBack ? { readBack } : {}) };
+    return {
+      ...m,
+      batch: kept,
+      gatedOut,
+      bulk: read >= BULK_BYTES,
+      ...(readBack ? { readBack } : {}),
+      ...(inFile ? { inFile } : {}),
+    };
   };
 
   port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m));
@@ -249,6 +267,12 @@ function runLintThread(): void {
         queue.shift();
         waitingBytes -= gatedBytes(s);
         partial.lines += s.gatedOut;
+        if (s.inFile) {
+          // Lines that had changed in the file count as scanned, as a backlog's read back do.
+          partial.lines += s.inFile.changed;
+          partial.changed = (partial.changed ?? 0) + s.inFile.changed;
+          partial.readBack = (partial.readBack ?? 0) + s.inFile.read;
+        }
         if (s.id !== WARM_UP) post({ type: 'done', id: s.id, result: partial });
         handBack(s);
         from = 0;

@@ -10,8 +10,8 @@
  */
 import type { LedgerIndex } from '../core/ledger-index';
 import type { LineSink, RestoredLineSink } from '../core/line-reader';
-import type { BatchResult, HeldFinding, LineFile } from './scan-batch';
-import { sharedScanThread, type ScanThread } from './scan-thread';
+import type { BatchResult, HeldFinding, LineBatch, LineFile } from './scan-batch';
+import { BATCH_BYTES, sharedScanThread, type ScanThread } from './scan-thread';
 
 export type { HeldFinding } from './scan-batch';
 
@@ -20,6 +20,19 @@ export type { HeldFinding } from './scan-batch';
  * read lines keep coming and only full batches go; at its end (or after an append) the rest goes.
  */
 const FLUSH_MS = 10;
+
+/**
+ * A deferral with no first screen (`endDeferral`) ends once no line has come for this long: the
+ * read ended or paused (a session no client asked a leaf of still gets scanned).
+ */
+export const DEFER_QUIET_MS = 1000;
+
+/** Entries `from` … `to` − 1 of `index`, read while the scan was deferred: where their lines are is in the index. */
+interface DeferredRun {
+  index: LedgerIndex;
+  from: number;
+  to: number;
+}
 
 /** The batch being filled: lines back to back in a (pooled) buffer. */
 interface Filling {
@@ -68,10 +81,26 @@ export class SecretScanner implements LineSink {
   linesChanged = 0;
   /** Lines the scan read back from the file (a backlog's, let go meanwhile), `linesChanged` among them. */
   linesReadBack = 0;
+  /**
+   * While set (`deferUntilFirstScreen`), lines are not handed to the scan thread: only the runs of
+   * entries read are kept, and the scan thread reads their lines back from the file by offset once
+   * the deferral ends (`endDeferral`).
+   */
+  private deferring = false;
+  private deferredRuns: DeferredRun[] = [];
+  private deferTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Lines since the deferral's quiet timer was armed. */
+  private sinceDeferArmed = 0;
+  /** Lines read while the scan was deferred (this reading), handed to the scan thread when it ended. */
+  linesDeferred = 0;
 
   constructor(private readonly thread: ScanThread = sharedScanThread()) {}
 
   entryLine(bytes: Buffer, lineNo: number, index: LedgerIndex, i: number): void {
+    if (this.deferring) {
+      this.deferLine(index, i);
+      return;
+    }
     // A copy (`bytes` is a view into the read buffer) into the batch; the scan thread does the rest.
     let f = this.filling;
     if (f && f.index !== index && f.ends.length > 0) {
@@ -106,6 +135,98 @@ export class SecretScanner implements LineSink {
     this.flushTimer ??= setTimeout(() => this.flushWhenQuiet(), FLUSH_MS);
   }
 
+  /**
+   * Until `endDeferral` (a session's first screen answered), or until no line has come for
+   * DEFER_QUIET_MS, lines are not handed to the scan thread: on two cores any work beside a first
+   * open's read delays its first screen. Only the runs of entries read are kept (their lines' offsets
+   * and lengths are in the index); the scan thread then reads those bytes back from the file (the
+   * page cache, just read) and scans them before anything read after. Needs `file`.
+   */
+  deferUntilFirstScreen(): void {
+    if (!this.file) return;
+    this.deferring = true;
+  }
+
+  /** Whether lines are being deferred. */
+  get deferred(): boolean {
+    return this.deferring;
+  }
+
+  /** Ends the deferral: the lines read meanwhile go to the scan thread, ahead of any read from now on. */
+  endDeferral(): void {
+    if (!this.deferring) return;
+    this.deferring = false;
+    this.clearDeferTimer();
+    const runs = this.deferredRuns;
+    this.deferredRuns = [];
+    for (const r of runs) this.sendDeferred(r);
+    this.settle();
+  }
+
+  /** The ledger closed its file (the session left the cache): lines deferred are not scanned. */
+  closed(): void {
+    this.dropDeferred();
+  }
+
+  /** Drops the lines deferred and not handed over yet (the session closed, or is read again). */
+  dropDeferred(): void {
+    this.deferring = false;
+    this.clearDeferTimer();
+    let n = 0;
+    for (const r of this.deferredRuns) n += r.to - r.from;
+    this.deferredRuns = [];
+    this.queued -= n;
+    this.linesLost += n;
+    this.settle();
+  }
+
+  private deferLine(index: LedgerIndex, i: number): void {
+    const last = this.deferredRuns[this.deferredRuns.length - 1];
+    if (last && last.index === index && last.to === i) last.to++;
+    else this.deferredRuns.push({ index, from: i, to: i + 1 });
+    this.queued++;
+    this.linesDeferred++;
+    this.sinceDeferArmed++;
+    this.deferTimer ??= setTimeout(() => this.deferWhileReading(), DEFER_QUIET_MS);
+  }
+
+  private deferWhileReading(): void {
+    this.deferTimer = null;
+    if (this.sinceDeferArmed > 0) {
+      this.sinceDeferArmed = 0;
+      this.deferTimer = setTimeout(() => this.deferWhileReading(), DEFER_QUIET_MS);
+      return;
+    }
+    this.endDeferral();
+  }
+
+  private clearDeferTimer(): void {
+    if (this.deferTimer) clearTimeout(this.deferTimer);
+    this.deferTimer = null;
+    this.sinceDeferArmed = 0;
+  }
+
+  /** A run of deferred lines, in batches of about a pooled buffer's bytes, their bytes left in the file. */
+  private sendDeferred(r: DeferredRun): void {
+    const file = this.file;
+    if (!file) return;
+    const { index } = r;
+    let k = r.from;
+    while (k < r.to) {
+      const batch: LineBatch = { buf: new ArrayBuffer(0), ends: [], lineNos: [], entries: [], file, offsets: [] };
+      const offsets = batch.offsets as number[];
+      let used = 0;
+      for (; k < r.to && (used === 0 || used + index.length[k] <= BATCH_BYTES); k++) {
+        used += index.length[k];
+        batch.ends.push(used);
+        batch.lineNos.push(index.line[k]);
+        batch.entries.push(k);
+        offsets.push(index.offset[k]);
+      }
+      this.submit({ ...batch, inFile: true }, index);
+    }
+  }
+
   restart(fromLine: number): void {
     this.epoch++;
     // The older batches' answers are dropped when they come: their lines no longer count.
@@ -114,11 +235,17 @@ export class SecretScanner implements LineSink {
       this.filling = { ...this.filling, used: 0, ends: [], lineNos: [], entries: [], index: null, offsets: [] };
     }
     this.thread.drop(this.owner, this.epoch);
+    if (this.deferredRuns.length > 0 || this.deferring) {
+      // The runs name entries of the reading started over: dropped; the new reading is deferred still.
+      this.deferredRuns = [];
+      this.clearDeferTimer();
+    }
     this.held.length = 0;
     this.byEntry.clear();
     this.linesLost = 0;
     this.linesChanged = 0;
     this.linesReadBack = 0;
+    this.linesDeferred = 0;
     this.fromLine = fromLine;
     this.notify();
   }
@@ -199,15 +326,20 @@ export class SecretScanner implements LineSink {
     const f = this.filling;
     this.filling = null;
     if (!f || f.ends.length === 0) return;
-    const epoch = this.epoch;
     const lines = f.ends.length;
     const buf = f.bytes.buffer as ArrayBuffer;
     const index = f.index;
     const where = this.file && f.offsets.length === lines ? { file: this.file, offsets: f.offsets } : {};
+    this.submit({ buf, ends: f.ends, lineNos: f.lineNos, entries: f.entries, ...where }, index);
+  }
+
+  private submit(batch: LineBatch, index: LedgerIndex | null): void {
+    const epoch = this.epoch;
+    const lines = batch.ends.length;
     this.thread.submit(
       this.owner,
       epoch,
-      { buf, ends: f.ends, lineNos: f.lineNos, entries: f.entries, ...where },
+      batch,
       (r, lost) => {
         if (epoch === this.epoch) {
           this.queued -= lines;

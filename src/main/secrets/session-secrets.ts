@@ -13,6 +13,8 @@ const added = new Set<(s: SecretScanner) => void>();
 /** A scanner for a new reading of `key` (pass it as the ledger's `lineSink`). */
 export function newSessionScanner(key: SessionKey): SecretScanner {
   const s = new SecretScanner();
+  // The reading it replaces is closed: what it deferred is not scanned.
+  scanners.get(key)?.dropDeferred();
   scanners.set(key, s);
   for (const f of added) f(s);
   return s;
@@ -22,6 +24,15 @@ export function newSessionScanner(key: SessionKey): SecretScanner {
 export function onScannerAdded(f: (s: SecretScanner) => void): () => void {
   added.add(f);
   return () => added.delete(f);
+}
+
+/**
+ * A client was answered a first screen of `key` (a leaf's view): its scan, deferred while that
+ * screen was pending (SecretScanner.deferUntilFirstScreen), goes on once this turn's answer is sent.
+ */
+export function firstScreenAnswered(key: SessionKey): void {
+  const s = scanners.get(key);
+  if (s?.deferred) setImmediate(() => s.endDeferral());
 }
 
 export function sessionScanner(key: SessionKey): SecretScanner | undefined {

@@ -121,7 +121,7 @@ export function readLinesInFile(batch: LineBatch, into?: Buffer): { batch: LineB
   };
   if (!batch.file || offsets.length !== n) return { batch: kept, changed: n };
   let fd: number | null = null;
-  let size = 0;
+  let size: number;
   try {
     const opened = openRegularFile(batch.file.path);
     fd = opened.fd;
@@ -161,10 +161,7 @@ export function readLinesInFile(batch: LineBatch, into?: Buffer): { batch: LineB
       for (; k < j; k++) {
         const len = lengths(k);
         const at = offsets[k] - from;
-        const whole =
-          at + len < got &&
-          (offsets[k] === 0 || span[at - 1] === LF) &&
-          span.indexOf(LF, at) === at + len;
+        const whole = at + len < got && (offsets[k] === 0 || span[at - 1] === LF) && span.indexOf(LF, at) === at + len;
         if (!whole) {
           changed++;
           continue;

@@ -2,8 +2,10 @@
  * Scans a session for secrets as its lines are read: the reader hands each entry's line to
  * `entryLine` (a LineSink, line-reader.ts), which copies it into a batch and returns; full
  * batches go to the scan thread (scan-thread.ts), which runs the gate, the parse and the rules
- * and answers with findings. The reading thread never scans, and the file is never read a second
- * time. Appended lines arrive the same way.
+ * and answers with findings. The reading thread never scans, and the file is never parsed a second
+ * time. Appended lines arrive the same way. A session's first open in the backend defers the scan
+ * until its first screen is answered (`deferUntilFirstScreen`): the lines read meanwhile are read
+ * again as bytes by the scan thread, from the file (the page cache), not handed over.
  *
  * A finding keeps the secret's text for redaction (redact.ts) in this process only: what leaves
  * it (`publicFinding`) names the kind, the rule and where, never the text.
@@ -213,8 +215,16 @@ export class SecretScanner implements LineSink {
     const { index } = r;
     let k = r.from;
     while (k < r.to) {
-      const batch: LineBatch = { buf: new ArrayBuffer(0), ends: [], lineNos: [], entries: [], file, offsets: [] };
-      const offsets = batch.offsets as number[];
+      const offsets: number[] = [];
+      const batch: LineBatch = {
+        buf: new ArrayBuffer(0),
+        ends: [],
+        lineNos: [],
+        entries: [],
+        file,
+        offsets,
+        inFile: true,
+      };
       let used = 0;
       for (; k < r.to && (used === 0 || used + index.length[k] <= BATCH_BYTES); k++) {
         used += index.length[k];
@@ -223,7 +233,7 @@ export class SecretScanner implements LineSink {
         batch.entries.push(k);
         offsets.push(index.offset[k]);
       }
-      this.submit({ ...batch, inFile: true }, index);
+      this.submit(batch, index);
     }
   }
 
@@ -336,19 +346,14 @@ export class SecretScanner implements LineSink {
   private submit(batch: LineBatch, index: LedgerIndex | null): void {
     const epoch = this.epoch;
     const lines = batch.ends.length;
-    this.thread.submit(
-      this.owner,
-      epoch,
-      batch,
-      (r, lost) => {
-        if (epoch === this.epoch) {
-          this.queued -= lines;
-          if (r && index) this.take(r, index);
-          else if (lost) this.linesLost += lines;
-        }
-        this.settle();
-      },
-    );
+    this.thread.submit(this.owner, epoch, batch, (r, lost) => {
+      if (epoch === this.epoch) {
+        this.queued -= lines;
+        if (r && index) this.take(r, index);
+        else if (lost) this.linesLost += lines;
+      }
+      this.settle();
+    });
   }
 
   private take(r: BatchResult, index: LedgerIndex): void {

@@ -73,6 +73,12 @@ function httpAnswer(
   });
 }
 
+/** Resolves with `v` once the current frame is painted (at once where there are no frames). */
+function afterFrame<T>(v: T): Promise<T> {
+  if (typeof requestAnimationFrame !== 'function') return Promise.resolve(v);
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(v))));
+}
+
 /** A request as text whatever the order of its fields, for comparing two requests. */
 function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) =>
@@ -196,7 +202,9 @@ export function withEarlyAsks(
     early.get(method)?.abort.abort();
     const abort = new AbortController();
     const call = api[method] as (req: unknown, opts?: CallOptions) => Promise<ApiResponse<typeof method>>;
-    const got = offer(method, req);
+    const offered = offer(method, req);
+    // The leaf view comes in the same response as the rows: taken after the frame that draws them.
+    const got = offered && method === 'getLeafView' ? offered.then(afterFrame) : offered;
     // Over HTTP when that brought this very request's answer; over the socket (once) when it did not.
     const answer = got
       ? httpAnswer(method, got, abort.signal, () => call(req, { signal: abort.signal }))

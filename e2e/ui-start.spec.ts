@@ -37,6 +37,39 @@ function tap(page: Page): Sent[] {
   return sent;
 }
 
+interface EarlyPost {
+  asks: { method: string; req: Record<string, unknown> }[];
+  /** Order of the post's answer among the socket's frames (null: not answered yet). */
+  answeredAt: number | null;
+  status: number | null;
+}
+
+/**
+ * The early answers a page posts from index.html's first script (serve mode), ordered with the
+ * socket's frames that `tap` records (its `at` and `answeredAt` count on the same sequence).
+ */
+function tapEarly(page: Page, sent: Sent[]): EarlyPost[] {
+  const posts: EarlyPost[] = [];
+  const seq = (): number => sent.reduce((n, s) => Math.max(n, s.at, s.answeredAt ?? -1), -1) + 0.5;
+  page.on('request', (r) => {
+    if (r.method() !== 'POST' || !r.url().endsWith('/api/early')) return;
+    const body = JSON.parse(r.postData() ?? '{}') as { asks: EarlyPost['asks'] };
+    posts.push({ asks: body.asks, answeredAt: null, status: null });
+  });
+  page.on('response', (r) => {
+    if (r.request().method() !== 'POST' || !r.url().endsWith('/api/early')) return;
+    const p = posts.find((x) => x.answeredAt === null);
+    if (p) {
+      p.answeredAt = seq();
+      p.status = r.status();
+    }
+  });
+  return posts;
+}
+
+/** The requests the page asks on a reload before it knows the open's answer: over HTTP, not the socket. */
+const EARLY_METHODS = ['openSession', 'findRow', 'getTreeRows', 'getLeafView'];
+
 const panesDrawn = (page: Page) =>
   expect(
     page.locator('.leaf-panes[data-leaf-id][aria-busy="false"] section[aria-label="History"] .history-item').first(),
@@ -51,23 +84,24 @@ test('a reload opens the session in one round trip: each request once, no findRo
   await panesDrawn(page);
 
   const sent = tap(page);
+  const posts = tapEarly(page, sent);
   await page.reload();
   await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
   await panesDrawn(page);
   await expect.poll(() => sent.filter((s) => s.method === 'getContextSeries').length).toBe(1);
 
-  // The open brought the active leaf's row (the last of 308): no findRow, and its page is asked
-  // first (the rows at the top only if they are on screen too).
-  expect(sent.filter((s) => s.method === 'findRow')).toHaveLength(0);
-  const pages = sent.filter((s) => s.method === 'getTreeRows');
-  expect(pages[0].body).toContain('"start":256,');
-  // The rows and the leaf view this tab showed were asked with the open, before its answer (the
-  // rows first), and taken by the tree and the panes: each asked once.
-  const open = sent.find((s) => s.method === 'openSession')!;
-  const view = sent.find((s) => s.method === 'getLeafView')!;
-  expect(pages[0].at).toBeLessThan(view.at);
-  expect(view.at).toBeLessThan(open.answeredAt!);
-  expect(sent.filter((s) => s.method === 'getLeafView')).toHaveLength(1);
+  // The open, the rows and the leaf view this tab showed were posted at once, in one request,
+  // by index.html's script, and taken from its answer: none is asked on the socket, and the open
+  // brought the active leaf's row (the last of 308): no findRow; its page of rows is asked.
+  expect(posts).toHaveLength(1);
+  expect(posts[0].status).toBe(200);
+  expect(posts[0].asks.map((a) => a.method)).toEqual(['openSession', 'getTreeRows', 'getLeafView']);
+  expect(posts[0].asks[1].req).toMatchObject({ start: 256 });
+  expect(sent.filter((s) => EARLY_METHODS.includes(s.method))).toEqual([]);
+  // The session's subscription names what the open showed, so an append in between is told.
+  const sub = sent.find((s) => s.method === 'subscribe' && s.body.includes('"topic":"session"'))!;
+  expect(sub.body).toContain('"since":{"entryCount":');
+  const view = { answeredAt: posts[0].answeredAt! };
   // The chart's series waits for the leaf view's answer.
   const series = sent.find((s) => s.method === 'getContextSeries')!;
   expect(series.at).toBeGreaterThan(view.answeredAt!);
@@ -110,6 +144,7 @@ test('a reload after choosing another leaf asks its row, rows and leaf view once
   await expect(page.locator(`.leaf-panes[data-leaf-id="${chosen}"][aria-busy="false"]`)).toBeVisible();
 
   const sent = tap(page);
+  const posts = tapEarly(page, sent);
   const cancels: string[] = [];
   page.on('websocket', (ws) =>
     ws.on(
@@ -122,18 +157,16 @@ test('a reload after choosing another leaf asks its row, rows and leaf view once
   await expect(page.locator(`.leaf-panes[data-leaf-id="${chosen}"][aria-busy="false"]`)).toBeVisible();
   await expect.poll(() => sent.filter((s) => s.method === 'getContextSeries').length).toBe(1);
 
-  // The leaf's row, its page of rows and its leaf view left with the open, before its answer,
-  // and were taken: one findRow, one page of rows (the leaf's, not the top's), nothing cancelled.
-  const open = sent.find((s) => s.method === 'openSession')!;
-  const finds = sent.filter((s) => s.method === 'findRow');
-  const pages = sent.filter((s) => s.method === 'getTreeRows');
-  const views = sent.filter((s) => s.method === 'getLeafView');
-  expect(finds).toHaveLength(1);
-  expect(finds[0].body).toContain(`"id":"${chosen}"`);
-  expect(pages).toHaveLength(1);
-  expect(pages[0].body).toContain('"start":256,');
-  expect(views).toHaveLength(1);
-  for (const s of [finds[0], pages[0], views[0]]) expect(s.at).toBeLessThan(open.answeredAt!);
+  // The leaf's row, its page of rows and its leaf view were posted with the open, in one request,
+  // and taken from its answer: the leaf's page of rows (not the top's), nothing on the socket,
+  // nothing cancelled.
+  expect(posts).toHaveLength(1);
+  expect(posts[0].status).toBe(200);
+  expect(posts[0].asks.map((a) => a.method)).toEqual(['openSession', 'findRow', 'getTreeRows', 'getLeafView']);
+  expect(posts[0].asks[1].req).toMatchObject({ id: chosen });
+  expect(posts[0].asks[2].req).toMatchObject({ start: 256 });
+  expect(posts[0].asks[3].req).toMatchObject({ leaf: chosen });
+  expect(sent.filter((s) => EARLY_METHODS.includes(s.method))).toEqual([]);
   expect(cancels).toEqual([]);
   const bodies = sent.map((s) => s.body);
   expect(bodies.filter((b, i) => bodies.indexOf(b) !== i && !b.includes('"getSecret'))).toEqual([]);
@@ -158,15 +191,28 @@ test('a reload opens its socket before the bundle runs and asks for the session 
       }
     };
   `);
+  await page.addInitScript(`
+    window.__posted = [];
+    const f = window.fetch;
+    window.fetch = (url, init) => {
+      window.__posted.push([String(url), document.readyState]);
+      return f(url, init);
+    };
+  `);
   const sent = tap(page);
+  const posts = tapEarly(page, sent);
   await page.reload();
   await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
   await panesDrawn(page);
   // One socket, opened while the page was still parsed: the inline script's, adopted by the app.
   expect(await page.evaluate('window.__made')).toEqual(['loading']);
-  // The session's open is asked before the app's first render: its requests lead the library's.
-  const first = sent.slice(0, 2).map((s) => s.method);
-  expect(first).toEqual(['subscribe', 'openSession']);
+  // The session's first requests were posted then too, before the bundle ran.
+  expect(await page.evaluate('window.__posted.filter((p) => p[0] === "/api/early")')).toEqual([
+    ['/api/early', 'loading'],
+  ]);
+  expect(posts.map((p) => p.status)).toEqual([200]);
+  // On the socket, the session's subscription leads the library's requests.
+  expect(sent[0].method).toBe('subscribe');
   expect(sent[0].body).toContain('"topic":"session"');
 });
 

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createApi } from './api/create-api';
-import { withEarlyAsks } from './api/early-asks';
+import { takeHttpEarly, withEarlyAsks } from './api/early-asks';
 import { AFTER_FIRST_SCREEN, afterFirstScreen, holdUntil } from './api/hold-until';
 import { readKeptRow } from './live/open-early';
 import { openFromUrl } from './live/use-session';
@@ -16,7 +16,9 @@ import './styles/bars.css';
 readKeptRow();
 const handle = createApi();
 const { ready, connected } = handle;
-const early = withEarlyAsks(handle.api);
+// Serve mode: what index.html's first script asked over HTTP is taken from there (early-asks.ts).
+const http = handle.transport === 'websocket' ? takeHttpEarly() : null;
+const early = withEarlyAsks(handle.api, http);
 const { askEarly } = early;
 let firstScreen: () => void = () => undefined;
 const api = holdUntil(early.api, new Promise<void>((resolve) => (firstScreen = resolve)), AFTER_FIRST_SCREEN);
@@ -39,7 +41,10 @@ function render(): void {
 // waits for the panes' paint by itself.
 if (openFromUrl(api, askEarly)) {
   void afterFirstScreen(early.settled('getLeafView'), FIRST_SCREEN_CAP_MS).then(firstScreen);
-  void connected.then(render);
+  // With the first answers already asked over HTTP (serve mode), nothing the render waits for
+  // leaves on the socket: it renders at once, while they are answered.
+  if (http) render();
+  else void connected.then(render);
 } else {
   firstScreen();
   render();

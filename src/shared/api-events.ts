@@ -10,7 +10,25 @@ import type { TreeRow } from './api-tree';
 import type { UsageTotals } from './ledger-types';
 import type { SessionKey } from './leaf-request';
 
-export type Subscription = { topic: 'library' } | { topic: 'session'; key: SessionKey };
+export type Subscription =
+  | { topic: 'library' }
+  | {
+      topic: 'session';
+      key: SessionKey;
+      /**
+       * What the subscriber already shows, when its `openSession` answer came by another way than
+       * this subscription's transport (serve mode's early answers, api-early.ts): an append or a
+       * reload that landed between that answer and this subscription is then told at once, as a
+       * 'reloaded' event, instead of being missed.
+       */
+      since?: SessionGeneration;
+    };
+
+/** A session as one `openSession` answer showed it: its entries and its append-only breaks. */
+export interface SessionGeneration {
+  entryCount: number;
+  appendOnlyBreaks: number;
+}
 
 /** New tree rows an `appended` event carries at most; past this it carries counts only (page with getTreeRows). */
 export const MAX_DELTA_ROWS = 200;

@@ -138,7 +138,16 @@ export const requestSchemas = ownTable({
     .strict(),
   subscribe: z.discriminatedUnion('topic', [
     z.object({ topic: z.literal('library') }).strict(),
-    z.object({ topic: z.literal('session'), key: sessionKey }).strict(),
+    z
+      .object({
+        topic: z.literal('session'),
+        key: sessionKey,
+        since: z
+          .object({ entryCount: z.number().int().min(0), appendOnlyBreaks: z.number().int().min(0) })
+          .strict()
+          .optional(),
+      })
+      .strict(),
   ]),
   unsubscribe: z.object({ subscription: z.string().min(1).max(128) }).strict(),
   listRecentFiles: z.object({}).strict(),

@@ -462,11 +462,25 @@ export class ExplorerBackend implements ApiBackend {
     // At most once per idempotency key: a client that lost the reply may ask again and get this same answer.
     branch: async (req) => this.writes.run(req, () => appendBranchOnce(this.writer(), req)),
     subscribe: async (sub, client) => {
-      if (sub.topic === 'session') {
-        await this.session(sub.key, client, 'pinned');
-      }
+      const s = sub.topic === 'session' ? await this.session(sub.key, client, 'pinned') : null;
       const subscription = this.subs.add(client, sub);
       if (sub.topic === 'library') this.news.libraryJoined(client);
+      if (s && sub.topic === 'session' && sub.since) {
+        // The subscriber's open came by another way (serve mode's early answers): what changed
+        // since it was answered is told now, or it would be missed until the next append.
+        const info = this.news.infoOf(s);
+        if (info.entryCount !== sub.since.entryCount || info.appendOnlyBreaks.length !== sub.since.appendOnlyBreaks) {
+          client.push({
+            type: 'session',
+            key: sub.key,
+            change: 'reloaded',
+            entryCount: info.entryCount,
+            activeLeaf: info.activeLeaf,
+            newIds: [],
+            reason: 'the session changed after the page first asked for it',
+          });
+        }
+      }
       return { subscription };
     },
     unsubscribe: async ({ subscription }, client) => {

@@ -10,10 +10,12 @@ import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse }
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { EARLY_ANSWERS_PATH } from '../../shared/api-early';
 import type { ApiBackend } from '../api/api-backend';
 import { contentSecurityPolicy } from '../web/csp';
 import { cacheControlFor, lookupStatic } from '../web/static-files';
 import { serveApiSocket, type SocketStats } from './api-socket';
+import { serveEarlyAnswers } from './early-answers';
 import { exportDownloadTarget, streamExportDownload } from './export-download';
 import { allowedHosts, isAllowedHost, isOwnOrigin } from './host-check';
 import { BAD_TOKEN_PAGE, NOT_SIGNED_IN_PAGE, SAME_SITE_HOP_PAGE } from './notice-pages';
@@ -113,13 +115,17 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
     if (!isAllowedHost(req.headers.host, port)) {
       return send(421, `This server answers only to ${allowedHosts(port).join(', ')}.\n`);
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n', { Allow: 'GET, HEAD' });
     const target = splitTarget(req.url);
+    // POST only to the early answers (early-answers.ts), which checks the rest.
+    const early = target?.pathname === EARLY_ANSWERS_PATH;
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !(early && req.method === 'POST')) {
+      return send(405, 'method not allowed\n', { Allow: 'GET, HEAD' });
+    }
     if (!target) return send(400, 'bad request target\n');
     const { pathname, query } = target;
 
     const token = query.get('token');
-    if (token !== null) {
+    if (token !== null && !early) {
       if (!auth.redeem(token)) return sendHtml(401, BAD_TOKEN_PAGE);
       // Always to "/": a Location built from the request could be made to point off-site.
       return send(303, '', { Location: '/', 'Set-Cookie': auth.setCookieHeader() });
@@ -129,6 +135,7 @@ export async function createLoopbackServer(opts: LoopbackServerOptions): Promise
       return sendHtml(401, NOT_SIGNED_IN_PAGE);
     }
     if (query.has('hop')) return send(303, '', { Location: '/' });
+    if (early) return serveEarlyAnswers(backend, port, req, res, send);
     if (pathname === API_PATH) return send(426, 'this is a WebSocket endpoint\n', { Upgrade: 'websocket' });
     const download = exportDownloadTarget(pathname);
     if (download !== null) {

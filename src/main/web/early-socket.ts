@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
+import { EARLY_SCRIPT } from '../../shared/early-script';
 
 /**
- * The one script the page runs before its bundle, inline in index.html: in serve mode it opens
- * the API's WebSocket while the bundle is still being read and compiled, so a reload's first
- * requests leave as soon as the app asks (ws-client.ts adopts this socket). In Electron (the
- * preload's bridge, `window.vak`) and off http(s) it does nothing. The CSP allows exactly this
- * text, by its hash: no other inline script runs.
+ * The one script the page runs before its bundle, inline in index.html (src/shared/early-script.ts):
+ * in serve mode it opens the API's WebSocket and posts a reload's first requests to the early
+ * answers route. The CSP allows exactly this text, by its hash: no other inline script runs.
  */
-export const EARLY_SOCKET_SCRIPT =
-  "(function(){var l=location;if(window.vak||!/^https?:$/.test(l.protocol))return;try{window.__vakEarlySocket=new WebSocket((l.protocol==='https:'?'wss:':'ws:')+'//'+l.host+'/api/ws')}catch(e){}})();";
+export const EARLY_SOCKET_SCRIPT = EARLY_SCRIPT;
 
 /** The CSP source that allows the script above (`'sha256-…'`). */
 export function earlySocketHashSource(): string {

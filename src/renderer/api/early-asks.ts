@@ -1,4 +1,30 @@
-import type { Api, ApiMethod, ApiRequest, ApiResponse, CallOptions } from '../../shared/api';
+import type { Api, ApiMethod, ApiReply, ApiRequest, ApiResponse, CallOptions, SessionInfo } from '../../shared/api';
+import type { EarlyAsk } from '../../shared/api-early';
+import { cancelledCall } from './bridge-client';
+
+declare global {
+  interface Window {
+    /** What index.html's first script asked over HTTP (serve mode, a page opened on a session). */
+    __vakEarlyAnswers?: HttpEarly;
+  }
+}
+
+/**
+ * The requests index.html's first script posted to serve mode's early answers route while the
+ * page was parsed (src/shared/early-script.ts), and the route's answer (null: refused).
+ */
+export interface HttpEarly {
+  asks: EarlyAsk[];
+  answers: Promise<{ answers?: ApiReply[] } | null>;
+}
+
+/** Takes the page's HTTP early asks, once (later calls: null). */
+export function takeHttpEarly(win: Window = window): HttpEarly | null {
+  const e = win.__vakEarlyAnswers;
+  delete win.__vakEarlyAnswers;
+  if (!e || !Array.isArray(e.asks) || typeof e.answers?.then !== 'function') return null;
+  return e;
+}
 
 /** The methods a page may ask before anything in it asks for them. */
 export type EarlyMethod = 'findRow' | 'getTreeRows' | 'getLeafView';
@@ -11,6 +37,46 @@ interface Early {
   text: string;
   answer: Promise<unknown>;
   abort: AbortController;
+  /** The session of an answer that came over HTTP: dropped if that session changes before it is taken. */
+  httpKey?: string;
+}
+
+/** An answer the HTTP early asks brought, not yet taken. */
+interface Offered {
+  text: string;
+  key: string;
+  answer: Promise<unknown>;
+}
+
+const keyOf = (req: unknown): string =>
+  typeof req === 'object' && req !== null && typeof (req as { key?: unknown }).key === 'string'
+    ? (req as { key: string }).key
+    : '';
+
+/**
+ * An HTTP answer as the socket's would behave: rejected `cancelled` once `signal` aborts; when
+ * the HTTP answer failed, the request is asked once by `fallback`.
+ */
+function httpAnswer(
+  method: string,
+  got: Promise<unknown>,
+  signal: AbortSignal,
+  fallback: () => Promise<unknown>,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(cancelledCall(method));
+    signal.addEventListener('abort', onAbort, { once: true });
+    got.then(resolve, () => {
+      signal.removeEventListener('abort', onAbort);
+      if (!signal.aborted) fallback().then(resolve, reject);
+    });
+  });
+}
+
+/** Resolves with `v` once the current frame is painted (at once where there are no frames). */
+function afterFrame<T>(v: T): Promise<T> {
+  if (typeof requestAnimationFrame !== 'function') return Promise.resolve(v);
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(v))));
 }
 
 /** A request as text whatever the order of its fields, for comparing two requests. */
@@ -29,8 +95,19 @@ function canonical(v: unknown): string {
  * early answer when it asks exactly the same request (its abort signal then cancels it), and
  * cancels it when it asks anything else: an early request is answered once or dropped, never
  * answers a later question, and never adds a request the page would not have sent.
+ *
+ * With `http` (serve mode: index.html's first script posted the same requests over HTTP before the
+ * socket opened), an early ask, and the session's first `openSession`, take the HTTP answer to
+ * exactly the same request instead of sending it; when the post failed or its answer to that
+ * request is an error, the request is sent over the socket then, once. An HTTP answer not taken
+ * before its session changes (a session event) is dropped. The session's subscription waits for
+ * the open's answer and names what it showed (`since`), so a change between that answer and the
+ * subscription is told, not missed.
  */
-export function withEarlyAsks(api: Api): {
+export function withEarlyAsks(
+  api: Api,
+  http: HttpEarly | null = null,
+): {
   api: Api;
   askEarly: AskEarly;
   /** Settles when the last early ask of `method` has been answered or dropped (at once: none). */
@@ -38,6 +115,51 @@ export function withEarlyAsks(api: Api): {
 } {
   const early = new Map<EarlyMethod, Early>();
   const asked = new Map<EarlyMethod, Promise<void>>();
+  const offered = new Map<string, Offered>();
+  http?.asks.forEach((a, i) => {
+    const answer = http.answers.then((body) => {
+      const reply = body?.answers?.[i];
+      if (!reply?.ok) throw new Error('no early answer');
+      return reply.res;
+    });
+    answer.catch(() => undefined);
+    offered.set(a.method, { text: canonical(a.req), key: keyOf(a.req), answer });
+  });
+  /** The HTTP answer to exactly `req`, taken once; anything else drops it. */
+  const offer = (method: string, req: unknown): Promise<unknown> | null => {
+    const o = offered.get(method);
+    if (!o) return null;
+    offered.delete(method);
+    return o.text === canonical(req) ? o.answer : null;
+  };
+  if (http) {
+    api.onEvent((e) => {
+      if (e.type !== 'session') return;
+      for (const [m, o] of offered) if (o.key === e.key) offered.delete(m);
+      for (const [m, x] of early) {
+        if (x.httpKey !== e.key) continue;
+        early.delete(m);
+        x.abort.abort();
+      }
+    });
+  }
+  /** The session's open answered over HTTP (else over the socket, once), shared by the open and the subscription. */
+  const opens = new Map<string, { answer: Promise<SessionInfo>; taken: boolean }>();
+  const openOf = (req: ApiRequest<'openSession'>): { answer: Promise<SessionInfo>; taken: boolean } | null => {
+    const known = opens.get(req.key);
+    if (known) return known;
+    const got = offer('openSession', req) as Promise<SessionInfo> | null;
+    if (!got) return null;
+    // A first read still under way: its progress goes to the asking connection, so it is asked on the socket.
+    const answer = got.then(
+      (info) => (info.reading ? api.openSession(req) : info),
+      () => api.openSession(req),
+    );
+    answer.catch(() => undefined);
+    const o = { answer, taken: false };
+    opens.set(req.key, o);
+    return o;
+  };
   const take = (method: EarlyMethod, req: unknown, opts?: CallOptions): Promise<unknown> | null => {
     const e = early.get(method);
     if (!e) return null;
@@ -50,6 +172,27 @@ export function withEarlyAsks(api: Api): {
     return e.answer;
   };
   const wrapped: Api = { ...api };
+  if (http) {
+    wrapped.openSession = (req, opts) => {
+      const o = openOf(req);
+      if (!o || o.taken || opts?.signal?.aborted) return api.openSession(req, opts);
+      o.taken = true;
+      return o.answer;
+    };
+    wrapped.subscribe = (sub, opts) => {
+      if (sub.topic !== 'session' || sub.since) return api.subscribe(sub, opts);
+      const o = openOf({ key: sub.key });
+      if (!o) return api.subscribe(sub, opts);
+      return o.answer.then(
+        (info) =>
+          api.subscribe(
+            { ...sub, since: { entryCount: info.entryCount, appendOnlyBreaks: info.appendOnlyBreaks.length } },
+            opts,
+          ),
+        () => api.subscribe(sub, opts),
+      );
+    };
+  }
   for (const m of EARLY_METHODS) {
     const call = api[m] as (req: unknown, opts?: CallOptions) => Promise<unknown>;
     (wrapped as Record<ApiMethod, unknown>)[m] = (req: unknown, opts?: CallOptions) =>
@@ -59,10 +202,16 @@ export function withEarlyAsks(api: Api): {
     early.get(method)?.abort.abort();
     const abort = new AbortController();
     const call = api[method] as (req: unknown, opts?: CallOptions) => Promise<ApiResponse<typeof method>>;
-    const answer = call(req, { signal: abort.signal });
+    const offered = offer(method, req);
+    // The leaf view comes in the same response as the rows: taken after the frame that draws them.
+    const got = offered && method === 'getLeafView' ? offered.then(afterFrame) : offered;
+    // Over HTTP when that brought this very request's answer; over the socket (once) when it did not.
+    const answer = got
+      ? httpAnswer(method, got, abort.signal, () => call(req, { signal: abort.signal }))
+      : call(req, { signal: abort.signal });
     // Dropped unasked, or failed: whoever takes it sees the failure; nobody else must.
     answer.catch(() => undefined);
-    early.set(method, { text: canonical(req), answer, abort });
+    early.set(method, { text: canonical(req), answer, abort, ...(got ? { httpKey: keyOf(req) } : {}) });
     asked.set(
       method,
       answer.then(

@@ -48,8 +48,6 @@ export class PagedSource<T, M = undefined> {
   private readonly pageSize: number;
   private readonly shift: number;
   private version = 0;
-  /** Bumped by every change a list draws (a page landed, a patch, an error): its snapshot. */
-  private stamp = 0;
   /** Tells sources apart (e.g. to key the list that shows one). */
   readonly id = ++sources;
   total: number;
@@ -187,14 +185,10 @@ export class PagedSource<T, M = undefined> {
     this.abortAll();
   }
 
-  /** Arrow functions: a list passes them to useSyncExternalStore as they are. */
-  subscribe = (fn: () => void): (() => void) => {
+  subscribe(fn: () => void): () => void {
     this.listeners.add(fn);
     return () => void this.listeners.delete(fn);
-  };
-
-  /** Changes whenever the listeners are told of a change. */
-  snapshot = (): number => this.stamp;
+  }
 
   /** The page is here, not stale, and every row of it that exists is filled (a seed can fill one in part). */
   private fresh(p: number): boolean {
@@ -212,7 +206,6 @@ export class PagedSource<T, M = undefined> {
   }
 
   private notify(): void {
-    this.stamp++;
     for (const l of [...this.listeners]) l();
   }
 

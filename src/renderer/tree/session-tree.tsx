@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import type { TreeRow } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { mayStartTurn, turnFidelitiesFor } from '../data/plan-sources';
@@ -163,10 +163,7 @@ function TreeList({ tree }: { tree: TreeSource }) {
   const setHover = useAppStore((s) => s.setHover);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scrollRef = useRef<HTMLDivElement>(null);
-  // A page's answer is drawn in the task that takes it (an external store's update renders in a
-  // microtask): a plain dispatch waits for a task of React's scheduler, which in traces of a
-  // reload ran only after the next socket message (the leaf view's), not when the rows came.
-  useSyncExternalStore(tree.subscribe, tree.snapshot);
+  useEffect(() => tree.subscribe(rerender), [tree]);
 
   const rowCount = tree.total;
   const rows = useScaledRows({

@@ -30,19 +30,9 @@ export function readBackLines(batch: LineBatch, where: ReadBack): { batch: LineB
   const lengths = batch.ends.map((e, k) => e - (k === 0 ? 0 : batch.ends[k - 1]));
   const out = Buffer.allocUnsafeSlow(n === 0 ? 0 : batch.ends[n - 1]);
   const kept: LineBatch = { buf: out.buffer as ArrayBuffer, ends: [], lineNos: [], entries: [] };
-  let fd: number | null = null;
-  try {
-    // Never waits: a FIFO or device put at the path is refused (as replaced), not opened for good.
-    const opened = openRegularFile(where.file.path);
-    fd = opened.fd;
-    if (opened.stat.dev !== where.file.dev || opened.stat.ino !== where.file.ino) {
-      closeSync(fd);
-      return { batch: kept, changed: n };
-    }
-  } catch {
-    if (fd !== null) closeSync(fd);
-    return { batch: kept, changed: n };
-  }
+  const opened = openSameFile(where.file);
+  if (!opened) return { batch: kept, changed: n };
+  const fd = opened.fd;
   let used = 0;
   let changed = 0;
   try {
@@ -85,6 +75,23 @@ export function readBackLines(batch: LineBatch, where: ReadBack): { batch: LineB
   return { batch: kept, changed };
 }
 
+/**
+ * The session file opened again, if it is still the file that was read (same device and inode), or
+ * null. Never waits: a FIFO or device put at the path is refused (as replaced), not opened for good.
+ */
+function openSameFile(file: { path: string; dev: number; ino: number }): { fd: number; size: number } | null {
+  let fd: number | null = null;
+  try {
+    const opened = openRegularFile(file.path);
+    fd = opened.fd;
+    if (opened.stat.dev === file.dev && opened.stat.ino === file.ino) return { fd, size: opened.stat.size };
+  } catch {
+    // Gone or unreadable: as replaced.
+  }
+  if (fd !== null) closeSync(fd);
+  return null;
+}
+
 const LF = 0x0a;
 
 /**
@@ -120,20 +127,9 @@ export function readLinesInFile(batch: LineBatch, into?: Buffer): { batch: LineB
     offsets: keptOffsets,
   };
   if (!batch.file || offsets.length !== n) return { batch: kept, changed: n };
-  let fd: number | null = null;
-  let size: number;
-  try {
-    const opened = openRegularFile(batch.file.path);
-    fd = opened.fd;
-    size = opened.stat.size;
-    if (opened.stat.dev !== batch.file.dev || opened.stat.ino !== batch.file.ino) {
-      closeSync(fd);
-      return { batch: kept, changed: n };
-    }
-  } catch {
-    if (fd !== null) closeSync(fd);
-    return { batch: kept, changed: n };
-  }
+  const opened = openSameFile(batch.file);
+  if (!opened) return { batch: kept, changed: n };
+  const { fd, size } = opened;
   let used = 0;
   let changed = 0;
   try {

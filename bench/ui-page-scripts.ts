@@ -241,6 +241,11 @@ export const synthRowsScript = (rows: number, latencyMs: number): string => `(()
   const N = ${rows};
   const S = (window.__vakSynth = { rows: N, pages: 0 });
   const Base = window.WebSocket;
+  // The leaf views are swapped where the socket delivers them: a reload's early answers (an HTTP
+  // post) are refused here, so the page asks them over the socket, as it does when that post fails.
+  const baseFetch = window.fetch;
+  window.fetch = (url, init) =>
+    String(url).includes('/api/early') ? Promise.reject(new TypeError('synthetic rows: asked over the socket')) : baseFetch.call(window, url, init);
   const views = new Set();
   const local = new Set();
   let tpl = null, msgTpl = null;

@@ -451,7 +451,7 @@ const PROGRESS_WATCH = `(() => {
 })();`;
 
 /** `--link`: a fresh server and data folder, a page opened on the session's link (it reads the session for it). */
-async function runLink(browser: Browser, app: string, data: Real100): Promise<LinkFigures> {
+async function runLink(browser: Browser, app: string, data: Real100, log: Log): Promise<LinkFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vak-eye-'));
   const load0 = loadavg()[0];
   const server = await serve(app, data.home, dataDir, 'link');
@@ -463,6 +463,7 @@ async function runLink(browser: Browser, app: string, data: Real100): Promise<Li
     await page.addInitScript({ content: PROGRESS_WATCH });
     await page.goto(`${server.origin}/#${new URLSearchParams({ s: data.key }).toString()}`);
     const open = await settleOpen(page, '0', '0');
+    if (process.argv.includes('--verbose')) log((await pageLoadTimes(page)) + '\n' + (await requestsSince(page, 0)));
     const p = (await page.evaluate('window.__vakProgress')) as { at: number | null; values: number[] };
     await ctx.close();
     return {
@@ -692,7 +693,7 @@ export async function runEyeBench(log: Log): Promise<void> {
   try {
     if (process.argv.includes('--link')) {
       for (let k = 0; k < runs; k++) {
-        const r = await runLink(browser, app, data);
+        const r = await runLink(browser, app, data, log);
         log(
           `  run ${k + 1}/${runs}, a link opened in a fresh server (load ${r.load.map((l) => l.toFixed(1)).join(' → ')}): ` +
             `first rows ${f(r.rowsMs)} ms, reading progress shown ${f(r.progressMs)} ms (${r.moves} values drawn), panes ${f(r.panesMs)} ms`,

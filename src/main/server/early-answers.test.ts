@@ -11,10 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiReply, SessionInfo } from '../../shared/api';
 import { EARLY_ANSWERS_PATH, MAX_EARLY_BODY_BYTES } from '../../shared/api-early';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
-import { sessionKey } from '../../shared/session-key';
 import { generateSession } from '../../generator';
 import { FIRST_READ_BYTES } from '../api/backend-options';
-import { cwdHash } from '../core/fnv1a64';
 import { FIXTURES } from '../../test-support/fixtures';
 import { startServeChild, type ServeChild } from '../../test-support/serve-child-process';
 import { useTempDir } from '../../test-support/temp-dir';
@@ -220,9 +218,8 @@ describe('a subscription after an early answer', () => {
 
   it('answers the open and rows of a session not read yet, and leaves what waits for its read to the socket', async () => {
     // Big enough to be read in steps: the open answers after the first, the rest follows.
-    const cwd = '/work/app';
-    const g = generateSession({ seed: 7, bytes: 3 * FIRST_READ_BYTES, cwd });
-    const key = sessionKey('vak', cwdHash(cwd), g.sessionId);
+    const g = generateSession({ seed: 7, bytes: 3 * FIRST_READ_BYTES, cwd: '/work/app' });
+    const key = `${DIR}/${g.sessionId}.jsonl`;
     const { s, cookie, origin } = await started({ key, bytes: g.bytes });
     const leafView = {
       method: 'getLeafView',

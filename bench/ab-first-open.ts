@@ -11,12 +11,16 @@
  * here) from open to panes, the time the host took from this machine's CPUs meanwhile (steal),
  * and the paired differences, each later build minus the first. With AB_SECRETS=1, each round
  * then asks `getSecretCounts` every 20 ms until the session's scan is done: open → counts complete
- * (after the panes' figures, so those are not moved by it).
+ * (after the panes' figures, so those are not moved by it). With AB_SIZE=1g the session is the 1 GiB
+ * one (`ui --size 1g`'s) instead of the 100 MB one, and each round prints the serving process's
+ * peak RSS (VmHWM) once its counts are complete (or after the panes).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareReal100 } from './real100-data';
+import { procMB } from './real100-serve';
+import { prepareEye1g } from './real1g-data';
 import { stopServe } from './real100-reopen';
 import { openToPanes } from './real100-selection';
 import { startApiServe } from './serve-child';
@@ -42,7 +46,8 @@ function cpuMs(pid: number): number {
 
 const add = (m: Map<string, number[]>, name: string, v: number): void => void m.set(name, [...(m.get(name) ?? []), v]);
 
-const data = prepareReal100((s) => console.log(s));
+const big = process.env['AB_SIZE'] === '1g';
+const data = big ? prepareEye1g((s) => console.log(s)) : prepareReal100((s) => console.log(s));
 const wall = new Map<string, number[]>();
 const rowsWall = new Map<string, number[]>();
 const cpu = new Map<string, number[]>();
@@ -50,12 +55,13 @@ const backendCpu = new Map<string, number[]>();
 const backendWait = new Map<string, number[]>();
 const hostSteal = new Map<string, number[]>();
 const secretsDone = new Map<string, number[]>();
+const peakRss = new Map<string, number[]>();
 const watchSecrets = process.env['AB_SECRETS'] === '1';
 for (let r = 0; r < rounds; r++) {
   for (const { name, cli } of variants) {
     process.env['VAK_BENCH_CLI'] = cli;
     const dataDir = mkdtempSync(join(tmpdir(), 'vak-ab-'));
-    const server = await startApiServe(data.home, { dataDir });
+    const server = await startApiServe(data.home, { dataDir, ...(big ? { timeoutMs: 120_000 } : {}) });
     try {
       const c = await WsApiClient.connect(server.url);
       await new Promise((done) => setTimeout(done, 300)); // the process settles after its start
@@ -86,6 +92,11 @@ for (let r = 0; r < rounds; r++) {
           await new Promise((done) => setTimeout(done, 20));
         }
       }
+      if (big) {
+        const peak = procMB(pid, 'VmHWM');
+        if (peak !== null) add(peakRss, name, Math.round(peak));
+        secrets += `, peak RSS ${peak === null ? '—' : Math.round(peak)} MiB`;
+      }
       add(wall, name, ms);
       add(cpu, name, used);
       if (threads) {
@@ -112,6 +123,7 @@ for (const [label, m] of [
   ['backend thread wait', backendWait],
   ['host steal (both cores)', hostSteal],
   ['open → secret counts complete', secretsDone],
+  ['peak RSS (MiB)', peakRss],
 ] as const) {
   for (const { name } of variants) {
     const v = m.get(name) ?? [];

@@ -16,6 +16,9 @@
  *                e.g. `--app /work/main`, against the same data: before and after on one machine.
  *   --runs N     repeat the whole script N times (ranges are reported).
  *   --start      only the ways in: first open, page reload, reopen in a fresh server.
+ *   --link       only a session's link opened in a fresh server on a fresh data folder (the session not
+ *                read yet, no kept index): first rows, the reading progress first shown and how often
+ *                it moved, the panes (with `--size 1g`: issue 29's "first rows while it is read").
  *   --select     only the first open and the selecting (clicks, keys, scroll): no reload, no reopen.
  *   --leaf       with --start: one click on a row before the reload (the reload then names a leaf).
  *   --verbose    every request of the opens, the reload and the reopen, with its timing.
@@ -422,6 +425,60 @@ async function traceEnd(browser: Browser): Promise<void> {
   if (argOf('--profile')) await browser.stopTracing();
 }
 
+/** What `--link` measures: from the link's navigation, in ms; `moves`: distinct progress values drawn. */
+interface LinkFigures {
+  load: [number, number];
+  rowsMs: number | null;
+  progressMs: number | null;
+  moves: number;
+  panesMs: number | null;
+}
+
+/** Records when the reading progress is first drawn and each value it shows (`--link`). */
+const PROGRESS_WATCH = `(() => {
+  const B = (window.__vakProgress = { at: null, values: [] });
+  const end = performance.now() + ${OPEN_TIMEOUT_MS};
+  const watch = () => {
+    const p = document.querySelector('progress[aria-label="Reading the session"]');
+    if (p) {
+      if (B.at === null) B.at = performance.now();
+      const v = Number(p.getAttribute('value'));
+      if (B.values[B.values.length - 1] !== v) B.values.push(v);
+    }
+    if (performance.now() < end) requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
+})();`;
+
+/** `--link`: a fresh server and data folder, a page opened on the session's link (it reads the session for it). */
+async function runLink(browser: Browser, app: string, data: Real100, log: Log): Promise<LinkFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vak-eye-'));
+  const load0 = loadavg()[0];
+  const server = await serve(app, data.home, dataDir, 'link');
+  try {
+    const { ctx, page: first } = await signedIn(browser, server);
+    await first.close();
+    const page = await ctx.newPage();
+    await page.addInitScript({ content: INIT_SCRIPT });
+    await page.addInitScript({ content: PROGRESS_WATCH });
+    await page.goto(`${server.origin}/#${new URLSearchParams({ s: data.key }).toString()}`);
+    const open = await settleOpen(page, '0', '0');
+    if (process.argv.includes('--verbose')) log((await pageLoadTimes(page)) + '\n' + (await requestsSince(page, 0)));
+    const p = (await page.evaluate('window.__vakProgress')) as { at: number | null; values: number[] };
+    await ctx.close();
+    return {
+      load: [load0, loadavg()[0]],
+      rowsMs: open.rowsMs,
+      progressMs: p.at,
+      moves: p.values.length,
+      panesMs: open.panesMs,
+    };
+  } finally {
+    await stop(server.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** One whole script on a fresh data folder. */
 async function runOnce(browser: Browser, app: string, data: Real100, log: Log): Promise<EyeRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vak-eye-'));
@@ -634,6 +691,16 @@ export async function runEyeBench(log: Log): Promise<void> {
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({ executablePath: chromiumLookup.path, args: CHROMIUM_ARGS });
   try {
+    if (process.argv.includes('--link')) {
+      for (let k = 0; k < runs; k++) {
+        const r = await runLink(browser, app, data, log);
+        log(
+          `  run ${k + 1}/${runs}, a link opened in a fresh server (load ${r.load.map((l) => l.toFixed(1)).join(' → ')}): ` +
+            `first rows ${f(r.rowsMs)} ms, reading progress shown ${f(r.progressMs)} ms (${r.moves} values drawn), panes ${f(r.panesMs)} ms`,
+        );
+      }
+      return;
+    }
     const out: EyeRun[] = [];
     for (let k = 0; k < runs; k++) {
       log(`  run ${k + 1}/${runs}`);

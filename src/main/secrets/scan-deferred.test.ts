@@ -88,6 +88,39 @@ describe('the secret scan deferred until a first screen', () => {
     expect((await scannedAsRead(fileWith(fixtureLedger().bytes))).count).toBeGreaterThanOrEqual(30);
   }, 120_000);
 
+  it('reads each deferred line from the file once, however far behind the lint thread is', async () => {
+    // Several batches of lines, with secrets in the last; the lint thread may hold only 64 KiB of
+    // gated lines, less than a batch's: the read back must wait for it rather than let lines go.
+    const path = fileWith(Buffer.concat([generated(41), generated(42), fixtureLedger().bytes]));
+    const reference = await scannedAsRead(path);
+    expect(reference.count).toBeGreaterThan(0);
+    const s = scannerOf(path, ownThread(undefined, { heldBytes: 64 << 10 }), true);
+    const ledger = await Ledger.open(path, { lineSink: s });
+    s.endDeferral();
+    await s.whenIdle();
+    ledger.close();
+    expect(s.linesDeferred).toBe(reference.linesScanned);
+    expect(s.linesReadBack).toBe(s.linesDeferred);
+    expect(s.linesScanned).toBe(reference.linesScanned);
+    expect(s.textsLinted).toBe(reference.textsLinted);
+    expect(s.findings()).toEqual(reference.findings());
+  }, 60_000);
+
+  it('drops the read back held for the lint thread when the reading starts over', async () => {
+    const path = fileWith(Buffer.concat([generated(43), generated(44)]));
+    const s = scannerOf(path, ownThread(undefined, { heldBytes: 64 << 10 }), true);
+    const ledger = await Ledger.open(path, { lineSink: s });
+    // Handed over: most of it waits in the scan thread for the lint thread.
+    s.endDeferral();
+    writeFileSync(path, fixtureLedger().bytes);
+    expect((await ledger.refresh()).kind).toBe('reloaded');
+    await s.whenIdle();
+    ledger.close();
+    const reference = await scannedAsRead(fileWith(fixtureLedger().bytes));
+    expect(s.linesScanned).toBe(reference.linesScanned);
+    expect(s.findings()).toEqual(reference.findings());
+  }, 60_000);
+
   it('scans the lines appended after the deferral ended after the deferred ones, as a scan as read', async () => {
     const all = generated(21);
     // The planted secrets in the appended part (the fixture's entries after its header).

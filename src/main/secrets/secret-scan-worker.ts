@@ -107,6 +107,23 @@ function runScanThread(): void {
   /** Gated bytes handed to the lint thread and not done yet, by batch id. */
   const atLint = new Map<number, number>();
   let heldBytes = 0;
+  /**
+   * Messages held back, in order, behind a batch whose lines are in the file (a deferred scan's,
+   * read back after a first screen): such a batch is taken only while the lint thread holds less
+   * than half of `heldLimit`, and its gated lines are then held whatever their size. Its lines
+   * wait in the file at no cost: taking them faster than the lint thread lints would only let
+   * their gated lines go again, to be read back a second time (`readBack`), and a big session's
+   * deferral is most of its file.
+   */
+  const waiting: ToScanThread[] = [];
+  const pump = (): void => {
+    while (waiting.length > 0) {
+      const m = waiting[0];
+      if (m.type === 'scan' && m.batch.inFile && heldBytes * 2 >= heldLimit) return;
+      waiting.shift();
+      toLint(m.type === 'scan' ? take(m) : m);
+    }
+  };
   lint.on('message', (m: FromLintThread) => {
     if (m.type === 'priority') post({ type: 'priority', tid: m.tid });
     else if (m.type === 'linted') {
@@ -115,6 +132,7 @@ function runScanThread(): void {
       heldBytes -= atLint.get(m.id) ?? 0;
       atLint.delete(m.id);
       post(m);
+      pump();
     }
   });
   /** A buffer of at least `bytes`: a handed-back one when one is big enough (none for no lines). */
@@ -138,7 +156,11 @@ function runScanThread(): void {
    * back at once. Most of a session's bytes (long tool outputs) never pass it, so the backlog the
    * lint thread holds is a fraction of what was read.
    */
-  const gate = (batch: LineBatch, id: number): { kept: LineBatch; gatedOut: number; readBack?: ReadBack } => {
+  const gate = (
+    batch: LineBatch,
+    id: number,
+    mayLetGo = true,
+  ): { kept: LineBatch; gatedOut: number; readBack?: ReadBack } => {
     const { buf, ends, lineNos, entries, offsets } = batch;
     const all = Buffer.from(buf);
     const kept: LineBatch = { buf, ends: [], lineNos: [], entries: [] };
@@ -157,7 +179,7 @@ function runScanThread(): void {
       kept.entries.push(entries[k]);
     }
     const gatedOut = ends.length - kept.ends.length;
-    if (batch.file && offsets && used > 0 && heldBytes + used > heldLimit) {
+    if (mayLetGo && batch.file && offsets && used > 0 && heldBytes + used > heldLimit) {
       // The lint thread is behind by more than it may hold: these lines are read back later.
       const readBack: ReadBack = {
         file: batch.file,
@@ -187,20 +209,35 @@ function runScanThread(): void {
       inFile = { read: lines.ends.length, changed: back.changed };
       lines = back.batch;
     }
-    const { kept, gatedOut, readBack } = gate(lines, m.id);
+    // Lines just read back from the file are taken at the lint thread's pace (`pump`): held, not let go again.
+    const { kept, gatedOut, readBack } = gate(lines, m.id, !inFile);
     const read = m.batch.ends.length > 0 ? m.batch.ends[m.batch.ends.length - 1] : 0;
     post({ type: 'taken', id: m.id, buf: m.batch.buf, gatedMade });
     return {
       ...m,
       batch: kept,
       gatedOut,
-      bulk: read >= BULK_BYTES,
+      // Lines read back from the file are no read in progress: the lint takes them at once.
+      bulk: read >= BULK_BYTES && !inFile,
       ...(readBack ? { readBack } : {}),
       ...(inFile ? { inFile } : {}),
     };
   };
 
-  port.on('message', (m: ToScanThread) => toLint(m.type === 'scan' ? take(m) : m));
+  port.on('message', (m: ToScanThread) => {
+    if (m.type === 'drop') {
+      // The owner's older batches still held back here are not taken at all.
+      for (let k = waiting.length - 1; k >= 0; k--) {
+        const w = waiting[k];
+        if (w.type !== 'scan' || w.owner !== m.owner || w.epoch >= m.epoch) continue;
+        waiting.splice(k, 1);
+        post({ type: 'taken', id: w.id, buf: w.batch.buf, gatedMade });
+        post({ type: 'done', id: w.id });
+      }
+    }
+    waiting.push(m);
+    pump();
+  });
   post({ type: 'ready', threadId, gate: lineGate().kind });
   if (data.warm) {
     // Started ahead of any session: the gate, then the parse and the preset, run once on a

@@ -4,12 +4,15 @@
  * a subscription told what changed after an early answer (`since`).
  */
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiReply, SessionInfo } from '../../shared/api';
 import { EARLY_ANSWERS_PATH, MAX_EARLY_BODY_BYTES } from '../../shared/api-early';
+import { DEFAULT_PROFILE } from '../../shared/ledger-types';
+import { generateSession } from '../../generator';
+import { FIRST_READ_BYTES } from '../api/backend-options';
 import { FIXTURES } from '../../test-support/fixtures';
 import { startServeChild, type ServeChild } from '../../test-support/serve-child-process';
 import { useTempDir } from '../../test-support/temp-dir';
@@ -27,10 +30,17 @@ afterEach(() => {
   serve = null;
 });
 
-async function started(): Promise<{ s: ServeChild; cookie: string; origin: string }> {
+async function started(big?: {
+  key: string;
+  bytes: Buffer;
+}): Promise<{ s: ServeChild; cookie: string; origin: string }> {
   const home = join(tempDir(), 'home');
   mkdirSync(join(home, DIR), { recursive: true });
   copyFileSync(join(FIXTURES, 'linear.jsonl'), join(home, KEY));
+  if (big) {
+    mkdirSync(join(home, big.key, '..'), { recursive: true });
+    writeFileSync(join(home, big.key), big.bytes);
+  }
   const s = await startServeChild(home);
   serve = s;
   return { s, cookie: await signIn(s.port, s.token), origin: `http://127.0.0.1:${s.port}` };
@@ -205,4 +215,39 @@ describe('a subscription after an early answer', () => {
     });
     for (const x of [ws, writer, late]) x.close();
   });
+
+  it('answers the open and rows of a session not read yet, and leaves what waits for its read to the socket', async () => {
+    // Big enough to be read in steps: the open answers after the first, the rest follows.
+    const g = generateSession({ seed: 7, bytes: 3 * FIRST_READ_BYTES, cwd: '/work/app' });
+    const key = `${DIR}/${g.sessionId}.jsonl`;
+    const { s, cookie, origin } = await started({ key, bytes: g.bytes });
+    const leafView = {
+      method: 'getLeafView',
+      req: { key, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {}, pagedMessages: true },
+    };
+    const bigAsks = asks(
+      { method: 'openSession', req: { key } },
+      { method: 'findRow', req: { key, id: 'no-such-entry', foldAudit: false } },
+      { method: 'getTreeRows', req: { key, start: 0, count: 4, foldAudit: false } },
+      leafView,
+    );
+    const first = await post(s.port, bigAsks, { Cookie: cookie, Origin: origin });
+    expect(first.status).toBe(200);
+    const [opened, row, rows, view] = (JSON.parse(first.body) as { answers: ApiReply[] }).answers;
+    expect(opened).toMatchObject({ ok: true, res: { reading: { bytesTotal: g.bytes.length } } });
+    expect(rows).toMatchObject({ ok: true, res: { rows: expect.arrayContaining([expect.anything()]) } });
+    for (const refused of [row, view]) expect(refused).toMatchObject({ ok: false, error: { code: 'refused' } });
+
+    // Asked on a socket, as the page then does, the leaf view waits for the read's end and is answered.
+    const ws = (await openSocket(s.port, { cookie })).ws!;
+    expect(await rpc(ws).call('getLeafView', leafView.req)).toMatchObject({ ok: true });
+    ws.close();
+    // Read whole now: the same post is answered in full.
+    const again = JSON.parse((await post(s.port, bigAsks, { Cookie: cookie, Origin: origin })).body) as {
+      answers: ApiReply[];
+    };
+    expect(again.answers[0]).toMatchObject({ ok: true, res: { reading: null } });
+    expect(again.answers[1]).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(again.answers[3]).toMatchObject({ ok: true });
+  }, 60_000);
 });

@@ -5,7 +5,8 @@
  * API's schemas and runs it on the worker); the loopback server has already checked the Host and
  * the session cookie, and this adds the socket's Origin check, a body limit, and the one-reply
  * limit per answer. Only the methods in EARLY_ANSWER_METHODS are answered; anything else
- * refuses the whole request before any of it runs.
+ * refuses the whole request before any of it runs. While the session's first read is under way
+ * (a big session the server has not read yet), what would wait for its end is refused (WAITS_FOR_READ).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiReply } from '../../shared/api';
@@ -15,6 +16,25 @@ import { MAX_REPLY_BYTES } from './api-socket';
 import { isOwnOrigin } from './host-check';
 
 let requests = 0;
+
+/** Asks that, while a session's first read is under way, wait for its end (an entry or the active leaf past what was read). */
+const WAITS_FOR_READ: ReadonlySet<EarlyAsk['method']> = new Set(['findRow', 'getLeafView']);
+
+const NOT_WHILE_READING = JSON.stringify({
+  ok: false,
+  error: { code: 'refused', message: 'the session is still being read: ask on the socket' },
+} satisfies ApiReply);
+
+/** Whether the open's reply (JSON text) is an answer for a session read to its end. */
+function isReadWhole(reply: string | null): boolean {
+  if (reply === null) return false;
+  try {
+    const r = JSON.parse(reply) as ApiReply;
+    return r.ok && (r.res as { reading?: unknown } | null)?.reading === null;
+  } catch {
+    return false;
+  }
+}
 
 type Send = (status: number, body: string, headers?: Record<string, string>) => void;
 
@@ -43,7 +63,20 @@ export async function serveEarlyAnswers(
   const controller = new AbortController();
   res.once('close', () => controller.abort());
   try {
-    const answers = await Promise.all(asks.map((a) => answerText(backend, a, client, controller.signal)));
+    const answer = (a: EarlyAsk): Promise<string> => answerText(backend, a, client, controller.signal);
+    // The open goes first; an ask that waits for the end of a first read is answered only once the
+    // open says no read is under way: one HTTP response waits for every answer, so the rows and
+    // the open would wait for the whole file too, and a first read's progress has no connection
+    // to go to. Refused, it is asked on the page's socket, as on a first open.
+    const openAsk = asks.find((a) => a.method === 'openSession');
+    const opened = openAsk ? answer(openAsk) : null;
+    const answers = await Promise.all(
+      asks.map((a) => {
+        if (a === openAsk && opened) return opened;
+        if (!WAITS_FOR_READ.has(a.method)) return answer(a);
+        return (opened ?? Promise.resolve(null)).then((info) => (isReadWhole(info) ? answer(a) : NOT_WHILE_READING));
+      }),
+    );
     if (controller.signal.aborted) return;
     send(200, `{"answers":[${answers.join(',')}]}`, {
       'Content-Type': 'application/json; charset=utf-8',

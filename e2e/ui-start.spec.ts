@@ -276,12 +276,13 @@ test('a reload shows the kept row in view, in a window of the same height and of
   for (let i = 0; i < 25; i++) await page.keyboard.press('j');
   const chosen = (await cursor.getAttribute('data-entry-id'))!;
   await expect.poll(() => decodeURIComponent(page.url())).toContain(`leaf=${chosen}`);
-  const inView = (): Promise<boolean> =>
-    page.evaluate(() => {
-      const box = document.querySelector('.tree-scroll')!.getBoundingClientRect();
-      const row = document.querySelector('.tree-row.cursor')!.getBoundingClientRect();
+  // (A string: the e2e files are typed without the DOM's names.)
+  const inView = async (): Promise<boolean> =>
+    (await page.evaluate(`(() => {
+      const box = document.querySelector('.tree-scroll').getBoundingClientRect();
+      const row = document.querySelector('.tree-row.cursor').getBoundingClientRect();
       return row.top >= box.top - 0.5 && row.bottom <= box.bottom + 0.5;
-    });
+    })()`)) as boolean;
   for (const height of [1000, 600]) {
     await page.setViewportSize({ width: 1500, height });
     await page.reload();

@@ -262,3 +262,34 @@ test('the first screen loads no markdown renderer: the rendered view loads it, k
   expect(loaded).toHaveLength(1);
   expect(loaded[0].cacheControl).toContain('immutable');
 });
+
+test('a reload shows the kept row in view, in a window of the same height and of another', async ({ page, served }) => {
+  await page.setViewportSize({ width: 1500, height: 1000 });
+  await served.open(page, sessionHash(BIG));
+  const cursor = page.locator('.tree-row.cursor');
+  await expect(cursor).toContainText('◀ active');
+  await panesDrawn(page);
+  // A row near the top: the tree opens a reload with it at the screen's end, from the box's
+  // height kept by this load (a taller guess than the smaller window's box puts it below).
+  await page.locator('.tree-scroll').focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 25; i++) await page.keyboard.press('j');
+  const chosen = (await cursor.getAttribute('data-entry-id'))!;
+  await expect.poll(() => decodeURIComponent(page.url())).toContain(`leaf=${chosen}`);
+  // (A string: the e2e files are typed without the DOM's names.)
+  const inView = async (): Promise<boolean> =>
+    (await page.evaluate(`(() => {
+      const box = document.querySelector('.tree-scroll').getBoundingClientRect();
+      const row = document.querySelector('.tree-row.cursor').getBoundingClientRect();
+      return row.top >= box.top - 0.5 && row.bottom <= box.bottom + 0.5;
+    })()`)) as boolean;
+  for (const height of [1000, 600]) {
+    await page.setViewportSize({ width: 1500, height });
+    await page.reload();
+    await expect(cursor).toHaveAttribute('data-entry-id', chosen);
+    expect(await inView()).toBe(true);
+    await expect(page.locator(`.leaf-panes[data-leaf-id="${chosen}"][aria-busy="false"]`)).toBeVisible();
+    // Every row of the screen drawn, none left a placeholder.
+    await expect(page.locator('.tree-row.placeholder')).toHaveCount(0);
+  }
+});

@@ -1,4 +1,5 @@
-import { useCallback, useLayoutEffect, useState, type RefObject } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 
 /**
  * Tallest scroll content a list makes (px). Browsers stop at a maximum element height
@@ -91,11 +92,25 @@ export function scrollTopFor(
 export interface ScaledRows extends ScaledLayout {
   /** Scrolls so that row `i` shows (`auto`: only if it does not already). */
   scrollToIndex: (i: number, align?: 'auto' | 'start' | 'center' | 'end') => void;
+  /** The scroll box's height as last measured (px); null before it is. */
+  viewport: number | null;
+}
+
+/** Where the list's scroll box is: its scroll position and height. */
+interface Pos {
+  top: number;
+  viewport: number;
 }
 
 /**
  * Virtual rows of one height in a scroll box, past any browser's element height: the shared
  * helper of the tree (and any list of fixed rows). `initialRow` is shown first (aligned to the end).
+ *
+ * `viewport`: the box's height as the list's owner expects it (the list before this one, or the
+ * tab's last load). Given, the first render draws the rows from it and the mount only sets the
+ * scroll position: it reads nothing from the box in the commit that mounts it (a read there lays
+ * out the whole new page in the middle of that commit). The box's first resize observation,
+ * after the frame's layout, checks it, and the list follows what it finds before the paint.
  */
 export function useScaledRows(opts: {
   count: number;
@@ -103,21 +118,57 @@ export function useScaledRows(opts: {
   scrollRef: RefObject<HTMLElement | null>;
   overscan: number;
   initialRow?: number;
+  viewport?: number | null;
 }): ScaledRows {
   const { count, rowHeight, scrollRef, overscan } = opts;
-  // Null until the box is measured (in its layout effect, before the first paint).
-  const [pos, setPos] = useState<{ top: number; viewport: number } | null>(null);
+  // Null until the box is measured (in its layout effect, before the first paint), unless its
+  // height was given.
+  const [pos, setPos] = useState<Pos | null>(() => {
+    const v = opts.viewport;
+    if (v === undefined || v === null || !(v > 0)) return null;
+    const t = opts.initialRow === undefined ? null : scrollTopFor(opts.initialRow, 'end', count, rowHeight, v, 0);
+    return { top: t ?? 0, viewport: v };
+  });
+  // The box's scroll position and height as last read or set. The page's own scroll position
+  // moves only in a scroll the list hears of (its event comes before any frame callback), so a
+  // scroll to a row computes from this instead of reading the box (a read lays out whatever a
+  // commit just changed, and a reveal runs right after one).
+  const known = useRef<Pos | null>(pos);
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const read = () => setPos({ top: el.scrollTop, viewport: el.clientHeight });
-    if (opts.initialRow !== undefined) {
-      const t = scrollTopFor(opts.initialRow, 'end', count, rowHeight, el.clientHeight, 0);
-      if (t !== null) el.scrollTop = t;
+    const take = (next: Pos): void => {
+      known.current = next;
+      setPos((p) => (p && p.top === next.top && p.viewport === next.viewport ? p : next));
+    };
+    const read = (): void => take({ top: el.scrollTop, viewport: el.clientHeight });
+    const given = known.current;
+    let checked = given === null;
+    if (given) {
+      if (given.top > 0) el.scrollTop = given.top;
+    } else {
+      if (opts.initialRow !== undefined) {
+        const t = scrollTopFor(opts.initialRow, 'end', count, rowHeight, el.clientHeight, 0);
+        if (t !== null) el.scrollTop = t;
+      }
+      read();
     }
-    read();
     el.addEventListener('scroll', read, { passive: true });
-    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read);
+    const ro =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            if (checked) return read();
+            checked = true;
+            // The first observation (after the frame's layout, before its paint): the height
+            // given was a guess. Another one draws the list anew for it, before the paint.
+            const v = el.clientHeight;
+            if (given && v !== given.viewport && opts.initialRow !== undefined) {
+              const t = scrollTopFor(opts.initialRow, 'end', count, rowHeight, v, 0);
+              if (t !== null && el.scrollTop === given.top) el.scrollTop = t;
+            }
+            flushSync(read);
+          });
     ro?.observe(el);
     return () => {
       el.removeEventListener('scroll', read);
@@ -131,15 +182,19 @@ export function useScaledRows(opts: {
     (i: number, align: 'auto' | 'start' | 'center' | 'end' = 'auto') => {
       const el = scrollRef.current;
       if (!el) return;
-      const t = scrollTopFor(i, align, count, rowHeight, el.clientHeight, el.scrollTop);
+      const at = known.current ?? { top: el.scrollTop, viewport: el.clientHeight };
+      const t = scrollTopFor(i, align, count, rowHeight, at.viewport, at.top);
       if (t === null) return;
       el.scrollTop = t;
-      // A browser fires scroll on its own; set the state now too (jsdom does not, and the rows must follow).
-      setPos({ top: el.scrollTop, viewport: el.clientHeight });
+      // A browser fires scroll on its own (and may round the position: its event reads it
+      // back); set the state now too (jsdom does not fire it, and the rows must follow).
+      known.current = { top: t, viewport: at.viewport };
+      setPos(known.current);
     },
     [scrollRef, count, rowHeight],
   );
   // No rows before it is measured: the rows at the top, drawn (and fetched) for a list about to
   // open on `initialRow`, would be asked for nothing.
-  return pos ? { ...layout, scrollToIndex } : { ...layout, first: 0, last: -1, scrollToIndex };
+  const viewport = pos?.viewport ?? null;
+  return pos ? { ...layout, scrollToIndex, viewport } : { ...layout, first: 0, last: -1, scrollToIndex, viewport };
 }

@@ -2,6 +2,7 @@ import type { AskEarly } from '../api/early-asks';
 import { TREE_PAGE } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
 import { leafViewRequestOf, pagedOf } from '../store/leaf-request';
+import { readTreeViewport } from '../data/tree-viewport';
 
 /** The row of the tab's cursor and what was selected then, kept for the tab's next load (a reload). */
 const STORE_KEY = 'vak-explorer.opened-row.v1';
@@ -61,6 +62,7 @@ let readAtStart: { row: OpenedRow | null } | null = null;
  */
 export function readKeptRow(): void {
   readAtStart = { row: openedRow() };
+  readTreeViewport();
 }
 
 function openedRow(): OpenedRow | null {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { TreeRow } from '../../shared/api';
 import { useApi } from '../api/api-context';
 import { mayStartTurn, turnFidelitiesFor } from '../data/plan-sources';
@@ -13,6 +13,7 @@ import { rowNumberOf, selectRowEntry } from './tree-nav';
 import { TreeRowView } from './tree-row-view';
 import { useCursorFollowsLeaf } from './use-cursor-follows-leaf';
 import { afterPaint } from '../util/after-paint';
+import { keepTreeViewport, lastTreeViewport } from '../data/tree-viewport';
 
 /** The session's entries as a virtualized git-graph: only the visible rows are fetched and drawn. */
 export function SessionTree() {
@@ -172,7 +173,13 @@ function TreeList({ tree }: { tree: TreeSource }) {
     scrollRef,
     overscan: MARGIN,
     ...(selectedRow !== null ? { initialRow: selectedRow } : {}),
+    // Read once, by the list's first render.
+    viewport: lastTreeViewport(),
   });
+  const viewport = rows.viewport;
+  useEffect(() => {
+    if (viewport !== null) keepTreeViewport(viewport);
+  }, [viewport]);
   const { first, last, scrollToIndex } = rows;
   // The source's generation: an invalidate (a reload) can land after this effect's fetch and abort it.
   const generation = tree.generation;
@@ -244,6 +251,11 @@ function TreeList({ tree }: { tree: TreeSource }) {
     return afterPaint(rerender);
   }, [narrow, from, to]);
   const composerIndex = composerFor ? indexes.find((i) => tree.get(i)?.id === composerFor) : undefined;
+  // Rows not loaded are drawn as placeholders only once the list has painted: before, their page
+  // is on its way (asked with the open, or by it), and a placeholder would only be removed for
+  // its row in the next commit, before any frame shows it.
+  const [pendingShown, showPending] = useState(false);
+  useEffect(() => afterPaint(() => showPending(true)), []);
 
   return (
     <>
@@ -261,12 +273,14 @@ function TreeList({ tree }: { tree: TreeSource }) {
           {indexes.map((i) => {
             const row = tree.get(i);
             const top = rows.topOf(i);
-            if (!row)
+            if (!row) {
+              if (!pendingShown) return null;
               return (
                 <div key={i} className="tree-row placeholder" style={{ top, height: ROW_HEIGHT }}>
                   …
                 </div>
               );
+            }
             return (
               <TreeRowView
                 key={i}

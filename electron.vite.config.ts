@@ -42,6 +42,9 @@ export default defineConfig({
     build: {
       outDir: 'out/renderer',
       minify: true,
+      // One stylesheet, read with the page: a lazy part's styles (lazy-parts.tsx) are there before
+      // its chunk is, so it never draws unstyled and no style is inserted at run time.
+      cssCodeSplit: false,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
     plugins: [react(), earlySocket()],

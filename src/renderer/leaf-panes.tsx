@@ -8,10 +8,13 @@ import { HistoryPane } from './leaf/history-pane';
 import { LinkLines } from './leaf/link-lines';
 import { ProjectedPane } from './leaf/projected-pane';
 import { useLeafRequest } from './leaf/use-leaf-view';
-import { lazyPart } from './lazy-parts';
+import { lazyPart } from './util/lazy-parts';
 
-/** The comparison's own chunk (lazy-parts.tsx): a first screen shows the projected pane. */
-const CompareView = lazyPart(() => import('./plan/compare-view'), (m: typeof import('./plan/compare-view')) => m.CompareView);
+/** The comparison's own chunk (util/lazy-parts.tsx): a first screen shows the projected pane. */
+const CompareView = lazyPart(
+  () => import('./plan/compare-view'),
+  (m: typeof import('./plan/compare-view')) => m.CompareView,
+);
 
 /** The right region: History ∥ Projected context for the selected leaf, or the comparison. */
 export function LeafPanes() {

@@ -6,7 +6,7 @@ import { takeHttpEarly, withEarlyAsks } from './api/early-asks';
 import { AFTER_FIRST_SCREEN, afterFirstScreen, holdUntil } from './api/hold-until';
 import { readKeptRow } from './live/open-early';
 import { openFromUrl } from './live/use-session';
-import { preloadAfter } from './lazy-parts';
+import { preloadAfter } from './util/lazy-parts';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/tree.css';
@@ -24,7 +24,7 @@ const { askEarly } = early;
 let firstScreen: () => void = () => undefined;
 const firstScreenShown = new Promise<void>((resolve) => (firstScreen = resolve));
 const api = holdUntil(early.api, firstScreenShown, AFTER_FIRST_SCREEN);
-// The parts a first screen never draws (lazy-parts.tsx) are loaded after it, ready for a first use.
+// The parts a first screen never draws (util/lazy-parts.tsx) are loaded after it, ready for a first use.
 preloadAfter(firstScreenShown);
 
 /** The longest a reload holds the library's requests for its first screen. */

@@ -1,8 +1,11 @@
-import { lazyPart } from '../lazy-parts';
+import { lazyPart } from '../util/lazy-parts';
 import { useAppStore } from '../store/app-store';
 
-/** The strip's own chunk (lazy-parts.tsx): a first screen has it closed. */
-const FatePanel = lazyPart(() => import('./fate-strip'), (m: typeof import('./fate-strip')) => m.FatePanel);
+/** The strip's own chunk (util/lazy-parts.tsx): a first screen has it closed. */
+const FatePanel = lazyPart(
+  () => import('./fate-strip'),
+  (m: typeof import('./fate-strip')) => m.FatePanel,
+);
 
 /** The fate strip (toggle: F): how the pinned History entry reached the model at every later turn end. */
 export function FateStrip() {

@@ -42,7 +42,18 @@ export default defineConfig({
     build: {
       outDir: 'out/renderer',
       minify: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+      // One stylesheet, read with the page: a lazy part's styles (util/lazy-parts.tsx) are there before
+      // its chunk is, so it never draws unstyled and no style is inserted at run time.
+      cssCodeSplit: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/renderer/index.html') },
+        // Everything the page imports statically is one script, the entry: a first load reads,
+        // compiles and caches one file; only the lazy parts (util/lazy-parts.tsx) and markdown are
+        // chunks of their own. Without the group, the modules the entry shares with them became
+        // five small chunks the entry imports.
+        preserveEntrySignatures: false,
+        output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } },
+      },
     },
     plugins: [react(), earlySocket()],
   },

@@ -2,7 +2,7 @@ import { ApiProvider } from './api/api-context';
 import type { Api } from '../shared/api';
 import { useSecretsSync } from './export/use-secrets';
 import { ContextChart } from './context-chart/context-chart';
-import { FateStrip } from './fate/fate-strip';
+import { FateStrip } from './fate/fate-host';
 import { KeysOverlay } from './keyboard/keys-overlay';
 import { SkipLink } from './keyboard/skip-link';
 import { ReaderNotice } from './layout/reader-notice';

@@ -2,13 +2,19 @@ import { useDeferredValue, useEffect, useRef } from 'react';
 import { ExportMenu } from './export/export-menu';
 import { PaneHandle } from './layout/pane-handle';
 import { UnknownLeaf, useUnknownLeaf } from './layout/unknown-leaf';
-import { CompareView } from './plan/compare-view';
 import { useAppStore } from './store/app-store';
 import { shortId, timeOfDay } from './util/format';
 import { HistoryPane } from './leaf/history-pane';
 import { LinkLines } from './leaf/link-lines';
 import { ProjectedPane } from './leaf/projected-pane';
 import { useLeafRequest } from './leaf/use-leaf-view';
+import { lazyPart } from './util/lazy-parts';
+
+/** The comparison's own chunk (util/lazy-parts.tsx): a first screen shows the projected pane. */
+const CompareView = lazyPart(
+  () => import('./plan/compare-view'),
+  (m: typeof import('./plan/compare-view')) => m.CompareView,
+);
 
 /** The right region: History ∥ Projected context for the selected leaf, or the comparison. */
 export function LeafPanes() {

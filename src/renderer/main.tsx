@@ -6,6 +6,7 @@ import { takeHttpEarly, withEarlyAsks } from './api/early-asks';
 import { AFTER_FIRST_SCREEN, afterFirstScreen, holdUntil } from './api/hold-until';
 import { readKeptRow } from './live/open-early';
 import { openFromUrl } from './live/use-session';
+import { preloadAfter } from './util/lazy-parts';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/tree.css';
@@ -21,7 +22,10 @@ const http = handle.transport === 'websocket' ? takeHttpEarly() : null;
 const early = withEarlyAsks(handle.api, http);
 const { askEarly } = early;
 let firstScreen: () => void = () => undefined;
-const api = holdUntil(early.api, new Promise<void>((resolve) => (firstScreen = resolve)), AFTER_FIRST_SCREEN);
+const firstScreenShown = new Promise<void>((resolve) => (firstScreen = resolve));
+const api = holdUntil(early.api, firstScreenShown, AFTER_FIRST_SCREEN);
+// The parts a first screen never draws (util/lazy-parts.tsx) are loaded after it, ready for a first use.
+preloadAfter(firstScreenShown);
 
 /** The longest a reload holds the library's requests for its first screen. */
 const FIRST_SCREEN_CAP_MS = 1500;

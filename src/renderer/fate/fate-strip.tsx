@@ -6,15 +6,8 @@ import { shortId } from '../util/format';
 import { useEntryFate } from './use-entry-fate';
 import './fate.css';
 
-/** The fate strip (toggle: F): how the pinned History entry reached the model at every later turn end. */
-export function FateStrip() {
-  const open = useAppStore((s) => s.fateOpen);
-  const key = useAppStore((s) => s.sessionKey);
-  if (!open || !key) return null;
-  return <FatePanel />;
-}
-
-function FatePanel() {
+/** The fate strip's body (fate-host.tsx draws it while the strip is open). */
+export function FatePanel() {
   const toggle = useAppStore((s) => s.toggleFate);
   const { entry, fate, b, error, loading } = useEntryFate(true);
   // Compare open: the lines are named for what differs, the plan or the leaf.

@@ -1,9 +1,27 @@
-import { CostPanel } from '../cost/cost-panel';
-import { PlanPanel } from '../plan/plan-panel';
+import { lazyPart } from '../util/lazy-parts';
 import { useAppStore, type PanelName } from '../store/app-store';
-import { UsagePanel } from './usage-panel';
-import { WarningsPanel } from './warnings-panel';
-import { WorkPanel } from './work-panel';
+
+// Each panel is a chunk of its own (util/lazy-parts.tsx): a first screen opens none of them.
+const CostPanel = lazyPart(
+  () => import('../cost/cost-panel'),
+  (m: typeof import('../cost/cost-panel')) => m.CostPanel,
+);
+const PlanPanel = lazyPart(
+  () => import('../plan/plan-panel'),
+  (m: typeof import('../plan/plan-panel')) => m.PlanPanel,
+);
+const UsagePanel = lazyPart(
+  () => import('./usage-panel'),
+  (m: typeof import('./usage-panel')) => m.UsagePanel,
+);
+const WarningsPanel = lazyPart(
+  () => import('./warnings-panel'),
+  (m: typeof import('./warnings-panel')) => m.WarningsPanel,
+);
+const WorkPanel = lazyPart(
+  () => import('./work-panel'),
+  (m: typeof import('./work-panel')) => m.WorkPanel,
+);
 
 const PANELS: { name: PanelName; title: string; body: () => React.ReactElement }[] = [
   { name: 'plan', title: 'Turns of the plan', body: () => <PlanPanel /> },

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { App } from '../app';
 import { dropSessionSources } from '../data/session-sources';
 import { resetAppStore } from '../store/app-store';
+import { preloadLazyParts } from '../util/lazy-parts';
 import { createBackendApi, type BackendApi, type BackendApiOptions } from './backend-api';
 import { endAfterTest } from './rendered';
 
@@ -48,6 +49,8 @@ export async function renderOnBackend(
   });
   opts.before?.(api);
   window.history.replaceState(null, '', `/${opts.hash?.(api) ?? ''}`);
+  // The lazy parts (palette, search, …) loaded, as a page has them once its first screen is drawn.
+  await preloadLazyParts();
   render(<App api={api} />);
   return api;
 }

@@ -49,6 +49,15 @@ async function scannedAsRead(path: string): Promise<SecretScanner> {
   return s;
 }
 
+/** Once `s` is idle (its ledger then closed): the same lines and findings as a scan as read of `bytes`. */
+async function expectAsReadOf(s: SecretScanner, ledger: Ledger, bytes: Buffer): Promise<void> {
+  await s.whenIdle();
+  ledger.close();
+  const reference = await scannedAsRead(fileWith(bytes));
+  expect(s.linesScanned).toBe(reference.linesScanned);
+  expect(s.findings()).toEqual(reference.findings());
+}
+
 /** Generated sessions of a few MiB (several batches), and the planted-secrets fixture after one. */
 const generated = (seed: number): Buffer => generateSession({ seed, bytes: 3 << 20, cwd: '/work/app' }).bytes;
 
@@ -114,11 +123,7 @@ describe('the secret scan deferred until a first screen', () => {
     s.endDeferral();
     writeFileSync(path, fixtureLedger().bytes);
     expect((await ledger.refresh()).kind).toBe('reloaded');
-    await s.whenIdle();
-    ledger.close();
-    const reference = await scannedAsRead(fileWith(fixtureLedger().bytes));
-    expect(s.linesScanned).toBe(reference.linesScanned);
-    expect(s.findings()).toEqual(reference.findings());
+    await expectAsReadOf(s, ledger, fixtureLedger().bytes);
   }, 60_000);
 
   it('scans the lines appended after the deferral ended after the deferred ones, as a scan as read', async () => {
@@ -201,11 +206,7 @@ describe('the secret scan deferred until a first screen', () => {
     const r = await ledger.refresh();
     expect(r.kind).toBe('reloaded');
     s.endDeferral();
-    await s.whenIdle();
-    ledger.close();
-    const reference = await scannedAsRead(fileWith(fixtureLedger().bytes));
-    expect(s.linesScanned).toBe(reference.linesScanned);
-    expect(s.findings()).toEqual(reference.findings());
+    await expectAsReadOf(s, ledger, fixtureLedger().bytes);
   }, 60_000);
 
   it('ends the deferral by itself once no line has come for a while (no first screen asked)', async () => {

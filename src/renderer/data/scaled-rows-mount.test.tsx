@@ -64,7 +64,7 @@ afterEach(() => {
 });
 
 /** Each render's rows, and the list's last state. */
-function mount(viewport: number | null) {
+function mount(viewport: number | null, anchorRow?: number) {
   const renders: Array<readonly [number, number]> = [];
   const list: { current: ScaledRows | null } = { current: null };
   function List() {
@@ -76,6 +76,7 @@ function mount(viewport: number | null) {
       overscan: 0,
       initialRow: KEPT,
       viewport,
+      ...(anchorRow !== undefined ? { anchorRow } : {}),
     });
     renders.push([rows.first, rows.last]);
     list.current = rows;
@@ -134,5 +135,45 @@ describe('a list of fixed rows opening on a kept row', () => {
     expect(renders[0]).toEqual([0, -1]);
     expect(renders.at(-1)?.[1]).toBeGreaterThanOrEqual(KEPT);
     expect(box.scrollTop).toBe(scrollTopFor(KEPT, 'end', COUNT, ROW, 480, 0));
+  });
+});
+
+describe('a list whose box changes height (a panel opened below it)', () => {
+  const shownWhole = (box: HTMLElement, row: number, height: number): boolean =>
+    row * ROW >= box.scrollTop && (row + 1) * ROW <= box.scrollTop + height;
+
+  it('keeps its anchor row in view when the box shrinks under it', () => {
+    boxHeight = 480;
+    const { box, list } = mount(480, KEPT);
+    act(() => observers.forEach((f) => f()));
+    expect(shownWhole(box, KEPT, 480)).toBe(true);
+    boxHeight = 240;
+    act(() => observers.forEach((f) => f()));
+    expect(shownWhole(box, KEPT, 240)).toBe(true);
+    expect(list.current?.viewport).toBe(240);
+    expect(list.current?.last).toBeGreaterThanOrEqual(KEPT);
+  });
+
+  it('puts right a kept position the box cut short, set while it was taller than the height given', () => {
+    boxHeight = 240;
+    const { box } = mount(240, KEPT);
+    const given = scrollTopFor(KEPT, 'end', COUNT, ROW, 240, 0) ?? 0;
+    expect(box.scrollTop).toBe(given);
+    // A browser clamps a position past the end of a taller box (jsdom keeps any): as it would have.
+    box.scrollTop = given - 5 * ROW;
+    act(() => observers.forEach((f) => f()));
+    expect(box.scrollTop).toBe(given);
+    expect(shownWhole(box, KEPT, 240)).toBe(true);
+  });
+
+  it('leaves a scroll away from the anchor where it is', () => {
+    boxHeight = 480;
+    const { box, list } = mount(480, KEPT);
+    act(() => observers.forEach((f) => f()));
+    act(() => list.current?.scrollToIndex(10, 'start'));
+    boxHeight = 240;
+    act(() => observers.forEach((f) => f()));
+    expect(box.scrollTop).toBe(10 * ROW);
+    expect(list.current?.first).toBe(10);
   });
 });

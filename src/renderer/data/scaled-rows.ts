@@ -119,6 +119,8 @@ export function useScaledRows(opts: {
   overscan: number;
   initialRow?: number;
   viewport?: number | null;
+  /** A row kept in view when the box's height changes (a panel opened below it), if it was in view. */
+  anchorRow?: number | null;
 }): ScaledRows {
   const { count, rowHeight, scrollRef, overscan } = opts;
   // Null until the box is measured (in its layout effect, before the first paint), unless its
@@ -134,6 +136,11 @@ export function useScaledRows(opts: {
   // scroll to a row computes from this instead of reading the box (a read lays out whatever a
   // commit just changed, and a reveal runs right after one).
   const known = useRef<Pos | null>(pos);
+  // The latest count and anchor, for the box's resize observer (set up once, on mount).
+  const latest = useRef({ count, anchor: opts.anchorRow ?? null });
+  useLayoutEffect(() => {
+    latest.current = { count, anchor: opts.anchorRow ?? null };
+  });
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -142,6 +149,18 @@ export function useScaledRows(opts: {
       setPos((p) => (p && p.top === next.top && p.viewport === next.viewport ? p : next));
     };
     const read = (): void => take({ top: el.scrollTop, viewport: el.clientHeight });
+    // The box changed height: the anchor, if the box showed it whole, is scrolled back into view
+    // (a panel opened below the list, or a reload's panel drawn after the list, hides the cursor's
+    // row otherwise). A row the user had scrolled away from stays away.
+    const keepAnchor = (): void => {
+      const { anchor, count: n } = latest.current;
+      const was = known.current;
+      const v = el.clientHeight;
+      if (anchor === null || !was || v === was.viewport) return;
+      if (scrollTopFor(anchor, 'auto', n, rowHeight, was.viewport, was.top) !== null) return;
+      const t = scrollTopFor(anchor, 'auto', n, rowHeight, v, was.top);
+      if (t !== null) el.scrollTop = t;
+    };
     const given = known.current;
     let checked = given === null;
     if (given) {
@@ -158,14 +177,19 @@ export function useScaledRows(opts: {
       typeof ResizeObserver === 'undefined'
         ? null
         : new ResizeObserver(() => {
-            if (checked) return read();
+            if (checked) {
+              keepAnchor();
+              return read();
+            }
             checked = true;
             // The first observation (after the frame's layout, before its paint): the height
-            // given was a guess. Another one draws the list anew for it, before the paint.
+            // given was a guess. Another one, or a position the box could not take when it was
+            // set (the box was taller then, its panel below drawn after the list: the position
+            // was cut short), draws the list anew for the box as it is, before the paint.
             const v = el.clientHeight;
-            if (given && v !== given.viewport && opts.initialRow !== undefined) {
+            if (given && (v !== given.viewport || el.scrollTop !== given.top) && opts.initialRow !== undefined) {
               const t = scrollTopFor(opts.initialRow, 'end', count, rowHeight, v, 0);
-              if (t !== null && el.scrollTop === given.top) el.scrollTop = t;
+              if (t !== null) el.scrollTop = t;
             }
             flushSync(read);
           });

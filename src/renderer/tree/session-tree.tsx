@@ -175,6 +175,7 @@ function TreeList({ tree }: { tree: TreeSource }) {
     ...(selectedRow !== null ? { initialRow: selectedRow } : {}),
     // Read once, by the list's first render.
     viewport: lastTreeViewport(),
+    anchorRow: selectedRow,
   });
   const viewport = rows.viewport;
   useEffect(() => {

@@ -70,6 +70,14 @@ function tapEarly(page: Page, sent: Sent[]): EarlyPost[] {
 /** The requests the page asks on a reload before it knows the open's answer: over HTTP, not the socket. */
 const EARLY_METHODS = ['openSession', 'findRow', 'getTreeRows', 'getLeafView'];
 
+/** Whether the tree's cursor row is shown whole in the tree's box. (A string: the e2e files are typed without the DOM's names.) */
+const cursorRowInView = async (page: Page): Promise<boolean> =>
+  (await page.evaluate(`(() => {
+    const box = document.querySelector('.tree-scroll').getBoundingClientRect();
+    const row = document.querySelector('.tree-row.cursor').getBoundingClientRect();
+    return row.top >= box.top - 0.5 && row.bottom <= box.bottom + 0.5;
+  })()`)) as boolean;
+
 const panesDrawn = (page: Page) =>
   expect(
     page.locator('.leaf-panes[data-leaf-id][aria-busy="false"] section[aria-label="History"] .history-item').first(),
@@ -276,13 +284,7 @@ test('a panel opened below the tree keeps the cursor row in view, and so does a 
   const cursor = page.locator('.tree-row.cursor');
   await expect(cursor).toContainText('◀ active');
   await panesDrawn(page);
-  // (A string: the e2e files are typed without the DOM's names.)
-  const inView = async (): Promise<boolean> =>
-    (await page.evaluate(`(() => {
-      const box = document.querySelector('.tree-scroll').getBoundingClientRect();
-      const row = document.querySelector('.tree-row.cursor').getBoundingClientRect();
-      return row.top >= box.top - 0.5 && row.bottom <= box.bottom + 0.5;
-    })()`)) as boolean;
+  const inView = () => cursorRowInView(page);
   const treeHeight = async (): Promise<number> =>
     (await page.evaluate(`document.querySelector('.tree-scroll').clientHeight`)) as number;
   expect(await inView()).toBe(true);
@@ -313,13 +315,7 @@ test('a reload shows the kept row in view, in a window of the same height and of
   for (let i = 0; i < 25; i++) await page.keyboard.press('j');
   const chosen = (await cursor.getAttribute('data-entry-id'))!;
   await expect.poll(() => decodeURIComponent(page.url())).toContain(`leaf=${chosen}`);
-  // (A string: the e2e files are typed without the DOM's names.)
-  const inView = async (): Promise<boolean> =>
-    (await page.evaluate(`(() => {
-      const box = document.querySelector('.tree-scroll').getBoundingClientRect();
-      const row = document.querySelector('.tree-row.cursor').getBoundingClientRect();
-      return row.top >= box.top - 0.5 && row.bottom <= box.bottom + 0.5;
-    })()`)) as boolean;
+  const inView = () => cursorRowInView(page);
   for (const height of [1000, 600]) {
     await page.setViewportSize({ width: 1500, height });
     await page.reload();

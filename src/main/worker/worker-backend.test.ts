@@ -38,6 +38,24 @@ function recorder(id: string): ApiClient & { events: ApiEvent[] } {
   return { id, events, push: (e) => events.push(e) };
 }
 
+/**
+ * The worker's stats once the call aborted last has ended there. The caller's promise is
+ * rejected at the abort, while the worker may still be in the call's steps (a stats request is
+ * answered between them): read at once, one try's cancellation is counted in the next try's
+ * window. Ended: its cancellation counted, or its turns no longer growing from one answer to the
+ * next (it had ended, or was building its view, when the abort came).
+ */
+async function statsOnceEnded(w: WorkerBackend, before: WorkerStats): Promise<WorkerStats> {
+  let last = await w.stats();
+  for (let i = 0; i < 10_000 && last.callsEndedCancelled === before.callsEndedCancelled; i++) {
+    const next = await w.stats();
+    if (next.core.turnsProjected === last.core.turnsProjected && next.callsEndedCancelled === last.callsEndedCancelled)
+      return next;
+    last = next;
+  }
+  return last;
+}
+
 const leafReq = (key: string, leaf: string | null = null): LeafRequest => ({
   key,
   leaf,
@@ -275,7 +293,7 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
         () => 'answered',
         (e: { code?: string }) => e.code,
       );
-      const after = await w.stats();
+      const after = await statsOnceEnded(w, before);
       expect(['answered', 'cancelled']).toContain(outcome);
       const shaped = after.core.turnsProjected - before.core.turnsProjected;
       if (after.callsEndedCancelled > before.callsEndedCancelled && shaped < turns) stopped = { before, after };

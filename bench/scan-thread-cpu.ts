@@ -20,6 +20,7 @@ import { ScanThread } from '../src/main/secrets/scan-thread';
 import { SecretScanner } from '../src/main/secrets/secret-scanner';
 import { LINT_THREAD_NAME, THREAD_NAME } from '../src/main/secrets/scan-protocol';
 import { prepareReal100 } from './real100-data';
+import { procMB } from './real100-serve';
 import { prepareEye1g } from './real1g-data';
 import { readSchedstat } from './thread-times';
 
@@ -41,10 +42,8 @@ function scanCpu(): number {
 }
 const me = (): number => ms('/proc/thread-self/schedstat');
 /** This process's peak RSS in MiB since the last reset (`resetPeak`). */
-const peakMiB = (): number =>
-  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
-const rssMiB = (): number =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
+const peakMiB = (): number => procMB(process.pid, 'VmHWM') ?? 0;
+const rssMiB = (): number => procMB(process.pid, 'VmRSS') ?? 0;
 const resetPeak = (): void => {
   globalThis.gc?.();
   try {

@@ -258,6 +258,7 @@ async function clickRows(page: Page, log: Log): Promise<{ ms: number[]; errors: 
   const ms: number[] = [];
   let errors = 0;
   const sum: Counts[] = [];
+  const when: string[] = [];
   for (let k = 0; k < CLICKS; k++) {
     let row = Math.floor(((k + 0.5) / CLICKS) * (rows - 1));
     let shown = await showRow(page, row);
@@ -271,12 +272,14 @@ async function clickRows(page: Page, log: Log): Promise<{ ms: number[]; errors: 
     const t = took(m);
     if (t === null) errors++;
     else ms.push(t);
+    if (m.at !== null) when.push(`${m.at.toFixed(0)}+${t === null ? '?' : t.toFixed(0)}`);
     await idle(page, 300);
     // What the click asked for (not the rows the scroll to it fetched).
     sum.push(await counts(page, m.wsFrom));
     if (process.argv.includes('--verbose') && k < 3) log(await requestsSince(page, m.wsFrom));
   }
   log(`    clicks: ${ms.map((x) => x.toFixed(0)).join(' ')} ms${errors ? ` (${errors} not drawn)` : ''}`);
+  if (process.argv.includes('--verbose')) log(`      clicks at (page ms) + took: ${when.join(' ')}`);
   return { ms, errors, counts: merge(sum) };
 }
 
@@ -399,7 +402,7 @@ async function longTasksSaid(page: Page, since: number): Promise<string> {
       const k = kinds.get(kind) || { n: 0, max: 0 };
       kinds.set(kind, { n: k.n + 1, max: Math.max(k.max, t.ms) });
       const said = scripts.map((s) => s.what + ' ' + Math.round(s.ms) + (s.layout >= 1 ? ' (layout ' + Math.round(s.layout) + ')' : '')).join(', ');
-      return '      ' + Math.round(t.ms) + ' ms: ' + (said || '-') + (render ? ' · rendering ' + render : '');
+      return '      ' + Math.round(t.ms) + ' ms at ' + Math.round(t.at) + ': ' + (said || '-') + (render ? ' · rendering ' + render : '');
     });
     const byKind = [...kinds].sort((a, b) => b[1].max - a[1].max).map(([k, v]) => k + ' ' + v.n + ' (max ' + Math.round(v.max) + ')');
     return '    long tasks by their longest part: ' + byKind.join('; ') + '\\n' + lines.join('\\n');

@@ -42,6 +42,7 @@ describe('the explorer window', () => {
       allowRunningInsecureContent: false,
       experimentalFeatures: false,
       webviewTag: false,
+      v8CacheOptions: 'bypassHeatCheck',
     });
     expect(prefs).not.toHaveProperty('enableBlinkFeatures');
     expect(prefs).not.toHaveProperty('partition');

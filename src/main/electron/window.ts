@@ -22,6 +22,11 @@ export function explorerWebPreferences(preloadPath: string): WebPreferences {
     navigateOnDragDrop: false,
     safeDialogs: true,
     spellcheck: false,
+    // A desktop app loads its page once per launch. Chromium's default makes a script's code
+    // cache on its second load and uses it from the third: the second launch would pay for
+    // making it on its way to the first screen. Made on the first load (app:// has the
+    // codeCache privilege, app-protocol.ts), every later launch starts from compiled code.
+    v8CacheOptions: 'bypassHeatCheck',
   };
 }
 

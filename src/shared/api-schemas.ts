@@ -80,8 +80,15 @@ export const requestSchemas = ownTable({
   listSessions: empty,
   openSession: z.object({ key: sessionKey }).strict(),
   getTreeRows: z
-    .object({ key: sessionKey, start: count, count: z.number().int().min(0).max(5000), foldAudit: z.boolean() })
-    .strict(),
+    .object({
+      key: sessionKey,
+      start: count,
+      count: z.number().int().min(0).max(5000),
+      foldAudit: z.boolean(),
+      holding: z.literal('activeLeaf').optional(),
+    })
+    .strict()
+    .refine((r) => r.holding === undefined || r.start === 0, 'with holding, start is 0: the answer says which page'),
   findRow: z.object({ key: sessionKey, id: entryId, foldAudit: z.boolean() }).strict(),
   getEntry: z
     .object({

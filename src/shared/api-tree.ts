@@ -2,6 +2,7 @@
  * The API of a session's tree: its rows as drawn, a window at a time. Part of `ApiMethods`
  * (api.ts). Plain types and limits only: the renderer imports it (through api.ts).
  */
+import type { SessionKey } from './leaf-request';
 
 export type EntryRole = 'user' | 'assistant' | 'tool';
 
@@ -41,8 +42,25 @@ export interface TreeRow {
   folded: { count: number; kinds: string[] } | null;
 }
 
+/** A window of `count` tree rows from `start`, as drawn with audit runs folded or not. */
+export interface TreeRowsRequest {
+  key: SessionKey;
+  start: number;
+  count: number;
+  foldAudit: boolean;
+  /**
+   * Instead of `start` (give 0): the page of `count` rows, from a multiple of `count`, that holds
+   * the active leaf's row — while a first read is under way, the first page (the tree opens on its
+   * top rows then). The answer's `start` says which page it is. A click in the library asks it
+   * with the session's open, before the open's answer tells the row.
+   */
+  holding?: 'activeLeaf';
+}
+
 export interface TreeRowsResult {
   total: number;
   laneCount: number;
   rows: TreeRow[];
+  /** The first row's number: given when the request named `holding`. */
+  start?: number;
 }

@@ -25,7 +25,7 @@ import type {
   ProjectedMessagesRequest,
 } from './api-leaf-view';
 import type { HomeInfo, SessionInfo, SessionSummary, WorkItems } from './api-sessions';
-import type { TreeRowsResult } from './api-tree';
+import type { TreeRowsRequest, TreeRowsResult } from './api-tree';
 import type { LedgerWarning, ProjectedMessage } from './ledger-types';
 import type { LeafRequest, SessionKey } from './leaf-request';
 
@@ -42,7 +42,7 @@ export type {
   WorkItems,
   WorkSummary,
 } from './api-sessions';
-export type { EntryRole, TreeRow, TreeRowsResult } from './api-tree';
+export type { EntryRole, TreeRow, TreeRowsRequest, TreeRowsResult } from './api-tree';
 export { MAX_SLICE_BYTES, type EntryDetail, type RawLine } from './api-entries';
 export {
   CHAIN_WINDOW,
@@ -78,7 +78,7 @@ export interface ApiMethods extends FeatureApiMethods {
   getHome(req: Record<string, never>): HomeInfo;
   listSessions(req: Record<string, never>): SessionSummary[];
   openSession(req: { key: SessionKey }): SessionInfo;
-  getTreeRows(req: { key: SessionKey; start: number; count: number; foldAudit: boolean }): TreeRowsResult;
+  getTreeRows(req: TreeRowsRequest): TreeRowsResult;
   findRow(req: { key: SessionKey; id: string; foldAudit: boolean }): { row: number };
   getEntry(req: { key: SessionKey; id: string; maxBytes?: number; sliceStart?: number }): EntryDetail;
   getLeafView(req: LeafViewRequest): LeafView;

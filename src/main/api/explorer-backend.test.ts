@@ -270,6 +270,50 @@ describe('ExplorerBackend requests', () => {
     await expectApiError(backend.call('getLine', { key, offset: -1 }, c), 'bad_request', /offset/);
   });
 
+  it('serves the page holding the active leaf as getTreeRows serves it at that start, in both modes', async () => {
+    const info = (await backend.call('openSession', { key: BIG }, c)) as SessionInfo;
+    for (const foldAudit of [false, true]) {
+      const row = foldAudit ? info.activeLeafRows!.foldedRow : info.activeLeafRows!.row;
+      for (const count of [16, 100, 256]) {
+        const page = (await backend.call(
+          'getTreeRows',
+          { key: BIG, start: 0, count, foldAudit, holding: 'activeLeaf' },
+          c,
+        )) as TreeRowsResult;
+        const start = Math.floor(row / count) * count;
+        expect(page.start).toBe(start);
+        const plain = (await backend.call('getTreeRows', { key: BIG, start, count, foldAudit }, c)) as TreeRowsResult;
+        expect(page).toEqual({ ...plain, start });
+        expect(page.rows.find((r) => r.row === row)?.isActiveLeaf).toBe(true);
+      }
+    }
+    await expectApiError(
+      backend.call('getTreeRows', { key: BIG, start: 256, count: 256, foldAudit: false, holding: 'activeLeaf' }, c),
+      'bad_request',
+      /start is 0/,
+    );
+    await expectApiError(
+      backend.call('getTreeRows', { key: BIG, start: 0, count: 256, foldAudit: false, holding: 'top' }, c),
+      'bad_request',
+    );
+  });
+
+  it('serves the page of the new active leaf once an append moves it', async () => {
+    const watcher = new TestClient('holding');
+    await backend.call('subscribe', { topic: 'session', key: BIG }, watcher);
+    const id = randomUUID();
+    appendFromOtherProcess(join(dir, 'home', BIG), id, VERIFY[BIG].active_leaf);
+    await watcher.next((e) => e.type === 'session' && e.change === 'appended');
+    const page = (await backend.call(
+      'getTreeRows',
+      { key: BIG, start: 0, count: 16, foldAudit: false, holding: 'activeLeaf' },
+      c,
+    )) as TreeRowsResult;
+    const active = page.rows.find((r) => r.isActiveLeaf);
+    expect(active?.id).toBe(id);
+    expect(page.start).toBe(Math.floor(active!.row / 16) * 16);
+  });
+
   it('rejects bad requests with clear errors, never a crash', async () => {
     await expectApiError(backend.call('nope', {}, c), 'bad_request', /unknown method "nope"/);
     await expectApiError(backend.call('openSession', {}, c), 'bad_request', /key/);

@@ -56,7 +56,7 @@ import { allSecretCounts, NO_SURVEY } from './secret-handlers';
 import { SecretCountsNews } from './secret-counts-news';
 import { Subscriptions } from './subscriptions';
 import { logFailure, SessionNews } from './session-news';
-import { treeRows } from './tree-rows';
+import { activeLeafPage, treeRows } from './tree-rows';
 
 export { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
 
@@ -434,8 +434,10 @@ export class ExplorerBackend implements ApiBackend {
       const s = await this.session(key, client);
       return this.news.infoOf(s);
     },
-    getTreeRows: async ({ key, start, count, foldAudit }, client) =>
-      treeRows(await this.session(key, client), start, count, foldAudit),
+    getTreeRows: async ({ key, start, count, foldAudit, holding }, client) => {
+      const s = await this.session(key, client);
+      return holding ? activeLeafPage(s, count, foldAudit) : treeRows(s, start, count, foldAudit);
+    },
     findRow: async ({ key, id, foldAudit }, client) => {
       const s = await this.sessionHolding(key, client, id);
       return { row: s.layout.findRow(this.entryIndex(s, id), foldAudit) };

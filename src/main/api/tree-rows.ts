@@ -57,3 +57,15 @@ export function treeRows(s: OpenSession, start: number, count: number, foldAudit
   });
   return { total: layout.rowCount(foldAudit), laneCount: layout.laneCount, rows };
 }
+
+/**
+ * The page of `count` rows, from a multiple of `count`, holding the active leaf's row
+ * (`getTreeRows` with `holding`): the page the tree opens on, asked before the open tells the row.
+ * While a first read is under way the active leaf is not the file's yet: the first page.
+ */
+export function activeLeafPage(s: OpenSession, count: number, foldAudit: boolean): TreeRowsResult {
+  const ix = s.ledger.index;
+  const row = s.reading || ix.count === 0 ? 0 : s.layout.findRow(ix.activeLeaf, foldAudit);
+  const start = count > 0 ? Math.floor(row / count) * count : row;
+  return { ...treeRows(s, start, count, foldAudit), start };
+}

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { useAppStore } from '../store/app-store';
 import { SessionWriter } from '../test-support/backend-api';
 import { renderOnBackend, sessionHash, waitCursor } from '../test-support/render-backend';
 
@@ -64,6 +65,37 @@ describe('opening a session asks once for what the screen needs', { timeout: 60_
     expect(
       api.calls.filter((c) => c.method === 'subscribe' && (c.req as { topic: string }).topic === 'session'),
     ).toHaveLength(1);
+  });
+
+  it("a click in the library asks the active leaf's page of rows with the open; the tree takes it", async () => {
+    const api = await renderOnBackend({ written: { small: steppedSession() } });
+    const sel = `button.session-item[data-session-key="${api.keyOf('small')}"]`;
+    await waitFor(() => expect(document.querySelector(sel)).not.toBeNull());
+    const from = api.calls.length;
+    fireEvent.click(document.querySelector(sel) as HTMLElement);
+    await Promise.resolve(); // (the click's task ends with its microtasks)
+    const rows = () => api.calls.slice(from).filter((c) => c.method === 'getTreeRows');
+    // With the open, before its answer (which asks the leaf view) came.
+    expect(rows().map((c) => c.req)).toEqual([
+      { key: api.keyOf('small'), start: 0, count: 256, foldAudit: false, holding: 'activeLeaf' },
+    ]);
+    expect(api.calls.slice(from).map((c) => c.method)).not.toContain('getLeafView');
+    await waitFor(() => expect(document.querySelector('.leaf-panes[data-leaf-id="m59"]')).not.toBeNull());
+    await waitFor(() => expect(document.querySelector('.tree-row[data-entry-id="m59"]')).not.toBeNull());
+    // The tree's page of the active leaf was that one: no other page of rows was asked.
+    expect(rows()).toHaveLength(1);
+  });
+
+  it('a session opened on a named entry asks no page of the active leaf', async () => {
+    const api = await renderOnBackend({ written: { small: steppedSession() } });
+    const sel = `button.session-item[data-session-key="${api.keyOf('small')}"]`;
+    await waitFor(() => expect(document.querySelector(sel)).not.toBeNull());
+    const from = api.calls.length;
+    useAppStore.getState().openSessionAt(api.keyOf('small'), 'm10');
+    await waitCursor('m10');
+    const asked = api.calls.slice(from).filter((c) => c.method === 'getTreeRows');
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.filter((c) => (c.req as { holding?: string }).holding !== undefined)).toEqual([]);
   });
 
   it('a page opened on a session (a reload) asks for it from its first render: nothing for “no session”', async () => {

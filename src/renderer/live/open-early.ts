@@ -1,3 +1,4 @@
+import type { Api, SessionKey, TreeRowsResult } from '../../shared/api';
 import type { AskEarly } from '../api/early-asks';
 import { TREE_PAGE } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
@@ -95,4 +96,58 @@ export function askOpenEarly(askEarly: AskEarly, st: AppState, key: string): voi
     askEarly('getTreeRows', { key, start, count: TREE_PAGE, foldAudit: st.foldAudit });
   }
   askEarly('getLeafView', leafViewRequestOf(st, key, pagedOf(st)));
+}
+
+/** The tree's page holding the active leaf, asked with a session's open (askActiveLeafPage). */
+export interface EarlyTreePage {
+  /** `api` whose first `getTreeRows` takes the early page if it asks that very page, and drops it otherwise. */
+  api: Api;
+  /** Drops the page unless it was taken: its request is cancelled. */
+  drop(): void;
+}
+
+/**
+ * A click in the library opens the session on its active leaf, whose row only the open's answer
+ * tells: the tree's page of it would leave one round trip after the open. Asked with the open
+ * instead (`holding`: the backend finds the page), it is taken by the tree's first request for
+ * tree rows when that is exactly this page (same session, folding and size, and the start the
+ * answer names); any other first request drops it and is sent as asked. An early page answers
+ * one request at most, never a different one, and no request is sent twice.
+ */
+export function askActiveLeafPage(api: Api, key: SessionKey, foldAudit: boolean): EarlyTreePage {
+  const abort = new AbortController();
+  const asked = api.getTreeRows(
+    { key, start: 0, count: TREE_PAGE, foldAudit, holding: 'activeLeaf' },
+    { signal: abort.signal },
+  );
+  asked.catch(() => undefined); // (dropped or failed: the tree's own request decides)
+  let pending = true;
+  const drop = (): void => {
+    if (!pending) return;
+    pending = false;
+    abort.abort();
+  };
+  const getTreeRows: Api['getTreeRows'] = (req, opts) => {
+    if (!pending) return api.getTreeRows(req, opts);
+    pending = false;
+    const signal = opts?.signal;
+    const same = req.key === key && req.count === TREE_PAGE && req.foldAudit === foldAudit && req.holding === undefined;
+    if (!same || signal?.aborted) {
+      abort.abort();
+      return api.getTreeRows(req, opts);
+    }
+    signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    return asked.then(
+      // Another page (the session changed between the two answers): the tree's own is asked.
+      (page): TreeRowsResult | Promise<TreeRowsResult> =>
+        page.start === req.start
+          ? { total: page.total, laneCount: page.laneCount, rows: page.rows }
+          : api.getTreeRows(req, opts),
+      (err: unknown) => {
+        if (signal?.aborted) throw err;
+        return api.getTreeRows(req, opts);
+      },
+    );
+  };
+  return { api: { ...api, getTreeRows }, drop };
 }

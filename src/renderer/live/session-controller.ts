@@ -3,6 +3,7 @@ import { describeError } from '../api/api-methods';
 import { currentTreeSource, dropSessionSources, openTreeSource } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
 import { forgetFoundRows, jumpToEntry, knowRowOf, rowNumberOf } from '../tree/tree-nav';
+import { askActiveLeafPage, type EarlyTreePage } from './open-early';
 import { subscribeUntilStopped } from './subscription';
 
 type SessionEvent = Extract<ApiEvent, { type: 'session' }>;
@@ -44,6 +45,8 @@ export class SessionController {
   private tail: Promise<void> = Promise.resolve();
   private readEnded = false;
   private stops: (() => void)[] = [];
+  /** The tree's page of the active leaf, asked with the open (start's `activeLeafPage`). */
+  private earlyPage: EarlyTreePage | null = null;
 
   constructor(
     private readonly api: Api,
@@ -51,7 +54,12 @@ export class SessionController {
     private readonly st: () => AppState,
   ) {}
 
-  start(): void {
+  /**
+   * Opens the session. `activeLeafPage` (a session chosen in the library): the tree's page of the
+   * active leaf is asked with the open, once the input's handler has run and shows that the session
+   * opens on its active leaf (no leaf named), instead of once the open's answer tells its row.
+   */
+  start(opts: { activeLeafPage?: boolean } = {}): void {
     dropSessionSources();
     forgetFoundRows();
     this.st().setProgress(null);
@@ -62,6 +70,13 @@ export class SessionController {
     const opened = this.api.openSession({ key: this.key });
     opened.catch(() => undefined); // (its failure is reported where it is applied)
     this.enqueue(() => this.open(opened));
+    // In a microtask: still in the input's task, after it has named a leaf or not (openSessionAt).
+    if (opts.activeLeafPage)
+      queueMicrotask(() => {
+        const st = this.st();
+        if (this.live && st.sessionKey === this.key && st.leaf === null)
+          this.earlyPage = askActiveLeafPage(this.api, this.key, st.foldAudit);
+      });
   }
 
   /** False once stopped. */
@@ -72,6 +87,7 @@ export class SessionController {
   /** Nothing more is applied, nothing asked; answers still on the way are dropped. */
   stop(): void {
     this.live = false;
+    this.earlyPage?.drop();
     for (const s of this.stops.splice(0)) s();
   }
 
@@ -99,8 +115,19 @@ export class SessionController {
   }
 
   private async open(opened: Promise<SessionInfo>): Promise<void> {
-    const info = await opened;
+    try {
+      await this.openOn(await opened);
+    } finally {
+      // Not taken by the tree's first page (it opened elsewhere, or not at all): cancelled.
+      this.earlyPage?.drop();
+      this.earlyPage = null;
+    }
+  }
+
+  private async openOn(info: SessionInfo): Promise<void> {
     if (!this.live) return;
+    // The tree's first page takes the early one when it is that page (open-early.ts).
+    const treeApi = this.earlyPage?.api ?? this.api;
     // The tree opens on the selected leaf (the active one unless the URL names another), in view.
     // While a first read is under way the active leaf is not known yet (the read's end places it):
     // the tree shows its first rows meanwhile.
@@ -127,7 +154,7 @@ export class SessionController {
       // The row is known: its page of rows is asked now, before the store hears of the open
       // (which asks the leaf view), so the backend answers the rows first; the tree then opens
       // on that row and never asks for the rows at the top.
-      openTreeSource(this.api, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(r, r);
+      openTreeSource(treeApi, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(r, r);
       this.st().sessionOpened(info);
       knowRowOf(leaf, r);
       this.st().placeCursor(r, true);
@@ -137,7 +164,7 @@ export class SessionController {
       // A first read: the tree opens on its top rows (the cursor waits for the read's end), so
       // their page is asked now, before the store hears of the open and asks the leaf view, not
       // once the tree has rendered and measured itself.
-      openTreeSource(this.api, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(0, 0);
+      openTreeSource(treeApi, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(0, 0);
     }
     this.st().sessionOpened(info);
     if (!leaf || asked) return;

@@ -20,12 +20,12 @@ export function useFollow(api: Api): void {
 /** The one controller of the open session: started by the input that chose it, or by useSession. */
 let current: { api: Api; c: SessionController } | null = null;
 
-function sessionFor(api: Api, key: SessionKey): SessionController {
+function sessionFor(api: Api, key: SessionKey, chosen = false): SessionController {
   if (current && current.api === api && current.c.key === key && current.c.running) return current.c;
   current?.c.stop();
   const c = new SessionController(api, key, useAppStore.getState);
   current = { api, c };
-  c.start();
+  c.start({ activeLeafPage: chosen });
   return c;
 }
 
@@ -55,7 +55,9 @@ export function useSession(api: Api): void {
   const key = useAppStore((s) => s.sessionKey);
   // A session chosen (a click in the library) is opened at once, before the render: the effect
   // below then takes on the controller it started.
-  useEffect(() => setSessionStarter((k) => void sessionFor(api, k)), [api]);
+  // Chosen there, it opens on its active leaf unless the input names one: that leaf's page of tree
+  // rows is asked with the open (session-controller.ts).
+  useEffect(() => setSessionStarter((k) => void sessionFor(api, k, true)), [api]);
   useEffect(() => keepCursorRow(useAppStore), []);
   useEffect(() => {
     if (!key) return;

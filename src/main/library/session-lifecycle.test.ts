@@ -149,6 +149,43 @@ describe('an open session moves through its lifecycle, one generation at a time'
     expect(gate.asked()).toBe(1);
   });
 
+  it("a session closed while its kept check reads says nothing: the close ended the check, nothing failed", async () => {
+    // Over one check step (4 MiB): the check reads the file again in several turns.
+    const { home, store } = setup(5000, 1000);
+    const first = cacheOf(home, store, 0);
+    await first.acquire(KEY);
+    await first.close();
+    const c = cacheOf(home, store, 60_000);
+    const gate = holdChecks(c);
+    const s = await c.acquire(KEY);
+    await vi.waitFor(() => expect(gate.asked()).toBe(1));
+    const read = s.ledger.checkReading.bind(s.ledger);
+    let checking = (): void => undefined;
+    const started = new Promise<void>((r) => (checking = r));
+    let ended: Promise<unknown> = Promise.resolve();
+    s.ledger.checkReading = (step) => {
+      const run = read(step);
+      ended = run.then(
+        () => 'read',
+        (e: unknown) => e,
+      );
+      checking();
+      return run;
+    };
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      gate.lull();
+      await started;
+      c.closeAll(); // as the backend's stop, or an eviction, while the check is between two steps
+      // The check ended on the closed file: it failed, and that is not the user's business.
+      expect(await ended).toBeInstanceOf(Error);
+      for (let k = 0; k < 5; k++) await new Promise((r) => setImmediate(r));
+      expect(warned.mock.calls.map((a) => String(a[0]))).toEqual([]);
+    } finally {
+      warned.mockRestore();
+    }
+  });
+
   it('a reading started over is a new generation: the work and the caches of the last one are dropped', async () => {
     const { home, file, store } = setup(50, 100);
     const c = cacheOf(home, store, 60_000); // a keep waits: it is pending when the file changes

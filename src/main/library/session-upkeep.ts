@@ -22,8 +22,16 @@ const ID_MAP_STEP = 4096;
 /** Bytes a deferred check hashes (or reads again) between turns of the event loop. */
 const CHECK_STEP = 4 << 20;
 
+/**
+ * Reports a background check that failed. A session closed meanwhile (the backend stopping, or
+ * the session evicted) ends the check by closing its file: the check's error then says only that,
+ * in the words of a read on a closed descriptor, and is not reported.
+ */
 function warn(what: string, s: OpenSession) {
-  return (e: unknown): void => console.warn(`vak-explorer: ${what} ${s.key}: ${(e as Error).message}`);
+  return (e: unknown): void => {
+    if (s.phase.name === 'removed') return;
+    console.warn(`vak-explorer: ${what} ${s.key}: ${(e as Error).message}`);
+  };
 }
 
 /** What the upkeep needs of the cache that holds the sessions. */

@@ -191,6 +191,34 @@ describe('context over time', () => {
     await expectDrawn(await lastSeries(api));
   });
 
+  it("takes its width from the observer's first observation, not by reading the page in its commit", async () => {
+    // An observer that reports when the test says, as a browser's does after the frame's layout.
+    const observed: (() => void)[] = [];
+    const w = window as unknown as { ResizeObserver?: unknown };
+    const before = w.ResizeObserver;
+    w.ResizeObserver = class {
+      constructor(private readonly cb: () => void) {}
+      observe() {
+        observed.push(() => this.cb());
+      }
+      unobserve() {}
+      disconnect() {}
+    };
+    try {
+      await renderSession('linear');
+      // Mounted, committed, nothing observed yet: the strip read no width from the page (a read
+      // there lays out the whole new view in the commit's task).
+      expect(slider().style.width).toBe('800px');
+      act(() => {
+        for (const report of observed) report();
+      });
+      // The layout stub makes every box 1,000 px wide.
+      expect(slider().style.width).toBe('1000px');
+    } finally {
+      w.ResizeObserver = before;
+    }
+  });
+
   it('g hides and shows the chart; compare in plan mode draws plan B too', async () => {
     const api = await renderSession('linear');
     await screen.findByRole('region', { name: 'Context over time' });

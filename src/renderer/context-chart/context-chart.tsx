@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useApi } from '../api/api-context';
 import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
@@ -46,9 +47,20 @@ function ChartStrip() {
   useLayoutEffect(() => {
     const el = wrap.current;
     if (!el) return;
-    const measure = () => setWidth(Math.max(120, el.clientWidth));
-    measure();
-    const ro = new ResizeObserver(measure);
+    // The width comes from the observer, whose first observation follows the frame's layout and
+    // precedes its paint. Read here, in the commit, it laid out the whole new view in the task of
+    // the input that opened it (a click in the library, a reload's first render).
+    let first = true;
+    const ro = new ResizeObserver(() => {
+      const w = Math.max(120, el.clientWidth);
+      if (!first) {
+        setWidth(w);
+        return;
+      }
+      first = false;
+      // Drawn before that paint: a chart whose series is there draws at its width, not at a guess.
+      flushSync(() => setWidth(w));
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, []);

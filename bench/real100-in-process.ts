@@ -10,8 +10,10 @@ import { ExplorerBackend, type ExplorerBackendOptions } from '../src/main/api/ex
 
 export async function real100InProcess(
   opts: Partial<ExplorerBackendOptions> = { firstReadBytes: Infinity },
+  /** Another generated home's description in bench/.data (`eye-1g-home.json`: the 1 GiB session). */
+  metaFile = 'real100-home.json',
 ): Promise<{ backend: ExplorerBackend; client: ApiClient; key: string }> {
-  const meta = JSON.parse(readFileSync(join(import.meta.dirname, '.data', 'real100-home.json'), 'utf8')) as {
+  const meta = JSON.parse(readFileSync(join(import.meta.dirname, '.data', metaFile), 'utf8')) as {
     home: string;
     key: string;
   };

@@ -12,7 +12,7 @@ import type { OpenSession, RereadReason, SessionCache } from '../library/session
 import type { SessionLibrary } from '../library/session-library';
 import { ApiError, type ApiClient } from './api-backend';
 import { sessionDelta } from './session-delta';
-import { readingProgress, sessionInfo } from './session-info';
+import { branchPointCount, keepEntryFigures, readingProgress, sessionInfo } from './session-info';
 import type { Subscriptions } from './subscriptions';
 
 /** What followers are told when a session was read again whole, by why. */
@@ -70,7 +70,7 @@ export class SessionNews {
     if (!s.reading)
       this.library.setExact(s.key, {
         entries: ix.count,
-        branches: ix.branchPoints().length,
+        branches: branchPointCount(s),
         warnings: s.ledger.warningsSoFar().length,
         sizeBytes: s.ledger.bytesRead,
       });
@@ -107,6 +107,7 @@ export class SessionNews {
 
   /** What `openSession` answers for `s` now. */
   infoOf(s: OpenSession): SessionInfo {
+    keepEntryFigures(s); // first: the library row's branch points are one of them
     return sessionInfo(s, this.summaryOf(s), this.library);
   }
 

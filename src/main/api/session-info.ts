@@ -9,7 +9,8 @@ import type {
 } from '../../shared/api';
 import type { WorkItem } from '../../shared/ledger-types';
 import { chainToRoot } from '../core/chain';
-import { F_USAGE, KIND } from '../core/ledger-index';
+import { KIND } from '../core/ledger-index';
+import { usageTotals } from '../core/usage';
 import { PerReading } from '../core/per-reading';
 import { foldWork } from '../core/work-fold';
 import { clipForTransport } from './transport-clip';
@@ -96,67 +97,36 @@ function keptFigures(s: OpenSession): EntryFigures | undefined {
   return kept !== undefined && kept.count === ix.count && kept.activeLeaf === ix.activeLeaf ? kept : undefined;
 }
 
-type Totals = SessionInfo['usage']['activeChain'];
-
-function totals(input: number, output: number, cacheRead: number, cacheWrite: number, messages: number): Totals {
-  return {
-    input_tokens: input,
-    output_tokens: output,
-    cache_read_tokens: cacheRead,
-    cache_write_tokens: cacheWrite,
-    messages,
-  };
-}
-
 /**
  * The session's entry figures now: kept ones when nothing was read since, otherwise one pass over
- * the entries (branch points, leaves, all-branch usage, child runs; a fresh server's open runs it
- * in cold code, where one loop costs a fraction of four) and one walk up the active chain for its
- * usage, with no array of the chain built.
+ * the entries for branch points, leaves and child runs (a fresh server's open runs it in cold code,
+ * where one loop costs a fraction of three), the usage of every entry, and that of the chain up
+ * from the active leaf, walked with no array of the chain built.
  */
 function entryFigures(s: OpenSession): EntryFigures {
   const kept = keptFigures(s);
   if (kept !== undefined) return kept;
   const ix = s.ledger.index;
-  const { childCount, flags, usage, kind, parent } = ix;
+  const { childCount, kind } = ix;
   const n = ix.count;
   let branchPoints = 0;
   let leaves = 0;
-  let input = 0;
-  let output = 0;
-  let cacheRead = 0;
-  let cacheWrite = 0;
-  let messages = 0;
   const childRunAt: number[] = [];
   for (let i = 0; i < n; i++) {
     const c = childCount[i];
     if (c > 1) branchPoints++;
     else if (c === 0) leaves++;
     if (kind[i] === KIND.child_run) childRunAt.push(i);
-    if ((flags[i] & F_USAGE) === 0) continue;
-    input += usage[i * 4];
-    output += usage[i * 4 + 1];
-    cacheRead += usage[i * 4 + 2];
-    cacheWrite += usage[i * 4 + 3];
-    messages++;
-  }
-  const allBranches = totals(input, output, cacheRead, cacheWrite, messages);
-  input = output = cacheRead = cacheWrite = messages = 0;
-  // Sums of whole numbers: the walk's order (leaf first) gives the chain's order's totals.
-  for (let i = n > 0 ? ix.activeLeaf : -1; i >= 0; i = parent[i]) {
-    if ((flags[i] & F_USAGE) === 0) continue;
-    input += usage[i * 4];
-    output += usage[i * 4 + 1];
-    cacheRead += usage[i * 4 + 2];
-    cacheWrite += usage[i * 4 + 3];
-    messages++;
   }
   const figures: EntryFigures = {
     count: n,
     activeLeaf: ix.activeLeaf,
     branchPoints,
     leaves,
-    usage: { activeChain: totals(input, output, cacheRead, cacheWrite, messages), allBranches },
+    usage: {
+      activeChain: usageTotals(s.ledger, { upFrom: ix.activeLeaf }),
+      allBranches: usageTotals(s.ledger, 'all'),
+    },
     header: headerInfo(s),
     childRuns: childRunsAt(s, childRunAt),
   };

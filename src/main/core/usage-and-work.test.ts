@@ -24,6 +24,17 @@ describe('usage totals (§2)', () => {
     expect(active.output_tokens).toBeGreaterThan(0);
     expect(all.output_tokens).toBeGreaterThan(active.output_tokens); // the abandoned branch counts only here
   });
+
+  it('sums a chain walked up from its leaf as the listed chain, from every leaf of every fixture', () => {
+    for (const f of ['branching.jsonl', 'linear.jsonl', 'damaged.jsonl', 'packets.jsonl']) {
+      const l = Ledger.fromBytes(readFileSync(join(FIXTURES, f)));
+      for (let i = 0; i < l.index.count; i++) {
+        if (l.index.childCount[i] !== 0) continue;
+        expect(usageTotals(l, { upFrom: i }), `${f}, leaf ${i}`).toEqual(usageTotals(l, chainToRoot(l.index, i)));
+      }
+    }
+    expect(usageTotals(Ledger.fromBytes(Buffer.alloc(0)), { upFrom: 0 }).messages).toBe(0);
+  });
 });
 
 describe('work fold (§3)', () => {

@@ -2,8 +2,8 @@ import type { CancelSignal } from '../core/cancel';
 import type { LeafRequest, PlanOutline } from '../../shared/api';
 import { Lru } from '../../shared/lru';
 import { KNOWN_KINDS } from '../core/entry-types';
-import { kindCode, UNKNOWN_KIND } from '../core/ledger-index';
-import type { ChainFacts } from '../core/chain-facts';
+import { F_RESET, KIND, kindCode, UNKNOWN_KIND, type LedgerIndex } from '../core/ledger-index';
+import { nearestPlanned, type ChainFacts } from '../core/chain-facts';
 import { planLeafSteps, type LeafPlan } from '../core/leaf-plan';
 import { visibilityContext, type VisibilityContext } from '../core/visibility';
 import type { OpenSession } from '../library/session-cache';
@@ -100,7 +100,7 @@ function* leafContextSteps(s: OpenSession, req: LeafRequest, signal?: CancelSign
     s.ledger,
     leaf,
     { plan: req.plan, profile: req.profile, overrides: new Map(Object.entries(req.overrides)), signal },
-    keptFacts(entries),
+    keptFacts(s, entries, leaf, req.profile.bytes_per_token),
   );
   const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.summary, s.ledger.index.ids, lp.projectedAs);
   const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Lru(KEEP_FILTERS) } };
@@ -109,12 +109,55 @@ function* leafContextSteps(s: OpenSession, req: LeafRequest, signal?: CancelSign
 }
 
 /**
- * The chain facts of the kept contexts: the plan starts from the one whose chain shares the most
- * with the new leaf's (any plan options will do: chain facts depend on bytes_per_token alone, and
- * the plan takes only those of its own). Kept per reading, so never facts of bytes that are gone.
+ * The chain facts of the kept contexts the plan starts from (any plan options will do: chain facts
+ * depend on bytes_per_token alone, and the plan takes only those of its own). Kept per reading, so
+ * never facts of bytes that are gone.
  */
-function keptFacts(kept: Lru<string, LeafContext>): ChainFacts[] {
-  return [...kept.entries()].map(([, c]) => c.lp.chainFacts);
+function keptFacts(s: OpenSession, kept: Lru<string, LeafContext>, leaf: number, bpt: number): ChainFacts[] {
+  return startFacts(
+    s.ledger.index,
+    [...kept.entries()].map(([, c]) => c.lp.chainFacts),
+    leaf,
+    bpt,
+  );
+}
+
+/**
+ * Of the planned leaves `kept`, those a plan of `leaf` is offered to start from. The plan starts
+ * from the one whose chain shares the most with the leaf's (nearestPlanned). When that chain goes on
+ * below the meeting (a deeper leaf of the same chain was planned: the active leaf, another click),
+ * starting there copies the shared prefix, looks at every entry it drops and, when those held
+ * context, scans the prefix again: the whole chain, for a key press down it. A kept leaf above the
+ * new one on that same chain (the one just shown) only adds the entries between them: it is
+ * offered alone when that is less, unless a reset lies between (the turns would start over).
+ */
+export function startFacts(index: LedgerIndex, kept: ChainFacts[], leaf: number, bpt: number): ChainFacts[] {
+  const m = nearestPlanned(index, kept, leaf, bpt);
+  if (!m) return kept;
+  const { prev, pos, path } = m;
+  const dropped = prev.chain.length - 1 - pos;
+  if (dropped === 0) return kept;
+  let best = prev;
+  let cost = dropped + pos + 1 + path.length;
+  for (const f of kept) {
+    if (f === prev || f.bpt !== bpt || f.turnIndex.turns.length === 0) continue;
+    // f's chain is prev's first p + 1 entries when its leaf stands at p there.
+    const p = chainPosition(prev.chain, f.leaf);
+    const added = pos - p + path.length;
+    if (p < 0 || p > pos || added >= cost || resetWithin(index, prev.chain, p + 1, pos)) continue;
+    best = f;
+    cost = added;
+  }
+  return [best];
+}
+
+/** Whether chain positions `from` … `to` hold a reset_all compaction. */
+function resetWithin(index: LedgerIndex, chain: readonly number[], from: number, to: number): boolean {
+  for (let pos = from; pos <= to; pos++) {
+    const i = chain[pos];
+    if (index.kind[i] === KIND.compaction && (index.flags[i] & F_RESET) !== 0) return true;
+  }
+  return false;
 }
 
 /**

@@ -155,7 +155,7 @@ export function* planLeafSteps(
   /** The packet each turn behind one stands behind (index in `packets`). */
   const behind = new Int32Array(n);
   for (const j of result.packetsUsed) behind.fill(j, packets[j].first, packets[j].last + 1);
-  const segments: Segment[] = [];
+  const fid = result.fidelity;
   const plan: PlanRow[] = [];
   /** Message index where each segment starts, and one past the last segment. */
   const segStart = new Int32Array(n + 1);
@@ -163,28 +163,36 @@ export function* planLeafSteps(
   for (let k = 0; k < n; k++) {
     segStart[k] = at;
     const turn = closedTurns[k];
-    const f = result.fidelity[k];
+    const f = fid[k];
     if (f === FID_PACKET) {
-      const j = behind[k];
-      const p = packets[j];
-      const firstOfRange = p.first === k;
-      segments.push(
-        firstOfRange
-          ? { kind: 'packet', turn, ref: usable[j].ref, turns: p.last - p.first + 1 }
-          : { kind: 'behind', turn },
-      );
-      if (firstOfRange) at += 1;
+      const p = packets[behind[k]];
+      if (p.first === k) at += 1;
       plan.push({ turn_id: turn.id, fidelity: 'packet', packet_id: p.id, tokens: p.tokens });
     } else if (f === FID_CARD) {
-      segments.push({ kind: 'card', turn, card: cardEntry[k] });
       at += 1;
       plan.push({ turn_id: turn.id, fidelity: 'card', packet_id: null, tokens: costs.card[k] });
     } else {
-      segments.push({ kind: 'full', turn, firstPos: closed[k].firstPos, facts: facts[k] });
       at += facts[k].sources.length;
       plan.push({ turn_id: turn.id, fidelity: 'full', packet_id: null, tokens: costs.full[k] });
     }
   }
+  /**
+   * What stands for closed turn k, made when a message range or a lookup needs it: a leaf's plan
+   * keeps typed arrays per turn, not an object per turn (a long chain has tens of thousands).
+   */
+  const segment = (k: number): Segment => {
+    const turn = closedTurns[k];
+    const f = fid[k];
+    if (f === FID_PACKET) {
+      const j = behind[k];
+      const p = packets[j];
+      return p.first === k
+        ? { kind: 'packet', turn, ref: usable[j].ref, turns: p.last - p.first + 1 }
+        : { kind: 'behind', turn };
+    }
+    if (f === FID_CARD) return { kind: 'card', turn, card: cardEntry[k] };
+    return { kind: 'full', turn, firstPos: closed[k].firstPos, facts: facts[k] };
+  };
   const bodyTokens = result.fullTokens + result.cardTokens + result.packetTokens;
   segStart[n] = at;
   const tailStart = at;
@@ -192,7 +200,7 @@ export function* planLeafSteps(
   const messageTotal = fixedCost + bodyTokens;
 
   const segmentMessages = (k: number, oneRead: boolean): ProjectedMessage[] => {
-    const s = segments[k];
+    const s = segment(k);
     switch (s.kind) {
       case 'full':
         return fullTurn(ledger, ctx, s.turn, s.firstPos, bpt, oneRead);
@@ -235,10 +243,10 @@ export function* planLeafSteps(
     else named.set(id, [m]);
   };
   head.forEach((m, k) => m.source_ids.forEach((id) => name(id, k)));
-  segments.forEach((s, k) => {
-    if (s.kind === 'card') name(index.ids[s.card], segStart[k]);
-    else if (s.kind === 'packet') name(s.ref.id, segStart[k]);
-  });
+  for (let k = 0; k < n; k++) {
+    if (fid[k] === FID_CARD) name(index.ids[cardEntry[k]], segStart[k]);
+    else if (fid[k] === FID_PACKET && packets[behind[k]].first === k) name(usable[behind[k]].ref.id, segStart[k]);
+  }
   tail.forEach((m, k) => m.source_ids.forEach((id) => name(id, tailStart + k)));
   const closedPos = new Int32Array(closed.length);
   for (let k = 0; k < closed.length; k++) closedPos[k] = closed[k].firstPos;
@@ -247,9 +255,9 @@ export function* planLeafSteps(
     const i = chain[p];
     const extra = named.get(index.ids[i]) ?? [];
     const k = segmentAt(closedPos, closed.length, p);
-    const s = k >= 0 ? segments[k] : undefined;
-    if (!s || s.kind !== 'full' || p >= s.firstPos + s.turn.entries.length) return extra;
-    const rank = binarySearch(s.facts.sources, i);
+    if (k < 0 || fid[k] === FID_CARD || fid[k] === FID_PACKET) return extra;
+    if (p >= closedPos[k] + closedTurns[k].entries.length) return extra;
+    const rank = binarySearch(facts[k].sources, i);
     if (rank < 0) return extra;
     const m = segStart[k] + rank;
     return extra.length === 0 ? [m] : [...extra, m].sort((a, b) => a - b);
@@ -258,8 +266,8 @@ export function* planLeafSteps(
   const fidelityOf = (m: number): Fidelity => {
     if (m < head.length) return head[m].fidelity;
     if (m >= tailStart) return tail[m - tailStart].fidelity;
-    const s = segments[segmentAt(segStart, closed.length, m)];
-    return s.kind === 'behind' ? 'packet' : s.kind;
+    const f = fid[segmentAt(segStart, closed.length, m)];
+    return f === FID_PACKET ? 'packet' : f === FID_CARD ? 'card' : 'full';
   };
 
   const summary: Projection = {

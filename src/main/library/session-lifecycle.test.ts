@@ -149,7 +149,7 @@ describe('an open session moves through its lifecycle, one generation at a time'
     expect(gate.asked()).toBe(1);
   });
 
-  it("a session closed while its kept check reads says nothing: the close ended the check, nothing failed", async () => {
+  it('a session closed while its kept check reads says nothing: the close ended the check, nothing failed', async () => {
     // Over one check step (4 MiB): the check reads the file again in several turns.
     const { home, store } = setup(5000, 1000);
     const first = cacheOf(home, store, 0);

@@ -8,25 +8,16 @@
  * HOME.json: bench/.data/eye-1g-home.json (1 GiB) or bench/.data/real100-home.json (100 MB).
  */
 import { Session } from 'node:inspector/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
-import type { ApiClient } from '../src/main/api/api-backend';
-import { ExplorerBackend } from '../src/main/api/explorer-backend';
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { ChainItems, LeafView } from '../src/shared/api';
+import { real100InProcess } from './real100-in-process';
 import { leafRequest } from './real100-selection';
 
-const meta = JSON.parse(readFileSync(process.argv[2], 'utf8')) as { home: string; key: string };
 const sequences = Number(process.argv[3] ?? 12);
 const prof = process.argv[4];
-const backend = await ExplorerBackend.create({
-  home: meta.home,
-  isDemo: false,
-  label: 'b',
-  watch: false,
-  lockPollMs: 0,
-  firstReadBytes: Infinity,
-});
-const client: ApiClient = { id: 'b', push: () => undefined };
-const key = meta.key;
+// (The home's description is read from bench/.data by its name.)
+const { backend, client, key } = await real100InProcess({ firstReadBytes: Infinity }, basename(process.argv[2]));
 /** The screen the page asks for in a 1600×1000 window (the bench's), as leaf-screen.ts sizes it. */
 const screen = { chainRows: Math.ceil(1000 / 22) + 12, messages: Math.ceil(1000 / 40) + 6 };
 const view = async (leaf: string | null): Promise<LeafView> =>

@@ -19,7 +19,7 @@ import {
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, SessionInfo } from '../../shared/api';
+import type { SessionInfo } from '../../shared/api';
 import { chainToRoot } from '../core/chain';
 import { Ledger } from '../core/ledger';
 import { KIND } from '../core/ledger-index';
@@ -31,6 +31,7 @@ import { useTempDir } from '../../test-support/temp-dir';
 import type { ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
 import { generateSession } from '../../generator/session-generator';
+import { RecordingClient } from '../../test-support/recording-client';
 
 const tmp = useTempDir('vak-open-figures-');
 const backends: ExplorerBackend[] = [];
@@ -42,23 +43,6 @@ const DIR = 'agents/vak/sessions/70929a3c84065db2';
 const GENERATED = `${DIR}/01a1f7f8-3000-7bce-9f84-000000000001.jsonl`;
 /** Past the index store's least size: its index is kept. */
 const BIG = `${DIR}/01a1f7f8-3000-7bce-9f84-000000000002.jsonl`;
-
-class Client implements ApiClient {
-  events: ApiEvent[] = [];
-  private waiting: { pred: (e: ApiEvent) => boolean; resolve: (e: ApiEvent) => void }[] = [];
-  constructor(readonly id: string) {}
-  push(e: ApiEvent): void {
-    this.events.push(e);
-    for (const w of [...this.waiting]) {
-      if (!w.pred(e)) continue;
-      this.waiting.splice(this.waiting.indexOf(w), 1);
-      w.resolve(e);
-    }
-  }
-  next(pred: (e: ApiEvent) => boolean): Promise<ApiEvent> {
-    return new Promise((resolve) => this.waiting.push({ pred, resolve }));
-  }
-}
 
 /** Lines chained by §2's hashes, after `prev` (the file's last line's hash, or null for a new file). */
 function lines(entries: Record<string, unknown>[], prev: string | null): string {
@@ -240,8 +224,8 @@ describe("openSession's entry figures", () => {
     const kept = join(tmp(), 'user-data');
     expect(keys.length).toBeGreaterThan(15);
     const b = await backend(h, kept);
-    const c1 = new Client('c1');
-    const c2 = new Client('c2');
+    const c1 = new RecordingClient('c1');
+    const c2 = new RecordingClient('c2');
     const first = new Map<string, string>();
     for (const key of keys) {
       const info = await openInfo(b, key, c1);
@@ -275,7 +259,7 @@ describe("openSession's entry figures", () => {
     const { home: h } = home();
     const file = join(h, GENERATED);
     const b = await backend(h);
-    const c = new Client('c');
+    const c = new RecordingClient('c');
     await b.call('subscribe', { topic: 'session', key: GENERATED }, c);
     const before = await openInfo(b, GENERATED, c);
     expect(figures(before)).toEqual(fromScratch(file));

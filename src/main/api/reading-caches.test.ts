@@ -7,15 +7,15 @@ import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, LeafView, PlanTurns, TreeRowsResult } from '../../shared/api';
+import type { LeafView, PlanTurns, TreeRowsResult } from '../../shared/api';
 import type { SessionCost } from '../../shared/api-features';
 import type { PackedContextSeries } from '../../shared/api-series';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { turnCacheOf } from '../core/turn-cache';
 import { useTempDir } from '../../test-support/temp-dir';
-import type { ApiClient } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
 import { unpackSeries } from '../../shared/series-packed';
+import { RecordingClient } from '../../test-support/recording-client';
 
 const tmp = useTempDir('vak-reading-caches-');
 const backends: ExplorerBackend[] = [];
@@ -56,26 +56,7 @@ function session(turns: number): Buffer {
   return Buffer.from(lines.join(''));
 }
 
-class Client implements ApiClient {
-  events: ApiEvent[] = [];
-  private waiting: { pred: (e: ApiEvent) => boolean; resolve: (e: ApiEvent) => void }[] = [];
-  constructor(readonly id: string) {}
-  push(e: ApiEvent): void {
-    this.events.push(e);
-    for (const w of [...this.waiting]) {
-      if (!w.pred(e)) continue;
-      this.waiting.splice(this.waiting.indexOf(w), 1);
-      w.resolve(e);
-    }
-  }
-  next(pred: (e: ApiEvent) => boolean): Promise<ApiEvent> {
-    const seen = this.events.find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve) => this.waiting.push({ pred, resolve }));
-  }
-}
-
-async function setup(): Promise<{ home: string; file: string; b: ExplorerBackend; c: Client }> {
+async function setup(): Promise<{ home: string; file: string; b: ExplorerBackend; c: RecordingClient }> {
   const home = tmp();
   const file = join(home, KEY);
   mkdirSync(join(file, '..'), { recursive: true });
@@ -89,20 +70,20 @@ async function setup(): Promise<{ home: string; file: string; b: ExplorerBackend
     firstReadBytes: Infinity,
   });
   backends.push(b);
-  const c = new Client('c');
+  const c = new RecordingClient('c');
   await b.call('subscribe', { topic: 'session', key: KEY }, c);
   return { home, file, b, c };
 }
 
 /** Rewrites bytes in place (same size), then waits for followers to hear the session was read again. */
-async function rewrite(file: string, c: Client, find: string, replace: string): Promise<void> {
+async function rewrite(file: string, c: RecordingClient, find: string, replace: string): Promise<void> {
   expect(replace.length).toBe(find.length);
   const at = readFileSync(file).indexOf(find);
   expect(at).toBeGreaterThan(0);
   const fd = openSync(file, 'r+');
   writeSync(fd, Buffer.from(replace), 0, replace.length, at);
   closeSync(fd);
-  await c.next((e) => e.type === 'session' && e.change === 'reloaded');
+  await c.seenOrNext((e) => e.type === 'session' && e.change === 'reloaded');
 }
 
 async function fresh(home: string): Promise<ExplorerBackend> {
@@ -167,7 +148,7 @@ describe('caches derived from a reading are derived again after it changes', () 
       message: { role: 'user', content: [{ type: 'text', text: 'more' }] },
     });
     appendFileSync(file, line + '\n');
-    const e = await c.next((x) => x.type === 'session' && x.change === 'appended');
+    const e = await c.seenOrNext((x) => x.type === 'session' && x.change === 'appended');
     const info = (await (await fresh(home)).call('openSession', { key: KEY }, c)) as { usage: unknown };
     expect(e.type === 'session' && e.delta?.usage).toEqual(info.usage);
   });

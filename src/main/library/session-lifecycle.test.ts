@@ -61,6 +61,22 @@ function holdChecks(c: { checksWaitFor(f: () => Promise<void>): void }): { lull:
   return { lull: () => lull(), asked: () => asked };
 }
 
+/**
+ * A session of `n` messages read once (its index kept), then reopened from the kept index in a new
+ * cache whose checks are held (holdChecks): resolves once the kept check waits for the lull.
+ */
+async function reopenHeld(n: number, pad: number) {
+  const { home, store } = setup(n, pad);
+  const first = cacheOf(home, store, 0);
+  await first.acquire(KEY);
+  await first.close();
+  const c = cacheOf(home, store, 60_000);
+  const gate = holdChecks(c);
+  const s = await c.acquire(KEY);
+  await vi.waitFor(() => expect(gate.asked()).toBe(1));
+  return { c, s, gate };
+}
+
 describe('an open session moves through its lifecycle, one generation at a time', () => {
   it('read in steps: reading → whole awaiting its hash check → verified → kept', async () => {
     const { home, store } = setup(400, 200);
@@ -131,14 +147,7 @@ describe('an open session moves through its lifecycle, one generation at a time'
   });
 
   it("a reopen's kept check waits for the calls' lull (checksWaitFor), then runs", async () => {
-    const { home, store } = setup(50, 100);
-    const first = cacheOf(home, store, 0);
-    await first.acquire(KEY);
-    await first.close();
-    const c = cacheOf(home, store, 60_000);
-    const gate = holdChecks(c);
-    const s = await c.acquire(KEY);
-    await vi.waitFor(() => expect(gate.asked()).toBe(1));
+    const { s, gate } = await reopenHeld(50, 100);
     // Not checked while the calls go on: the file is not read again meanwhile.
     await new Promise((r) => setImmediate(r));
     expect(s.ledger.keptUnverified).toBe(true);
@@ -151,14 +160,7 @@ describe('an open session moves through its lifecycle, one generation at a time'
 
   it('a session closed while its kept check reads says nothing: the close ended the check, nothing failed', async () => {
     // Over one check step (4 MiB): the check reads the file again in several turns.
-    const { home, store } = setup(5000, 1000);
-    const first = cacheOf(home, store, 0);
-    await first.acquire(KEY);
-    await first.close();
-    const c = cacheOf(home, store, 60_000);
-    const gate = holdChecks(c);
-    const s = await c.acquire(KEY);
-    await vi.waitFor(() => expect(gate.asked()).toBe(1));
+    const { c, s, gate } = await reopenHeld(5000, 1000);
     const read = s.ledger.checkReading.bind(s.ledger);
     let checking = (): void => undefined;
     const started = new Promise<void>((r) => (checking = r));

@@ -154,6 +154,20 @@ describe('a list whose box changes height (a panel opened below it)', () => {
     expect(list.current?.last).toBeGreaterThanOrEqual(KEPT);
   });
 
+  it('keeps it too when a scroll event comes between the change of height and its observation', () => {
+    boxHeight = 480;
+    const { box } = mount(480, KEPT);
+    act(() => observers.forEach((f) => f()));
+    // A position set a frame before: its scroll event is dispatched in the next frame, before
+    // the observer hears of a panel opened meanwhile.
+    box.scrollTop = box.scrollTop + ROW;
+    expect(shownWhole(box, KEPT, 480)).toBe(true);
+    boxHeight = 240;
+    act(() => void box.dispatchEvent(new Event('scroll')));
+    act(() => observers.forEach((f) => f()));
+    expect(shownWhole(box, KEPT, 240)).toBe(true);
+  });
+
   it('puts right a kept position the box cut short, set while it was taller than the height given', () => {
     boxHeight = 240;
     const { box } = mount(240, KEPT);

@@ -149,6 +149,11 @@ export function useScaledRows(opts: {
       setPos((p) => (p && p.top === next.top && p.viewport === next.viewport ? p : next));
     };
     const read = (): void => take({ top: el.scrollTop, viewport: el.clientHeight });
+    // A scroll moves the position only: the box's height is the observer's to report. A scroll
+    // event that came between a change of height and its observation (a position set a frame
+    // before) would otherwise take the new height first, and the anchor check below would see
+    // no change and leave the cursor's row hidden under the panel.
+    const scrolled = (): void => take({ top: el.scrollTop, viewport: known.current?.viewport ?? el.clientHeight });
     // The box changed height: the anchor, if the box showed it whole, is scrolled back into view
     // (a panel opened below the list, or a reload's panel drawn after the list, hides the cursor's
     // row otherwise). A row the user had scrolled away from stays away.
@@ -172,7 +177,7 @@ export function useScaledRows(opts: {
       }
       read();
     }
-    el.addEventListener('scroll', read, { passive: true });
+    el.addEventListener('scroll', scrolled, { passive: true });
     const ro =
       typeof ResizeObserver === 'undefined'
         ? null
@@ -195,7 +200,7 @@ export function useScaledRows(opts: {
           });
     ro?.observe(el);
     return () => {
-      el.removeEventListener('scroll', read);
+      el.removeEventListener('scroll', scrolled);
       ro?.disconnect();
     };
     // Only on mount: a list for another source is another component (keyed by it).

@@ -21,9 +21,20 @@ export class RecordingClient implements ApiClient {
     return new Promise((resolve) => this.waiting.push({ pred, resolve }));
   }
 
-  /** An event matching `pred` pushed already, or else the next one. */
-  seenOrNext(pred: (e: ApiEvent) => boolean): Promise<ApiEvent> {
+  /**
+   * An event matching `pred` pushed already, or else the next one. Rejects after `failAfterMs`
+   * naming every event seen (a failure guard, not a wait: the answer comes with the event).
+   */
+  seenOrNext(pred: (e: ApiEvent) => boolean, failAfterMs = 15_000): Promise<ApiEvent> {
     const seen = this.events.find(pred);
-    return seen ? Promise.resolve(seen) : this.next(pred);
+    if (seen) return Promise.resolve(seen);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const failed = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no matching event in ${failAfterMs} ms; got ${JSON.stringify(this.events)}`)),
+        failAfterMs,
+      );
+    });
+    return Promise.race([this.next(pred), failed]).finally(() => clearTimeout(timer));
   }
 }

@@ -15,20 +15,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type {
-  ApiEvent,
-  ChainItems,
-  LeafView,
-  RawLine,
-  SessionInfo,
-  SessionSummary,
-  TreeRowsResult,
-} from '../../shared/api';
+import type { ChainItems, LeafView, RawLine, SessionInfo, SessionSummary, TreeRowsResult } from '../../shared/api';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { Ledger } from '../core/ledger';
-import { ApiError, type ApiClient } from './api-backend';
+import { ApiError } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
 import { makeWritable } from '../../test-support/make-writable';
+import { RecordingClient } from '../../test-support/recording-client';
 
 const FIXTURES = join(__dirname, '../../../../shared/fixtures');
 const BIG = 'agents/vak/sessions/70929a3c84065db2/01a1f7f8-3000-7bce-9f84-9a13f02868af.jsonl';
@@ -40,24 +33,6 @@ const VERIFY = JSON.parse(readFileSync(join(FIXTURES, 'demo-home.verify.json'), 
 
 let dir: string;
 let backend: ExplorerBackend;
-
-class TestClient implements ApiClient {
-  events: ApiEvent[] = [];
-  constructor(readonly id: string) {}
-  push(e: ApiEvent): void {
-    this.events.push(e);
-  }
-  /** Waits for an event matching `pred` (fails after `ms`). */
-  async next(pred: (e: ApiEvent) => boolean, ms = 15_000): Promise<ApiEvent> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const e = this.events.find(pred);
-      if (e) return e;
-      if (Date.now() > end) throw new Error(`no matching event in ${ms} ms; got ${JSON.stringify(this.events)}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-}
 
 const leafReq = (key: string, leaf: string | null = null) => ({
   key,
@@ -107,7 +82,7 @@ afterEach(async () => {
 });
 
 describe('ExplorerBackend requests', () => {
-  const c = new TestClient('c1');
+  const c = new RecordingClient('c1');
 
   it('answers getHome and lists every session with real cwd and links', async () => {
     expect(await backend.call('getHome', {}, c)).toEqual({ home: join(dir, 'home'), isDemo: false, label: 'test' });
@@ -299,11 +274,11 @@ describe('ExplorerBackend requests', () => {
   });
 
   it('serves the page of the new active leaf once an append moves it', async () => {
-    const watcher = new TestClient('holding');
+    const watcher = new RecordingClient('holding');
     await backend.call('subscribe', { topic: 'session', key: BIG }, watcher);
     const id = randomUUID();
     appendFromOtherProcess(join(dir, 'home', BIG), id, VERIFY[BIG].active_leaf);
-    await watcher.next((e) => e.type === 'session' && e.change === 'appended');
+    await watcher.seenOrNext((e) => e.type === 'session' && e.change === 'appended');
     const page = (await backend.call(
       'getTreeRows',
       { key: BIG, start: 0, count: 16, foldAudit: false, holding: 'activeLeaf' },
@@ -349,7 +324,7 @@ describe('ExplorerBackend branch and live updates', () => {
   });
 
   it('branches, and the append reaches session and library subscribers', async () => {
-    const c = new TestClient('c2');
+    const c = new RecordingClient('c2');
     await backend.call('subscribe', { topic: 'session', key: BIG }, c);
     await backend.call('subscribe', { topic: 'library' }, c);
     const parent = VERIFY[BIG].active_leaf;
@@ -360,9 +335,9 @@ describe('ExplorerBackend branch and live updates', () => {
     )) as {
       id: string;
     };
-    const e = await c.next((x) => x.type === 'session' && x.change === 'appended');
+    const e = await c.seenOrNext((x) => x.type === 'session' && x.change === 'appended');
     expect(e).toMatchObject({ key: BIG, activeLeaf: r.id, newIds: [r.id], entryCount: VERIFY[BIG].entries + 1 });
-    const lib = await c.next((x) => x.type === 'library');
+    const lib = await c.seenOrNext((x) => x.type === 'library');
     expect(lib.type === 'library' && lib.changed[0].key).toBe(BIG);
     await expectApiError(
       backend.call('branch', { key: BIG, parentId: parent, text: '  ', idempotencyKey: randomUUID() }, c),
@@ -377,7 +352,7 @@ describe('ExplorerBackend branch and live updates', () => {
   });
 
   it('a branch is answered once its session has read the new line: the new leaf is there at once', async () => {
-    const c = new TestClient('c3');
+    const c = new RecordingClient('c3');
     const parent = VERIFY[BIG].active_leaf;
     const r = (await backend.call(
       'branch',
@@ -390,7 +365,7 @@ describe('ExplorerBackend branch and live updates', () => {
   });
 
   it('refuses to branch while an agent holds the lock', async () => {
-    const c = new TestClient('c3');
+    const c = new RecordingClient('c3');
     const path = join(dir, 'home', BIG);
     const before = statSync(path).size;
     // The holder says when it has the lock: a branch tried before that would be appended.
@@ -412,7 +387,7 @@ describe('ExplorerBackend branch and live updates', () => {
   });
 
   it('reads only the appended bytes when another process appends', async () => {
-    const c = new TestClient('c4');
+    const c = new RecordingClient('c4');
     await backend.call('subscribe', { topic: 'session', key: BIG }, c);
     const s = backend.cache.get(BIG)!;
     let read = 0;
@@ -426,7 +401,7 @@ describe('ExplorerBackend branch and live updates', () => {
     const path = join(dir, 'home', BIG);
     const lastLine = s.ledger.index.length[s.ledger.index.count - 1] + 1;
     const appended = appendFromOtherProcess(path, 'other-1', VERIFY[BIG].active_leaf);
-    const e = await c.next((x) => x.type === 'session' && x.change === 'appended');
+    const e = await c.seenOrNext((x) => x.type === 'session' && x.change === 'appended');
     expect(e).toMatchObject({ newIds: ['other-1'], activeLeaf: 'other-1' });
     // The new bytes (twice: indexed, then read back for the delta's row text), plus the last
     // line already read (the append-only check), nothing more.
@@ -436,11 +411,11 @@ describe('ExplorerBackend branch and live updates', () => {
   });
 
   it('reports a shrunk or rewritten file as a reload with a reason, and keeps serving', async () => {
-    const c = new TestClient('c5');
+    const c = new RecordingClient('c5');
     await backend.call('subscribe', { topic: 'session', key: BIG }, c);
     const path = join(dir, 'home', BIG);
     truncateSync(path, statSync(path).size - 500);
-    const e = await c.next((x) => x.type === 'session' && x.change === 'reloaded');
+    const e = await c.seenOrNext((x) => x.type === 'session' && x.change === 'reloaded');
     expect(e.type === 'session' && e.reason).toMatch(/shrank/);
     const info = (await backend.call('openSession', { key: BIG }, c)) as SessionInfo;
     expect(info.appendOnlyBreaks.map((b) => b.reason)).toEqual(['shrunk']);
@@ -453,32 +428,32 @@ describe('ExplorerBackend branch and live updates', () => {
     const at = ix.offset[ix.count - 1] + 10;
     bytes[at] = bytes[at] === 0x61 ? 0x62 : 0x61;
     writeFileSync(path, bytes);
-    const e2 = await c.next((x) => x.type === 'session' && x.change === 'reloaded');
+    const e2 = await c.seenOrNext((x) => x.type === 'session' && x.change === 'reloaded');
     expect(e2.type === 'session' && e2.reason).toMatch(/changed/);
   });
 
   it('sees new agents and sessions, and deletions', async () => {
-    const c = new TestClient('c6');
+    const c = new RecordingClient('c6');
     await backend.call('subscribe', { topic: 'library' }, c);
     await backend.call('subscribe', { topic: 'session', key: CHILD }, c);
     const d = join(dir, 'home/agents/newbie/sessions/70929a3c84065db2');
     mkdirSync(d, { recursive: true });
     copyFileSync(join(dir, 'home', CHILD), join(d, 'fresh.jsonl'));
-    const added = await c.next((x) => x.type === 'library' && x.changed.some((s) => s.agent === 'newbie'));
+    const added = await c.seenOrNext((x) => x.type === 'library' && x.changed.some((s) => s.agent === 'newbie'));
     expect(added.type === 'library' && added.changed[0].key).toBe(
       'agents/newbie/sessions/70929a3c84065db2/fresh.jsonl',
     );
     rmSync(join(dir, 'home', CHILD));
-    const gone = await c.next((x) => x.type === 'library' && x.removed.includes(CHILD));
+    const gone = await c.seenOrNext((x) => x.type === 'library' && x.removed.includes(CHILD));
     expect(gone).toBeTruthy();
-    await c.next((x) => x.type === 'session' && x.change === 'removed' && x.key === CHILD);
+    await c.seenOrNext((x) => x.type === 'session' && x.change === 'removed' && x.key === CHILD);
     const list = (await backend.call('listSessions', {}, c)) as SessionSummary[];
     expect(list.map((s) => s.key)).not.toContain(CHILD);
   });
 
   it('drops a client and its subscriptions on disconnect', async () => {
-    const c = new TestClient('c7');
-    const witness = new TestClient('c7-witness');
+    const c = new RecordingClient('c7');
+    const witness = new RecordingClient('c7-witness');
     const { subscription } = (await backend.call('subscribe', { topic: 'session', key: BIG }, c)) as {
       subscription: string;
     };
@@ -487,16 +462,16 @@ describe('ExplorerBackend branch and live updates', () => {
     await expectApiError(backend.call('unsubscribe', { subscription }, c), 'not_found');
     appendFromOtherProcess(join(dir, 'home', BIG), 'after-disconnect', VERIFY[BIG].active_leaf);
     // A client still subscribed hears of the append: by then the one that left would have too.
-    await witness.next((e) => e.type === 'session' && e.key === BIG, 15_000);
+    await witness.seenOrNext((e) => e.type === 'session' && e.key === BIG, 15_000);
     expect(c.events).toEqual([]);
   });
 });
 
 describe('a session’s figures', () => {
   it('carry the active leaf’s row, folded and not, as findRow answers it', async () => {
-    const info = (await backend.call('openSession', { key: BIG }, new TestClient('c-info'))) as SessionInfo;
+    const info = (await backend.call('openSession', { key: BIG }, new RecordingClient('c-info'))) as SessionInfo;
     const find = (foldAudit: boolean) =>
-      backend.call('findRow', { key: BIG, id: info.activeLeaf, foldAudit }, new TestClient('c-info'));
+      backend.call('findRow', { key: BIG, id: info.activeLeaf, foldAudit }, new RecordingClient('c-info'));
     expect(info.activeLeafRows).toEqual({
       row: ((await find(false)) as { row: number }).row,
       foldedRow: ((await find(true)) as { row: number }).row,

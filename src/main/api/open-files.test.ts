@@ -3,32 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, OpenFileOutcome, RecentFiles, SessionInfo, SessionSummary } from '../../shared/api';
+import type { OpenFileOutcome, RecentFiles, SessionInfo, SessionSummary } from '../../shared/api';
 import { FIXTURES } from '../../test-support/fixtures';
+import { RecordingClient } from '../../test-support/recording-client';
 import { useTempDir } from '../../test-support/temp-dir';
 import { Ledger } from '../core/ledger';
-import { ApiError, type ApiClient } from './api-backend';
+import { ApiError } from './api-backend';
 import { ExplorerBackend } from './explorer-backend';
 
 const tempDir = useTempDir('vak-open-files-');
 const LINEAR = join(FIXTURES, 'linear.jsonl');
-
-class TestClient implements ApiClient {
-  events: ApiEvent[] = [];
-  constructor(readonly id: string) {}
-  push(e: ApiEvent): void {
-    this.events.push(e);
-  }
-  async next(pred: (e: ApiEvent) => boolean, ms = 15_000): Promise<ApiEvent> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const e = this.events.find(pred);
-      if (e) return e;
-      if (Date.now() > end) throw new Error(`no matching event in ${ms} ms; got ${JSON.stringify(this.events)}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-}
 
 const backends: ExplorerBackend[] = [];
 let holder: ChildProcess | null = null;
@@ -89,7 +73,7 @@ describe('files opened by path', () => {
     const dir = tempDir();
     const path = copyOf(LINEAR, dir);
     const { b } = await backendWith([path], { userDataDir: join(dir, 'data') });
-    const c = new TestClient('c1');
+    const c = new RecordingClient('c1');
     const list = (await b.call('listSessions', {}, c)) as SessionSummary[];
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ key: 'opened/0.jsonl', openedPath: path, cwdMismatch: false, unreadable: null });
@@ -102,11 +86,11 @@ describe('files opened by path', () => {
     const dir = tempDir();
     const path = copyOf(LINEAR, dir);
     const { b } = await backendWith([path], { userDataDir: join(dir, 'data') });
-    const c = new TestClient('c2');
+    const c = new RecordingClient('c2');
     await b.call('subscribe', { topic: 'session', key: 'opened/0.jsonl' }, c);
     const leaf = b.cache.get('opened/0.jsonl')!.ledger.index;
     appendFromOtherProcess(path, 'colleague-1', leaf.ids[leaf.activeLeaf]);
-    const e = await c.next((x) => x.type === 'session' && x.change === 'appended');
+    const e = await c.seenOrNext((x) => x.type === 'session' && x.change === 'appended');
     expect(e).toMatchObject({ key: 'opened/0.jsonl', newIds: ['colleague-1'], activeLeaf: 'colleague-1' });
   });
 
@@ -114,7 +98,7 @@ describe('files opened by path', () => {
     const dir = tempDir();
     const path = copyOf(LINEAR, dir);
     const { b } = await backendWith([path], { userDataDir: join(dir, 'data') });
-    const c = new TestClient('c9');
+    const c = new RecordingClient('c9');
     const text = readFileSync(path, 'utf8');
     const word = 'ParseError';
     expect(text).toContain(word);
@@ -136,7 +120,7 @@ describe('files opened by path', () => {
     const dir = tempDir();
     const path = copyOf(LINEAR, dir);
     const { b } = await backendWith([path], { userDataDir: join(dir, 'data') });
-    const c = new TestClient('c3');
+    const c = new RecordingClient('c3');
     const info = (await b.call('openSession', { key: 'opened/0.jsonl' }, c)) as SessionInfo;
     const before = readFileSync(path);
     const req = {
@@ -177,7 +161,7 @@ describe('files opened by path', () => {
     symlinkSync(path, link);
     const other = copyOf(join(FIXTURES, 'branching.jsonl'), dir, 'other.jsonl');
     const { b } = await backendWith([], { userDataDir: join(dir, 'data'), openByPath: true });
-    const c = new TestClient('c4');
+    const c = new RecordingClient('c4');
     await b.call('subscribe', { topic: 'library' }, c);
     const outcomes = await b.openFiles([path, link, other]);
     expect(outcomes).toEqual([
@@ -185,9 +169,9 @@ describe('files opened by path', () => {
       { path: link, key: 'opened/0.jsonl' },
       { path: other, key: 'opened/1.jsonl' },
     ]);
-    const lib = await c.next((e) => e.type === 'library');
+    const lib = await c.seenOrNext((e) => e.type === 'library');
     expect(lib.type === 'library' && lib.changed.map((s) => s.key)).toEqual(['opened/0.jsonl', 'opened/1.jsonl']);
-    expect(await c.next((e) => e.type === 'opened')).toEqual({ type: 'opened', outcomes });
+    expect(await c.seenOrNext((e) => e.type === 'opened')).toEqual({ type: 'opened', outcomes });
   });
 
   it('refuses a directory, a FIFO, a file that is not a ledger and one too big, naming each; nothing is opened', async () => {
@@ -214,8 +198,8 @@ describe('files opened by path', () => {
     expect(problems[3]).not.toMatch(/just some words/); // never quotes the file
     expect(problems[4]).toMatch(new RegExp(`^${big} is \\d+ bytes, more than the 1000 bytes`));
     expect(problems[5]).toBe(`${missing} does not exist`);
-    expect(await b.call('listSessions', {}, new TestClient('c5'))).toEqual([]);
-    expect(((await b.call('listRecentFiles', {}, new TestClient('c5'))) as RecentFiles).files).toEqual([]);
+    expect(await b.call('listSessions', {}, new RecordingClient('c5'))).toEqual([]);
+    expect(((await b.call('listRecentFiles', {}, new RecordingClient('c5'))) as RecentFiles).files).toEqual([]);
   });
 
   it('accepts a ledger whose header is missing (shown with its warnings, as in a home)', async () => {
@@ -223,7 +207,7 @@ describe('files opened by path', () => {
     const path = copyOf(join(FIXTURES, 'missing-header.jsonl'), dir, 'missing-header.jsonl');
     const { b } = await backendWith([], { userDataDir: join(dir, 'data') });
     expect(await b.openFiles([path])).toEqual([{ path, key: 'opened/0.jsonl' }]);
-    const [row] = (await b.call('listSessions', {}, new TestClient('c6'))) as SessionSummary[];
+    const [row] = (await b.call('listSessions', {}, new RecordingClient('c6'))) as SessionSummary[];
     expect(row.sessionId).toBe('missing-header');
   });
 
@@ -233,7 +217,7 @@ describe('files opened by path', () => {
     const other = copyOf(join(FIXTURES, 'branching.jsonl'), dir, 'other.jsonl');
     const data = join(dir, 'data');
     const { b } = await backendWith([path, other], { userDataDir: data, openByPath: true });
-    const c = new TestClient('c7');
+    const c = new RecordingClient('c7');
     let recent = (await b.call('listRecentFiles', {}, c)) as RecentFiles;
     expect(recent).toEqual({
       openByPath: true,
@@ -258,7 +242,7 @@ describe('files opened by path', () => {
     const dir = tempDir();
     const path = copyOf(LINEAR, dir);
     const { b } = await backendWith([path], { userDataDir: join(dir, 'data') });
-    const c = new TestClient('c8');
+    const c = new RecordingClient('c8');
     const recent = (await b.call('listRecentFiles', {}, c)) as RecentFiles;
     expect(recent.openByPath).toBe(false);
     const err = await b.call('openRecentFile', { path }, c).catch((x: unknown) => x);

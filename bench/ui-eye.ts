@@ -24,7 +24,8 @@
  *   --verbose    every request of the opens, the reload and the reopen, with its timing.
  *   --profile D  CPU profiles of each serve process (`node --cpu-prof`, every thread) in D/<phase>/,
  *                and a Chromium trace of the first open, the clicks, the five quick `j`, the reload and the
- *                reopen (D/first.json, D/clicks.json, D/jfive.json, D/reload.json, D/reopen.json).
+ *                reopen (D/first.json, D/clicks.json, D/jfive.json, D/reload.json, D/reopen.json), with the
+ *                page's JavaScript samples (ProfileChunk events; a `--sourcemap` build names their functions).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -417,12 +418,26 @@ async function longTasksSince(page: Page, since: number): Promise<{ max: number 
   return { max: tasks.length ? Math.max(...tasks) : 0, n: tasks.length };
 }
 
+/** The trace's categories: the timeline's tasks, layout and paint, and the page's JavaScript samples. */
+const TRACE = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8.execute',
+  'blink.user_timing',
+  'toplevel',
+];
+
 /** With `--profile D`: a Chromium trace of `page` into D/name.json until traceEnd. */
 async function traced(browser: Browser, page: Page, name: string): Promise<void> {
   const prof = argOf('--profile');
   if (!prof) return;
   mkdirSync(resolve(prof), { recursive: true });
-  await browser.startTracing(page, { path: join(resolve(prof), `${name}.json`), screenshots: false });
+  await browser.startTracing(page, {
+    path: join(resolve(prof), `${name}.json`),
+    screenshots: false,
+    categories: TRACE,
+  });
 }
 async function traceEnd(browser: Browser): Promise<void> {
   if (argOf('--profile')) await browser.stopTracing();

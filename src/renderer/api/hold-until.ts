@@ -1,6 +1,7 @@
 import type { Api, ApiMethod, CallOptions } from '../../shared/api';
 import { API_METHOD_NAMES } from './api-methods';
 import { cancelledCall } from './bridge-client';
+import { whenIdle } from '../util/after-paint';
 
 /** Which calls wait (a method and its request). */
 export type Held = (method: ApiMethod, req: unknown) => boolean;
@@ -71,10 +72,7 @@ export function afterFirstScreen(shown: Promise<unknown>, capMs: number, win: Wi
       clearTimeout(timer);
       resolve();
     };
-    const idle = (): void => {
-      if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(done, { timeout: capMs });
-      else setTimeout(done, 0);
-    };
+    const idle = (): void => void whenIdle(done, capMs, win);
     shown.then(idle, idle);
   });
 }

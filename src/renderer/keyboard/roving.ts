@@ -4,7 +4,7 @@
  * through every button of every History row and projected message (over a hundred stops before
  * the projected pane). Lists are found by selector, since their rows come and go as they scroll.
  */
-import { afterFramePainted } from '../util/after-paint';
+import { whenIdle } from '../util/after-paint';
 
 /** Lists whose controls are one tab stop between them. */
 export const ROVING_LISTS = [
@@ -14,6 +14,9 @@ export const ROVING_LISTS = [
   '.projected-pane .pane-scroll',
   '.leaf-head .export-menu',
 ] as const;
+
+/** A settle waits for an idle period at most this long (a page kept busy still gets its tab stops). */
+const SETTLE_CAP_MS = 1000;
 
 const CONTROL = 'button, a[href], input, select, textarea, summary, [tabindex]';
 
@@ -56,16 +59,20 @@ export function startRovingLists(root: HTMLElement, selectors: readonly string[]
   };
   const settleAll = () => root.querySelectorAll(selector).forEach(settle);
 
-  // Rows mount and unmount as lists scroll: settle once per frame after any change, once the frame
-  // is painted. Reading the controls' boxes inside the frame's callback forced its whole layout
-  // there, before new rows could show; after the paint the layout is clean and the reads are cheap.
+  // Rows mount and unmount as lists scroll: settle after any change, in the page's next idle
+  // period. The settle reads the controls' boxes. Inside a frame's callback that forced the frame's
+  // whole layout before new rows could show; in a task queued after the paint it still ran between
+  // a session's answers (its shell drawn, its rows not yet) and laid out the shell's new DOM there.
+  // Idle, the layout is the last paint's and the reads are cheap. A Tab pressed before then
+  // settles at once, so the key always finds one stop per list.
   let pending: (() => void) | null = null;
+  const settleNow = () => {
+    pending = null;
+    settleAll();
+  };
   const schedule = () => {
     if (pending !== null) return;
-    pending = afterFramePainted(() => {
-      pending = null;
-      settleAll();
-    });
+    pending = whenIdle(settleNow, SETTLE_CAP_MS);
   };
   const observer = new MutationObserver(schedule);
   observer.observe(root, { childList: true, subtree: true });
@@ -79,6 +86,13 @@ export function startRovingLists(root: HTMLElement, selectors: readonly string[]
     if (!list || !t.matches(CONTROL)) return;
     current.set(list, t);
     settle(list);
+  };
+
+  // (on the document: a Tab pressed with nothing focused is the body's, outside the root)
+  const onTab = (e: KeyboardEvent) => {
+    if (e.key !== 'Tab' || pending === null) return;
+    pending();
+    settleNow();
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -104,6 +118,7 @@ export function startRovingLists(root: HTMLElement, selectors: readonly string[]
 
   root.addEventListener('focusin', onFocusIn);
   root.addEventListener('keydown', onKeyDown);
+  root.ownerDocument.addEventListener('keydown', onTab, { capture: true });
   settleAll();
   return () => {
     observer.disconnect();
@@ -111,5 +126,6 @@ export function startRovingLists(root: HTMLElement, selectors: readonly string[]
     root.removeEventListener('scroll', schedule, { capture: true });
     root.removeEventListener('focusin', onFocusIn);
     root.removeEventListener('keydown', onKeyDown);
+    root.ownerDocument.removeEventListener('keydown', onTab, { capture: true });
   };
 }

@@ -1,4 +1,5 @@
 import { useSyncExternalStore, type ComponentType } from 'react';
+import { whenIdle } from './after-paint';
 
 /**
  * Parts of the explorer that a first screen (the library, a session's tree and panes) never draws
@@ -67,10 +68,7 @@ export function preloadLazyParts(): Promise<void> {
  * their fetch, compile and evaluation then run after the session's rows and panes, not before.
  */
 export function preloadAfter(shown: Promise<unknown>, win: Window = window): void {
-  const start = (): void => {
-    if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(() => void preloadLazyParts());
-    else setTimeout(() => void preloadLazyParts(), 0);
-  };
+  const start = (): void => void whenIdle(() => void preloadLazyParts(), undefined, win);
   shown.then(start, start);
 }
 

@@ -74,7 +74,8 @@ describe('turn cache', () => {
       expect(b.summary.plan[0].tokens).toBeLessThan(a.summary.plan[0].tokens);
       // Each branch again, and a leaf without the presentation: every turn reused, each in its own shape.
       planned('uA2');
-      expect(cache.callsIndexed).toBe(1); // (reusing u1 on A asks whether B's presentation acks c1)
+      // Reusing u1 on A asks whether B's presentation acks c1: the pending call is looked up, not indexed.
+      expect(cache.callsIndexed).toBe(0);
       planned('uB2');
       const a1 = planned('aA'); // closed: u1, uA (answered)
       expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 6, turnsNoted: noted[2] });

@@ -317,13 +317,20 @@ export class TurnCache {
    */
   private staleOf(ctx: ChainContext): Set<FullTurnFacts> {
     if (this.stale?.ctx === ctx) return this.stale.facts;
-    this.indexUnacked();
     const facts = new Set<FullTurnFacts>();
-    for (const id of ctx.presentations.keys()) {
-      const list = this.unacked.get(id);
-      if (list === undefined) continue;
-      if (Array.isArray(list)) for (const f of list) facts.add(f);
-      else facts.add(list);
+    const shown = ctx.presentations;
+    if (shown.size > 0) {
+      for (const id of shown.keys()) {
+        const list = this.unacked.get(id);
+        if (list === undefined) continue;
+        if (Array.isArray(list)) for (const f of list) facts.add(f);
+        else facts.add(list);
+      }
+      // The pending calls are looked up, not indexed: a reopen's kept facts hold every unacked call
+      // of the session (a 1 GiB one: over a hundred thousand), and putting them all in a map took
+      // most of its first leaf's lookups; a chain presents a few hundred.
+      const { pendingIds: ids, pendingFacts: pending } = this;
+      for (let k = 0; k < ids.length; k++) if (shown.has(ids[k])) facts.add(pending[k]);
     }
     this.stale = { ctx, facts };
     return facts;

@@ -106,7 +106,10 @@ export function nearestPlanned(
 ): Meeting | null {
   const usable = kept.filter((f) => f.bpt === bpt && f.turnIndex.turns.length > 0);
   if (usable.length === 0) return null;
-  const at = usable.map((f) => f.chain.length - 1);
+  // Each cursor starts at the last entry at or before the leaf, found by halving: from the chain's
+  // end it walked every entry below the leaf (a key on a 1 GiB session's chain: hundreds of
+  // thousands, per kept chain, per key).
+  const at = usable.map((f) => lastAtOrBefore(f.chain.length, (p) => f.chain[p], leaf));
   const path: number[] = [];
   for (let i = leaf; i >= 0; i = index.parent[i]) {
     for (let c = 0; c < usable.length; c++) {

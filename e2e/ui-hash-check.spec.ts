@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { generateSession } from '../src/generator';
 import { cwdHash } from '../src/main/core/fnv1a64';
 import { sessionKey } from '../src/shared/session-key';
-import { expect, screenshot, sessionHash, test, verify } from './ui-fixture';
+import { expect, screenshot, test, verify } from './ui-fixture';
 
 test('a big session: warnings counted "…" until the hash chain is checked, then its mismatches', async ({
   page,
@@ -36,9 +36,38 @@ test('a big session: warnings counted "…" until the hash chain is checked, the
       if (seen && window.__warnings.at(-1) !== seen) window.__warnings.push(seen);
     }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });`,
   });
-  await served.open(page, sessionHash(key));
+  // The check of 6 MB can end before the page has drawn the open's answer (a quick machine, a busy
+  // page), and the page then never shows the state this test is about. So the server's frames
+  // from its `checked` event on are held, in order, until the page shows the check pending: the
+  // page must draw it from the open's answer alone (which the backend sends after its first read
+  // step, before the check).
+  let release = (): void => undefined;
+  const drawnPending = new Promise<void>((resolve) => (release = resolve));
+  let checkedSent = false;
+  await page.routeWebSocket(/\/api\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    let holding = false;
+    server.onMessage((m) => {
+      if (!holding && typeof m === 'string' && /"change":"checked"/.test(m)) holding = true;
+      if (!holding) return ws.send(m);
+      void drawnPending.then(() => {
+        checkedSent = true;
+        ws.send(m);
+      });
+    });
+  });
+  // Opened from the library, so the open's answer comes over the socket (a page opened on the
+  // session's link asks it over HTTP with its first screen, answered at the read's end).
+  await served.open(page);
+  await page.locator(`button.session-item[data-session-key="${key}"]`).click();
   const button = page.locator('footer.plan-bar').getByRole('button', { name: /^warnings/ });
+  await expect(button).toHaveText('warnings 0…', { timeout: 30_000 });
+  await expect(button).toHaveAttribute('title', 'Checking the hash chain: hash mismatches are not counted yet');
+  expect(checkedSent).toBe(false);
+  release();
   await expect(button).toHaveText(`warnings ${mismatches}`, { timeout: 30_000 });
+  expect(checkedSent).toBe(true); // (the page's socket went through the route: the event was held)
   await expect(button).not.toHaveAttribute('title');
   // The library row of that session (its folder is the one cwd group with that title) counts them too.
   const group = page

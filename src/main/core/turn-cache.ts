@@ -88,9 +88,11 @@ export class TurnCache {
    */
   private readonly unacked = new Map<string, FullTurnFacts | FullTurnFacts[]>();
   /**
-   * Pairs (tool_use_id, facts) not in `unacked` yet, in order: indexed when facts are first reused
-   * (`staleOf`) or kept. A first leaf shapes every closed turn and reuses none: indexing its ~14k
-   * calls as it went took ~15 ms of a 100 MB session's first open, before its panes.
+   * Pairs (tool_use_id, facts) not in `unacked` yet, in order: indexed only where every one is
+   * asked for (`factsToReshape`, `export`). A first leaf shapes every closed turn and a reopen
+   * restores them all from the kept index (a 1 GiB session: over a hundred thousand calls); indexing
+   * them was the largest part of either's leaf view, while `staleOf` needs only the few hundred a
+   * chain presents, and looks those up in this list.
    */
   private pendingIds: string[] = [];
   private pendingFacts: FullTurnFacts[] = [];
@@ -326,9 +328,7 @@ export class TurnCache {
         if (Array.isArray(list)) for (const f of list) facts.add(f);
         else facts.add(list);
       }
-      // The pending calls are looked up, not indexed: a reopen's kept facts hold every unacked call
-      // of the session (a 1 GiB one: over a hundred thousand), and putting them all in a map took
-      // most of its first leaf's lookups; a chain presents a few hundred.
+      // (the pending calls looked up where they are: see `pendingIds`)
       const { pendingIds: ids, pendingFacts: pending } = this;
       for (let k = 0; k < ids.length; k++) if (shown.has(ids[k])) facts.add(pending[k]);
     }

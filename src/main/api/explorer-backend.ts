@@ -380,15 +380,30 @@ export class ExplorerBackend implements ApiBackend {
    * the whole file. Answers about a leaf are never about part of its chain.
    */
   private async sessionHolding(key: SessionKey, client: ApiClient, id: string | null): Promise<OpenSession> {
-    const s = await this.session(key, client);
-    if (!s.reading || (id !== null && s.ledger.indexOf(id) !== undefined)) return s;
-    return this.session(key, client, 'whole');
+    return (await this.holdingRead(key, client, id)).s;
   }
 
-  /** The session of a leaf request, with the leaf's plan made (in steps) and kept. */
+  /** sessionHolding, and whether the request waited for the read's end. */
+  private async holdingRead(
+    key: SessionKey,
+    client: ApiClient,
+    id: string | null,
+  ): Promise<{ s: OpenSession; waited: boolean }> {
+    const s = await this.session(key, client);
+    if (!s.reading || (id !== null && s.ledger.indexOf(id) !== undefined)) return { s, waited: false };
+    return { s: await this.session(key, client, 'whole'), waited: true };
+  }
+
+  /**
+   * The session of a leaf request, with the leaf's plan made (in steps) and kept. A leaf that
+   * waited for a first read's end is planned in one go, before the step that announces that end
+   * (queued for the next turn: SessionCache.acquireWhole). That step sums every entry read, and its
+   * event makes the page lay its tree out again: between the plan's steps, the two would share the
+   * cores with it while the user waits for these panes. (A cancel is then seen at the plan's end.)
+   */
   private async leafPlanned(req: LeafRequest, client: ApiClient, signal?: CancelSignal): Promise<OpenSession> {
-    const s = await this.sessionHolding(req.key, client, req.leaf);
-    await leafContextInSteps(s, req, signal);
+    const { s, waited } = await this.holdingRead(req.key, client, req.leaf);
+    await leafContextInSteps(s, req, signal, waited ? Infinity : undefined);
     return s;
   }
 

@@ -85,8 +85,13 @@ export function leafContext(s: OpenSession, req: LeafRequest, signal?: CancelSig
  * long chain, or a new bytes_per_token, reads every turn again): callers run it first, and
  * then find the context kept.
  */
-export function leafContextInSteps(s: OpenSession, req: LeafRequest, signal?: CancelSignal): Promise<LeafContext> {
-  return runInSteps(leafContextSteps(s, req, signal), signal);
+export function leafContextInSteps(
+  s: OpenSession,
+  req: LeafRequest,
+  signal?: CancelSignal,
+  stepMs?: number,
+): Promise<LeafContext> {
+  return runInSteps(leafContextSteps(s, req, signal), signal, stepMs);
 }
 
 function* leafContextSteps(s: OpenSession, req: LeafRequest, signal?: CancelSignal): Generator<void, LeafContext> {

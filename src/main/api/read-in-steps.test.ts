@@ -192,10 +192,10 @@ describe('a first open read in steps', () => {
     expect(await shown(b, c)).toEqual(whole);
   });
 
-  // The leaf's plan is made in steps (no request holds the worker for long), so the step that
-  // announces the end of the read may now come before or after the panes: what matters is that the
-  // panes are the whole file's active leaf, the one that announcement names.
-  it("the active leaf's panes asked while the file is read are the whole file's", async () => {
+  // The leaf that waited for the read is planned before the step that announces the read's end
+  // (which sums every entry and makes a page redraw its tree): the panes come first, and are the
+  // whole file's active leaf, the one that announcement names.
+  it("the active leaf's panes asked while the file is read are the whole file's, answered before its end is announced", async () => {
     // Over 4 MiB after the first step: the rest is read in two parts, with a turn of the event loop
     // between them in which the next step is asked for (queued behind that read).
     const g = generateSession({ seed: 6, bytes: 5_000_000, cwd: '/home/ana/projects/vak' });
@@ -206,9 +206,19 @@ describe('a first open read in steps', () => {
     const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
     expect(first.reading).not.toBeNull();
     const req = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {}, pagedMessages: true };
-    const view = (await b.call('getLeafView', req, c)) as LeafView;
     const ended = (e: ApiEvent): boolean => e.type === 'session' && e.reading === null;
+    // Every piece of work seems to take 50 ms: work in steps would pause after each one.
+    let t = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (t += 50));
+    let view: LeafView;
+    try {
+      view = (await b.call('getLeafView', req, c)) as LeafView;
+    } finally {
+      now.mockRestore();
+    }
+    const announcedFirst = c.events.some(ended);
     const end = await c.until(ended);
+    expect(announcedFirst).toBe(false);
     // The panes were the whole file's active leaf's, which the announcement then names.
     expect(end.type === 'session' && [end.entryCount, end.activeLeaf]).toEqual([g.entries, view.leaf]);
   });

@@ -49,7 +49,7 @@ import { leafContextInSteps } from './leaf-context';
 import { chainItems, leafView, projectedMessage, projectedMessages } from './leaf-view';
 import { planTurns } from './plan-turns';
 import { rawLine } from './raw-line';
-import { acquireSession, type SessionHow } from './session-access';
+import { acquireHolding, acquireSession, type SessionHow } from './session-access';
 import { activeWork, workItems } from './session-info';
 import { featureHandlers, FeatureApi } from './feature-handlers';
 import { allSecretCounts, NO_SURVEY } from './secret-handlers';
@@ -374,24 +374,9 @@ export class ExplorerBackend implements ApiBackend {
     return acquireSession(this.cache, key, client, how);
   }
 
-  /**
-   * An open session that holds entry `id` — or, for null, its active leaf — as the file has it:
-   * while a first open still reads in steps, an entry not read yet and the active leaf wait for
-   * the whole file. Answers about a leaf are never about part of its chain.
-   */
+  /** An open session that holds entry `id` (null: its active leaf): see acquireHolding. */
   private async sessionHolding(key: SessionKey, client: ApiClient, id: string | null): Promise<OpenSession> {
-    return (await this.holdingRead(key, client, id)).s;
-  }
-
-  /** sessionHolding, and whether the request waited for the read's end. */
-  private async holdingRead(
-    key: SessionKey,
-    client: ApiClient,
-    id: string | null,
-  ): Promise<{ s: OpenSession; waited: boolean }> {
-    const s = await this.session(key, client);
-    if (!s.reading || (id !== null && s.ledger.indexOf(id) !== undefined)) return { s, waited: false };
-    return { s: await this.session(key, client, 'whole'), waited: true };
+    return (await acquireHolding(this.cache, key, client, id)).s;
   }
 
   /**
@@ -402,7 +387,7 @@ export class ExplorerBackend implements ApiBackend {
    * cores with it while the user waits for these panes. (A cancel is then seen at the plan's end.)
    */
   private async leafPlanned(req: LeafRequest, client: ApiClient, signal?: CancelSignal): Promise<OpenSession> {
-    const { s, waited } = await this.holdingRead(req.key, client, req.leaf);
+    const { s, waited } = await acquireHolding(this.cache, req.key, client, req.leaf);
     await leafContextInSteps(s, req, signal, waited ? Infinity : undefined);
     return s;
   }

@@ -39,3 +39,19 @@ export async function acquireSession(
     throw new ApiError('internal', `cannot read ${key}: ${(e as Error).message}`);
   }
 }
+
+/**
+ * An open session that holds entry `id` — or, for null, its active leaf — as the file has it:
+ * while a first open still reads in steps, an entry not read yet and the active leaf wait for
+ * the whole file (`waited`). Answers about a leaf are never about part of its chain.
+ */
+export async function acquireHolding(
+  cache: SessionCache,
+  key: SessionKey,
+  client: ApiClient,
+  id: string | null,
+): Promise<{ s: OpenSession; waited: boolean }> {
+  const s = await acquireSession(cache, key, client);
+  if (!s.reading || (id !== null && s.ledger.indexOf(id) !== undefined)) return { s, waited: false };
+  return { s: await acquireSession(cache, key, client, 'whole'), waited: true };
+}

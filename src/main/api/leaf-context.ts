@@ -81,9 +81,9 @@ export function leafContext(s: OpenSession, req: LeafRequest, signal?: CancelSig
 }
 
 /**
- * `leafContext` in steps of ~STEP_MS, other requests answered between them (a new leaf of a
- * long chain, or a new bytes_per_token, reads every turn again): callers run it first, and
- * then find the context kept.
+ * `leafContext` in steps of ~STEP_MS (or `stepMs`: Infinity runs it in one go), other requests
+ * answered between them (a new leaf of a long chain, or a new bytes_per_token, reads every turn
+ * again): callers run it first, and then find the context kept.
  */
 export function leafContextInSteps(
   s: OpenSession,

@@ -20,6 +20,7 @@ const LEDGER_VOCABULARY = [
   'src/shared/session-key',
   'src/shared/format-bytes',
   'src/shared/lru',
+  'src/shared/plan-rows',
 ];
 
 /** What the renderer may take from outside it (besides src/shared): React and the UI's libraries. */

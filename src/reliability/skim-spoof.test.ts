@@ -16,6 +16,7 @@ import { JsonSkim } from '../main/core/json-skim';
 import { LedgerIndex } from '../main/core/ledger-index';
 import { Ledger } from '../main/core/ledger';
 import { planLeaf } from '../main/core/leaf-plan';
+import { allPlanRows } from '../shared/plan-rows';
 import { LineFeeder } from '../main/core/line-feeder';
 import { LineReader } from '../main/core/line-reader';
 import { useTempDir } from '../test-support/temp-dir';
@@ -125,7 +126,7 @@ describe('a ledger line cannot pass its strings off as the skimmer placeholders'
     const app = await Ledger.open(file, { noteFullCosts: BPT });
     try {
       expect(app.fullNotes).not.toBeNull();
-      const plan = planLeaf(app, app.index.activeLeaf, { plan: 'auto', profile: PROFILE }).summary.plan;
+      const plan = allPlanRows(planLeaf(app, app.index.activeLeaf, { plan: 'auto', profile: PROFILE }).planRows);
       expect(plan).toEqual(cliPlan);
     } finally {
       app.close();

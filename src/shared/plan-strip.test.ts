@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanRow } from './ledger-types';
-import { mergeSegments, planStrip, turnAt } from './plan-strip';
+import { mergeSegments, planStrip as stripOfRows, turnAt } from './plan-strip';
+import { planRowsOf } from './plan-rows';
+
+const planStrip = (rows: readonly PlanRow[], isOverridden: (id: string) => boolean, max: number) =>
+  stripOfRows(planRowsOf(rows), isOverridden, max);
 
 const plan = (n: number, fid: (i: number) => PlanRow['fidelity'] = () => 'full'): PlanRow[] =>
   Array.from({ length: n }, (_, i) => ({ turn_id: `t${i}`, fidelity: fid(i), packet_id: null, tokens: 100 + (i % 7) }));

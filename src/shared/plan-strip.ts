@@ -1,4 +1,5 @@
-import type { PlanRow, TurnFidelity } from './ledger-types';
+import type { TurnFidelity } from './ledger-types';
+import type { PlanRows } from './plan-rows';
 
 /** A run of consecutive closed turns drawn as one segment of the plan strip. */
 export interface StripSegment {
@@ -62,31 +63,21 @@ export function mergeSegments(segs: readonly StripSegment[], max: number): Strip
 }
 
 /** The plan's closed turns as at most `max` segments (see mergeSegments). */
-export function planStrip(
-  plan: readonly PlanRow[],
-  isOverridden: (turnId: string) => boolean,
-  max: number,
-): StripSegment[] {
+export function planStrip(plan: PlanRows, isOverridden: (turnId: string) => boolean, max: number): StripSegment[] {
   const singles: StripSegment[] = [];
-  plan.forEach((r, i) => {
-    const overridden = isOverridden(r.turn_id);
+  for (let i = 0; i < plan.length; i++) {
+    const fidelity = plan.fidelity(i);
+    const tokens = plan.tokens(i);
+    const overridden = isOverridden(plan.turnId(i));
     const last = singles.at(-1);
     // Runs merge here already: a plan of thousands of Full turns makes one object, not thousands.
-    if (last && last.fidelity === r.fidelity && last.overridden === overridden) {
+    if (last && last.fidelity === fidelity && last.overridden === overridden) {
       last.count++;
-      last.tokens += r.tokens;
+      last.tokens += tokens;
     } else {
-      singles.push({
-        first: i,
-        count: 1,
-        firstTurnId: r.turn_id,
-        tokens: r.tokens,
-        fidelity: r.fidelity,
-        mixed: false,
-        overridden,
-      });
+      singles.push({ first: i, count: 1, firstTurnId: plan.turnId(i), tokens, fidelity, mixed: false, overridden });
     }
-  });
+  }
   return mergeSegments(singles, max);
 }
 

@@ -12,6 +12,7 @@ import { entryPreview } from '../core/entry-preview';
 import { cwdHash } from '../core/fnv1a64';
 import { Ledger } from '../core/ledger';
 import { project } from '../core/projection';
+import { allPlanRows } from '../../shared/plan-rows';
 import { chainVisibility } from '../core/visibility';
 import { ExplorerBackend } from './explorer-backend';
 import { leafContext } from './leaf-context';
@@ -175,7 +176,7 @@ describe('plan turns', () => {
     ]);
     // The rows are the §6 plan's, in its order; the view counts them.
     const s = await backend.cache.acquire(PACKETS_KEY);
-    const plan = leafContext(s, req(PACKETS_KEY)).lp.summary.plan;
+    const plan = allPlanRows(leafContext(s, req(PACKETS_KEY)).lp.planRows);
     expect(
       all.turns.map(({ turn_id, fidelity, packet_id, tokens }) => ({ turn_id, fidelity, packet_id, tokens })),
     ).toEqual(plan);

@@ -107,7 +107,7 @@ function* leafContextSteps(s: OpenSession, req: LeafRequest, signal?: CancelSign
     { plan: req.plan, profile: req.profile, overrides: new Map(Object.entries(req.overrides)), signal },
     keptFacts(s, entries, leaf, req.profile.bytes_per_token),
   );
-  const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.summary, s.ledger.index.ids, lp.projectedAs);
+  const vc = visibilityContext(lp.chain, lp.ctx.resetPos, lp.turnIndex, lp.planRows, lp.projectedAs);
   const ctx: LeafContext = { leaf, lp, vc, memo: { filtered: new Lru(KEEP_FILTERS) } };
   entries.set(key, ctx);
   return ctx;

@@ -136,8 +136,7 @@ function firstScreen(s: OpenSession, c: LeafContext, count: number, signal?: Can
 export function leafView(s: OpenSession, req: LeafViewRequest, signal?: CancelSignal): LeafView {
   const c = leafContext(s, req, signal);
   const ix = s.ledger.index;
-  const { chain, summary, messageCount } = c.lp;
-  const { plan: _rows, ...projection } = summary;
+  const { chain, summary: projection, messageCount } = c.lp;
   const chainStart = Math.max(0, chain.length - Math.min(SCREEN_CHAIN, req.screen?.chainRows ?? SCREEN_CHAIN));
   const paged = req.pagedMessages === true;
   const whole = paged ? null : messagePage(s, c, 0, messageCount, signal);

@@ -38,11 +38,12 @@ function planFacts(c: LeafContext): PlanFacts {
 /** The plan of a leaf view: counts and the strip (overrides as the request names them, applied or not). */
 export function planOutline(c: LeafContext, overrides: Record<string, unknown>): PlanOutline {
   if (c.memo.outline) return c.memo.outline;
-  const plan = c.lp.summary.plan;
+  const plan = c.lp.planRows;
   const out: PlanOutline = { turns: plan.length, full: 0, card: 0, packet: 0, strip: [] };
-  for (const r of plan) {
-    if (r.fidelity === 'full') out.full++;
-    else if (r.fidelity === 'card') out.card++;
+  for (let k = 0; k < plan.length; k++) {
+    const f = plan.fidelity(k);
+    if (f === 'full') out.full++;
+    else if (f === 'card') out.card++;
     else out.packet++;
   }
   // Most views override nothing: no lookup per turn (thousands) then.
@@ -72,7 +73,7 @@ function planTurn(ledger: Ledger, c: LeafContext, row: PlanRow, k: number): Plan
 /** A window of the plan's turns, or the turns named by id (in plan order), from the cached context. */
 export function planTurns(s: OpenSession, req: PlanTurnsRequest, signal?: CancelSignal): PlanTurns {
   const c = leafContext(s, req, signal);
-  const plan = c.lp.summary.plan;
+  const plan = c.lp.planRows;
   let at: number[];
   if ('ids' in req) {
     const f = planFacts(c);
@@ -86,5 +87,5 @@ export function planTurns(s: OpenSession, req: PlanTurnsRequest, signal?: Cancel
     const end = Math.min(plan.length, start + req.count);
     at = Array.from({ length: end - start }, (_, j) => start + j);
   }
-  return { total: plan.length, turns: at.map((k) => planTurn(s.ledger, c, plan[k], k)) };
+  return { total: plan.length, turns: at.map((k) => planTurn(s.ledger, c, plan.row(k), k)) };
 }

@@ -13,6 +13,7 @@ import { generateSession } from '../../generator';
 import { ledgerBytes } from '../../reliability/ledger-lines';
 import { fixtureCases } from '../../test-support/fixtures';
 import { planLeaf, type PlanOptions } from './leaf-plan';
+import { allPlanRows } from '../../shared/plan-rows';
 import { chainToRoot } from './chain';
 import { MemorySource } from './byte-source';
 import { FullNotes } from './full-notes';
@@ -117,7 +118,7 @@ function expectSameAsWithoutNotes(
         const opts: PlanOptions = { plan, profile };
         const got = planLeaf(noted, leaf, opts);
         const want = project(plain, leaf, opts);
-        expect(got.summary.plan, `leaf ${noted.index.ids[leaf]} ${plan} ${profile.window}`).toEqual(want.plan);
+        expect(allPlanRows(got.planRows), `leaf ${noted.index.ids[leaf]} ${plan} ${profile.window}`).toEqual(want.plan);
         expect(got.messages(0, got.messageCount)).toEqual(want.messages);
       }
     }

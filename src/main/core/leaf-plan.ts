@@ -7,7 +7,15 @@
  * chain) also indexes only the entries after the two chains part (`ChainFacts`, chain-facts.ts),
  * so its cost follows what changed, not the chain's length.
  */
-import type { Fidelity, PlanRow, ProjectedMessage, Projection, TurnOverride } from '../../shared/ledger-types';
+import type {
+  Fidelity,
+  PlanRow,
+  ProjectedMessage,
+  Projection,
+  TurnFidelity,
+  TurnOverride,
+} from '../../shared/ledger-types';
+import { allPlanRows, type PlanRows } from '../../shared/plan-rows';
 import { stringifyJson } from '../../shared/json-text';
 import { atOnce, checkCancelled, type CancelSignal } from './cancel';
 import type { ChainContext, PacketRef } from './chain-context';
@@ -57,9 +65,11 @@ type Segment =
 
 /** The projection of a leaf without its message bodies, and the way to shape any range of them. */
 export interface LeafPlan {
-  /** The projection with `messages` empty: see `messageCount` and `messages()`. */
-  summary: Projection;
+  /** The projection with `messages` empty and without its plan: see `messages()`, `planRows`, `projectionOf`. */
+  summary: Omit<Projection, 'plan'>;
   messageCount: number;
+  /** The plan's rows, made when read: a view reads counts and a window of them, not one object per turn. */
+  planRows: PlanRows;
   /** chain_to_root(leaf), root first. */
   chain: number[];
   ctx: ChainContext;
@@ -156,26 +166,33 @@ export function* planLeafSteps(
   const behind = new Int32Array(n);
   for (const j of result.packetsUsed) behind.fill(j, packets[j].first, packets[j].last + 1);
   const fid = result.fidelity;
-  const plan: PlanRow[] = [];
   /** Message index where each segment starts, and one past the last segment. */
   const segStart = new Int32Array(n + 1);
   let at = head.length;
   for (let k = 0; k < n; k++) {
     segStart[k] = at;
-    const turn = closedTurns[k];
     const f = fid[k];
     if (f === FID_PACKET) {
-      const p = packets[behind[k]];
-      if (p.first === k) at += 1;
-      plan.push({ turn_id: turn.id, fidelity: 'packet', packet_id: p.id, tokens: p.tokens });
-    } else if (f === FID_CARD) {
-      at += 1;
-      plan.push({ turn_id: turn.id, fidelity: 'card', packet_id: null, tokens: costs.card[k] });
-    } else {
-      at += facts[k].sources.length;
-      plan.push({ turn_id: turn.id, fidelity: 'full', packet_id: null, tokens: costs.full[k] });
-    }
+      if (packets[behind[k]].first === k) at += 1;
+    } else if (f === FID_CARD) at += 1;
+    else at += facts[k].sources.length;
   }
+  const fidelityName = (k: number): TurnFidelity =>
+    fid[k] === FID_PACKET ? 'packet' : fid[k] === FID_CARD ? 'card' : 'full';
+  const rowTokens = (k: number): number =>
+    fid[k] === FID_PACKET ? packets[behind[k]].tokens : fid[k] === FID_CARD ? costs.card[k] : costs.full[k];
+  const planRows: PlanRows = {
+    length: n,
+    turnId: (k) => closedTurns[k].id,
+    fidelity: fidelityName,
+    tokens: rowTokens,
+    row: (k): PlanRow => ({
+      turn_id: closedTurns[k].id,
+      fidelity: fidelityName(k),
+      packet_id: fid[k] === FID_PACKET ? packets[behind[k]].id : null,
+      tokens: rowTokens(k),
+    }),
+  };
   /**
    * What stands for closed turn k, made when a message range or a lookup needs it: a leaf's plan
    * keeps typed arrays per turn, not an object per turn (a long chain has tens of thousands).
@@ -266,16 +283,14 @@ export function* planLeafSteps(
   const fidelityOf = (m: number): Fidelity => {
     if (m < head.length) return head[m].fidelity;
     if (m >= tailStart) return tail[m - tailStart].fidelity;
-    const f = fid[segmentAt(segStart, closed.length, m)];
-    return f === FID_PACKET ? 'packet' : f === FID_CARD ? 'card' : 'full';
+    return fidelityName(segmentAt(segStart, closed.length, m));
   };
 
-  const summary: Projection = {
+  const summary: Omit<Projection, 'plan'> = {
     leaf: index.ids[leaf],
     system,
     tools,
     messages: [],
-    plan,
     tokens: {
       system: systemTokens,
       tools: toolsTokens,
@@ -289,6 +304,7 @@ export function* planLeafSteps(
   return {
     summary,
     messageCount,
+    planRows,
     chain,
     ctx,
     base,
@@ -300,6 +316,12 @@ export function* planLeafSteps(
     closedTurns,
     packets: usable,
   };
+}
+
+/** The leaf's whole projection with `messages` (all of them, or none for a summary), every plan row made. */
+export function projectionOf(lp: LeafPlan, messages: ProjectedMessage[]): Projection {
+  const { leaf, system, tools, tokens, over_budget, notes } = lp.summary;
+  return { leaf, system, tools, messages, plan: allPlanRows(lp.planRows), tokens, over_budget, notes };
 }
 
 /** The last k in 0…n-1 with starts[k] ≤ x (-1 when none). */

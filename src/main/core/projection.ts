@@ -4,7 +4,7 @@ import { checkCancelled } from './cancel';
 import { chainToRoot } from './chain';
 import { scanChain, type ChainContext } from './chain-context';
 import type { Ledger } from './ledger';
-import { planLeaf, type LeafPlan, type PlanOptions } from './leaf-plan';
+import { planLeaf, projectionOf, type LeafPlan, type PlanOptions } from './leaf-plan';
 import {
   cardTurn,
   fullTurn,
@@ -23,7 +23,7 @@ import { buildTurnIndex, type Turn, type TurnIndex } from './turn-index';
 
 export type { Fidelity, PlanRow, ProjectedMessage, Projection, ProjectionTokens };
 export { cardTurn, fullTurn, headerContext, usablePackets } from './message-shapes';
-export { planLeaf, type LeafPlan };
+export { planLeaf, projectionOf, type LeafPlan };
 
 export type ProjectOptions = PlanOptions;
 

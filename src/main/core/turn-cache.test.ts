@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { planLeaf } from './leaf-plan';
+import { allPlanRows } from '../../shared/plan-rows';
 import { Ledger } from './ledger';
 import { project } from './projection';
 import { turnColumns, type KeptTurns } from './kept-turns';
@@ -70,8 +71,8 @@ describe('turn cache', () => {
       // Branch B presents c1 after u1: u1's Full shape differs there, so it is shaped again (and uB).
       const b = planned('uB2'); // closed: u1, uB
       expect(cache.stats).toEqual({ turnsProjected: 4, turnsReused: 0, turnsNoted: noted[1] }); // on B, a1 (its card call presented) from its line
-      expect(b.summary.plan[0].turn_id).toBe('u1');
-      expect(b.summary.plan[0].tokens).toBeLessThan(a.summary.plan[0].tokens);
+      expect(b.planRows.turnId(0)).toBe('u1');
+      expect(b.planRows.tokens(0)).toBeLessThan(a.planRows.tokens(0));
       // Each branch again, and a leaf without the presentation: every turn reused, each in its own shape.
       planned('uA2');
       // Reusing u1 on A asks whether B's presentation acks c1: the pending call is looked up, not indexed.
@@ -86,7 +87,7 @@ describe('turn cache', () => {
         ['aA', a1],
       ] as const) {
         const want = fresh(id);
-        expect(p.summary.plan).toEqual(want.plan);
+        expect(allPlanRows(p.planRows)).toEqual(want.plan);
         expect(p.messages(0, p.messageCount)).toEqual(want.messages);
       }
     },
@@ -110,7 +111,7 @@ describe('turn costs kept with the index (reopen is instant)', () => {
     for (const id of [...leaves, 'uB', 'a2']) {
       const p = planLeaf(again, again.indexOf(id)!, opts);
       const want = project(Ledger.fromBytes(LEDGER), again.indexOf(id)!, opts);
-      expect(p.summary.plan).toEqual(want.plan);
+      expect(allPlanRows(p.planRows)).toEqual(want.plan);
       expect(p.messages(0, p.messageCount)).toEqual(want.messages);
     }
     expect(cache.stats.turnsProjected).toBe(0);

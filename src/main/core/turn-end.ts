@@ -27,7 +27,7 @@ import {
   planClosedTurns,
   type EngineOverrides,
 } from './plan-engine';
-import { planLeaf } from './leaf-plan';
+import { planLeaf, projectionOf } from './leaf-plan';
 import { MESSAGE_OVERHEAD } from './tokens';
 import { openAt } from './turn-index';
 
@@ -213,7 +213,7 @@ export class TurnEndPlanner {
     this.work.projections++;
     const { plan, profile } = this.req;
     const lp = planLeaf(this.ledger, this.chain[p], { plan, profile, overrides: this.overrides });
-    const proj = { ...lp.summary, messages: lp.messages(0, lp.messageCount) };
+    const proj = projectionOf(lp, lp.messages(0, lp.messageCount));
     const parts = ownTable({ ...u.parts, full: 0, card: 0, packet: 0 });
     let fixed = u.fixed;
     for (const m of proj.messages) {

@@ -1,4 +1,5 @@
 import type { HiddenReason, Projection } from '../../shared/ledger-types';
+import { planRowsOf, type PlanRows } from '../../shared/plan-rows';
 import { scanChain } from './chain-context';
 import { lastAtOrBefore } from './chain-scan';
 import { isObject } from './entry-types';
@@ -48,29 +49,18 @@ export interface VisibilityContext {
 }
 
 /**
- * Prepares visibility for `chain` (root first) under `projection` (its `plan` is read; its
- * messages only when `projectedAs` is not given), given its reset and TurnIndex.
+ * Prepares visibility for `chain` (root first), given its reset and TurnIndex, where the
+ * projection's messages that name chain position `pos` are `projectedAs(pos)` and row k of its
+ * plan is turn k's (the plan's rows are the closed turns in chain order; the open turn, last,
+ * has none).
  */
 export function visibilityContext(
   chain: readonly number[],
   resetPos: number,
   turnIndex: TurnIndex,
-  projection: Projection,
-  ids: readonly string[],
-  projectedAs?: (pos: number) => number[],
+  plan: PlanRows,
+  projectedAs: (pos: number) => number[],
 ): VisibilityContext {
-  let lookup = projectedAs;
-  if (!lookup) {
-    const byId = new Map<string, number[]>();
-    projection.messages.forEach((m, k) => {
-      for (const id of m.source_ids) {
-        const list = byId.get(id);
-        if (list) list.push(k);
-        else byId.set(id, [k]);
-      }
-    });
-    lookup = (pos) => byId.get(ids[chain[pos]]) ?? [];
-  }
   // TurnIndex keeps `after` in order: the preamble first, then each turn's entries.
   let pos = resetPos + 1 + turnIndex.preamble.length;
   const turnStarts = new Int32Array(turnIndex.turns.length);
@@ -78,19 +68,8 @@ export function visibilityContext(
     turnStarts[k] = pos;
     pos += t.entries.length;
   });
-  // The plan's rows are the closed turns in chain order (the open turn, last, has none), so row k
-  // is turn k: a Map by id (thousands of turns on every new leaf) is built only for a plan that is not so.
-  const plan = projection.plan;
-  const turns = turnIndex.turns;
-  let aligned = plan.length <= turns.length;
-  for (let k = 0; aligned && k < plan.length; k++) aligned = plan[k].turn_id === turns[k].id;
-  let fidelityOf: (k: number) => string | undefined;
-  if (aligned) fidelityOf = (k) => (k < plan.length ? plan[k].fidelity : undefined);
-  else {
-    const byId = new Map(plan.map((p) => [p.turn_id, p.fidelity]));
-    fidelityOf = (k) => byId.get(turns[k].id);
-  }
-  return { chain, resetPos, projectedAs: lookup, turnStarts, turns, turnsEnd: pos, fidelityOf };
+  const fidelityOf = (k: number): string | undefined => (k < plan.length ? plan.fidelity(k) : undefined);
+  return { chain, resetPos, projectedAs, turnStarts, turns: turnIndex.turns, turnsEnd: pos, fidelityOf };
 }
 
 /** The turn holding chain position `pos` (its index in the turns), or -1 (before the reset, in the preamble). */
@@ -121,7 +100,18 @@ export function entryVisibility(ledger: Ledger, vc: VisibilityContext, pos: numb
 export function chainVisibility(ledger: Ledger, chain: number[], projection: Projection): EntryVisibility[] {
   const ctx = scanChain(ledger, chain);
   const after = ctx.resetPos >= 0 ? chain.slice(ctx.resetPos + 1) : chain;
-  const vc = visibilityContext(chain, ctx.resetPos, buildTurnIndex(ledger.index, after), projection, ledger.index.ids);
+  const byId = new Map<string, number[]>();
+  projection.messages.forEach((m, k) => {
+    for (const id of m.source_ids) {
+      const list = byId.get(id);
+      if (list) list.push(k);
+      else byId.set(id, [k]);
+    }
+  });
+  const ids = ledger.index.ids;
+  const projectedAs = (pos: number): number[] => byId.get(ids[chain[pos]]) ?? [];
+  const turnIndex = buildTurnIndex(ledger.index, after);
+  const vc = visibilityContext(chain, ctx.resetPos, turnIndex, planRowsOf(projection.plan), projectedAs);
   return chain.map((_, pos) => entryVisibility(ledger, vc, pos));
 }
 

@@ -11,7 +11,7 @@ import { stringifyJson } from '../../shared/json-text';
 import type { Json, ProjectedMessage, Projection } from '../../shared/ledger-types';
 import { projectionJson } from '../../shared/projection-json';
 import { isObject } from '../core/entry-types';
-import type { LeafPlan } from '../core/projection';
+import { projectionOf, type LeafPlan } from '../core/projection';
 
 /** Where the messages come from: a whole projection, or a leaf's plan that shapes them on demand. */
 export interface ExportSource {
@@ -31,7 +31,11 @@ export function sourceOfProjection(p: Projection): ExportSource {
 
 /** A leaf's plan as a source: its messages shaped a page at a time, each read once (LeafPlan.messages' `oneRead`). */
 export function sourceOfPlan(lp: LeafPlan, signal?: Parameters<LeafPlan['messages']>[2]): ExportSource {
-  return { summary: lp.summary, messageCount: lp.messageCount, messages: (a, b) => lp.messages(a, b, signal, true) };
+  return {
+    summary: projectionOf(lp, []),
+    messageCount: lp.messageCount,
+    messages: (a, b) => lp.messages(a, b, signal, true),
+  };
 }
 
 /** `source` with each message (and the summary) rewritten: the place for a step such as redaction. */

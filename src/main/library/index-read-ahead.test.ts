@@ -16,7 +16,7 @@ import { generateSession } from '../../generator';
 import { useTempDir } from '../../test-support/temp-dir';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import type { Ledger } from '../core/ledger';
-import { planLeaf } from '../core/leaf-plan';
+import { planLeaf, projectionOf } from '../core/leaf-plan';
 import { TreeLayout } from '../core/tree-layout';
 import { turnCacheOf } from '../core/turn-cache';
 import { IndexStore } from './index-store';
@@ -78,7 +78,7 @@ function answers(s: { ledger: Ledger; layout: TreeLayout }): unknown {
     parents: [...ix.parent.subarray(0, ix.count)],
     last: l.lastPhysicalLine(),
     rows: [false, true].map((fold) => s.layout.rows(0, 1e6, fold)),
-    summary: plan.summary,
+    summary: projectionOf(plan, []),
     messages: plan.messages(0, plan.messageCount),
   };
 }

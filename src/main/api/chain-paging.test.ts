@@ -43,7 +43,7 @@ function fullChain(path: string, plan: 'auto' | 'none'): ChainItem[] {
     const chain = chainToRoot(ix, leaf);
     const whole = project(l, leaf, { plan, profile: DEFAULT_PROFILE });
     const vis = chainVisibility(l, chain, whole);
-    return chain.map((i, pos) => {
+    return Array.from(chain, (i, pos) => {
       const e = l.entry(i);
       const p = entryPreview(e);
       return {

@@ -129,7 +129,7 @@ export function seriesBasis(ledger: Ledger, req: ContextSeriesDeltaRequest): str
 /** Leading points of the request's held series that stand unchanged in `points` (0: none, or not held). */
 function heldKept(
   ledger: Ledger,
-  chain: number[],
+  chain: Int32Array,
   points: ContextPoint[],
   basis: string,
   req: ContextSeriesDeltaRequest,

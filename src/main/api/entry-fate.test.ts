@@ -68,7 +68,7 @@ function expectFatesMatchProjection(
   const req = { key: 'k', leaf: null, plan, profile, overrides };
   const planner = atOnce(fatePlannerSteps(ledger, leaf, req));
   const chain = chainToRoot(ledger.index, leaf);
-  const positions = chain.map((_, k) => k).filter((k) => k % every === 0);
+  const positions = Array.from(chain, (_, k) => k).filter((k) => k % every === 0);
   const overridden = new Set(Object.keys(overrides));
   const fates: EntryFate[] = atOnce(entryFatesSteps(ledger, planner, positions, profile.bytes_per_token, overridden));
   const ov = new Map(Object.entries(overrides));

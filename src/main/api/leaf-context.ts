@@ -157,7 +157,7 @@ export function startFacts(index: LedgerIndex, kept: ChainFacts[], leaf: number,
 }
 
 /** Whether chain positions `from` … `to` hold a reset_all compaction. */
-function resetWithin(index: LedgerIndex, chain: readonly number[], from: number, to: number): boolean {
+function resetWithin(index: LedgerIndex, chain: Int32Array, from: number, to: number): boolean {
   for (let pos = from; pos <= to; pos++) {
     const i = chain[pos];
     if (index.kind[i] === KIND.compaction && (index.flags[i] & F_RESET) !== 0) return true;
@@ -222,7 +222,7 @@ export function filteredPositions(s: OpenSession, c: LeafContext, kinds: readonl
 }
 
 /** Chain position of entry `i`, or -1: chains run in file order (a parent precedes its children). */
-export function chainPosition(chain: readonly number[], i: number): number {
+export function chainPosition(chain: Int32Array, i: number): number {
   let lo = 0;
   let hi = chain.length - 1;
   while (lo <= hi) {

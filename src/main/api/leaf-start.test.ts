@@ -76,7 +76,7 @@ describe('a leaf plan starts from the cheapest kept leaf', () => {
     const ix = l.index;
     const bpt = DEFAULT_PROFILE.bytes_per_token;
     const chain = chainToRoot(ix, ix.activeLeaf);
-    const resets = chain.flatMap((i, pos) => (isReset(l, i) ? [pos] : []));
+    const resets = [...chain].flatMap((i, pos) => (isReset(l, i) ? [pos] : []));
     expect(resets.length).toBeGreaterThan(0);
     const opts = { plan: 'auto' as const, profile: DEFAULT_PROFILE };
     const deep = planLeaf(l, ix.activeLeaf, opts).chainFacts;
@@ -116,7 +116,7 @@ describe('a leaf plan starts from the cheapest kept leaf', () => {
       if (!s) throw new Error('not open');
       const ix = s.ledger.index;
       const chain = chainToRoot(ix, ix.activeLeaf);
-      const ids = (from: number): string[] => chain.slice(from, from + 6).map((i) => ix.ids[i]);
+      const ids = (from: number): string[] => Array.from(chain.subarray(from, from + 6), (i) => ix.ids[i]);
       // A leaf shown, then five keys (each answered), with the active (deeper) leaf kept; three places.
       const places = [0.2, 0.5, 0.8].map((f) => ids(Math.floor(chain.length * f)));
       const asked: [string, LeafView, PlanTurns][] = [];

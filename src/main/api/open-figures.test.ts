@@ -112,7 +112,7 @@ function fromScratch(path: string): unknown {
   const l = Ledger.openSync(path);
   try {
     const ix = l.index;
-    const chain = ix.count > 0 ? chainToRoot(ix, ix.activeLeaf) : [];
+    const chain = ix.count > 0 ? chainToRoot(ix, ix.activeLeaf) : new Int32Array(0);
     const items = foldWork(l, chain);
     let newest = -1;
     for (const w of items) newest = Math.max(newest, l.indexOf(w.last_entry) ?? -1);

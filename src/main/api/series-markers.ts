@@ -12,7 +12,7 @@ import type { PointEval } from '../core/turn-end';
 /** The point at chain position p from its evaluation, marked against the previous point's. */
 export function contextPoint(
   ledger: Ledger,
-  chain: readonly number[],
+  chain: Int32Array,
   scan: ChainScan,
   p: number,
   ev: PointEval,

@@ -17,7 +17,7 @@ import type { FitSample } from './series-fit';
  */
 export function measuredInput(
   ledger: Ledger,
-  chain: readonly number[],
+  chain: Int32Array,
   bpt: number,
   p: number,
   ev: PointEval,

@@ -22,7 +22,7 @@ function usageAfter(
   s: OpenSession,
   firstNew: number,
   newOnChain: number[] | null,
-  activeChain: () => number[],
+  activeChain: () => Int32Array,
 ): SessionDelta['usage'] {
   const ix = s.ledger.index;
   const known = usageKnown.get(s.ledger);
@@ -143,8 +143,8 @@ function changedCounts(
     i = ix.parent[i];
   }
   const extended = firstNew === 0 || i === firstNew - 1;
-  let activeChain: number[] | null = null;
-  const chain = (): number[] => (activeChain ??= count > 0 ? chainToRoot(ix, ix.activeLeaf) : []);
+  let activeChain: Int32Array | null = null;
+  const chain = (): Int32Array => (activeChain ??= count > 0 ? chainToRoot(ix, ix.activeLeaf) : new Int32Array(0));
   const usage = usageAfter(s, firstNew, extended && firstNew > 0 ? newOnChain : null, chain);
   return {
     branchPointsAdded,

@@ -147,7 +147,7 @@ function sendableWork(w: WorkItem): WorkItem {
  * new one. Kept items are the sendable ones: folding later events over a clipped state or detail
  * gives what clipping the whole fold would, since an event replaces them whole.
  */
-export function activeWork(s: OpenSession, activeChain: readonly number[]): readonly WorkItem[] {
+export function activeWork(s: OpenSession, activeChain: Int32Array): readonly WorkItem[] {
   const from = s.work !== null && s.work.index === s.ledger.index ? s.work.fold : null;
   // Kept up to this very chain's tip (a reload's open, the panel's ask): nothing to fold or clip.
   if (from !== null && activeChain.length > 0 && from.tip === activeChain[activeChain.length - 1]) return from.items;
@@ -199,7 +199,7 @@ function activeWorkNow(s: OpenSession): readonly WorkItem[] {
   const ix = s.ledger.index;
   const kept = s.work;
   if (ix.count > 0 && kept !== null && kept.index === ix && kept.fold.tip === ix.activeLeaf) return kept.fold.items;
-  return activeWork(s, ix.count > 0 ? chainToRoot(ix, ix.activeLeaf) : []);
+  return activeWork(s, ix.count > 0 ? chainToRoot(ix, ix.activeLeaf) : new Int32Array(0));
 }
 
 /** The active chain's work items now (`getWork`), with the summary `openSession` would give of them. */

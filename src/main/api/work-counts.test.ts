@@ -164,7 +164,7 @@ describe('work-count invariants', () => {
     expect(work.key).toBe(key);
     expect(work.items).toEqual(want);
     expect(work.work).toEqual({ count: want.length, newest: again.work.newest });
-    const newestOnChain = chain.filter((i) => apart.index.kind[i] === KIND.work).pop();
+    const newestOnChain = [...chain].filter((i) => apart.index.kind[i] === KIND.work).pop();
     expect(again.work.newest).toBe(apart.index.ids[newestOnChain ?? -1]);
     // An open of the unchanged session (a reload's) neither folds nor clips the items again.
     const kept = b.cache.peek(key)?.work?.fold;

@@ -16,7 +16,7 @@ export interface PacketRef {
  * the index's kind codes and routing keys; payloads are parsed only when used.
  */
 export interface ChainContext {
-  chain: number[];
+  chain: Int32Array;
   /** Position in `chain` of the newest reset_all compaction, or -1. */
   resetPos: number;
   resetSummary: string;
@@ -31,7 +31,7 @@ export interface ChainContext {
   packets: PacketRef[];
 }
 
-export function scanChain(ledger: EntryReader, chain: number[]): ChainContext {
+export function scanChain(ledger: EntryReader, chain: Int32Array): ChainContext {
   const empty: ChainContext = {
     chain,
     resetPos: -1,
@@ -53,7 +53,7 @@ export function scanChain(ledger: EntryReader, chain: number[]): ChainContext {
 export function extendChainContext(
   ledger: EntryReader,
   prev: ChainContext,
-  chain: number[],
+  chain: Int32Array,
   from: number,
 ): ChainContext {
   const index = ledger.index;

@@ -22,7 +22,7 @@ import { buildTurnIndex, type Turn, type TurnIndex } from './turn-index';
 export interface ChainFacts {
   leaf: number;
   bpt: number;
-  chain: number[];
+  chain: Int32Array;
   ctx: ChainContext;
   /** Chain position of the first entry after the newest reset (0 without one). */
   base: number;
@@ -79,7 +79,7 @@ export function* freshChainFacts(
   const chain = chainToRoot(index, leaf);
   const ctx = scanChain(ledger, chain);
   const base = ctx.resetPos + 1;
-  const turnIndex = buildTurnIndex(index, ctx.resetPos >= 0 ? chain.slice(base) : chain);
+  const turnIndex = buildTurnIndex(index, ctx.resetPos >= 0 ? chain.subarray(base) : chain);
   const f: ChainFacts = { leaf, bpt, chain, ctx, base, turnIndex, lastTurnPos: -1, closed: [], facts: [] };
   return yield* addTurns(ledger, f, 0, base + turnIndex.preamble.length, signal);
 }
@@ -124,12 +124,16 @@ export function nearestPlanned(
   return null;
 }
 
+/** `prefix` followed by `path`, in a new array (an Int32Array: copied outside the JS heap, no GC to follow). */
+function joined(prefix: Int32Array, path: readonly number[]): Int32Array {
+  const out = new Int32Array(prefix.length + path.length);
+  out.set(prefix);
+  out.set(path, prefix.length);
+  return out;
+}
+
 /** Whether chain positions `from` on hold an entry the chain context reads (a reset, an intent, a presentation, a card, a packet). */
-function holdsContext(
-  index: LedgerIndex,
-  chain: readonly number[],
-  from: number,
-): { any: boolean; presentation: boolean } {
+function holdsContext(index: LedgerIndex, chain: Int32Array, from: number): { any: boolean; presentation: boolean } {
   let any = false;
   for (let pos = from; pos < chain.length; pos++) {
     const k = index.kind[chain[pos]];
@@ -165,7 +169,7 @@ export function* sharedChainFacts(
   if (q < 0) return null;
   const index = ledger.index;
   const trimmed = pos < prev.chain.length - 1;
-  const prefix = trimmed ? prev.chain.slice(0, pos + 1) : prev.chain;
+  const prefix = trimmed ? prev.chain.subarray(0, pos + 1) : prev.chain;
   let prefixCtx: ChainContext = { ...prev.ctx, chain: prefix };
   let presentationsKept = true;
   if (trimmed) {
@@ -177,11 +181,11 @@ export function* sharedChainFacts(
       else presentationsKept = false;
     }
   }
-  const chain = path.length > 0 ? prefix.concat(path) : prefix;
+  const chain = path.length > 0 ? joined(prefix, path) : prefix;
   const ctx = extendChainContext(ledger, prefixCtx, chain, prefix.length);
   if (ctx.resetPos !== prev.ctx.resetPos) return null;
   const qPos = q < prev.closed.length ? prev.closed[q].firstPos : prev.lastTurnPos;
-  const again = buildTurnIndex(index, chain.slice(qPos));
+  const again = buildTurnIndex(index, chain.subarray(qPos));
   const closed = prev.closed.slice(0, q);
   let facts: FullTurnFacts[];
   const cache = turnCacheOf(ledger);

@@ -105,7 +105,7 @@ interface Found {
 }
 
 /** `scanChainSteps` at once. */
-export function scanChainCosts(ledger: Ledger, chain: number[], bpt: number): ChainScan {
+export function scanChainCosts(ledger: Ledger, chain: Int32Array, bpt: number): ChainScan {
   return atOnce(scanChainSteps(ledger, chain, bpt));
 }
 
@@ -114,7 +114,7 @@ export function scanChainCosts(ledger: Ledger, chain: number[], bpt: number): Ch
  * It pauses (yields) after each turn it costs at Full: every turn's entries are parsed again (a
  * 100 MB session's first scan: ~4 s), and a caller in steps answers other requests meanwhile.
  */
-export function* scanChainSteps(ledger: Ledger, chain: number[], bpt: number): Generator<void, ChainScan> {
+export function* scanChainSteps(ledger: Ledger, chain: Int32Array, bpt: number): Generator<void, ChainScan> {
   const ix = ledger.index;
   const ctx = scanChain(ledger, chain);
   const header = headerContext(ledger);
@@ -165,7 +165,7 @@ export function* scanChainSteps(ledger: Ledger, chain: number[], bpt: number): G
 /** One reset segment: its preamble, its turns at Full (a pause after each), its usable packets; late ranges go to `scan`. */
 function* scanSegment(
   ledger: Ledger,
-  chain: number[],
+  chain: Int32Array,
   bpt: number,
   scan: ChainScan,
   resetPos: number,
@@ -173,7 +173,7 @@ function* scanSegment(
   found: Found,
 ): Generator<void, Segment> {
   const start = resetPos + 1;
-  const ti = buildTurnIndex(ledger.index, chain.slice(start, end + 1));
+  const ti = buildTurnIndex(ledger.index, chain.subarray(start, end + 1));
   let pos = start + ti.preamble.length;
   const turns: SegTurn[] = ti.turns.map((t) => {
     const firstPos = pos;
@@ -303,7 +303,7 @@ export function intentTextAt(scan: ChainScan, p: number): string | null {
 }
 
 /** The `ts` of chain position p, read once per scan (points and answered entries are asked again). */
-export function tsOf(ledger: Ledger, chain: readonly number[], scan: ChainScan, p: number): string {
+export function tsOf(ledger: Ledger, chain: Int32Array, scan: ChainScan, p: number): string {
   let ts = scan.tsAt.get(p);
   if (ts === undefined) scan.tsAt.set(p, (ts = ledger.entry(chain[p]).ts));
   return ts;

@@ -55,7 +55,7 @@ describe('meta.control outside user messages', () => {
     const leaf = l.index.activeLeaf;
     const chain = chainToRoot(l.index, leaf);
     const v = chainVisibility(l, chain, deriveMessages(l, leaf));
-    const byId = new Map(chain.map((i, k) => [l.index.ids[i], v[k]]));
+    const byId = new Map(Array.from(chain, (i, k) => [l.index.ids[i], v[k]]));
     expect(byId.get('n1')?.hidden).toBe('control');
     expect(byId.get('a1')?.hidden).toBeNull();
     expect(byId.get('r1')?.hidden).toBeNull();

@@ -23,7 +23,7 @@ function answers(p: LeafPlan) {
     chain: p.chain,
     base: p.base,
     messages: p.messages(0, p.messageCount),
-    projectedAs: p.chain.map((_, pos) => p.projectedAs(pos)),
+    projectedAs: Array.from(p.chain, (_, pos) => p.projectedAs(pos)),
     fidelity: Array.from({ length: p.messageCount }, (_, m) => p.fidelityOf(m)),
     closed: p.chainFacts.closed.map((c) => [c.turn.id, c.turn.entries, c.firstPos]),
     facts: p.chainFacts.facts.map((f) => [f.tokens, [...f.sources]]),

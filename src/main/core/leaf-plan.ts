@@ -71,7 +71,7 @@ export interface LeafPlan {
   /** The plan's rows, made when read: a view reads counts and a window of them, not one object per turn. */
   planRows: PlanRows;
   /** chain_to_root(leaf), root first. */
-  chain: number[];
+  chain: Int32Array;
   ctx: ChainContext;
   /** Chain position of the first entry after the newest reset (0 without one). */
   base: number;

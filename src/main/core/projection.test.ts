@@ -27,7 +27,7 @@ describe('projection properties', () => {
         (k, leafSeed, window, bpt) => {
           const { ledger } = ledgers[k];
           const leaf = leafSeed % ledger.index.count;
-          const onChain = new Set(chainToRoot(ledger.index, leaf).map((i) => ledger.index.ids[i]));
+          const onChain = new Set(Array.from(chainToRoot(ledger.index, leaf), (i) => ledger.index.ids[i]));
           const p = project(ledger, leaf, { plan: 'auto', profile: { window, reserve: 0, bytes_per_token: bpt } });
           expect(p.messages.length).toBeGreaterThan(0);
           for (const m of p.messages) {

@@ -41,7 +41,7 @@ export function deriveWithPlan(ledger: Ledger, leaf: number, profile = DEFAULT_P
 export interface LeafProjection {
   projection: Projection;
   /** chain_to_root(leaf), root first. */
-  chain: number[];
+  chain: Int32Array;
   ctx: ChainContext;
   /** Chain position of the first entry after the newest reset (0 without one). */
   base: number;
@@ -69,7 +69,7 @@ export function projectLeaf(ledger: Ledger, leaf: number, opts: ProjectOptions):
   const ctx = scanChain(ledger, chain);
   const { system, tools } = headerContext(ledger);
   const base = ctx.resetPos + 1;
-  const turnIndex = buildTurnIndex(index, ctx.resetPos >= 0 ? chain.slice(base) : chain);
+  const turnIndex = buildTurnIndex(index, ctx.resetPos >= 0 ? chain.subarray(base) : chain);
 
   const head: ProjectedMessage[] = [];
   if (ctx.resetPos >= 0) {

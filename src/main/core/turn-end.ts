@@ -102,7 +102,7 @@ export class TurnEndPlanner {
 
   constructor(
     private readonly ledger: Ledger,
-    private readonly chain: readonly number[],
+    private readonly chain: Int32Array,
     private readonly scan: ChainScan,
     private readonly req: TurnEndRequest,
     private readonly work: { projections: number } = { projections: 0 },

@@ -23,7 +23,7 @@ function isDirective(index: LedgerIndex, i: number): boolean {
 }
 
 /** §4 TurnIndex over a run of chain entries (root side first). */
-export function buildTurnIndex(index: LedgerIndex, entries: readonly number[]): TurnIndex {
+export function buildTurnIndex(index: LedgerIndex, entries: Iterable<number>): TurnIndex {
   const preamble: number[] = [];
   const turns: Turn[] = [];
   let current: Turn | null = null;

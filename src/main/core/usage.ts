@@ -3,7 +3,7 @@ import type { Ledger } from './ledger';
 import { F_USAGE } from './ledger-index';
 
 /** The entries a usage sum covers: these, every entry ('all'), or the chain up from `upFrom` to its root. */
-export type UsageOf = readonly number[] | 'all' | { upFrom: number };
+export type UsageOf = readonly number[] | Int32Array | 'all' | { upFrom: number };
 
 /**
  * §2: usage totals. Summed over the active chain for the session's figure;

@@ -25,7 +25,7 @@ function fromLedger(l: Ledger, leaf: string | null, window = 200000, reserve = 1
   const p = project(l, i, { plan, profile: { window, reserve, bytes_per_token: 4 } });
   const chain = chainToRoot(l.index, i);
   const v = chainVisibility(l, chain, p);
-  return new Map(chain.map((c, k) => [l.index.ids[c], v[k]]));
+  return new Map(Array.from(chain, (c, k) => [l.index.ids[c], v[k]]));
 }
 
 /** A ledger from entries (common fields filled in, hash chain computed). */

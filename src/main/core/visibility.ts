@@ -35,7 +35,7 @@ export interface EntryVisibility {
  * positions after the newest reset, found by binary search, not a Map over the chain.
  */
 export interface VisibilityContext {
-  chain: readonly number[];
+  chain: Int32Array;
   resetPos: number;
   /** Indices of the projected messages whose source_ids name the entry at chain position `pos`. */
   projectedAs: (pos: number) => number[];
@@ -55,7 +55,7 @@ export interface VisibilityContext {
  * has none).
  */
 export function visibilityContext(
-  chain: readonly number[],
+  chain: Int32Array,
   resetPos: number,
   turnIndex: TurnIndex,
   plan: PlanRows,
@@ -97,7 +97,7 @@ export function entryVisibility(ledger: Ledger, vc: VisibilityContext, pos: numb
 }
 
 /** Visibility of every entry of `chain` (root first) under `projection` of its last entry. */
-export function chainVisibility(ledger: Ledger, chain: number[], projection: Projection): EntryVisibility[] {
+export function chainVisibility(ledger: Ledger, chain: Int32Array, projection: Projection): EntryVisibility[] {
   const ctx = scanChain(ledger, chain);
   const after = ctx.resetPos >= 0 ? chain.slice(ctx.resetPos + 1) : chain;
   const byId = new Map<string, number[]>();
@@ -112,7 +112,7 @@ export function chainVisibility(ledger: Ledger, chain: number[], projection: Pro
   const projectedAs = (pos: number): number[] => byId.get(ids[chain[pos]]) ?? [];
   const turnIndex = buildTurnIndex(ledger.index, after);
   const vc = visibilityContext(chain, ctx.resetPos, turnIndex, planRowsOf(projection.plan), projectedAs);
-  return chain.map((_, pos) => entryVisibility(ledger, vc, pos));
+  return Array.from(chain, (_, pos) => entryVisibility(ledger, vc, pos));
 }
 
 function hiddenReason(ledger: Ledger, i: number, beforeReset: boolean, turnFidelity: string | undefined): HiddenReason {

@@ -16,7 +16,7 @@ export interface WorkFold {
  * Where `tip` sits on `chain` (root first), or -1. Searched from the leaf end: a fold is extended
  * along the chain it was taken on, usually a few entries back.
  */
-function positionOn(chain: readonly number[], tip: number): number {
+function positionOn(chain: Int32Array, tip: number): number {
   for (let k = chain.length - 1; k >= 0; k--) {
     if (chain[k] === tip) return k;
     if (chain[k] < tip) return -1; // entries come after their parents: tip is not on this chain
@@ -30,7 +30,7 @@ function positionOn(chain: readonly number[], tip: number): number {
  * With `from` (a fold of this ledger's index whose tip is on `chain`) only the entries after
  * its tip are read; otherwise the whole chain. `from` is not modified.
  */
-export function foldWork(ledger: Ledger, chain: readonly number[], from: WorkFold | null = null): WorkItem[] {
+export function foldWork(ledger: Ledger, chain: Int32Array, from: WorkFold | null = null): WorkItem[] {
   const items = new Map<string, WorkItem>();
   const ix = ledger.index;
   let start = 0;

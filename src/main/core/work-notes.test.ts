@@ -29,7 +29,7 @@ function lineEvent(l: Ledger, i: number): WorkEvent | null {
 }
 
 /** The fold of `chain` with every work entry read from its line: the rule before the notes. */
-function lineFold(l: Ledger, chain: readonly number[]): ReturnType<typeof foldWork> {
+function lineFold(l: Ledger, chain: Int32Array): ReturnType<typeof foldWork> {
   const spy = vi.spyOn(l, 'workEvent').mockImplementation((i) => lineEvent(l, i));
   try {
     return foldWork(l, chain);

@@ -172,7 +172,7 @@ describe('kept indexes: a reopen reads only what was appended', () => {
 
   it("keeps the active chain's work fold: a reopen takes only the work entries appended since", async () => {
     const { home, file, store } = setup();
-    const activeChain = (l: Ledger): number[] => chainToRoot(l.index, l.index.activeLeaf);
+    const activeChain = (l: Ledger): Int32Array => chainToRoot(l.index, l.index.activeLeaf);
     const c = cacheOf(home, store);
     const s = await c.acquire(KEY);
     const kept = activeWork(s, activeChain(s.ledger)); // what openSession sends, before the index is kept

@@ -3,7 +3,9 @@
  * creates it, the session opened and read whole, the active leaf's view asked first (as the app
  * opens). Then, at leaves spread down the active chain, the view of leaf i (the one on screen),
  * then of i+5 (the app's 5th key: the four before are cancelled), a deeper leaf of the same chain
- * kept (the active one); and, 10 entries further, every key i+1 … i+5 answered in turn, each timed. PROFILE, when given, gets a CPU profile of the keys.
+ * kept (the active one); and, 10 entries further, every key i+1 … i+5 answered in turn, each timed.
+ * Also timed: the view of leaf i itself (a click at the next place) and each way back to the active
+ * leaf (the End key) after keys elsewhere. PROFILE, when given, gets a CPU profile of the keys.
  *   node bin/run-ts.mjs bench/jfive-in-process.ts HOME.json [SEQUENCES] [PROFILE.cpuprofile]
  * HOME.json: bench/.data/eye-1g-home.json (1 GiB) or bench/.data/real100-home.json (100 MB).
  */
@@ -43,6 +45,8 @@ if (prof) {
 }
 const fifth: number[] = [];
 const keys: number[] = [];
+/** A leaf at the next place (a click there: the active leaf and the last place's leaves kept), timed. */
+const jumps: number[] = [];
 /** Back to the active leaf (the End key) after keys elsewhere: its view, timed. */
 const back: number[] = [];
 const backToActive = async (): Promise<void> => {
@@ -57,8 +61,10 @@ for (let k = 0; k < sequences; k++) {
   // The 5th key as the app asks it: the four before it cancelled, the leaf shown (i) and a deeper
   // leaf of the same chain (the active one, or another click) kept.
   await backToActive();
-  await view(ids[0]);
   let t = performance.now();
+  await view(ids[0]);
+  jumps.push(performance.now() - t);
+  t = performance.now();
   await view(ids[5]);
   fifth.push(performance.now() - t);
   // Every key answered, 10 entries further down (the same kept leaves first).
@@ -77,6 +83,7 @@ if (prof) writeFileSync(prof, JSON.stringify((await ins.post('Profiler.stop')).p
 const p = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))];
 console.log(
   `per key p50 ${p(keys, 0.5).toFixed(1)} / max ${p(keys, 1).toFixed(1)} ms; 5th p50 ${p(fifth, 0.5).toFixed(1)} / max ${p(fifth, 1).toFixed(1)} ms; ` +
-    `back to the active leaf p50 ${p(back, 0.5).toFixed(1)} / max ${p(back, 1).toFixed(1)} ms`,
+    `back to the active leaf p50 ${p(back, 0.5).toFixed(1)} / max ${p(back, 1).toFixed(1)} ms; ` +
+    `a click at the next place p50 ${p(jumps, 0.5).toFixed(1)} / max ${p(jumps, 1).toFixed(1)} ms`,
 );
 await backend.close();

@@ -192,6 +192,27 @@ describe('plan turns', () => {
     }
   });
 
+  it('a leaf view and a window of plan turns make a row object only for the rows they send', async () => {
+    const s = await backend.cache.acquire(GEN_KEY);
+    // A profile no other test asks: a context of its own, planned here.
+    const r = { ...req(GEN_KEY), profile: { ...DEFAULT_PROFILE, window: DEFAULT_PROFILE.window - 1 } };
+    const rows = leafContext(s, r).lp.planRows;
+    expect(rows.length).toBeGreaterThan(50);
+    let made = 0;
+    const row = rows.row;
+    rows.row = (k) => {
+      made++;
+      return row(k);
+    };
+    const v = (await backend.call('getLeafView', { ...r, pagedMessages: true }, client)) as LeafView;
+    expect(v.plan.turns).toBe(rows.length);
+    expect(v.plan.full + v.plan.card + v.plan.packet).toBe(rows.length);
+    expect(made).toBe(0);
+    const page = await turns({ ...r, start: 40, count: 10 });
+    expect(page.turns.map((t) => t.index)).toEqual(Array.from({ length: 10 }, (_, j) => 40 + j));
+    expect(made).toBe(10);
+  });
+
   it('a window builds no lookup of the turns by id (a long chain pays it on every click); ids build it once', async () => {
     const s = await backend.cache.acquire(PACKETS_KEY);
     const r = { ...req(PACKETS_KEY), overrides: { e0007: { fidelity: 'full' as const } } };

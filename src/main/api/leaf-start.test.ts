@@ -105,6 +105,34 @@ describe('a leaf plan starts from the cheapest kept leaf', () => {
     l.close();
   });
 
+  it('a leaf above a planned one on its chain takes a view of that chain; one below copies it', async () => {
+    const { path } = homeOf('uncompacted', 3);
+    const l = await Ledger.open(path);
+    const ix = l.index;
+    const opts = { plan: 'auto' as const, profile: DEFAULT_PROFILE };
+    const chain = chainToRoot(ix, ix.activeLeaf);
+    const mid = Math.floor(chain.length / 2);
+    const deep = planLeaf(l, ix.activeLeaf, opts).chainFacts;
+    // Above: the chain is the deeper chain's first entries, the same memory (no copy of a long chain).
+    const above = planLeaf(l, chain[mid], opts, deep);
+    expect(above.chain.buffer).toBe(deep.chain.buffer);
+    expect([...above.chain]).toEqual([...chainToRoot(ix, chain[mid])]);
+    // Below a planned leaf: a chain of its own, with the planned one's entries first.
+    const below = planLeaf(l, chain[mid + 3], opts, above.chainFacts);
+    expect(below.chain.buffer).not.toBe(deep.chain.buffer);
+    expect([...below.chain]).toEqual([...chainToRoot(ix, chain[mid + 3])]);
+    // Either way the plan is the one planned from nothing.
+    for (const [got, leaf] of [
+      [above, chain[mid]],
+      [below, chain[mid + 3]],
+    ] as const) {
+      const fresh = planLeaf(l, leaf, opts);
+      expect(projectionOf(got, [])).toEqual(projectionOf(fresh, []));
+      expect(got.messages(0, got.messageCount)).toEqual(fresh.messages(0, fresh.messageCount));
+    }
+    l.close();
+  });
+
   for (const shape of ['mixed', 'uncompacted'] as const) {
     it(`five keys down the chain answer as a fresh backend does (${shape}), before and after an append`, async () => {
       const { home, key, path } = homeOf(shape, 7);

@@ -50,9 +50,13 @@ export default defineConfig({
         // Everything the page imports statically is one script, the entry: a first load reads,
         // compiles and caches one file; only the lazy parts (util/lazy-parts.tsx) and markdown are
         // chunks of their own. Without the group, the modules the entry shares with them became
-        // five small chunks the entry imports.
+        // five small chunks the entry imports. The entry is named `entry-` so that serve mode can tell
+        // it from the chunks (web/static-files.ts serves it uncached).
         preserveEntrySignatures: false,
-        output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } },
+        output: {
+          entryFileNames: 'assets/entry-[hash].js',
+          codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+        },
       },
     },
     plugins: [react(), earlySocket()],

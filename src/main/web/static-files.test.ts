@@ -56,7 +56,9 @@ describe('lookupStatic', () => {
     expect(contentTypeFor('x.exe')).toBe('application/octet-stream');
   });
 
-  it('lets the browser keep content-named assets for good, never the page', () => {
+  it('lets the browser keep content-named assets for good, never the page or its entry script', () => {
+    expect(cacheControlFor('/assets/entry-B5PfkwES.js', false)).toBe('no-store');
+    expect(cacheControlFor('/assets/entry-B5PfkwES.css', false)).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/assets/index-B5PfkwES.js', false)).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/assets/index-DqfS6r5v.css', false)).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/assets/heavy.worker-DLYwYbDR.js', false)).toBe('public, max-age=31536000, immutable');

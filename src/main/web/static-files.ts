@@ -34,16 +34,24 @@ export function contentTypeFor(path: string): string {
 }
 
 /**
- * The build names its scripts, styles and images for their content (`assets/index-B5PfkwES.js`):
- * a name never holds other bytes, so the browser may keep them for good and a reload takes them
- * (and their compiled code) from its cache instead of fetching and compiling them again. The page
- * itself is never kept: it names the assets of the build being served.
+ * The build names its scripts, styles and images for their content (`assets/markdown-text-Dkjf5PXS.js`):
+ * a name never holds other bytes, so the browser may keep them for good and a later use takes them
+ * from its cache. The page itself is never kept: it names the assets of the build being served.
  */
 const CONTENT_NAMED = /^\/assets\/[\w.-]+-[\w-]{8}\.[a-z0-9]+$/;
 
+/**
+ * The page's entry script (electron.vite.config.ts names it `entry-`: everything the first screen
+ * runs) is not kept either. Kept, Chromium makes its code cache on the page's second load, on the
+ * main thread between the script's run and the first render (tens of ms for this bundle): the
+ * first reload with a session open drew its rows that much later. Fetched each load over the
+ * loopback, it is compiled while it streams, off the main thread. Measured in docs/performance.md.
+ */
+const ENTRY_SCRIPT = /^\/assets\/entry-[\w-]{8}\.js$/;
+
 /** The Cache-Control of a file served from the built renderer. */
 export function cacheControlFor(rawPathname: string, isIndex: boolean): string {
-  if (isIndex) return 'no-store';
+  if (isIndex || ENTRY_SCRIPT.test(rawPathname)) return 'no-store';
   return CONTENT_NAMED.test(rawPathname) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 

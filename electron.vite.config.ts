@@ -47,8 +47,8 @@ export default defineConfig({
       cssCodeSplit: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/renderer/index.html') },
-        // Everything the page imports statically is one script, the entry: a first load reads,
-        // compiles and caches one file; only the lazy parts (util/lazy-parts.tsx) and markdown are
+        // Everything the page imports statically is one script, the entry: a load reads and
+        // compiles one file; only the lazy parts (util/lazy-parts.tsx) and markdown are
         // chunks of their own. Without the group, the modules the entry shares with them became
         // five small chunks the entry imports. The entry is named `entry-` so that serve mode can tell
         // it from the chunks (web/static-files.ts serves it uncached).

@@ -210,7 +210,7 @@ async function openFromLibrary(page: Page, key: string): Promise<OpenFigures> {
       const until = performance.now() + ${OPEN_TIMEOUT_MS};
       const watch = () => {
         const now = performance.now();
-        if (B.firstRowsAt === null && document.querySelector('.tree-row[data-entry-id]')) B.firstRowsAt = now;
+        if (B.firstRowsAt === null && B.treeScreenDrawn()) B.firstRowsAt = now;
         if (B.panesAt === null && B.panesFor(null)) B.panesAt = now;
         if (B.chartAt === null && B.chartDrawn()) B.chartAt = now;
         if ((B.firstRowsAt === null || B.panesAt === null || B.chartAt === null) && now < until) requestAnimationFrame(watch);
@@ -605,7 +605,7 @@ const countLine = (c: Counts, per = 1): string =>
     })
     .join(', ') + ` · repeated ${c.repeats}, cancelled ${c.cancels}`;
 
-function report(runs: EyeRun[], log: Log): void {
+function report(runs: EyeRun[], big: boolean, log: Log): void {
   const all = (g: (r: EyeRun) => number[]): number[] => runs.flatMap(g);
   const clicks = all((r) => r.clicks);
   const frames = all((r) => r.scrollFrames);
@@ -613,12 +613,27 @@ function report(runs: EyeRun[], log: Log): void {
   log(`  ${runs.length} run(s) · load average ${runs.map((r) => `${f(r.load[0], 1)}→${f(r.load[1], 1)}`).join(', ')}`);
   log('  what (input event → painted)            figure                                   goal');
   const row = (what: string, fig: string, goal: string): void => log(`  ${what.padEnd(40)} ${fig.padEnd(40)} ${goal}`);
+  // How many runs met a goal ("at a quiet moment, in most runs"): a run with no figure did not.
+  const within = (xs: (number | null)[], goal: number): string =>
+    xs.every((x) => x === null) ? '—' : `${xs.filter((x) => x !== null && x <= goal).length} of ${xs.length}`;
+  // A goal of null: none in numbers (the 1 GiB first open's panes: "as soon as the read reaches them").
+  const ways = (what: string, pick: (r: EyeRun) => OpenFigures, rowsGoal: number, panesGoal: number | null): void => {
+    const rows = runs.map((r) => pick(r).rowsMs);
+    const panes = runs.map((r) => pick(r).panesMs);
+    const panesWithin = panesGoal === null ? '—' : within(panes, panesGoal);
+    row(
+      what,
+      `${range(rows)} / ${range(panes)}`,
+      `≤ ${rowsGoal} / ${panesGoal === null ? '—' : `≤ ${panesGoal}`} ms (within: ${within(rows, rowsGoal)} / ${panesWithin})`,
+    );
+  };
+  const jFive = all((r) => r.jFive);
   row(
     'click a leaf → both panes (p50 / p95)',
     `${f(pct(clicks, 0.5))} / ${f(pct(clicks, 0.95))} ms (${clicks.length} clicks, ${range(clicks)})`,
     '≤ 100 / ≤ 200 ms',
   );
-  row('five quick j → 5th leaf’s panes', range(all((r) => r.jFive)), '≤ 200 ms');
+  row('five quick j → 5th leaf’s panes', range(jFive), `≤ 200 ms (within: ${within(jFive, 200)})`);
   row(
     'key → cursor drawn (p50 / max)',
     `${f(
@@ -642,26 +657,12 @@ function report(runs: EyeRun[], log: Log): void {
     `${runs.map((r) => (r.longestTaskMs === null ? '?' : r.longTasks === 0 ? '< 50' : `${Math.round(r.longestTaskMs)}`)).join(', ')} ms (${runs.map((r) => r.longTasks).join(', ')} over 50 ms)`,
     '≤ 50 ms',
   );
-  row(
-    'first open → first rows / panes',
-    `${range(runs.map((r) => r.firstOpen.rowsMs))} / ${range(runs.map((r) => r.firstOpen.panesMs))}`,
-    '≤ 300 ms / ≤ 1 s',
-  );
-  row(
-    'reopen, fresh server → rows / panes',
-    `${range(runs.map((r) => r.reopen.rowsMs))} / ${range(runs.map((r) => r.reopen.panesMs))}`,
-    '≤ 200 / ≤ 400 ms',
-  );
-  row(
-    'page reload → rows / panes',
-    `${range(runs.map((r) => r.reload.rowsMs))} / ${range(runs.map((r) => r.reload.panesMs))}`,
-    '≤ 200 / ≤ 400 ms',
-  );
-  row(
-    'reload again → rows / panes',
-    `${range(runs.map((r) => r.reloadAgain.rowsMs))} / ${range(runs.map((r) => r.reloadAgain.panesMs))}`,
-    '≤ 200 / ≤ 400 ms',
-  );
+  // The 1 GiB session's first open: first rows while it is read (≤ 500 ms); the 100 MB one's goals.
+  if (big) ways('first open → first rows / panes', (r) => r.firstOpen, 500, null);
+  else ways('first open → first rows / panes', (r) => r.firstOpen, 300, 1000);
+  ways('reopen, fresh server → rows / panes', (r) => r.reopen, 200, 400);
+  ways('page reload → rows / panes', (r) => r.reload, 200, 400);
+  ways('reload again → rows / panes', (r) => r.reloadAgain, 200, 400);
   row(
     'chart drawn: open / reopen / reloads',
     (['firstOpen', 'reopen', 'reload', 'reloadAgain'] as const)
@@ -724,7 +725,7 @@ export async function runEyeBench(log: Log): Promise<void> {
       log(`  run ${k + 1}/${runs}`);
       out.push(await runOnce(browser, app, data, log));
     }
-    report(out, log);
+    report(out, big, log);
     if (process.argv.includes('--json')) log(JSON.stringify(out));
   } catch (e) {
     log(`  (eye bench failed: ${(e as Error).stack ?? String(e)})`);

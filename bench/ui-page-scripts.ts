@@ -88,6 +88,23 @@ export const INIT_SCRIPT = `(() => {
     const e = document.querySelector('.leaf-head .error, .leaf-panes.empty-pane');
     return e && e.textContent.trim() && !/^Loading/.test(e.textContent.trim()) ? e.textContent.trim() : null;
   };
+  // The tree's screen is drawn: every row slot in the tree's box holds an entry (none a
+  // placeholder), and the rows fill the box (or the session has fewer). Not just a first row:
+  // a screen drawn in two parts counts from the second.
+  B.treeScreenDrawn = () => {
+    const box = document.querySelector('.tree-scroll');
+    if (!box) return false;
+    const b = box.getBoundingClientRect();
+    if (!(b.height > 0)) return false;
+    let drawn = 0;
+    for (const row of box.querySelectorAll('.tree-row')) {
+      const r = row.getBoundingClientRect();
+      if (r.bottom <= b.top || r.top >= b.bottom) continue;
+      if (!row.dataset.entryId) return false;
+      drawn++;
+    }
+    return drawn > 0 && drawn >= Math.min(Number(box.dataset.rows), Math.floor(b.height / ${ROW_HEIGHT}));
+  };
   // The context chart is drawn once its head counts turn ends and is not updating.
   B.chartDrawn = () => {
     const h = document.querySelector('.context-chart .chart-head .dim');
@@ -96,7 +113,7 @@ export const INIT_SCRIPT = `(() => {
   const until = performance.now() + ${OPEN_TIMEOUT_MS};
   const watch = () => {
     const now = performance.now();
-    if (B.firstRowsAt === null && document.querySelector('.tree-row[data-entry-id]')) B.firstRowsAt = now;
+    if (B.firstRowsAt === null && B.treeScreenDrawn()) B.firstRowsAt = now;
     if (B.panesAt === null && B.panesFor(null)) B.panesAt = now;
     if (B.chartAt === null && B.chartDrawn()) B.chartAt = now;
     if ((B.firstRowsAt === null || B.panesAt === null || B.chartAt === null) && now < until) requestAnimationFrame(watch);

@@ -3,7 +3,7 @@
  * mode, on the 100 MB uncompacted session (real100-data.ts; `--size 1g`: the same shape at 1 GiB,
  * ~357k entries, generated once into bench/.data, slow). Every figure runs from the input event
  * (its `timeStamp`, or the navigation for a reload) to the first animation frame whose DOM shows
- * the result:
+ * the result ("first rows": a whole screen of the tree's rows, none still a placeholder):
  *   first open (a click on the session in the library, a fresh data folder) → first rows / panes;
  *   ≥ 20 clicks on rows spread over the tree → both panes show that leaf (p50 / p95);
  *   `j` → the cursor on the next row; five quick `j` → the 5th row's panes;
@@ -14,7 +14,7 @@
  * Beside each: the requests the page sent (per method, and how many repeated one already sent).
  *   --app DIR    measure another checkout's build (DIR/bin/vak-explorer.mjs with its dist/ and out/),
  *                e.g. `--app /work/main`, against the same data: before and after on one machine.
- *   --runs N     repeat the whole script N times (ranges are reported).
+ *   --runs N     repeat the whole script N times (ranges are reported, and how many runs met each goal).
  *   --start      only the ways in: first open, page reload, reopen in a fresh server.
  *   --link       only a session's link opened in a fresh server on a fresh data folder (the session not
  *                read yet, no kept index): first rows, the reading progress first shown and how often

@@ -108,7 +108,7 @@ test('a reload opens the session in one round trip: each request once, no findRo
   expect(sent.filter((s) => EARLY_METHODS.includes(s.method))).toEqual([]);
   // The session's subscription names what the open showed, so an append in between is told.
   const sub = sent.find((s) => s.method === 'subscribe' && s.body.includes('"topic":"session"'))!;
-  expect(sub.body).toContain('"since":{"entryCount":');
+  expect(sub.body).toContain('"since":{"generation":');
   const view = { answeredAt: posts[0].answeredAt! };
   // The chart's series waits for the leaf view's answer.
   const series = sent.find((s) => s.method === 'getContextSeries')!;

@@ -17,17 +17,27 @@ export type Subscription =
       key: SessionKey;
       /**
        * What the subscriber already shows, when its `openSession` answer came by another way than
-       * this subscription's transport (serve mode's early answers, api-early.ts): an append or a
-       * reload that landed between that answer and this subscription is then told at once, as a
-       * 'reloaded' event, instead of being missed.
+       * this subscription's transport (serve mode's early answers, api-early.ts). Steps of a first
+       * read that landed between that answer and this subscription are in the delta of the next
+       * step this subscriber hears (it starts at `since.entryCount`); anything else that changed
+       * meanwhile (an append, a reload, the read's end) is told at once, as a 'reloaded' event.
        */
       since?: SessionGeneration;
     };
 
-/** A session as one `openSession` answer showed it: its entries and its append-only breaks. */
+/**
+ * A generation no reading has: a subscription naming it is told 'reloaded' at once (a renewal
+ * after a reconnect, whose events in between were lost).
+ */
+export const NO_GENERATION = 0;
+
+/** A session as one `openSession` answer showed it (SessionInfo's figures of the same names). */
 export interface SessionGeneration {
+  /** SessionInfo.generation: which reading of the file it showed. */
+  generation: number;
   entryCount: number;
-  appendOnlyBreaks: number;
+  /** SessionInfo.reading was non-null: a first read was still under way. */
+  reading: boolean;
 }
 
 /** New tree rows an `appended` event carries at most; past this it carries counts only (page with getTreeRows). */

@@ -150,7 +150,7 @@ export const requestSchemas = ownTable({
         topic: z.literal('session'),
         key: sessionKey,
         since: z
-          .object({ entryCount: z.number().int().min(0), appendOnlyBreaks: z.number().int().min(0) })
+          .object({ generation: z.number().int().min(0), entryCount: z.number().int().min(0), reading: z.boolean() })
           .strict()
           .optional(),
       })

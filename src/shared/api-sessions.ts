@@ -88,6 +88,12 @@ export interface SessionInfo {
   key: SessionKey;
   summary: SessionSummary;
   header: HeaderInfo | null;
+  /**
+   * Which reading of the file these figures are of: a number no other reading in this backend
+   * has had. It changes whenever the session is read again from byte 0 (its file rewritten, shrunk
+   * or replaced, a kept index that did not match) or opened again; within one, entries are only added.
+   */
+  generation: number;
   entryCount: number;
   activeLeaf: string | null;
   warningCount: number;

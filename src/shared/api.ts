@@ -69,7 +69,15 @@ export {
   type ProjectedMessagesRequest,
 } from './api-leaf-view';
 export type { BranchRequest, BranchResult } from './api-branch';
-export { API_EVENT_TYPES, MAX_DELTA_ROWS, type ApiEvent, type SessionDelta, type Subscription } from './api-events';
+export {
+  API_EVENT_TYPES,
+  MAX_DELTA_ROWS,
+  NO_GENERATION,
+  type ApiEvent,
+  type SessionDelta,
+  type SessionGeneration,
+  type Subscription,
+} from './api-events';
 export type { DesktopFiles, OpenFileOutcome, RecentFile, RecentFiles } from './api-files';
 export type { DesktopExports, SaveExportOutcome } from './api-save-export';
 

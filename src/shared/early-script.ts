@@ -10,7 +10,8 @@
  *
  * It asks what open-early.ts asks, from the same inputs: the URL's hash (session, leaf; the leaf
  * view only for a hash that names no plan, profile, override or comparison: the defaults) and the
- * row this tab kept in sessionStorage. The numbers below are the renderer's (a test holds them
+ * row this tab kept in sessionStorage; without a kept row or a named leaf, the tree's page of the
+ * active leaf, as the session's controller asks it (open-early.ts activeLeafPageRequest). The numbers below are the renderer's (a test holds them
  * equal): TREE_PAGE, the history row and message heights of leafScreen(), DEFAULT_PROFILE.
  */
 import { EARLY_ANSWERS_PATH } from './api-early';
@@ -39,6 +40,7 @@ export const EARLY_SCRIPT =
   `var r=null;try{r=JSON.parse(sessionStorage.getItem(${JSON.stringify(OPENED_ROW_KEY)})||"null")}catch(e){}` +
   'if(r&&r.key===k&&r.leaf===d&&r.foldAudit===false&&typeof r.row==="number"&&r.row>=0&&r.row%1===0)' +
   `a.push({method:"getTreeRows",req:{key:k,start:Math.floor(r.row/${EARLY_TREE_PAGE})*${EARLY_TREE_PAGE},count:${EARLY_TREE_PAGE},foldAudit:false}});` +
+  `else if(d===null)a.push({method:"getTreeRows",req:{key:k,start:0,count:${EARLY_TREE_PAGE},foldAudit:false,holding:"activeLeaf"}});` +
   `if(plain){var q={key:k,leaf:d,plan:"auto",profile:${profile},overrides:{},pagedMessages:true},y=w.innerHeight;` +
   `if(y>0)q.screen={chainRows:Math.ceil(y/${s.rowPx})+${s.rowOverscan},messages:Math.ceil(y/${s.messagePx})+${s.messageOverscan}};` +
   'a.push({method:"getLeafView",req:q})}' +

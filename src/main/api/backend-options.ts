@@ -22,8 +22,9 @@ export interface ExplorerBackendOptions {
    */
   userDataDir?: string;
   /**
-   * A session bigger than this answers its first open after these bytes, and reads the rest in
-   * steps of as many, announced like appends (default FIRST_READ_BYTES; Infinity reads whole).
+   * A session bigger than this answers its first open after these bytes (at most
+   * FIRST_ANSWER_BYTES), and reads the rest in steps of this many, announced like appends
+   * (default FIRST_READ_BYTES; Infinity reads whole). A smaller session is read whole first.
    */
   firstReadBytes?: number;
   /** Files to open by path as the backend starts (`serve --file`, the desktop app's arguments). */
@@ -49,8 +50,15 @@ export interface ExplorerBackendOptions {
 }
 
 /**
- * What a first open reads before it answers, and each later step (first rows within
- * ~300 ms of opening a 100 MB session). About 25 ms of reading on this machine: requests for the
- * rows on screen answer between steps.
+ * A session bigger than this is read in steps, each of this size (first rows within ~300 ms of
+ * opening a 100 MB session). About 25 ms of reading on this machine: requests for the rows on
+ * screen answer between steps.
  */
 export const FIRST_READ_BYTES = 4 << 20;
+
+/**
+ * What a first open reads before it answers, at most: a few hundred entries of a usual session,
+ * more than a screen of rows. Smaller than a step, so that the open and its first rows (a link's
+ * early answers among them) are not held by the reading of a whole step in code still cold.
+ */
+export const FIRST_ANSWER_BYTES = 1 << 20;

@@ -35,7 +35,7 @@ import {
   type ApiBackend,
   type ApiClient,
 } from './api-backend';
-import { FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
+import { FIRST_ANSWER_BYTES, FIRST_READ_BYTES, type ExplorerBackendOptions } from './backend-options';
 import { BranchIdempotency } from './branch-idempotency';
 import { CallLull } from './call-lull';
 import { ReadTurns } from '../library/read-turns';
@@ -150,7 +150,7 @@ export class ExplorerBackend implements ApiBackend {
     const step = opts.firstReadBytes ?? FIRST_READ_BYTES;
     if (Number.isFinite(step)) {
       b.cache.readInSteps({
-        firstBytes: step,
+        firstBytes: Math.min(step, FIRST_ANSWER_BYTES),
         stepBytes: step,
         turns: b.readTurns,
         // A step hands the scan more lines: its counts are news again.
@@ -465,24 +465,11 @@ export class ExplorerBackend implements ApiBackend {
     branch: async (req) => this.writes.run(req, () => appendBranchOnce(this.writer(), req)),
     subscribe: async (sub, client) => {
       const s = sub.topic === 'session' ? await this.session(sub.key, client, 'pinned') : null;
-      const subscription = this.subs.add(client, sub);
+      // Its open came by another way (serve mode's early answers): what changed since is told (SessionNews.joined).
+      const catchUpFrom =
+        s && sub.topic === 'session' && sub.since ? this.news.joined(client, s, sub.since) : undefined;
+      const subscription = this.subs.add(client, sub, catchUpFrom);
       if (sub.topic === 'library') this.news.libraryJoined(client);
-      if (s && sub.topic === 'session' && sub.since) {
-        // The subscriber's open came by another way (serve mode's early answers): what changed
-        // since it was answered is told now, or it would be missed until the next append.
-        const info = this.news.infoOf(s);
-        if (info.entryCount !== sub.since.entryCount || info.appendOnlyBreaks.length !== sub.since.appendOnlyBreaks) {
-          client.push({
-            type: 'session',
-            key: sub.key,
-            change: 'reloaded',
-            entryCount: info.entryCount,
-            activeLeaf: info.activeLeaf,
-            newIds: [],
-            reason: 'the session changed after the page first asked for it',
-          });
-        }
-      }
       return { subscription };
     },
     unsubscribe: async ({ subscription }, client) => {

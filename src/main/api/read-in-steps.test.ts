@@ -89,9 +89,16 @@ async function allRows(b: ExplorerBackend, c: ApiClient, foldAudit: boolean): Pr
   }
 }
 
-/** What the UI shows of a session: its figures (the library row aside), every tree row, the warnings. */
+/**
+ * What the UI shows of a session: its figures (the library row aside, and the generation, which
+ * names one backend's reading), every tree row, the warnings.
+ */
 async function shown(b: ExplorerBackend, c: ApiClient): Promise<unknown> {
-  const { summary: _summary, ...info } = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+  const {
+    summary: _summary,
+    generation: _generation,
+    ...info
+  } = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
   const rows = await allRows(b, c, false);
   const folded = await allRows(b, c, true);
   return { info, rows, folded, warnings: await b.call('getWarnings', { key: KEY }, c) };
@@ -144,7 +151,7 @@ describe('a first open read in steps', () => {
     expect(steps.slice(0, -1).some((e) => e.type === 'session' && e.info !== undefined)).toBe(false);
     const told = last?.type === 'session' ? last.info : undefined;
     expect(told).toBeDefined();
-    const { summary: _s, checkingHashes: _c, warningCount: _w, ...got } = told!;
+    const { summary: _s, checkingHashes: _c, warningCount: _w, generation: _g, ...got } = told!;
     const { checkingHashes: _c2, warningCount: _w2, ...want } = (r.end as { info: SessionInfo }).info;
     expect(got).toEqual(want);
   });
@@ -439,5 +446,81 @@ describe('a first open read in steps', () => {
     // The row the library shows at the end has the whole read's figures all the same.
     const row = b.library.get(KEY);
     expect(row?.entries).toBe(b.cache.peek(KEY)?.ledger.index.count);
+  });
+});
+
+/** A session event (tests narrow to it). */
+type SessionEvt = Extract<ApiEvent, { type: 'session' }>;
+const isSession = (e: ApiEvent): e is SessionEvt => e.type === 'session';
+
+describe('a subscription that names what an open showed (since), while a first read runs', () => {
+  /**
+   * A backend reading a branching session in steps; `early` opened it (as serve mode's early
+   * answers do, on another connection) before `steps` more steps were read.
+   */
+  async function openedEarly(steps: number): Promise<{ b: ExplorerBackend; early: SessionInfo; watcher: Client }> {
+    const g = generateSession({ seed: 8, bytes: 900_000, cwd: '/home/ana/projects/vak', branchChance: 0.08 });
+    const { home } = homeWith(g.bytes);
+    const b = await backendOn(home, 32 << 10);
+    const watcher = new Client('watcher');
+    await b.call('subscribe', { topic: 'session', key: KEY }, watcher);
+    const early = (await b.call('openSession', { key: KEY }, new Client('http'))) as SessionInfo;
+    expect(early.reading).not.toBeNull();
+    await watcher.until((e) => isSession(e) && e.entryCount > early.entryCount && --steps <= 0);
+    return { b, early, watcher };
+  }
+
+  it('hears the steps it missed in its next event, from where it stood: nothing lost, nothing twice', async () => {
+    const { b, early, watcher } = await openedEarly(2);
+    const page = new Client('page');
+    const since = { generation: early.generation, entryCount: early.entryCount, reading: true };
+    // Subscribed in the task that saw a step, before the next one is read: steps were missed.
+    expect(b.cache.peek(KEY)?.announced).toBeGreaterThan(early.entryCount);
+    await b.call('subscribe', { topic: 'session', key: KEY, since }, page);
+    const end = (await page.until((e) => isSession(e) && e.reading === null)) as SessionEvt;
+    const heard = page.events.filter(isSession);
+    expect(heard.map((e) => e.change)).toEqual(heard.map(() => 'appended'));
+    // One run of deltas from the early open's count to the end, each starting where the last ended.
+    let at = early.entryCount;
+    let branchPoints = early.branchPoints;
+    for (const e of heard) {
+      expect(e.delta?.firstNewIndex).toBe(at);
+      at += e.delta?.newEntries ?? NaN;
+      branchPoints += e.delta?.branchPointsAdded ?? NaN;
+    }
+    const whole = (await b.call('openSession', { key: KEY }, page)) as SessionInfo;
+    expect(at).toBe(whole.entryCount);
+    expect(branchPoints).toBe(whole.branchPoints);
+    expect(end.info).toMatchObject({ entryCount: whole.entryCount, branchPoints: whole.branchPoints });
+    // The follower from the start heard the same end, in its own steps.
+    expect(watcher.events.filter(isSession).at(-1)).toMatchObject({ reading: null, entryCount: whole.entryCount });
+  });
+
+  it('is told to read again when what it showed is another reading, or the read ended since', async () => {
+    const { b, early } = await openedEarly(1);
+    const other = new Client('other');
+    const since = { generation: early.generation + 1000, entryCount: early.entryCount, reading: true };
+    await b.call('subscribe', { topic: 'session', key: KEY, since }, other);
+    expect(other.events.filter(isSession)[0]).toMatchObject({ change: 'reloaded' });
+
+    const leafAsk = {
+      key: KEY,
+      leaf: null,
+      plan: 'auto',
+      profile: DEFAULT_PROFILE,
+      overrides: {},
+      pagedMessages: true,
+    };
+    await b.call('getLeafView', leafAsk, new Client('waits'));
+    await other.until((e) => isSession(e) && e.reading === null);
+    const late = new Client('late');
+    await b.call('subscribe', { topic: 'session', key: KEY, since: { ...since, generation: early.generation } }, late);
+    expect(late.events.filter(isSession)[0]).toMatchObject({ change: 'reloaded' });
+    // Standing where the session is, read whole: nothing to tell.
+    const now = (await b.call('openSession', { key: KEY }, late)) as SessionInfo;
+    const current = new Client('current');
+    const at = { generation: now.generation, entryCount: now.entryCount, reading: false };
+    await b.call('subscribe', { topic: 'session', key: KEY, since: at }, current);
+    expect(current.events.filter(isSession)).toEqual([]);
   });
 });

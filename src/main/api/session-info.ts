@@ -218,6 +218,7 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
     key: s.key,
     summary,
     header: figures.header,
+    generation: s.readingId,
     entryCount: ix.count,
     activeLeaf: ix.count > 0 ? ix.ids[ix.activeLeaf] : null,
     warningCount,

@@ -5,7 +5,7 @@
  * calls these; each pushes the events its change makes, through `Subscriptions`.
  */
 import { ownTable } from '../../shared/own-key';
-import type { ApiEvent, SessionInfo, SessionKey, SessionSummary } from '../../shared/api';
+import type { ApiEvent, SessionGeneration, SessionInfo, SessionKey, SessionSummary } from '../../shared/api';
 import { LedgerChangedError } from '../core/ledger';
 import type { HomeChange } from '../library/home-watcher';
 import type { OpenSession, RereadReason, SessionCache } from '../library/session-cache';
@@ -105,6 +105,25 @@ export class SessionNews {
     if (changed.length > 0) client.push({ type: 'library', changed, removed: [] });
   }
 
+  /**
+   * A follower subscribes naming what its open showed (`since`: that open came by another way,
+   * serve mode's early answers). When it missed only steps of a first read still under way, it
+   * hears them in the delta of the next step, which starts where it stands: that entry count is
+   * returned (its subscription keeps it). When it missed anything else (an append, a reload, the
+   * read's end), it is told at once, as a 'reloaded' event; when nothing, nothing.
+   */
+  joined(client: ApiClient, s: OpenSession, since: SessionGeneration): number | undefined {
+    const same = since.generation === s.readingId;
+    // Steps still to be told (the last one, which ends the read, among them).
+    const stepping = s.stepsUnannounced;
+    // The next event tells what came after `announced`: a follower that stands there (or past it,
+    // its open answered while a step read on) misses nothing.
+    if (same && since.reading === stepping && since.entryCount >= s.announced) return undefined;
+    if (same && since.reading && stepping) return since.entryCount;
+    client.push(this.sessionEvent(s, 'reloaded', [], 'the session changed after the page first asked for it'));
+    return undefined;
+  }
+
   /** What `openSession` answers for `s` now. */
   infoOf(s: OpenSession): SessionInfo {
     keepEntryFigures(s); // first: the library row's branch points are one of them
@@ -133,29 +152,26 @@ export class SessionNews {
         this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], `cannot read: ${(e as Error).message}`));
       }
       if (change?.kind === 'appended') {
-        // A step of a first read names no ids (thousands of them, and no one waits for one).
-        const ids = change.step
-          ? []
-          : open.ledger.index.ids.slice(change.firstNew, change.firstNew + change.newEntries);
-        const e = this.sessionEvent(open, 'appended', ids);
-        if (e.type === 'session') {
-          try {
-            const delta = sessionDelta(open, change.firstNew, change.step !== undefined);
-            const reading = change.step ? readingProgress(open) : undefined;
-            // The step that reads to the end brings the session's whole figures: the follower
-            // that waited for them does not ask openSession again.
-            const info = change.step === 'last' && this.subs.hasSession(key) ? this.infoAtReadEnd(open) : undefined;
-            this.subs.pushSession(key, {
-              ...e,
-              delta,
-              ...(change.step ? { reading } : {}),
-              ...(info ? { info } : {}),
-            });
-          } catch (x) {
-            // A row of the delta read back a line that changed: read again whole (followers hear `reloaded`).
-            if (!(x instanceof LedgerChangedError)) throw x;
-            await this.cache.rereadChanged(x.ledger);
-          }
+        const { step: stepOf, firstNew, newEntries } = change;
+        let info: SessionInfo | undefined;
+        // The event for the entries from `from` on: a follower that missed steps gets it from where it stands.
+        const eventFrom = (from: number): ApiEvent => {
+          // A step of a first read names no ids (thousands of them, and no one waits for one).
+          const ids = stepOf ? [] : open.ledger.index.ids.slice(from, firstNew + newEntries);
+          const e = this.sessionEvent(open, 'appended', ids);
+          if (e.type !== 'session') return e;
+          const delta = sessionDelta(open, from, stepOf !== undefined);
+          // The step that reads to the end brings the session's whole figures: the follower
+          // that waited for them does not ask openSession again.
+          if (stepOf === 'last' && this.subs.hasSession(key)) info ??= this.infoAtReadEnd(open);
+          return { ...e, delta, ...(stepOf ? { reading: readingProgress(open) } : {}), ...(info ? { info } : {}) };
+        };
+        try {
+          this.subs.pushSession(key, eventFrom(firstNew), eventFrom);
+        } catch (x) {
+          // A row of the delta read back a line that changed: read again whole (followers hear `reloaded`).
+          if (!(x instanceof LedgerChangedError)) throw x;
+          await this.cache.rereadChanged(x.ledger);
         }
       } else if (change?.kind === 'reloaded') {
         this.subs.pushSession(key, this.sessionEvent(open, 'reloaded', [], REREAD_WHY[change.reason]));

@@ -135,6 +135,13 @@ describe('a deferred hash check reports exactly what hashing while reading repor
     const small = await Ledger.open(file, { deferHashCheck: true, maxBytes: bytes.length + 1 });
     expect(small.hashCheckPending).toBe(false); // read whole at once: hashed as read
 
+    // `firstBytes`: a file over `maxBytes` answers after fewer bytes; one within it is read whole still.
+    const early = await Ledger.open(file, { deferHashCheck: true, maxBytes: 4000, firstBytes: 1000 });
+    expect([early.moreToRead, early.hashCheckPending, early.bytesRead <= 1000]).toEqual([true, true, true]);
+    const within = await Ledger.open(file, { deferHashCheck: true, maxBytes: bytes.length, firstBytes: 1000 });
+    expect([within.moreToRead, within.bytesRead]).toEqual([false, bytes.length]);
+    for (const x of [early, within]) x.close();
+
     const l = await Ledger.open(file, { deferHashCheck: true, maxBytes: 4000 });
     expect(l.moreToRead).toBe(true);
     expect(l.hashCheckPending).toBe(true);

@@ -19,6 +19,11 @@ export interface OpenOptions {
    */
   maxBytes?: number;
   /**
+   * With `maxBytes`, a first open (Ledger.open) of a file bigger than `maxBytes` stops after these
+   * fewer bytes: its first answer waits for a screen of rows, not a whole step of the read.
+   */
+  firstBytes?: number;
+  /**
    * What a read in steps awaits before each chunk instead of one turn of the event loop: the
    * serving process lets the requests in flight answer first (library/read-turns.ts).
    */

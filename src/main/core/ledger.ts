@@ -111,8 +111,9 @@ export class Ledger {
       opts.lineSink ?? null,
     );
     try {
-      if (opts.deferHashCheck && (opts.maxBytes ?? Infinity) < l.source.size()) l.hashes.defer(opts.deferredClaimsMax);
-      await l.readNew(opts);
+      const inSteps = (opts.maxBytes ?? Infinity) < l.source.size();
+      if (opts.deferHashCheck && inSteps) l.hashes.defer(opts.deferredClaimsMax);
+      await l.readNew(inSteps && opts.firstBytes !== undefined ? { ...opts, maxBytes: opts.firstBytes } : opts);
     } catch (e) {
       l.close();
       throw e;

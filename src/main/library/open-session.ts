@@ -4,7 +4,7 @@
  * background work (session-scheduler.ts). Its phase changes in one place, `move`, which also
  * moves its scheduler to the new generation.
  */
-import type { SessionKey } from '../../shared/api';
+import { NO_GENERATION, type SessionKey } from '../../shared/api';
 import type { Ledger } from '../core/ledger';
 import type { HashCheckResult } from '../core/ledger-options';
 import type { LedgerIndex } from '../core/ledger-index';
@@ -16,10 +16,10 @@ import { SessionScheduler } from './session-scheduler';
 import { transition, type SessionEvent, type SessionPhase } from './session-state';
 
 /**
- * How a big session is opened ("show first rows while a first open is still reading"):
- * the open answers after `firstBytes`, then `stepBytes` more are read per step, in turn with
- * the session's other refreshes; `onStep(key)` runs each step (the backend refreshes the
- * session and tells its followers, as for an append).
+ * How a big session is opened ("show first rows while a first open is still reading"): a file
+ * bigger than `stepBytes` answers its open after `firstBytes`, then `stepBytes` more are read per
+ * step, in turn with the session's other refreshes; `onStep(key)` runs each step (the backend
+ * refreshes the session and tells its followers, as for an append).
  */
 export interface ReadInSteps {
   firstBytes: number;
@@ -70,6 +70,12 @@ export interface OpenedSession {
   keepWanted: boolean;
 }
 
+/**
+ * The last reading number given (OpenSession.readingId). From a random start, so that a number a
+ * page kept from an earlier serve process names no reading of this one; never NO_GENERATION.
+ */
+let lastReadingId = NO_GENERATION + 1 + Math.floor(Math.random() * 2 ** 40);
+
 export class OpenSession implements LaidOutSession {
   readonly key: SessionKey;
   readonly path: string;
@@ -100,6 +106,12 @@ export class OpenSession implements LaidOutSession {
   keptTurns: number;
   /** Its index is to be kept once verified (a full read, or a resume that still read a lot). */
   keepWanted: boolean;
+  /**
+   * Names this reading of the file among every reading in this process (SessionInfo.generation):
+   * a new one for each open and each new generation of the phase. Entries read under one number
+   * never change, so a follower that names it (a subscription's `since`) can be told only what came after.
+   */
+  private currentReading: number;
   /** Where it is in its lifecycle; changed by `move` only. */
   private current: SessionPhase;
   /** Its background work, each job made for one generation of `phase`. */
@@ -119,12 +131,18 @@ export class OpenSession implements LaidOutSession {
     this.announced = o.ledger.index.count;
     this.layoutIndex = o.ledger.index;
     this.current = phase;
+    this.currentReading = ++lastReadingId;
     this.stepsUnannounced = phase.name === 'reading';
     this.jobs = new SessionScheduler(phase.generation);
   }
 
   get phase(): SessionPhase {
     return this.current;
+  }
+
+  /** This reading's number (see `currentReading`). */
+  get readingId(): number {
+    return this.currentReading;
   }
 
   /** A first open still read in steps: more of the file is to read. */
@@ -140,7 +158,9 @@ export class OpenSession implements LaidOutSession {
    */
   move(event: SessionEvent): SessionPhase {
     if (this.current.name === 'removed') return this.current;
+    const generation = this.current.generation;
     this.current = transition(this.current, event);
+    if (this.current.generation !== generation) this.currentReading = ++lastReadingId;
     if (this.current.name === 'removed') this.jobs.close();
     else this.jobs.advance(this.current.generation);
     return this.current;

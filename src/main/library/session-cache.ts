@@ -91,7 +91,7 @@ export class SessionCache {
     this.lull = f;
   }
 
-  /** From now on, sessions bigger than `steps.firstBytes` open in steps (default: read whole before answering). */
+  /** From now on, sessions bigger than `steps.stepBytes` open in steps (default: read whole before answering). */
   readInSteps(steps: ReadInSteps): void {
     this.steps = steps;
   }
@@ -144,7 +144,8 @@ export class SessionCache {
       this.store,
       {
         onProgress,
-        maxBytes: this.steps?.firstBytes,
+        maxBytes: this.steps?.stepBytes,
+        firstBytes: this.steps?.firstBytes,
         noteFullCosts: NOTES_BPT,
         deferHashCheck: this.steps !== null,
       },

@@ -191,7 +191,7 @@ describe('a subscription after an early answer', () => {
     const { s, cookie, origin } = await started();
     const r = await post(s.port, asks(open), { Cookie: cookie, Origin: origin });
     const before = (JSON.parse(r.body) as { answers: { res: SessionInfo }[] }).answers[0].res;
-    const since = { entryCount: before.entryCount, appendOnlyBreaks: before.appendOnlyBreaks.length };
+    const since = { generation: before.generation, entryCount: before.entryCount, reading: false };
 
     const ws = (await openSocket(s.port, { cookie })).ws!;
     const events = frames(ws);

@@ -91,8 +91,8 @@ function httpEarly(asks: EarlyAsk[]) {
   return { http: { asks, answers } satisfies HttpEarly, answer, fail };
 }
 
-const info = (key: string, entryCount: number) =>
-  ({ key, entryCount, appendOnlyBreaks: [], reading: null, activeLeaf: 'e9' }) as unknown as SessionInfo;
+const info = (key: string, entryCount: number, reading: SessionInfo['reading'] = null) =>
+  ({ key, generation: 3, entryCount, appendOnlyBreaks: [], reading, activeLeaf: 'e9' }) as unknown as SessionInfo;
 const openK = { method: 'openSession', req: { key: 'k' } } as const;
 const rowsK = { method: 'getTreeRows', req: rows } as const;
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -189,7 +189,7 @@ describe('answers asked over HTTP before the socket opened (serve mode)', () => 
     await opened;
     await settle();
     expect(calls.map((c) => [c.method, c.req])).toEqual([
-      ['subscribe', { topic: 'session', key: 'k', since: { entryCount: 5, appendOnlyBreaks: 0 } }],
+      ['subscribe', { topic: 'session', key: 'k', since: { generation: 3, entryCount: 5, reading: false } }],
     ]);
     calls[0].answer({ subscription: 's1' });
     await expect(sub).resolves.toEqual({ subscription: 's1' });
@@ -197,6 +197,52 @@ describe('answers asked over HTTP before the socket opened (serve mode)', () => 
     // The rows answered for 5 entries are not taken after that: they are asked.
     e.askEarly('getTreeRows', rows);
     expect(calls.map((c) => c.method)).toEqual(['subscribe', 'getTreeRows']);
+  });
+
+  it('takes an open answered while a first read runs as it is, and subscribes from where it stood', async () => {
+    const { api, calls } = eventApi();
+    const h = httpEarly([openK]);
+    const e = withEarlyAsks(api, h.http);
+    const sub = e.api.subscribe({ topic: 'session', key: 'k' });
+    const opened = e.api.openSession({ key: 'k' });
+    const reading = { bytesRead: 4, bytesTotal: 40 };
+    h.answer({ answers: [{ ok: true, res: info('k', 5, reading) }] });
+    await expect(opened).resolves.toMatchObject({ entryCount: 5, reading });
+    await settle();
+    // Not asked again on the socket: the steps read since come in the subscription's next event.
+    expect(calls.map((c) => [c.method, c.req])).toEqual([
+      ['subscribe', { topic: 'session', key: 'k', since: { generation: 3, entryCount: 5, reading: true } }],
+    ]);
+    calls[0].answer({ subscription: 's1' });
+    await expect(sub).resolves.toEqual({ subscription: 's1' });
+  });
+
+  it("the first request of a method that is exactly the posted one takes its answer (the active leaf's page)", async () => {
+    const holding = { key: 'k', start: 0, count: 256, foldAudit: false, holding: 'activeLeaf' as const };
+    const page = { rows: ['r'], total: 1, laneCount: 1, start: 0 };
+    const { api, calls } = recordingApi();
+    const h = httpEarly([openK, { method: 'getTreeRows', req: holding }]);
+    const e = withEarlyAsks(api, h.http);
+    const rows = e.api.getTreeRows({ ...holding });
+    h.answer({
+      answers: [
+        { ok: true, res: info('k', 5) },
+        { ok: true, res: page },
+      ],
+    });
+    await expect(rows).resolves.toEqual(page);
+    expect(calls).toEqual([]);
+    // Once: the same request again is asked.
+    void e.api.getTreeRows(holding);
+    expect(calls.map((c) => c.method)).toEqual(['getTreeRows']);
+
+    // Another first request drops it and is asked as it is.
+    const r2 = recordingApi();
+    const h2 = httpEarly([{ method: 'getTreeRows', req: holding }]);
+    const e2 = withEarlyAsks(r2.api, h2.http);
+    void e2.api.getTreeRows({ key: 'k', start: 256, count: 256, foldAudit: false });
+    void e2.api.getTreeRows(holding);
+    expect(r2.calls.map((c) => (c.req as { start: number }).start)).toEqual([256, 0]);
   });
 
   it('without them (Electron, no session in the URL) nothing changes', () => {

@@ -97,7 +97,8 @@ function canonical(v: unknown): string {
  * answers a later question, and never adds a request the page would not have sent.
  *
  * With `http` (serve mode: index.html's first script posted the same requests over HTTP before the
- * socket opened), an early ask, and the session's first `openSession`, take the HTTP answer to
+ * socket opened), an early ask, the session's first `openSession`, and the first request of an
+ * early method (the tree's page of the active leaf, asked with the open) take the HTTP answer to
  * exactly the same request instead of sending it; when the post failed or its answer to that
  * request is an error, the request is sent over the socket then, once. An HTTP answer not taken
  * before its session changes (a session event) is dropped. The session's subscription waits for
@@ -150,11 +151,9 @@ export function withEarlyAsks(
     if (known) return known;
     const got = offer('openSession', req) as Promise<SessionInfo> | null;
     if (!got) return null;
-    // A first read still under way: its progress goes to the asking connection, so it is asked on the socket.
-    const answer = got.then(
-      (info) => (info.reading ? api.openSession(req) : info),
-      () => api.openSession(req),
-    );
+    // Taken as it is, also while a first read is under way: the subscription names what it showed
+    // (since), and the steps read after it come in the next step's delta.
+    const answer = got.catch(() => api.openSession(req));
     answer.catch(() => undefined);
     const o = { answer, taken: false };
     opens.set(req.key, o);
@@ -186,7 +185,10 @@ export function withEarlyAsks(
       return o.answer.then(
         (info) =>
           api.subscribe(
-            { ...sub, since: { entryCount: info.entryCount, appendOnlyBreaks: info.appendOnlyBreaks.length } },
+            {
+              ...sub,
+              since: { generation: info.generation, entryCount: info.entryCount, reading: info.reading !== null },
+            },
             opts,
           ),
         () => api.subscribe(sub, opts),
@@ -195,8 +197,13 @@ export function withEarlyAsks(
   }
   for (const m of EARLY_METHODS) {
     const call = api[m] as (req: unknown, opts?: CallOptions) => Promise<unknown>;
+    /** The HTTP answer when this is the first request of `m` and exactly the one posted (the tree's page of the active leaf). */
+    const fromHttp = (req: unknown, opts?: CallOptions): Promise<unknown> | null => {
+      const got = opts?.signal?.aborted ? null : offer(m, req);
+      return got && httpAnswer(m, got, opts?.signal ?? new AbortController().signal, () => call(req, opts));
+    };
     (wrapped as Record<ApiMethod, unknown>)[m] = (req: unknown, opts?: CallOptions) =>
-      take(m, req, opts) ?? call(req, opts);
+      take(m, req, opts) ?? fromHttp(req, opts) ?? call(req, opts);
   }
   const askEarly: AskEarly = (method, req) => {
     early.get(method)?.abort.abort();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApiEvent } from '../../shared/api';
+import { NO_GENERATION, type ApiEvent } from '../../shared/api';
 import { ApiError } from './api-methods';
 import { createWsApi } from './ws-client';
 
@@ -141,6 +141,25 @@ describe('WebSocket Api client', () => {
     void api.unsubscribe(local);
     await Promise.resolve();
     expect(s2.sent.at(-1)).toMatchObject({ method: 'unsubscribe', req: { subscription: 'srv-2' } });
+  });
+
+  it('renews a subscription that named its open (since) naming no reading: it is told what it missed as a reload', async () => {
+    vi.useFakeTimers();
+    const api = make(60_000);
+    const s1 = FakeSocket.all[0];
+    s1.onopen?.();
+    const since = { generation: 7, entryCount: 5, reading: true };
+    const sub = api.subscribe({ topic: 'session', key: 'k', since });
+    expect(s1.sent[0]).toMatchObject({ method: 'subscribe', req: { since } });
+    s1.answer({ id: s1.sent[0].id, ok: true, res: { subscription: 'srv-1' } });
+    await sub;
+    s1.onclose?.();
+    vi.advanceTimersByTime(300);
+    const s2 = FakeSocket.all[1];
+    s2.onopen?.();
+    expect(s2.sent.find((f) => f.method === 'subscribe')).toMatchObject({
+      req: { topic: 'session', key: 'k', since: { ...since, generation: NO_GENERATION } },
+    });
   });
 
   it('never sends a write twice: after a reconnect reads go again, a branch fails as unknown_outcome', async () => {

@@ -1,4 +1,13 @@
-import type { Api, ApiEvent, ApiMethod, ApiRequest, ApiResponse, CallOptions, Subscription } from '../../shared/api';
+import {
+  NO_GENERATION,
+  type Api,
+  type ApiEvent,
+  type ApiMethod,
+  type ApiRequest,
+  type ApiResponse,
+  type CallOptions,
+  type Subscription,
+} from '../../shared/api';
 import type { WsServerFrame } from '../../shared/api-schemas';
 import { API_METHOD_NAMES, ApiError } from './api-methods';
 import { cancelledCall } from './bridge-client';
@@ -55,6 +64,16 @@ function unknownOutcome(method: ApiMethod, why: string): ApiError {
 }
 
 /**
+ * A subscription as it is renewed on a new connection. One that named what its open showed
+ * (`since`) would name it again, though the events since then were heard, and those sent while
+ * the connection was down were lost: it names no reading instead, and is told 'reloaded' at once
+ * (the page asks the session's figures and rows again).
+ */
+function renewal(req: Subscription): Subscription {
+  return req.topic === 'session' && req.since ? { ...req, since: { ...req.since, generation: NO_GENERATION } } : req;
+}
+
+/**
  * The serve-mode transport: one WebSocket, requests matched by id, timed out with a clear
  * error, reconnected with exponential backoff; session subscriptions are renewed after a
  * reconnect and keep their local ids. Reads still waiting are sent again on the new
@@ -97,7 +116,7 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
       opts.onStatus?.('open');
       flush();
       for (const s of subs.values()) {
-        void call('subscribe', s.req).then(
+        void call('subscribe', renewal(s.req)).then(
           (r) => (s.serverId = r.subscription),
           () => undefined,
         );

@@ -11,7 +11,7 @@ import { TREE_PAGE } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
 import { restoreUrl } from '../store/use-url-sync';
 import { HISTORY_OVERSCAN, HISTORY_ROW_PX, MESSAGE_MIN_PX, MESSAGE_OVERSCAN } from '../util/leaf-screen';
-import { askOpenEarly, readKeptRow } from './open-early';
+import { activeLeafPageRequest, askOpenEarly, keptRowPage, readKeptRow } from './open-early';
 
 const KEY = 'agents/vak/sessions/0000000000000000/01a22688-5a80-7d3d-a60d-53f7388101d1.jsonl';
 
@@ -46,8 +46,13 @@ function pageAsks(hash: string): EarlyAsk[] {
   restoreUrl({ location: { hash } } as Window);
   readKeptRow();
   const st = useAppStore.getState();
-  const asked: EarlyAsk[] = [{ method: 'openSession', req: { key: st.sessionKey } }];
-  askOpenEarly((method, req) => asked.push({ method, req }), st, st.sessionKey!);
+  const key = st.sessionKey!;
+  const kept = keptRowPage(st, key);
+  const asked: EarlyAsk[] = [{ method: 'openSession', req: { key } }];
+  // The controller's page of the active leaf (use-session.ts openFromUrl, SessionController.start).
+  if (kept === null && st.leaf === null)
+    asked.push({ method: 'getTreeRows', req: activeLeafPageRequest(key, st.foldAudit) });
+  askOpenEarly((method, req) => asked.push({ method, req }), st, key, kept);
   return asked;
 }
 
@@ -84,8 +89,8 @@ describe("index.html's early asks", () => {
   it('asks no leaf view for a link that names a plan, a profile or a comparison (the page asks it)', () => {
     const hash = `#v=2&s=${encodeURIComponent(KEY)}&plan=none&w=9000`;
     const script = runScript(hash);
-    expect(script?.asks.map((a) => a.method)).toEqual(['openSession']);
-    expect(pageAsks(hash).map((a) => a.method)).toEqual(['openSession', 'getLeafView']);
+    expect(script?.asks.map((a) => a.method)).toEqual(['openSession', 'getTreeRows']);
+    expect(pageAsks(hash).map((a) => a.method)).toEqual(['openSession', 'getTreeRows', 'getLeafView']);
   });
 
   it('asks nothing without a session, in Electron, or off http(s)', () => {

@@ -5,7 +5,7 @@ import { leafScreen } from '../util/leaf-screen';
 import type { Api, CallOptions, TreeRow } from '../../shared/api';
 import { API_METHOD_NAMES } from '../api/api-methods';
 import { TREE_PAGE } from '../data/session-sources';
-import { askActiveLeafPage, askOpenEarly, keepCursorRow, readKeptRow } from './open-early';
+import { askActiveLeafPage, askOpenEarly, keepCursorRow, keptRowPage, readKeptRow } from './open-early';
 
 /** A store of just the fields read here, whose changes are told to its subscribers. */
 function fakeStore(init: Partial<AppState>) {
@@ -41,7 +41,7 @@ describe('a reload asks what it will show with the open', () => {
     store.set({ selectedRow: 35_900 });
     stop();
     const asked: [string, unknown][] = [];
-    askOpenEarly((m, req) => asked.push([m, req]), store.getState(), 'k');
+    askOpenEarly((m, req) => asked.push([m, req]), store.getState(), 'k', keptRowPage(store.getState(), 'k'));
     expect(asked).toEqual([
       ['getTreeRows', { key: 'k', start: 35_840, count: 256, foldAudit: false }],
       [
@@ -65,7 +65,7 @@ describe('a reload asks what it will show with the open', () => {
     for (const other of [{ sessionKey: 'other' }, { leaf: 'e1' }, { foldAudit: true }] as Partial<AppState>[]) {
       const asked: string[] = [];
       const st = { ...store.getState(), ...other };
-      askOpenEarly((m) => asked.push(m), st, st.sessionKey!);
+      askOpenEarly((m) => asked.push(m), st, st.sessionKey!, keptRowPage(st, st.sessionKey!));
       expect(asked.filter((m) => m !== 'findRow')).toEqual(['getLeafView']);
     }
   });
@@ -76,7 +76,7 @@ describe('a reload asks what it will show with the open', () => {
     store.set({ selectedRow: 300 });
     stop();
     const asked: [string, unknown][] = [];
-    askOpenEarly((m, req) => asked.push([m, req]), store.getState(), 'k');
+    askOpenEarly((m, req) => asked.push([m, req]), store.getState(), 'k', keptRowPage(store.getState(), 'k'));
     expect(asked.map(([m]) => m)).toEqual(['findRow', 'getTreeRows', 'getLeafView']);
     expect(asked[0][1]).toEqual({ key: 'k', id: 'e1', foldAudit: true });
     expect(asked[1][1]).toEqual({ key: 'k', start: 256, count: 256, foldAudit: true });
@@ -84,14 +84,14 @@ describe('a reload asks what it will show with the open', () => {
 
   it('the active leaf (no leaf named) asks no row: the open brings it', () => {
     const asked: string[] = [];
-    askOpenEarly((m) => asked.push(m), fakeStore(base).getState(), 'k');
+    askOpenEarly((m) => asked.push(m), fakeStore(base).getState(), 'k', keptRowPage(fakeStore(base).getState(), 'k'));
     expect(asked).toEqual(['getLeafView']);
   });
 
   it('a damaged kept value asks no rows', () => {
     sessionStorage.setItem('vak-explorer.opened-row.v1', '{"key":"k","leaf":null,"foldAudit":false,"row":-1}');
     const asked: string[] = [];
-    askOpenEarly((m) => asked.push(m), fakeStore(base).getState(), 'k');
+    askOpenEarly((m) => asked.push(m), fakeStore(base).getState(), 'k', keptRowPage(fakeStore(base).getState(), 'k'));
     expect(asked).toEqual(['getLeafView']);
   });
 });
@@ -105,10 +105,10 @@ describe("the kept row is read once, at the page's start", () => {
     store.set({ selectedRow: 35_900 });
     keepCursorRow(store)();
     const first: [string, unknown][] = [];
-    askOpenEarly((m, req) => first.push([m, req]), store.getState(), 'k');
+    askOpenEarly((m, req) => first.push([m, req]), store.getState(), 'k', keptRowPage(store.getState(), 'k'));
     expect(first[0]).toEqual(['getTreeRows', { key: 'k', start: 256, count: 256, foldAudit: false }]);
     const again: [string, unknown][] = [];
-    askOpenEarly((m, req) => again.push([m, req]), store.getState(), 'k');
+    askOpenEarly((m, req) => again.push([m, req]), store.getState(), 'k', keptRowPage(store.getState(), 'k'));
     expect(again[0]).toEqual(['getTreeRows', { key: 'k', start: 35_840, count: 256, foldAudit: false }]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Api, SessionKey, TreeRowsResult } from '../../shared/api';
+import type { Api, ApiRequest, SessionKey, TreeRowsResult } from '../../shared/api';
 import type { AskEarly } from '../api/early-asks';
 import { TREE_PAGE } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
@@ -79,22 +79,29 @@ function openedRow(): OpenedRow | null {
 }
 
 /**
- * A page opened on a session (a reload, a link) asks, with the open, what it will show first:
- * the row of the leaf it names (the controller asks it before the tree opens), the page of tree
- * rows of the cursor when this tab last showed the same selection (the tree opens on it), and
- * the leaf view the loader will ask once the session is open. Each would otherwise leave only once
- * the open's answer came back. The loader and the tree take these answers when they ask exactly
- * the same; anything else cancels them (early-asks.ts).
+ * The page of tree rows this tab kept for a reload on `st`'s session and selection (its start),
+ * or null: the tree opens on that row. Read once at the page's start (readKeptRow).
  */
-export function askOpenEarly(askEarly: AskEarly, st: AppState, key: string): void {
-  // A named leaf's row (the open only brings the active leaf's): the tree opens on it.
-  if (st.leaf !== null) askEarly('findRow', { key, id: st.leaf, foldAudit: st.foldAudit });
+export function keptRowPage(st: AppState, key: string): number | null {
   const kept = readAtStart ? readAtStart.row : openedRow();
   readAtStart = null;
-  if (kept && kept.key === key && kept.leaf === st.leaf && kept.foldAudit === st.foldAudit) {
-    const start = Math.floor(kept.row / TREE_PAGE) * TREE_PAGE;
-    askEarly('getTreeRows', { key, start, count: TREE_PAGE, foldAudit: st.foldAudit });
-  }
+  if (!kept || kept.key !== key || kept.leaf !== st.leaf || kept.foldAudit !== st.foldAudit) return null;
+  return Math.floor(kept.row / TREE_PAGE) * TREE_PAGE;
+}
+
+/**
+ * A page opened on a session (a reload, a link) asks, with the open, what it will show first:
+ * the row of the leaf it names (the controller asks it before the tree opens), the page of tree
+ * rows of the cursor when this tab last showed the same selection (`keptPage`, keptRowPage: the
+ * tree opens on it), and the leaf view the loader will ask once the session is open. Each would
+ * otherwise leave only once the open's answer came back. The loader and the tree take these
+ * answers when they ask exactly the same; anything else cancels them (early-asks.ts). (Without a
+ * kept row or a named leaf, the controller asks the page of the active leaf, as for a click.)
+ */
+export function askOpenEarly(askEarly: AskEarly, st: AppState, key: string, keptPage: number | null): void {
+  // A named leaf's row (the open only brings the active leaf's): the tree opens on it.
+  if (st.leaf !== null) askEarly('findRow', { key, id: st.leaf, foldAudit: st.foldAudit });
+  if (keptPage !== null) askEarly('getTreeRows', { key, start: keptPage, count: TREE_PAGE, foldAudit: st.foldAudit });
   askEarly('getLeafView', leafViewRequestOf(st, key, pagedOf(st)));
 }
 
@@ -104,6 +111,11 @@ export interface EarlyTreePage {
   api: Api;
   /** Drops the page unless it was taken: its request is cancelled. */
   drop(): void;
+}
+
+/** The request for the tree's page holding the active leaf (the backend finds its start). */
+export function activeLeafPageRequest(key: SessionKey, foldAudit: boolean): ApiRequest<'getTreeRows'> {
+  return { key, start: 0, count: TREE_PAGE, foldAudit, holding: 'activeLeaf' };
 }
 
 /**
@@ -116,10 +128,7 @@ export interface EarlyTreePage {
  */
 export function askActiveLeafPage(api: Api, key: SessionKey, foldAudit: boolean): EarlyTreePage {
   const abort = new AbortController();
-  const asked = api.getTreeRows(
-    { key, start: 0, count: TREE_PAGE, foldAudit, holding: 'activeLeaf' },
-    { signal: abort.signal },
-  );
+  const asked = api.getTreeRows(activeLeafPageRequest(key, foldAudit), { signal: abort.signal });
   asked.catch(() => undefined); // (dropped or failed: the tree's own request decides)
   let pending = true;
   const drop = (): void => {

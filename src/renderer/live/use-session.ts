@@ -5,7 +5,7 @@ import { useAppStore } from '../store/app-store';
 import { setSessionStarter } from '../store/session-slice';
 import { restoreUrl } from '../store/use-url-sync';
 import { jumpToEntry } from '../tree/tree-nav';
-import { askOpenEarly, keepCursorRow } from './open-early';
+import { askOpenEarly, keepCursorRow, keptRowPage } from './open-early';
 import { SessionController } from './session-controller';
 
 /** Turning follow on selects the newest leaf at once (appends then keep it selected). */
@@ -20,12 +20,13 @@ export function useFollow(api: Api): void {
 /** The one controller of the open session: started by the input that chose it, or by useSession. */
 let current: { api: Api; c: SessionController } | null = null;
 
-function sessionFor(api: Api, key: SessionKey, chosen = false): SessionController {
+/** `activeLeafPage`: the tree's page of the active leaf is asked with the open (SessionController.start). */
+function sessionFor(api: Api, key: SessionKey, activeLeafPage = false): SessionController {
   if (current && current.api === api && current.c.key === key && current.c.running) return current.c;
   current?.c.stop();
   const c = new SessionController(api, key, useAppStore.getState);
   current = { api, c };
-  c.start({ activeLeafPage: chosen });
+  c.start({ activeLeafPage });
   return c;
 }
 
@@ -43,11 +44,16 @@ function stopSession(c: SessionController): void {
  */
 export function openFromUrl(api: Api, askEarly?: AskEarly, win: Window = window): boolean {
   restoreUrl(win);
-  const key = useAppStore.getState().sessionKey;
-  if (key) sessionFor(api, key);
+  const st = useAppStore.getState();
+  const key = st.sessionKey;
+  if (!key) return false;
+  const keptPage = keptRowPage(st, key);
+  // Without a row this tab kept, the tree opens on the active leaf (unless the URL names a leaf):
+  // its page is asked with the open, as for a session chosen in the library.
+  sessionFor(api, key, keptPage === null);
   // Right behind the open: what the page shows first, so it does not wait for the open's answer.
-  if (key && askEarly) askOpenEarly(askEarly, useAppStore.getState(), key);
-  return key !== null;
+  if (askEarly) askOpenEarly(askEarly, st, key, keptPage);
+  return true;
 }
 
 /** Opens the selected session and applies its live events, in order (session-controller.ts). */

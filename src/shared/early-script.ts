@@ -11,8 +11,9 @@
  * It asks what open-early.ts asks, from the same inputs: the URL's hash (session, leaf; the leaf
  * view only for a hash that names no plan, profile, override or comparison: the defaults) and the
  * row this tab kept in sessionStorage; without a kept row or a named leaf, the tree's page of the
- * active leaf, as the session's controller asks it (open-early.ts activeLeafPageRequest). The numbers below are the renderer's (a test holds them
- * equal): TREE_PAGE, the history row and message heights of leafScreen(), DEFAULT_PROFILE.
+ * active leaf, as the session's controller asks it (open-early.ts activeLeafPageRequest). The
+ * numbers below are the renderer's (a test holds them equal): TREE_PAGE, the history row and
+ * message heights of leafScreen(), DEFAULT_PROFILE.
  */
 import { EARLY_ANSWERS_PATH } from './api-early';
 import { DEFAULT_PROFILE } from './ledger-types';

@@ -9,6 +9,7 @@ import { fitLine, pointLines, turnLabel } from './chart-text';
 import { fitVerdict, usefulSuggestion } from './fit-verdict';
 import { PART_LABEL, PART_VAR, readChartTheme } from './chart-theme';
 import { useContextSeries } from './use-context-series';
+import { fmtInt } from '../util/format';
 import './context-chart.css';
 
 const HEIGHT = 108;
@@ -214,8 +215,8 @@ function ChartStrip() {
         )}
         {deferred && (
           <p className="chart-empty dim">
-            {entries.toLocaleString('en-US')} entries: drawing the context over time reads every entry of the chain
-            (about a minute at a million), and the session answers nothing else meanwhile.{' '}
+            {fmtInt(entries)} entries: drawing the context over time reads every entry of the chain (about a minute at a
+            million), and the session answers nothing else meanwhile.{' '}
             <button type="button" onClick={draw}>
               draw it
             </button>

@@ -3,6 +3,7 @@
  * no value fits, why. The threshold lives here and nowhere else.
  */
 import type { BytesPerTokenFit } from '../../shared/api-series';
+import { fmtInt } from '../util/format';
 
 /**
  * Least squares always finds a value; below this r² the estimate at that value does not
@@ -26,9 +27,9 @@ export function fitVerdict(fit: BytesPerTokenFit): FitVerdict {
     return {
       kind: 'cannot',
       why:
-        `cannot fit bytes/token: the measured input (mean ${Math.round(meanMeasured).toLocaleString('en-US')} tok ` +
+        `cannot fit bytes/token: the measured input (mean ${fmtInt(Math.round(meanMeasured))} tok ` +
         `over ${fit.points} call${fit.points === 1 ? '' : 's'}) does not rise above the estimate's fixed part ` +
-        `(mean ${Math.round(meanFixed).toLocaleString('en-US')} tok) — does the usage leave out cached tokens?`,
+        `(mean ${fmtInt(Math.round(meanFixed))} tok) — does the usage leave out cached tokens?`,
     };
   }
   if (fit.bytesPerToken === null || fit.suggested === null) return { kind: 'unmeasured' };

@@ -1,6 +1,7 @@
 import type { Json } from '../../shared/ledger-types';
 import { asText, Fields, isObj, JsonBlock, own, Text, type JsonObject } from './parts';
 import { ParentSessionLink } from './session-links';
+import { fmtInt } from '../util/format';
 
 /** §3 header: the session's frozen execution contract. */
 export function HeaderView({ e }: { e: JsonObject }) {
@@ -20,7 +21,7 @@ export function HeaderView({ e }: { e: JsonObject }) {
         ]}
       />
       <details className="ev-section">
-        <summary>system prompt ({system.length.toLocaleString('en-US')} chars)</summary>
+        <summary>system prompt ({fmtInt(system.length)} chars)</summary>
         <Text value={system} />
       </details>
       <ToolList tools={Array.isArray(tools) ? tools : []} />

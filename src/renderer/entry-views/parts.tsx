@@ -8,7 +8,7 @@ import type { Json } from '../../shared/ledger-types';
 import { currentChainSource } from '../data/session-sources';
 import { CollapsibleText } from '../text/collapsible-text';
 import { useAppStore } from '../store/app-store';
-import { shortId } from '../util/format';
+import { fmtInt, shortId } from '../util/format';
 
 export type JsonObject = { [k: string]: Json };
 
@@ -61,7 +61,7 @@ export function JsonBlock({ value }: { value: Json | undefined }) {
 
 /** A number with thousands separators, or the value as text when it is not a number. */
 export const num = (v: Json | undefined): string =>
-  typeof v === 'number' ? v.toLocaleString('en-US') : v === undefined ? '' : asText(v);
+  typeof v === 'number' ? fmtInt(v) : v === undefined ? '' : asText(v);
 
 /** Token usage `{input_tokens, output_tokens, cache_*}` on one line. */
 export function usageLine(u: Json | undefined): string {

@@ -1,6 +1,6 @@
 import type { SessionInfo, SessionSummary } from '../../shared/api';
 import { Icon } from '../icons/icon';
-import { fullTime, timeOfDay } from '../util/format';
+import { fmtInt, fullTime, timeOfDay } from '../util/format';
 
 /** One badge: a short word on screen, the sentence that explains it in its tooltip and accessible name. */
 export interface SessionBadge {
@@ -13,8 +13,7 @@ export interface SessionBadge {
   explain: string;
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`): string => `${fmtInt(n)} ${n === 1 ? one : many}`;
 
 /**
  * Every warning the library row knows about a session (from its summary alone, before or

@@ -1,6 +1,6 @@
 import type { ChainItem } from '../../shared/api';
 import { kindIcon, kindLabel, roleLabel } from '../tree/kind-icons';
-import { shortId } from '../util/format';
+import { fmtInt, shortId } from '../util/format';
 import { asText, Fields, lightEntries, num, objAt, own, Text, type JsonObject } from './parts';
 import { useChainItems } from './use-chain-items';
 
@@ -63,8 +63,7 @@ function TurnEntries({ turnId, pos }: { turnId: string; pos: number }) {
   if (turn.length === 0)
     return (
       <p className="dim">
-        The turn {shortId(turnId)} is not on this leaf's chain within {LOOK_BACK.toLocaleString('en-US')} entries of the
-        card.
+        The turn {shortId(turnId)} is not on this leaf's chain within {fmtInt(LOOK_BACK)} entries of the card.
       </p>
     );
   return (

@@ -16,6 +16,7 @@ import { ownValue } from '../../shared/own-key';
 import { PaneRowsBox, type PaneRect, usePaneRows, useRedrawOnPages } from './pane-rows';
 import { TextViewContext, TextViewToggle, useTextView } from '../text/text-view';
 import { HISTORY_OVERSCAN, HISTORY_ROW_PX } from '../util/leaf-screen';
+import { fmtInt } from '../util/format';
 
 /** Estimated height of a history row (util/leaf-screen.ts): rows are measured once drawn. */
 const ROW_ESTIMATE = HISTORY_ROW_PX;
@@ -55,7 +56,7 @@ export const HistoryPane = memo(function HistoryPane({ view, request, sessionKey
   return (
     <section className="history-pane" aria-label="History">
       <header className="pane-head">
-        <b>History</b> <span className="dim">{view.chainLength.toLocaleString('en-US')} entries root → leaf</span>
+        <b>History</b> <span className="dim">{fmtInt(view.chainLength)} entries root → leaf</span>
         <TextViewToggle view={textView} onToggle={toggleTextView} />
       </header>
       <SessionCard />

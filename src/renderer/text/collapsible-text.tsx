@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { fmtInt } from '../util/format';
 
 /** Past this many characters a value is shown clipped with "show all". */
 export const COLLAPSE_AT = 2000;
@@ -11,7 +12,7 @@ export function CollapsibleText({ text, render }: { text: string; render: (t: st
     <>
       {render(text.slice(0, COLLAPSE_AT))}
       <button type="button" className="show-all" onClick={() => setAll(true)}>
-        show all ({text.length.toLocaleString('en-US')} chars)
+        show all ({fmtInt(text.length)} chars)
       </button>
     </>
   );

@@ -5,6 +5,7 @@ import { AnsiText } from './ansi-text';
 import { MarkdownText } from './markdown-on-demand';
 import { TextViewContext } from './text-view';
 import { VerbatimText } from './verbatim-text';
+import { fmtInt } from '../util/format';
 
 type Block = { [k: string]: Json };
 
@@ -55,7 +56,7 @@ export function ContentBlock({ block, text, hidden, atLeast = false }: Props) {
     hidden > 0 ? (
       <div className="clip-note">
         … {atLeast ? 'at least ' : ''}
-        {hidden.toLocaleString('en-US')} more characters
+        {fmtInt(hidden)} more characters
       </div>
     ) : null;
   if (!isBlock(block))
@@ -76,7 +77,7 @@ export function ContentBlock({ block, text, hidden, atLeast = false }: Props) {
     case 'thinking':
       return (
         <details className="block block-thinking">
-          <summary>thinking ({asText(block.text).length.toLocaleString('en-US')} chars)</summary>
+          <summary>thinking ({fmtInt(asText(block.text).length)} chars)</summary>
           <VerbatimText text={body} />
           {note}
         </details>

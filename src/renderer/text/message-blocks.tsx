@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { Json } from '../../shared/ledger-types';
 import { COLLAPSE_AT } from './collapsible-text';
 import { blockText, ContentBlock } from './content-block';
+import { fmtInt } from '../util/format';
 
 interface Props {
   content: readonly Json[];
@@ -47,7 +48,7 @@ export function MessageBlocks({ content, fetchRest }: Props) {
             fetchRest?.();
           }}
         >
-          {fetchRest ? 'show all (clipped for transport)' : `show all (${total.toLocaleString('en-US')} chars)`}
+          {fetchRest ? 'show all (clipped for transport)' : `show all (${fmtInt(total)} chars)`}
         </button>
       )}
     </>

@@ -6,7 +6,7 @@ import { useScaledRows } from '../data/scaled-rows';
 import { currentChainSource, openTreeSource, type TreeSource } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
 import { panesBehind } from '../store/leaf-slice';
-import { formatBytes } from '../util/format';
+import { fmtInt, formatBytes } from '../util/format';
 import { BranchComposer } from './branch-composer';
 import { ROW_HEIGHT } from './lane-graph';
 import { rowNumberOf, selectRowEntry } from './tree-nav';
@@ -98,7 +98,7 @@ export function SessionTree() {
     <section className="tree" aria-label="Session tree">
       <header className="pane-head tree-head">
         <span>
-          {info.entryCount.toLocaleString('en-US')} entries · {info.branchPoints} branch points · {info.leaves} leaves
+          {fmtInt(info.entryCount)} entries · {info.branchPoints} branch points · {info.leaves} leaves
         </span>
         <label className="fold-all">
           <input type="checkbox" checked={foldAudit} onChange={(e) => toggleFoldAudit(e.target.checked)} /> fold audit

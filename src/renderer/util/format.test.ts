@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fullTime, shortPath, timeOfDay } from './format';
+import { fmtInt, fullTime, shortPath, timeOfDay } from './format';
 
 // Stamps are built from local dates so the test holds in any time zone.
 const local = (y: number, mo: number, d: number, h: number, mi: number, s: number): string =>
@@ -35,5 +35,25 @@ describe('shortPath', () => {
   it('shortens nothing when the home is not known', () => {
     expect(shortPath('/home/ana/proj', undefined)).toBe('/home/ana/proj');
     expect(shortPath('/home/ana/proj', '')).toBe('/home/ana/proj');
+  });
+});
+
+describe('fmtInt', () => {
+  const intl = new Intl.NumberFormat('en-US');
+  it('writes every number as en-US Intl does', () => {
+    const samples = [0, -0, 1, 7, 12, 999, 1000, -1000, 12_345, 999_999, 1_000_000, 41_230, -987_654_321];
+    samples.push(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 1e21, 0.5, 1234.5678, -0.0004);
+    samples.push(NaN, Infinity, -Infinity);
+    let x = 12345;
+    for (let k = 0; k < 2000; k++) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      samples.push(Math.round((x / 2 ** 31 - 0.3) * 10 ** (k % 17)));
+    }
+    for (const n of samples) expect(fmtInt(n), String(n)).toBe(intl.format(n));
+  });
+  it('groups in threes from the right', () => {
+    expect(fmtInt(1234567)).toBe('1,234,567');
+    expect(fmtInt(-1234)).toBe('-1,234');
+    expect(fmtInt(123)).toBe('123');
   });
 });

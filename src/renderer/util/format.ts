@@ -11,10 +11,26 @@ export function relativeTime(ms: number, now: number = Date.now()): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** 41230 → "41,230". */
-/** One formatter for every count drawn (toLocaleString with a locale builds one per call). */
-const INT = new Intl.NumberFormat('en-US');
-export const fmtInt = (n: number): string => INT.format(n);
+/**
+ * 41230 → "41,230": a number as `toLocaleString('en-US')` writes it, for every count drawn.
+ * Whole numbers are grouped here, without Intl: a page's first Intl formatter loads ICU's number
+ * data on the main thread (about 30 ms in Chromium, measured in docs/performance.md), and every
+ * first screen draws a count. Any other number (a fraction, -0, past 2^53) takes Intl's
+ * formatter, made at its first use.
+ */
+export function fmtInt(n: number): string {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return intlFormat().format(n);
+  const digits = String(Math.abs(n)).replace(GROUPS, ',');
+  return n < 0 ? `-${digits}` : digits;
+}
+
+/** Each place followed by a whole number of three-digit groups. */
+const GROUPS = /\B(?=(?:\d{3})+$)/g;
+
+let intl: Intl.NumberFormat | null = null;
+// The renderer's one Intl formatter (eslint.config.js, FIRST_SCREEN_WITHOUT_ICU), made at the first number that needs it.
+// eslint-disable-next-line no-restricted-syntax
+const intlFormat = (): Intl.NumberFormat => (intl ??= new Intl.NumberFormat('en-US'));
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Api, ApiEvent, LeafView, SessionDelta, SessionInfo } from '../../shared/api';
+import { currentTreeSource } from '../data/session-sources';
 import { startLeafLoader } from '../leaf/leaf-loader';
 import { resetAppStore, useAppStore } from '../store/app-store';
 import { rowNumberOf } from '../tree/tree-nav';
@@ -89,6 +90,9 @@ function fakeApi() {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** `count` tree rows from `start`, each named r<row> (only the id matters here). */
+const treeRows = (start: number, count: number) => Array.from({ length: count }, (_, k) => ({ id: `r${start + k}` }));
 
 const appended = (entryCount: number, extra: Partial<Extract<ApiEvent, { type: 'session' }>> = {}): ApiEvent => ({
   type: 'session',
@@ -292,6 +296,64 @@ describe('the way in: a session opens with as few round trips as it can', () => 
     expect(await rowNumberOf(f.api, 'e9')).toBe(590);
     expect(f.of('findRow')).toHaveLength(0);
     stopLoader();
+    c.stop();
+  });
+
+  it('a page that asked its leaf view with the open hears of the open with its first rows here', async () => {
+    const f = fakeApi();
+    st().selectSession(KEY);
+    // What the store held when it first heard of the open: the tree's row under the cursor, or not.
+    const seen: (string | undefined)[] = [];
+    const unsub = useAppStore.subscribe((s, prev) => {
+      if (s.sessionInfo && !prev.sessionInfo) seen.push(currentTreeSource()?.get(590)?.id);
+    });
+    const c = new SessionController(f.api, KEY, st);
+    c.start({ leafViewAsked: true });
+    (await f.nth('openSession', 0)).resolve(
+      info({ rowCount: 600, foldedRowCount: 500, activeLeafRows: { row: 590, foldedRow: 490 } }),
+    );
+    const rows = await f.nth('getTreeRows', 0);
+    await tick();
+    expect(st().sessionInfo).toBeNull();
+    rows.resolve({ total: 600, laneCount: 1, rows: treeRows(512, 88) });
+    await c.settled();
+    expect(seen).toEqual(['r590']);
+    expect(st().selectedRow).toBe(590);
+    expect(f.of('getTreeRows')).toHaveLength(1);
+    unsub();
+    c.stop();
+  });
+
+  it('a first read opened by a page waits for its top rows; a failed page still opens the session', async () => {
+    const f = fakeApi();
+    st().selectSession(KEY);
+    const c = new SessionController(f.api, KEY, st);
+    c.start({ leafViewAsked: true });
+    (await f.nth('openSession', 0)).resolve(info({ rowCount: 300, reading: { bytesRead: 10, bytesTotal: 100 } }));
+    const rows = await f.nth('getTreeRows', 0);
+    expect(rows.req).toMatchObject({ start: 0 });
+    await tick();
+    expect(st().sessionInfo).toBeNull();
+    rows.reject(new Error('refused'));
+    await c.settled();
+    expect(st().sessionInfo?.rowCount).toBe(300);
+    expect(currentTreeSource()?.error).toContain('refused');
+    c.stop();
+  });
+
+  it('a selection made while a page’s first rows come keeps its cursor', async () => {
+    const f = fakeApi();
+    st().selectSession(KEY);
+    const c = new SessionController(f.api, KEY, st);
+    c.start({ leafViewAsked: true });
+    (await f.nth('openSession', 0)).resolve(info({ activeLeafRows: { row: 9, foldedRow: 9 } }));
+    const rows = await f.nth('getTreeRows', 0);
+    st().selectLeaf('e4');
+    rows.resolve({ total: 10, laneCount: 1, rows: treeRows(0, 10) });
+    await c.settled();
+    expect(st().sessionInfo).not.toBeNull();
+    expect(st().leaf).toBe('e4');
+    expect(st().selectedRow).not.toBe(9);
     c.stop();
   });
 

@@ -1,6 +1,6 @@
 import type { Api, ApiEvent, SessionDelta, SessionInfo, SessionKey } from '../../shared/api';
 import { describeError } from '../api/api-methods';
-import { currentTreeSource, dropSessionSources, openTreeSource } from '../data/session-sources';
+import { currentTreeSource, dropSessionSources, openTreeSource, type TreeSource } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
 import { forgetFoundRows, jumpToEntry, knowRowOf, rowNumberOf } from '../tree/tree-nav';
 import { askActiveLeafPage, type EarlyTreePage } from './open-early';
@@ -32,6 +32,14 @@ function activeRowOf(info: SessionInfo | undefined, leaf: string, foldAudit: boo
   return rows && (foldAudit ? rows.foldedRow : rows.row);
 }
 
+/** What was asked with a session's open (SessionController.start). */
+export interface StartOptions {
+  /** The tree's page of the active leaf is asked with the open (a session chosen in the library). */
+  activeLeafPage?: boolean;
+  /** The page asked the leaf view itself, with the open (a page opened on a session, open-early.ts). */
+  leafViewAsked?: boolean;
+}
+
 /**
  * The open session's life in the renderer, as one plain object: it opens the session, subscribes
  * to it and applies its events — the open, a first read's steps and end, appends with their
@@ -47,6 +55,8 @@ export class SessionController {
   private stops: (() => void)[] = [];
   /** The tree's page of the active leaf, asked with the open (start's `activeLeafPage`). */
   private earlyPage: EarlyTreePage | null = null;
+  /** The page asked its leaf view itself (start's `leafViewAsked`). */
+  private leafViewAsked = false;
 
   constructor(
     private readonly api: Api,
@@ -58,8 +68,11 @@ export class SessionController {
    * Opens the session. `activeLeafPage` (a session chosen in the library): the tree's page of the
    * active leaf is asked with the open, once the input's handler has run and shows that the session
    * opens on its active leaf (no leaf named), instead of once the open's answer tells its row.
+   * `leafViewAsked` (a page opened on a session, open-early.ts): the leaf view was asked with the
+   * open, so the store need not hear of the open before the tree's first rows are here.
    */
-  start(opts: { activeLeafPage?: boolean } = {}): void {
+  start(opts: StartOptions = {}): void {
+    this.leafViewAsked = opts.leafViewAsked ?? false;
     dropSessionSources();
     forgetFoundRows();
     this.st().setProgress(null);
@@ -154,8 +167,12 @@ export class SessionController {
       // The row is known: its page of rows is asked now, before the store hears of the open
       // (which asks the leaf view), so the backend answers the rows first; the tree then opens
       // on that row and never asks for the rows at the top.
-      openTreeSource(treeApi, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(r, r);
+      const source = openTreeSource(treeApi, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount);
+      const waited = this.firstRows(source, r);
+      if (waited && !(await waited)) return;
       this.st().sessionOpened(info);
+      // Another selection or folding while the rows came: the cursor follows that.
+      if (this.st().leaf !== named || this.st().foldAudit !== foldAudit) return;
       knowRowOf(leaf, r);
       this.st().placeCursor(r, true);
       return;
@@ -164,12 +181,31 @@ export class SessionController {
       // A first read: the tree opens on its top rows (the cursor waits for the read's end), so
       // their page is asked now, before the store hears of the open and asks the leaf view, not
       // once the tree has rendered and measured itself.
-      openTreeSource(treeApi, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount).ensure(0, 0);
+      const source = openTreeSource(treeApi, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount);
+      const waited = this.firstRows(source, 0);
+      if (waited && !(await waited)) return;
     }
     this.st().sessionOpened(info);
     if (!leaf || asked) return;
     const row = await rowNumberOf(this.api, leaf).catch(() => undefined);
     if (row !== undefined && this.live) this.st().placeCursor(row, true);
+  }
+
+  /**
+   * Asks the tree's first page, the one holding `row`. When the page asked its leaf view itself,
+   * returns the wait for that page (false once stopped): the store then hears of the open with the
+   * rows here, and React draws the session and its first rows in one pass instead of two.
+   * Otherwise null, at once: the store hears of the open in this task (that asks the leaf view).
+   */
+  private firstRows(source: TreeSource, row: number): Promise<boolean> | null {
+    if (!this.leafViewAsked) {
+      source.ensure(row, row);
+      return null;
+    }
+    return source.load(row).then(
+      () => this.live,
+      () => this.live, // (a failure shows in the tree, as its error)
+    );
   }
 
   private async apply(e: SessionEvent): Promise<void> {

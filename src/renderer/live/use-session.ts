@@ -6,7 +6,7 @@ import { setSessionStarter } from '../store/session-slice';
 import { restoreUrl } from '../store/use-url-sync';
 import { jumpToEntry } from '../tree/tree-nav';
 import { askOpenEarly, keepCursorRow, keptRowPage } from './open-early';
-import { SessionController } from './session-controller';
+import { SessionController, type StartOptions } from './session-controller';
 
 /** Turning follow on selects the newest leaf at once (appends then keep it selected). */
 export function useFollow(api: Api): void {
@@ -20,13 +20,13 @@ export function useFollow(api: Api): void {
 /** The one controller of the open session: started by the input that chose it, or by useSession. */
 let current: { api: Api; c: SessionController } | null = null;
 
-/** `activeLeafPage`: the tree's page of the active leaf is asked with the open (SessionController.start). */
-function sessionFor(api: Api, key: SessionKey, activeLeafPage = false): SessionController {
+/** `how`: what was asked with the open (SessionController.start). */
+function sessionFor(api: Api, key: SessionKey, how: StartOptions = {}): SessionController {
   if (current && current.api === api && current.c.key === key && current.c.running) return current.c;
   current?.c.stop();
   const c = new SessionController(api, key, useAppStore.getState);
   current = { api, c };
-  c.start({ activeLeafPage });
+  c.start(how);
   return c;
 }
 
@@ -50,7 +50,7 @@ export function openFromUrl(api: Api, askEarly?: AskEarly, win: Window = window)
   const keptPage = keptRowPage(st, key);
   // Without a row this tab kept, the tree opens on the active leaf (unless the URL names a leaf):
   // its page is asked with the open, as for a session chosen in the library.
-  sessionFor(api, key, keptPage === null);
+  sessionFor(api, key, { activeLeafPage: keptPage === null, leafViewAsked: askEarly !== undefined });
   // Right behind the open: what the page shows first, so it does not wait for the open's answer.
   if (askEarly) askOpenEarly(askEarly, st, key, keptPage);
   return true;
@@ -63,7 +63,7 @@ export function useSession(api: Api): void {
   // below then takes on the controller it started.
   // Chosen there, it opens on its active leaf unless the input names one: that leaf's page of tree
   // rows is asked with the open (session-controller.ts).
-  useEffect(() => setSessionStarter((k) => void sessionFor(api, k, true)), [api]);
+  useEffect(() => setSessionStarter((k) => void sessionFor(api, k, { activeLeafPage: true })), [api]);
   useEffect(() => keepCursorRow(useAppStore), []);
   useEffect(() => {
     if (!key) return;

@@ -68,4 +68,22 @@ describe('library sidebar', () => {
     await waitFor(() => expect(document.querySelector('.tree-row[data-entry-id="e0013"]')).not.toBeNull());
     expect(decodeURIComponent(window.location.hash)).toContain(`s=${api.keyOf('branching')}`);
   });
+
+  it('says the sessions are loading until the library has answered, not that there are none', async () => {
+    // A page opened on a session holds its library's requests until its first screen is drawn.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await renderOnBackend({
+      fixtures: ['branching'],
+      before: (api) => {
+        const list = api.listSessions.bind(api);
+        api.listSessions = (req, opts) => held.then(() => list(req, opts));
+      },
+    });
+    expect(await within(nav()).findByText('Loading the sessions…')).toBeTruthy();
+    expect(within(nav()).queryByText('No sessions.')).toBeNull();
+    release();
+    await within(nav()).findByText('List the TODO comments under src/.');
+    expect(within(nav()).queryByText('Loading the sessions…')).toBeNull();
+  });
 });

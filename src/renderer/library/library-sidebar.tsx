@@ -100,7 +100,9 @@ export function LibrarySidebar() {
           </li>
         ))}
         {groups.length === 0 && opened.length === 0 && (
-          <li className="empty">{filter ? 'No session matches the filter.' : 'No sessions.'}</li>
+          <li className="empty">
+            {filter ? 'No session matches the filter.' : home || error ? 'No sessions.' : 'Loading the sessions…'}
+          </li>
         )}
       </ul>
       <footer className="library-foot">

@@ -103,7 +103,7 @@ export type ApiEvent =
        */
       info?: SessionInfo;
     }
-  | { type: 'progress'; key: SessionKey; bytesRead: number; bytesTotal: number }
+  | ({ type: 'progress'; key: SessionKey } & ReadingProgress)
   /**
    * The reader (the ledger core's worker) stopped: `restarted` (requests that were running failed
    * with `reason`; ask again) or `stopped` (it stopped too often and was not restarted).

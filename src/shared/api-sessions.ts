@@ -150,4 +150,10 @@ export interface WorkItems {
 export interface ReadingProgress {
   bytesRead: number;
   bytesTotal: number;
+  /**
+   * Entries read so far. The session's other figures (its tree, branch points, leaves) stay those
+   * of the last step announced, which may be fewer: the panes waiting for the whole file read its
+   * rest in one go, and only this count and the bytes move meanwhile.
+   */
+  entriesRead: number;
 }

@@ -133,7 +133,7 @@ describe('a first open read in steps', () => {
     const whole = await shown(await backendOn(home, Infinity), new Client('whole'));
     // 97 bytes: steps end inside lines, inside UTF-8 sequences, before and after the header.
     const r = await readInSteps(home, 97);
-    expect(r.first.reading).toEqual({ bytesRead: 97, bytesTotal: bytes.length });
+    expect(r.first.reading).toEqual({ bytesRead: 97, bytesTotal: bytes.length, entriesRead: r.first.entryCount });
     expect(r.end).toEqual(whole);
     // Every step was told, in order, and only the last says the reading ended.
     const steps = r.events.filter((e) => e.type === 'session' && e.reading !== undefined);
@@ -228,6 +228,28 @@ describe('a first open read in steps', () => {
     expect(announcedFirst).toBe(false);
     // The panes were the whole file's active leaf's, which the announcement then names.
     expect(end.type === 'session' && [end.entryCount, end.activeLeaf]).toEqual([g.entries, view.leaf]);
+  });
+
+  // The panes that wait for the whole file read its rest in one go, announced at its end: the
+  // reading's progress is what tells the entries read meanwhile.
+  it('while the panes wait for a first read, its progress counts the entries read so far', async () => {
+    const g = generateSession({ seed: 7, bytes: 6_000_000, cwd: '/home/ana/projects/vak' });
+    const { home, file } = homeWith(g.bytes);
+    const b = await backendOn(home, 128 << 10);
+    const c = new Client('steps');
+    await b.call('subscribe', { topic: 'session', key: KEY }, c);
+    const first = (await b.call('openSession', { key: KEY }, c)) as SessionInfo;
+    expect(first.reading?.entriesRead).toBe(first.entryCount);
+    const req = { key: KEY, leaf: null, plan: 'auto', profile: DEFAULT_PROFILE, overrides: {}, pagedMessages: true };
+    await b.call('getLeafView', req, c);
+    const progress = c.events.flatMap((e) => (e.type === 'progress' ? [e] : []));
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((p, i) => i === 0 || p.entriesRead >= progress[i - 1].entriesRead)).toBe(true);
+    // The last tells the whole file read, every entry in it, before its end is announced.
+    expect(progress.at(-1)).toMatchObject({ bytesRead: statSync(file).size, entriesRead: g.entries });
+    const announced = c.events.flatMap((e) => (e.type === 'session' && e.reading ? [e.entryCount] : []));
+    expect(Math.max(first.entryCount, ...announced)).toBeLessThan(g.entries);
+    await c.until((e) => e.type === 'session' && e.reading === null);
   });
 
   it('a rows request sent while a first open reads in steps is answered before the next step reads', async () => {

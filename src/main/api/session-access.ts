@@ -24,7 +24,13 @@ export async function acquireSession(
 ): Promise<OpenSession> {
   const onProgress = (p: ReadProgress): void => {
     if (p.bytesTotal >= PROGRESS_MIN_BYTES) {
-      client?.push({ type: 'progress', key, bytesRead: p.bytesRead, bytesTotal: p.bytesTotal });
+      client?.push({
+        type: 'progress',
+        key,
+        bytesRead: p.bytesRead,
+        bytesTotal: p.bytesTotal,
+        entriesRead: p.entriesRead,
+      });
     }
   };
   try {

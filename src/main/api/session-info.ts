@@ -244,5 +244,9 @@ export function sessionInfo(s: OpenSession, summary: SessionSummary, library: Se
 /** How far a session read in steps has come; null once it has read to the end. */
 export function readingProgress(s: OpenSession): ReadingProgress | null {
   if (!s.reading) return null;
-  return { bytesRead: s.ledger.bytesRead, bytesTotal: Math.max(s.ledger.bytesRead, s.ledger.source.size()) };
+  return {
+    bytesRead: s.ledger.bytesRead,
+    bytesTotal: Math.max(s.ledger.bytesRead, s.ledger.source.size()),
+    entriesRead: s.ledger.index.count,
+  };
 }

@@ -23,7 +23,7 @@ describe('feedInSteps', () => {
         this.fedOffset += bytes.length;
       },
     };
-    await feedInSteps(source, () => feeder as unknown as LineFeeder, readBuffer(), size, size, undefined);
+    await feedInSteps(source, () => feeder as unknown as LineFeeder, readBuffer(), size, undefined);
     counting = false;
     expect(feeder.fedOffset).toBe(size);
     expect(seen.length).toBe(8);

@@ -1,5 +1,4 @@
 import type { ByteSource } from './byte-source';
-import type { ReadProgress } from './ledger-options';
 import type { LineFeeder } from './line-feeder';
 
 /**
@@ -33,17 +32,16 @@ export function feedSync(source: ByteSource, feeder: LineFeeder, buf: Buffer, si
 }
 
 /**
- * Feeds the bytes up to `end` of a file of `size`, yielding to the event loop every
- * FEED_YIELD_EVERY bytes and telling progress every PROGRESS_EVERY. The feeder is asked for on every chunk: it is
- * the reading's current one.
+ * Feeds the bytes up to `end`, yielding to the event loop every FEED_YIELD_EVERY bytes and
+ * telling the offset fed so far every PROGRESS_EVERY. The feeder is asked for on every chunk: it
+ * is the reading's current one.
  */
 export async function feedInSteps(
   source: ByteSource,
   feeder: () => LineFeeder,
   buf: Buffer,
   end: number,
-  size: number,
-  onProgress: ((p: ReadProgress) => void) | undefined,
+  onProgress: ((bytesRead: number) => void) | undefined,
   yieldTo?: () => Promise<void>,
 ): Promise<void> {
   let sinceYield = 0;
@@ -58,7 +56,7 @@ export async function feedInSteps(
     sinceProgress += n;
     if (sinceProgress >= PROGRESS_EVERY) {
       sinceProgress = 0;
-      onProgress?.({ bytesRead: feeder().fedOffset, bytesTotal: size });
+      onProgress?.(feeder().fedOffset);
     }
     if (!yieldTo && sinceYield >= FEED_YIELD_EVERY) {
       sinceYield = 0;

@@ -7,6 +7,8 @@ import type { LineSink, RestoredLineSink } from './line-reader';
 export interface ReadProgress {
   bytesRead: number;
   bytesTotal: number;
+  /** Entries in the index so far (those of earlier reads too). */
+  entriesRead: number;
 }
 
 export interface OpenOptions {

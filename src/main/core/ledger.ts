@@ -259,9 +259,11 @@ export class Ledger {
     if (settling) await settling;
     const size = this.stamp.sizeForRead();
     const end = Math.min(size, this.feeder.fedOffset + maxBytes);
-    await feedInSteps(this.source, () => this.feeder, this.buffer(), end, size, onProgress, yieldTo);
+    const report =
+      onProgress && ((bytesRead: number) => onProgress({ bytesRead, bytesTotal: size, entriesRead: this.index.count }));
+    await feedInSteps(this.source, () => this.feeder, this.buffer(), end, report, yieldTo);
     this.stoppedShort = this.feeder.fedOffset < size;
-    onProgress?.({ bytesRead: this.feeder.fedOffset, bytesTotal: size });
+    report?.(this.feeder.fedOffset);
   }
 
   /** The last read stopped at its `maxBytes` before the end of the file as it was then. */

@@ -133,7 +133,7 @@ describe('pushed events', () => {
   it('keeps at most MAX_QUEUED_EVENTS, dropping the oldest', async () => {
     await invoke('subscribe', { topic: 'library' });
     for (let i = 0; i < MAX_QUEUED_EVENTS + 5; i++) {
-      backend.pushAll({ type: 'progress', key: 'k', bytesRead: i, bytesTotal: 0 });
+      backend.pushAll({ type: 'progress', key: 'k', bytesRead: i, bytesTotal: 0, entriesRead: i });
     }
     ipcMain.emit(IPC_READY_CHANNEL, wc, wc.mainFrame);
     expect(wc.sent).toHaveLength(MAX_QUEUED_EVENTS);

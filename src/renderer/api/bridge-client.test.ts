@@ -9,7 +9,7 @@ function recordingBridge() {
   const cancelled: number[] = [];
   const bridge = {
     onEvent: (l: (e: ApiEvent) => void) => {
-      l({ type: 'progress', key: 'k', bytesRead: 1, bytesTotal: 2 });
+      l({ type: 'progress', key: 'k', bytesRead: 1, bytesTotal: 2, entriesRead: 3 });
       return () => undefined;
     },
     cancel: (id: number) => cancelled.push(id),

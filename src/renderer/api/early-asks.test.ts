@@ -205,7 +205,7 @@ describe('answers asked over HTTP before the socket opened (serve mode)', () => 
     const e = withEarlyAsks(api, h.http);
     const sub = e.api.subscribe({ topic: 'session', key: 'k' });
     const opened = e.api.openSession({ key: 'k' });
-    const reading = { bytesRead: 4, bytesTotal: 40 };
+    const reading = { bytesRead: 4, bytesTotal: 40, entriesRead: 3 };
     h.answer({ answers: [{ ok: true, res: info('k', 5, reading) }] });
     await expect(opened).resolves.toMatchObject({ entryCount: 5, reading });
     await settle();

@@ -102,11 +102,11 @@ describe('the secrets sync', () => {
   });
 
   it('asks the counts once however long the session is read in steps', async () => {
-    st().setProgress({ bytesRead: 10, bytesTotal: 100 });
+    st().setProgress({ bytesRead: 10, bytesTotal: 100, entriesRead: 3 });
     const { api, calls } = scanApi({ count: 0, scanning: false });
     renderHook(() => useSecretsSync(api));
     await waitFor(() => expect(calls.secrets).toBe(1));
-    act(() => st().setProgress({ bytesRead: 50, bytesTotal: 100 }));
+    act(() => st().setProgress({ bytesRead: 50, bytesTotal: 100, entriesRead: 3 }));
     act(() => st().setProgress(null));
     act(() => api.scan({ count: 0, scanning: false }));
     expect(calls.counts).toBe(1);

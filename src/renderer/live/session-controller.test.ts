@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, ApiEvent, LeafView, SessionDelta, SessionInfo } from '../../shared/api';
 import { currentTreeSource } from '../data/session-sources';
 import { startLeafLoader } from '../leaf/leaf-loader';
@@ -134,18 +134,30 @@ describe('the session controller applies the session’s events in order', () =>
     c.stop();
   });
 
+  it('progress that comes after an open read whole is not shown', async () => {
+    const f = fakeApi();
+    const c = new SessionController(f.api, KEY, st);
+    c.start();
+    (await f.nth('openSession', 0)).resolve(info({ reading: null }));
+    await vi.waitFor(() => expect(st().sessionInfo?.reading).toBeNull());
+    // Its read's last progress, after the reply (a transport that does not keep them in order).
+    f.emit({ type: 'progress', key: KEY, bytesRead: 100, bytesTotal: 100, entriesRead: 3 });
+    expect(st().progress).toBeNull();
+    c.stop();
+  });
+
   it('progress moves the bar while the open is answered, and stops at the read’s end', async () => {
     const f = fakeApi();
     const c = new SessionController(f.api, KEY, st);
     c.start();
-    f.emit({ type: 'progress', key: KEY, bytesRead: 10, bytesTotal: 100 });
-    expect(st().progress).toEqual({ bytesRead: 10, bytesTotal: 100 });
-    (await f.nth('openSession', 0)).resolve(info({ reading: { bytesRead: 20, bytesTotal: 100 } }));
+    f.emit({ type: 'progress', key: KEY, bytesRead: 10, bytesTotal: 100, entriesRead: 3 });
+    expect(st().progress).toEqual({ bytesRead: 10, bytesTotal: 100, entriesRead: 3 });
+    (await f.nth('openSession', 0)).resolve(info({ reading: { bytesRead: 20, bytesTotal: 100, entriesRead: 3 } }));
     await c.settled();
     f.emit(appended(11, { reading: null }));
     // A late progress event after the end is not shown.
-    f.emit({ type: 'progress', key: KEY, bytesRead: 90, bytesTotal: 100 });
-    expect(st().progress).toEqual({ bytesRead: 20, bytesTotal: 100 });
+    f.emit({ type: 'progress', key: KEY, bytesRead: 90, bytesTotal: 100, entriesRead: 3 });
+    expect(st().progress).toEqual({ bytesRead: 20, bytesTotal: 100, entriesRead: 3 });
     c.stop();
   });
 
@@ -154,7 +166,9 @@ describe('the session controller applies the session’s events in order', () =>
     const c = new SessionController(f.api, KEY, st);
     const stopLoader = startLeafLoader(f.api, useAppStore);
     c.start();
-    (await f.nth('openSession', 0)).resolve(info({ reading: { bytesRead: 20, bytesTotal: 100 }, entryCount: 5 }));
+    (await f.nth('openSession', 0)).resolve(
+      info({ reading: { bytesRead: 20, bytesTotal: 100, entriesRead: 3 }, entryCount: 5 }),
+    );
     await c.settled();
     // The active leaf of a read under way is only the last entry read: no row is looked up for it.
     expect(f.of('findRow')).toHaveLength(0);
@@ -163,7 +177,7 @@ describe('the session controller applies the session’s events in order', () =>
     expect(f.of('getTreeRows')[0].req).toMatchObject({ start: 0 });
     // The active leaf's view is asked once the session is open; it waits for the read in the backend.
     expect(f.of('getLeafView')).toHaveLength(1);
-    f.emit(appended(8, { reading: { bytesRead: 60, bytesTotal: 100 } }));
+    f.emit(appended(8, { reading: { bytesRead: 60, bytesTotal: 100, entriesRead: 3 } }));
     f.emit(appended(10, { reading: null }));
     await tick();
     (await f.nth('openSession', 1)).resolve(info());
@@ -191,9 +205,11 @@ describe('the session controller applies the session’s events in order', () =>
     const c = new SessionController(f.api, KEY, st);
     const stopLoader = startLeafLoader(f.api, useAppStore);
     c.start();
-    (await f.nth('openSession', 0)).resolve(info({ reading: { bytesRead: 20, bytesTotal: 100 }, entryCount: 5 }));
+    (await f.nth('openSession', 0)).resolve(
+      info({ reading: { bytesRead: 20, bytesTotal: 100, entriesRead: 3 }, entryCount: 5 }),
+    );
     await c.settled();
-    f.emit(appended(8, { reading: { bytesRead: 60, bytesTotal: 100 } }));
+    f.emit(appended(8, { reading: { bytesRead: 60, bytesTotal: 100, entriesRead: 3 } }));
     f.emit(appended(10, { reading: null, info: info({ activeLeafRows: { row: 9, foldedRow: 7 } }) }));
     await c.settled();
     expect(f.of('openSession')).toHaveLength(1);
@@ -329,7 +345,9 @@ describe('the way in: a session opens with as few round trips as it can', () => 
     st().selectSession(KEY);
     const c = new SessionController(f.api, KEY, st);
     c.start({ leafViewAsked: true });
-    (await f.nth('openSession', 0)).resolve(info({ rowCount: 300, reading: { bytesRead: 10, bytesTotal: 100 } }));
+    (await f.nth('openSession', 0)).resolve(
+      info({ rowCount: 300, reading: { bytesRead: 10, bytesTotal: 100, entriesRead: 3 } }),
+    );
     const rows = await f.nth('getTreeRows', 0);
     expect(rows.req).toMatchObject({ start: 0 });
     await tick();

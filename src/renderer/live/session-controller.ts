@@ -112,7 +112,11 @@ export class SessionController {
   private onEvent(e: ApiEvent): void {
     if (!this.live) return;
     if (e.type === 'progress' && e.key === this.key) {
-      if (!this.readEnded) this.st().setProgress({ bytesRead: e.bytesRead, bytesTotal: e.bytesTotal });
+      // Not after the read's end, nor once the open said it was read whole (events may come
+      // after the reply on a transport that does not keep them in order).
+      if (!this.readEnded && this.st().sessionInfo?.reading !== null) {
+        this.st().setProgress({ bytesRead: e.bytesRead, bytesTotal: e.bytesTotal, entriesRead: e.entriesRead });
+      }
     } else if (e.type === 'session' && e.key === this.key) {
       if (e.reading === null) this.readEnded = true;
       this.enqueue(() => this.apply(e));

@@ -17,10 +17,12 @@ describe('the store keeps its invariants in its intents', () => {
     expect(st()).toMatchObject({ foldAudit: false, selectedRow: null });
   });
 
-  it('progress is shown only while bytes remain', () => {
-    st().setProgress({ bytesRead: 50, bytesTotal: 100 });
-    expect(st().progress).toEqual({ bytesRead: 50, bytesTotal: 100 });
-    st().setProgress({ bytesRead: 100, bytesTotal: 100 });
+  it('progress stays until it is cleared, at 100 % too (the read’s end is told later)', () => {
+    st().setProgress({ bytesRead: 50, bytesTotal: 100, entriesRead: 3 });
+    expect(st().progress).toEqual({ bytesRead: 50, bytesTotal: 100, entriesRead: 3 });
+    st().setProgress({ bytesRead: 100, bytesTotal: 100, entriesRead: 7 });
+    expect(st().progress).toEqual({ bytesRead: 100, bytesTotal: 100, entriesRead: 7 });
+    st().setProgress(null);
     expect(st().progress).toBeNull();
   });
 

@@ -76,7 +76,9 @@ export const createSessionSlice: StateCreator<AppState, [], [], SessionSlice> = 
     ),
   hashesChecked: () => set((s) => (s.sessionInfo ? { sessionInfo: { ...s.sessionInfo, checkingHashes: false } } : {})),
   sessionFailed: (message) => set({ sessionError: message, progress: null }),
-  setProgress: (p) => set({ progress: p && p.bytesRead < p.bytesTotal ? p : null }),
+  // Kept at 100 % too: the entries read are counted until the read's end is told (the session's
+  // figures come with it), which clears it.
+  setProgress: (p) => set({ progress: p }),
   placeCursor: (row, reveal = false) => set(reveal ? { selectedRow: row, scrollToRow: row } : { selectedRow: row }),
   revealRow: (row) => set({ scrollToRow: row }),
   rowRevealed: () => set({ scrollToRow: null }),

@@ -2,6 +2,7 @@ import type {
   HomeInfo,
   LeafRequest,
   LeafView,
+  ReadingProgress,
   SessionInfo,
   SessionKey,
   SessionSummary,
@@ -58,7 +59,7 @@ export interface SessionSlice {
   sessionKey: SessionKey | null;
   sessionInfo: SessionInfo | null;
   sessionError: string | null;
-  progress: { bytesRead: number; bytesTotal: number } | null;
+  progress: ReadingProgress | null;
   /** Cursor row of the tree. */
   selectedRow: number | null;
   foldAudit: boolean;
@@ -89,7 +90,7 @@ export interface SessionSlice {
   /** The first read's hash check found nothing: only the "checking" mark goes (SessionInfo.checkingHashes). */
   hashesChecked: () => void;
   sessionFailed: (message: string) => void;
-  setProgress: (p: { bytesRead: number; bytesTotal: number } | null) => void;
+  setProgress: (p: ReadingProgress | null) => void;
   /** Puts the cursor on a row (without selecting its entry), optionally scrolling it into view. */
   placeCursor: (row: number, reveal?: boolean) => void;
   revealRow: (row: number) => void;

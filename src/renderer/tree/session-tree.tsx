@@ -97,9 +97,15 @@ export function SessionTree() {
   return (
     <section className="tree" aria-label="Session tree">
       <header className="pane-head tree-head">
-        <span>
-          {fmtInt(info.entryCount)} entries · {info.branchPoints} branch points · {info.leaves} leaves
-        </span>
+        {progress ? (
+          // While the file is read: how many entries were read so far. The rest of the figures
+          // (and the tree) may be those of a first part only until the read's end.
+          <span>{fmtInt(Math.max(info.entryCount, progress.entriesRead))} entries so far</span>
+        ) : (
+          <span>
+            {fmtInt(info.entryCount)} entries · {info.branchPoints} branch points · {info.leaves} leaves
+          </span>
+        )}
         <label className="fold-all">
           <input type="checkbox" checked={foldAudit} onChange={(e) => toggleFoldAudit(e.target.checked)} /> fold audit
           runs

@@ -1,6 +1,6 @@
 import type { Api, ApiEvent, SessionDelta, SessionInfo, SessionKey } from '../../shared/api';
 import { describeError } from '../api/api-methods';
-import { currentTreeSource, dropSessionSources, openTreeSource, type TreeSource } from '../data/session-sources';
+import { currentTreeSource, dropSessionSources, openTreeSource } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
 import { forgetFoundRows, jumpToEntry, knowRowOf, rowNumberOf } from '../tree/tree-nav';
 import { askActiveLeafPage, type EarlyTreePage } from './open-early';
@@ -171,8 +171,7 @@ export class SessionController {
       // The row is known: its page of rows is asked now, before the store hears of the open
       // (which asks the leaf view), so the backend answers the rows first; the tree then opens
       // on that row and never asks for the rows at the top.
-      const source = openTreeSource(treeApi, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount);
-      const waited = this.firstRows(source, r);
+      const waited = this.firstRows(treeApi, info, foldAudit, r);
       if (waited && !(await waited)) return;
       this.st().sessionOpened(info);
       // Another selection or folding while the rows came: the cursor follows that.
@@ -185,8 +184,7 @@ export class SessionController {
       // A first read: the tree opens on its top rows (the cursor waits for the read's end), so
       // their page is asked now, before the store hears of the open and asks the leaf view, not
       // once the tree has rendered and measured itself.
-      const source = openTreeSource(treeApi, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount);
-      const waited = this.firstRows(source, 0);
+      const waited = this.firstRows(treeApi, info, foldAudit, 0);
       if (waited && !(await waited)) return;
     }
     this.st().sessionOpened(info);
@@ -196,12 +194,13 @@ export class SessionController {
   }
 
   /**
-   * Asks the tree's first page, the one holding `row`. When the page asked its leaf view itself,
-   * returns the wait for that page (false once stopped): the store then hears of the open with the
-   * rows here, and React draws the session and its first rows in one pass instead of two.
-   * Otherwise null, at once: the store hears of the open in this task (that asks the leaf view).
+   * Opens the tree's source and asks its first page, the one holding `row`. When the page asked its
+   * leaf view itself, returns the wait for that page (false once stopped): the store then hears of
+   * the open with the rows here, and React draws the session and its first rows in one pass instead
+   * of two. Otherwise null, at once: the store hears of the open in this task (that asks the leaf view).
    */
-  private firstRows(source: TreeSource, row: number): Promise<boolean> | null {
+  private firstRows(api: Api, info: SessionInfo, foldAudit: boolean, row: number): Promise<boolean> | null {
+    const source = openTreeSource(api, this.key, foldAudit, foldAudit ? info.foldedRowCount : info.rowCount);
     if (!this.leafViewAsked) {
       source.ensure(row, row);
       return null;

@@ -224,6 +224,72 @@ test('a reload opens its socket before the bundle runs and asks for the session 
   expect(sent[0].body).toContain('"topic":"session"');
 });
 
+test('a page whose first answers come after its script ran draws the session and its rows in its first render', async ({
+  page,
+  served,
+}) => {
+  await served.open(page, sessionHash(BIG));
+  await panesDrawn(page);
+  // The early answers reach the page 100 ms after the entry script takes them (early-asks.ts
+  // takeHttpEarly reads window.__vakEarlyAnswers): a slow server, simulated in the page so that
+  // nothing else delays them. Before, the app rendered an empty shell at once; now it waits for
+  // them (main.tsx caps the wait at 400 ms, a timer set after this one and due later).
+  // Recorded: what #root holds once anything is drawn in it. (A string: this file is typed
+  // without the DOM.)
+  await page.addInitScript(`
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    const fetched = window.fetch;
+    window.fetch = (url, init) => {
+      const answer = fetched(url, init);
+      return String(url) === '/api/early' ? answer.then(async (r) => { await released; return r; }) : answer;
+    };
+    let kept;
+    Object.defineProperty(window, '__vakEarlyAnswers', {
+      configurable: true,
+      set(v) { kept = v; },
+      get() { setTimeout(release, 100); return kept; },
+    });
+    window.__firstDraw = null;
+    new MutationObserver((_, seen) => {
+      const root = document.getElementById('root');
+      if (!root || root.childElementCount === 0) return;
+      window.__firstDraw = {
+        rows: root.querySelectorAll('.tree-row[data-entry-id]').length,
+        cursor: root.querySelector('.tree-row.cursor')?.textContent ?? null,
+      };
+      seen.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  `);
+  await page.reload();
+  await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
+  // Not an empty shell first (a render and a layout more before the rows): the session with its rows.
+  const first = (await page.evaluate('window.__firstDraw')) as { rows: number; cursor: string | null };
+  expect(first.rows).toBeGreaterThan(0);
+  expect(first.cursor).toContain('◀ active');
+});
+
+test('a page whose first answers do not come still draws, and shows the session once they do', async ({
+  page,
+  served,
+}) => {
+  await served.open(page, sessionHash(BIG));
+  await panesDrawn(page);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/early', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload();
+  // The first render waits for the answers only so long (main.tsx FIRST_ANSWERS_CAP_MS).
+  await expect(page.getByRole('navigation', { name: 'Library' })).toBeVisible();
+  await expect(page.locator('.tree-row[data-entry-id]')).toHaveCount(0);
+  release();
+  await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
+  await panesDrawn(page);
+});
+
 test('the content-named chunks are kept by the browser, the entry script is fetched each load', async ({
   page,
   served,

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createApi } from './api/create-api';
-import { takeHttpEarly, withEarlyAsks } from './api/early-asks';
+import { answeredWithin, takeHttpEarly, withEarlyAsks } from './api/early-asks';
 import { AFTER_FIRST_SCREEN, afterFirstScreen, holdUntil } from './api/hold-until';
 import { readKeptRow } from './live/open-early';
 import { openFromUrl } from './live/use-session';
@@ -29,6 +29,12 @@ preloadAfter(firstScreenShown);
 
 /** The longest a reload holds the library's requests for its first screen. */
 const FIRST_SCREEN_CAP_MS = 1500;
+/**
+ * The longest a page opened on a session waits for its HTTP early answers before its first render.
+ * They are usually in before this script runs, or within ~150 ms of it (a link to a big session
+ * the server has not read yet, in a renderer that has just started).
+ */
+const FIRST_ANSWERS_CAP_MS = 400;
 
 function render(): void {
   createRoot(document.getElementById('root')!).render(
@@ -38,16 +44,16 @@ function render(): void {
   );
 }
 
-// A page opened on a session (a reload, a link) asks for it before React's first render, and
-// renders once that request has left (the socket index.html opened is then open): the first
-// render (tens of ms in one task) runs while the backend answers, not before the request leaves.
-// Its library is asked once the session's rows and panes are drawn (hold-until.ts); the chart
-// waits for the panes' paint by itself.
+// A page opened on a session (a reload, a link) asks for it before React's first render. Serve
+// mode asked its first answers over HTTP in index.html's first script: the page renders once they
+// are in, so that its first render draws the session with its rows (answeredWithin). Otherwise it
+// renders once the request has left (the socket is then open): the first render (tens of ms in one
+// task) runs while the backend answers, not before the request leaves. Its library is asked once
+// the session's rows and panes are drawn (hold-until.ts); the chart waits for the panes' paint by
+// itself.
 if (openFromUrl(api, askEarly)) {
   void afterFirstScreen(early.settled('getLeafView'), FIRST_SCREEN_CAP_MS).then(firstScreen);
-  // With the first answers already asked over HTTP (serve mode), nothing the render waits for
-  // leaves on the socket: it renders at once, while they are answered.
-  if (http) render();
+  if (http) void answeredWithin(http, FIRST_ANSWERS_CAP_MS).then(render);
   else void connected.then(render);
 } else {
   firstScreen();

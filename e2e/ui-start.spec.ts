@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { BIG, expect, sessionHash, readingTest as test } from './ui-fixture';
+import { BIG, expect, sessionHash, readingTest as test, type Served } from './ui-fixture';
 
 interface Sent {
   id: number;
@@ -180,12 +180,17 @@ test('a reload after choosing another leaf asks its row, rows and leaf view once
   expect(bodies.filter((b, i) => bodies.indexOf(b) !== i && !b.includes('"getSecret'))).toEqual([]);
 });
 
+/** The big demo session opened, its panes drawn: where a reload starts from. */
+async function bigSessionShown(page: Page, served: Served): Promise<void> {
+  await served.open(page, sessionHash(BIG));
+  await panesDrawn(page);
+}
+
 test('a reload opens its socket before the bundle runs and asks for the session before the app renders', async ({
   page,
   served,
 }) => {
-  await served.open(page, sessionHash(BIG));
-  await panesDrawn(page);
+  await bigSessionShown(page, served);
   // Every socket the page makes, with whether the document was still being parsed (the bundle,
   // a module script, runs only after that).
   // (A string: this file is typed without the DOM.)
@@ -228,8 +233,7 @@ test('a page whose first answers come after its script ran draws the session and
   page,
   served,
 }) => {
-  await served.open(page, sessionHash(BIG));
-  await panesDrawn(page);
+  await bigSessionShown(page, served);
   // The early answers reach the page 100 ms after the entry script takes them (early-asks.ts
   // takeHttpEarly reads window.__vakEarlyAnswers): a slow server, simulated in the page so that
   // nothing else delays them. Before, the app rendered an empty shell at once; now it waits for
@@ -273,8 +277,7 @@ test('a page whose first answers do not come still draws, and shows the session 
   page,
   served,
 }) => {
-  await served.open(page, sessionHash(BIG));
-  await panesDrawn(page);
+  await bigSessionShown(page, served);
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/early', async (route) => {
@@ -338,8 +341,7 @@ test('the first screen loads no markdown renderer: the rendered view loads it, k
     if (path.startsWith('/assets/') && path.endsWith('.js'))
       scripts.push({ path, cacheControl: r.headers()['cache-control'] ?? '' });
   });
-  await served.open(page, sessionHash(BIG));
-  await panesDrawn(page);
+  await bigSessionShown(page, served);
   await page.reload();
   await expect(page.locator('.tree-row.cursor')).toContainText('◀ active');
   await panesDrawn(page);

@@ -236,8 +236,8 @@ test('a page whose first answers come after its script ran draws the session and
   await bigSessionShown(page, served);
   // The early answers reach the page 100 ms after the entry script takes them (early-asks.ts
   // takeHttpEarly reads window.__vakEarlyAnswers): a slow server, simulated in the page so that
-  // nothing else delays them. Before, the app rendered an empty shell at once; now it waits for
-  // them (main.tsx caps the wait at 400 ms, a timer set after this one and due later).
+  // nothing else delays them. Rendered at once, the app would draw an empty shell first; it waits
+  // for them instead (main.tsx caps the wait at 400 ms, a timer set after this one and due later).
   // Recorded: what #root holds once anything is drawn in it. (A string: this file is typed
   // without the DOM.)
   await page.addInitScript(`

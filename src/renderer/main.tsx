@@ -31,8 +31,9 @@ preloadAfter(firstScreenShown);
 const FIRST_SCREEN_CAP_MS = 1500;
 /**
  * The longest a page opened on a session waits for its HTTP early answers before its first render.
- * They are usually in before this script runs, or within ~150 ms of it (a link to a big session
- * the server has not read yet, in a renderer that has just started).
+ * They are usually in before this script runs; they come after it when a renderer that has just
+ * started opens a link to a big session the server has not read yet. Past this, a stalled server
+ * would leave the page blank.
  */
 const FIRST_ANSWERS_CAP_MS = 400;
 

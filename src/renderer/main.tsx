@@ -2,11 +2,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createApi } from './api/create-api';
-import { answeredWithin, takeHttpEarly, withEarlyAsks } from './api/early-asks';
+import { takeHttpEarly, withEarlyAsks } from './api/early-asks';
 import { AFTER_FIRST_SCREEN, afterFirstScreen, holdUntil } from './api/hold-until';
 import { readKeptRow } from './live/open-early';
 import { openFromUrl } from './live/use-session';
 import { preloadAfter } from './util/lazy-parts';
+import { promiseWithin } from './util/settled-within';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/tree.css';
@@ -47,14 +48,15 @@ function render(): void {
 
 // A page opened on a session (a reload, a link) asks for it before React's first render. Serve
 // mode asked its first answers over HTTP in index.html's first script: the page renders once they
-// are in, so that its first render draws the session with its rows (answeredWithin). Otherwise it
-// renders once the request has left (the socket is then open): the first render (tens of ms in one
-// task) runs while the backend answers, not before the request leaves. Its library is asked once
-// the session's rows and panes are drawn (hold-until.ts); the chart waits for the panes' paint by
-// itself.
+// are in. Rendered before, it would draw and lay out an empty shell first, then the session and
+// its rows in a second render and layout; rendered after, one render and one layout draw both.
+// Otherwise it renders once the request has left (the socket is then open): the first render
+// (tens of ms in one task) runs while the backend answers, not before the request leaves. Its
+// library is asked once the session's rows and panes are drawn (hold-until.ts); the chart waits
+// for the panes' paint by itself.
 if (openFromUrl(api, askEarly)) {
   void afterFirstScreen(early.settled('getLeafView'), FIRST_SCREEN_CAP_MS).then(firstScreen);
-  if (http) void answeredWithin(http, FIRST_ANSWERS_CAP_MS).then(render);
+  if (http) void promiseWithin(http.answers, FIRST_ANSWERS_CAP_MS).then(render);
   else void connected.then(render);
 } else {
   firstScreen();

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Api, ApiEvent, ApiReply, CallOptions, SessionInfo } from '../../shared/api';
 import type { EarlyAsk } from '../../shared/api-early';
 import { API_METHOD_NAMES } from './api-methods';
-import { answeredWithin, withEarlyAsks, type HttpEarly } from './early-asks';
+import { withEarlyAsks, type HttpEarly } from './early-asks';
 
 /** An Api that records its calls (with whether their signal was aborted) and answers when told to. */
 function recordingApi() {
@@ -254,53 +254,5 @@ describe('answers asked over HTTP before the socket opened (serve mode)', () => 
       ['subscribe', { topic: 'session', key: 'k' }],
       ['openSession', { key: 'k' }],
     ]);
-  });
-});
-
-describe('the first render waits for the HTTP answers, within a cap (answeredWithin)', () => {
-  afterEach(() => void vi.useRealTimers());
-
-  /** HTTP early asks whose answers settle when told to. */
-  function pending() {
-    let settle: { resolve: (v: { answers: ApiReply[] }) => void; reject: (e: Error) => void } | null = null;
-    const answers = new Promise<{ answers?: ApiReply[] } | null>((resolve, reject) => (settle = { resolve, reject }));
-    const http: HttpEarly = { asks: [{ method: 'openSession', req: { key: 'k' } }], answers };
-    return { http, settle: () => settle! };
-  }
-  /** Whether `p` has settled, after every microtask queued so far has run. */
-  async function settled(p: Promise<void>): Promise<boolean> {
-    let done = false;
-    void p.then(() => (done = true));
-    await vi.advanceTimersByTimeAsync(0);
-    return done;
-  }
-
-  it('settles when the answers come, not before, and leaves no timer behind', async () => {
-    vi.useFakeTimers();
-    const { http, settle } = pending();
-    const p = answeredWithin(http, 400);
-    await vi.advanceTimersByTimeAsync(399);
-    expect(await settled(p)).toBe(false);
-    settle().resolve({ answers: [] });
-    expect(await settled(p)).toBe(true);
-    expect(vi.getTimerCount()).toBe(0);
-  });
-
-  it('settles when the answers fail', async () => {
-    vi.useFakeTimers();
-    const { http, settle } = pending();
-    const p = answeredWithin(http, 400);
-    settle().reject(new Error('network'));
-    expect(await settled(p)).toBe(true);
-  });
-
-  it('settles at the cap when the answers do not come', async () => {
-    vi.useFakeTimers();
-    const { http } = pending();
-    const p = answeredWithin(http, 400);
-    await vi.advanceTimersByTimeAsync(399);
-    expect(await settled(p)).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(await settled(p)).toBe(true);
   });
 });

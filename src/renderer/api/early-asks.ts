@@ -26,24 +26,6 @@ export function takeHttpEarly(win: Window = window): HttpEarly | null {
   return e;
 }
 
-/**
- * Settles once the HTTP early answers are in (or failed), or after `capMs` if they are not: what
- * a page opened on a session waits for before React's first render (main.tsx). Rendered before
- * they are in, the page draws and lays out an empty shell first, then the session and its rows in
- * a second render and layout; rendered after, one render and one layout draw both. The cap keeps
- * a stalled server from leaving the page blank.
- */
-export function answeredWithin(http: HttpEarly, capMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, capMs);
-    const done = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    http.answers.then(done, done);
-  });
-}
-
 /** The methods a page may ask before anything in it asks for them. */
 export type EarlyMethod = 'findRow' | 'getTreeRows' | 'getLeafView';
 const EARLY_METHODS: readonly EarlyMethod[] = ['findRow', 'getTreeRows', 'getLeafView'];

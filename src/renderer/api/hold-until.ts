@@ -2,6 +2,7 @@ import type { Api, ApiMethod, CallOptions } from '../../shared/api';
 import { API_METHOD_NAMES } from './api-methods';
 import { cancelledCall } from './bridge-client';
 import { whenIdle } from '../util/after-paint';
+import { settledWithin } from '../util/settled-within';
 
 /** Which calls wait (a method and its request). */
 export type Held = (method: ApiMethod, req: unknown) => boolean;
@@ -66,12 +67,7 @@ export const AFTER_FIRST_SCREEN: Held = (method, req) => {
  * `capMs` whatever happens.
  */
 export function afterFirstScreen(shown: Promise<unknown>, capMs: number, win: Window = window): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, capMs);
-    const done = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
+  return settledWithin(capMs, (done) => {
     const idle = (): void => void whenIdle(done, capMs, win);
     shown.then(idle, idle);
   });

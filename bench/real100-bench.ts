@@ -11,7 +11,7 @@ import { prepareReal100 } from './real100-data';
 import { eventLoopFigures, type EventLoopFigures } from './real100-event-loop';
 import type { LeafFigure, SelectionFigures } from './real100-selection';
 import { describeThreads, readSteal } from './thread-times';
-import { serveFigures, type ServeFigures } from './real100-serve';
+import { REST_MS, serveFigures, type ServeFigures } from './real100-serve';
 
 type Log = (s: string) => void;
 
@@ -80,6 +80,9 @@ function memoryLines(s: ServeFigures, fileMB: number, log: Log): void {
   log(
     `  serving process RSS after open + active leaf: ${f(s.rssAfterOpenMB)} MiB = ${f(times(s.rssAfterOpenMB), 2)}× the file (goal ≤ 2×: ${goal(times(s.rssAfterOpenMB), 2)}); ` +
       `peak over the run ${f(s.peakRssMB)} MiB = ${f(times(s.peakRssMB), 2)}× (goal ≤ 2×: ${goal(times(s.peakRssMB), 2)})`,
+  );
+  log(
+    `  at rest, the lowest over ${REST_MS / 1000} s without a request after it: ${f(s.restRssMB)} MiB = ${f(times(s.restRssMB), 2)}× the file (goal ≤ 2×: ${goal(times(s.restRssMB), 2)})`,
   );
   log(
     `  the same above the idle serving process (${f(s.idleRssMB)} MiB, no session open): ` +

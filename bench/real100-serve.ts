@@ -20,6 +20,11 @@ export interface ServeFigures {
   /** Resident memory of the serving process after open + active leaf, and its peak over the script (MiB). */
   rssAfterOpenMB: number | null;
   peakRssMB: number | null;
+  /**
+   * The lowest resident memory over REST_MS with no request after the selecting (MiB): V8 gives a
+   * heap's free space back only once its memory reducer has run, seconds after the work.
+   */
+  restRssMB: number | null;
   /** A second client opens the same file in the same process (the session is cached). */
   reopenSameProcessMs: number;
   /** Appended by "another process" → the session event at the client. */
@@ -35,6 +40,8 @@ export interface ServeFigures {
 }
 
 const APPENDS = 10;
+/** How long the rest reading watches the quiet process: V8's memory reducer waits 8 s, then checks twice. */
+export const REST_MS = 30_000;
 const now = (): number => performance.timeOrigin + performance.now();
 
 /** A field of /proc/PID/status in MiB (Linux; null elsewhere). */
@@ -45,6 +52,17 @@ export function procMB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): numbe
   } catch {
     return null;
   }
+}
+
+/** The lowest VmRSS of `pid` read once a second over `ms` (null off Linux). */
+async function lowestRss(pid: number | undefined, ms: number): Promise<number | null> {
+  let low: number | null = null;
+  for (const end = performance.now() + ms; performance.now() < end;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const v = procMB(pid, 'VmRSS');
+    if (v !== null && (low === null || v < low)) low = v;
+  }
+  return low;
 }
 
 const callOf =
@@ -123,6 +141,8 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
     log('  serve mode: opening and selecting leaves …');
     const selection = await selectionScript(callOf(c), data.key, server.child.pid);
     const rssAfterOpenMB = procMB(server.child.pid, 'VmRSS');
+    log('  serve mode: the process at rest …');
+    const restRssMB = await lowestRss(server.child.pid, REST_MS);
     const c2 = await WsApiClient.connect(server.url);
     const t0 = performance.now();
     await c2.call('openSession', { key: data.key });
@@ -142,6 +162,7 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
       idleRssMB,
       rssAfterOpenMB,
       peakRssMB,
+      restRssMB,
       reopenSameProcessMs,
       appendEventMs: app.event,
       appendVisibleMs: app.visible,

@@ -23,7 +23,8 @@ export function contextPoint(
   const seg = ev.seg;
   const newSeg = !prev || prev.seg !== seg;
   const degraded: string[] = [];
-  if (seg && !newSeg && prev) {
+  // (Only a turn at Card now can be one: most points of a long chain have none.)
+  if (seg && !newSeg && prev && ev.counts.card > 0) {
     for (let k = 0; k < ev.closed; k++) {
       // A turn not yet closed at the previous point counts as Full there, as the chart drew it.
       const before = k < prev.closed ? prev.fidelity[k] : FID_FULL;

@@ -9,8 +9,9 @@ import { stringifyJson } from '../../shared/json-text';
 import type { ChainContext } from './chain-context';
 import { atOnce } from './cancel';
 import { scanChain } from './chain-context';
-import { isObject } from './entry-types';
+import { isObject, type LedgerEntry } from './entry-types';
 import { verbatimMessage } from './full-fidelity';
+import type { LongStrings } from './json-skim';
 import type { Ledger } from './ledger';
 import { F_MESSAGE, F_RESET } from './ledger-index';
 import { cardText, fullTurn, headerContext, packetText, resetText, userTextTokens } from './message-shapes';
@@ -33,9 +34,15 @@ export function fixedTokens(content: readonly Json[]): number {
 
 /** A message entry's cost as recorded (preamble, open turn), or null for any other entry. */
 export function verbatimCost(ledger: Ledger, i: number, bpt: number): MessageCost | null {
-  if ((ledger.index.flags[i] & F_MESSAGE) === 0) return null;
-  const shaped = verbatimMessage(ledger.entry(i));
-  return shaped ? { tokens: messageTokens(shaped.content, bpt), fixed: fixedTokens(shaped.content) } : null;
+  return isMessage(ledger, i) ? entryVerbatimCost(ledger.entry(i), bpt) : null;
+}
+
+const isMessage = (ledger: Ledger, i: number): boolean => (ledger.index.flags[i] & F_MESSAGE) !== 0;
+
+/** The same of an entry as read (`long`: a skimmed entry's measures, EntryRead). */
+function entryVerbatimCost(e: LedgerEntry, bpt: number, long: LongStrings | null = null): MessageCost | null {
+  const shaped = verbatimMessage(e);
+  return shaped ? { tokens: messageTokens(shaped.content, bpt, long), fixed: fixedTokens(shaped.content) } : null;
 }
 
 /** One turn of a segment, by chain position. */
@@ -47,9 +54,6 @@ export interface SegTurn {
   entries: number[];
   /** Cards naming this turn anywhere on the chain: chain position and cost, in chain order. */
   cards: { pos: number; tokens: number }[];
-  /** Verbatim cost of each entry (0 for non-messages), filled when the turn is open at some point. */
-  verbatim: Float64Array | null;
-  verbatimFixed: Float64Array | null;
 }
 
 /** A packet usable in its segment, with the chain position from which it exists. */
@@ -70,6 +74,14 @@ export interface Segment {
   full: Float64Array;
   prefixFull: Float64Array;
   fullFixed: Float64Array;
+  /** Prefix sums of `fullFixed`, as `prefixFull` of `full`. */
+  prefixFullFixed: Float64Array;
+  /**
+   * Each turn entry's cost as recorded (what it costs while its turn is open; 0 for no message),
+   * by chain position from `start` (one array per segment, not two per turn: a scan is kept).
+   */
+  verbatim: Float64Array;
+  verbatimFixed: Float64Array;
   /** Usable packets (ids are turns of this segment in order), by first turn (ties in chain order: the plan's step 2 order). */
   packets: SegPacket[];
 }
@@ -184,8 +196,6 @@ function* scanSegment(
       lastPos: pos - 1,
       entries: t.entries,
       cards: found.cards.get(t.id) ?? [],
-      verbatim: null,
-      verbatimFixed: null,
     };
   });
   const byId = new Map(turns.map((t, k) => [t.id, k]));
@@ -200,6 +210,9 @@ function* scanSegment(
     full: new Float64Array(turns.length),
     prefixFull: new Float64Array(turns.length + 1),
     fullFixed: new Float64Array(turns.length),
+    prefixFullFixed: new Float64Array(turns.length + 1),
+    verbatim: new Float64Array(end + 1 - start),
+    verbatimFixed: new Float64Array(end + 1 - start),
     packets: [],
   };
   if (resetPos >= 0) {
@@ -214,7 +227,15 @@ function* scanSegment(
   const toolUseTurn = new Map<string, number>();
   for (let k = 0; k < ti.turns.length; k++) {
     const t = ti.turns[k];
-    const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt, true);
+    // Its verbatim costs (what it costs while open) from the same reading of each entry: read
+    // again, every entry of the chain was parsed whole a second time, and kept in the entry
+    // cache long enough to be promoted to the old generation.
+    const from = turns[k].firstPos - start;
+    const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt, true, (at, e, long) => {
+      const v = isMessage(ledger, t.entries[at]) ? entryVerbatimCost(e, bpt, long) : null;
+      seg.verbatim[from + at] = v?.tokens ?? 0;
+      seg.verbatimFixed[from + at] = v?.fixed ?? 0;
+    });
     for (const m of msgs) {
       seg.full[k] += m.tokens;
       seg.fullFixed[k] += fixedTokens(m.content);
@@ -223,7 +244,7 @@ function* scanSegment(
       }
     }
     seg.prefixFull[k + 1] = seg.prefixFull[k] + seg.full[k];
-    verbatimOf(ledger, turns[k], bpt); // while its entries are in the ledger's cache
+    seg.prefixFullFixed[k + 1] = seg.prefixFullFixed[k] + seg.fullFixed[k];
     yield;
   }
   // A card call whose presentation comes after its turn ended: before that, the turn costs otherwise.
@@ -240,22 +261,6 @@ function* scanSegment(
   }
   seg.packets.sort((a, b) => a.first - b.first);
   return seg;
-}
-
-/** Each entry's verbatim cost in a turn (what it costs while open), read once and kept on the turn. */
-export function verbatimOf(ledger: Ledger, t: SegTurn, bpt: number): { tokens: Float64Array; fixed: Float64Array } {
-  if (!t.verbatim || !t.verbatimFixed) {
-    const tokens = new Float64Array(t.entries.length);
-    const fixed = new Float64Array(t.entries.length);
-    t.entries.forEach((i, k) => {
-      const v = verbatimCost(ledger, i, bpt);
-      tokens[k] = v?.tokens ?? 0;
-      fixed[k] = v?.fixed ?? 0;
-    });
-    t.verbatim = tokens;
-    t.verbatimFixed = fixed;
-  }
-  return { tokens: t.verbatim, fixed: t.verbatimFixed };
 }
 
 // What stands at a chain position: segments, turns and intents are in chain order, so each is a

@@ -17,12 +17,20 @@ export function verbatimMessage(e: LedgerEntry): ShapedMessage | null {
 }
 
 /**
+ * Told of each entry as a turn's shaping read it (`long`: the measures of a skimmed entry's long
+ * strings, valid only during the call), so that a one-pass scan costs it otherwise too without
+ * reading it again.
+ */
+export type EntryRead = (e: LedgerEntry, long: LongStrings | null) => void;
+
+/**
  * A message entry of a closed turn at Full fidelity (§5.3): control nudges and
  * thinking dropped, card calls reduced to their ack, tool results to digests.
  * Returns null when nothing is left (or the entry is no message).
  *
  * `turn` is for the messages of one turn shaped in chain order (fullTurn): `scan` reads them
- * for a one-pass scan of costs (`Ledger.scanEntry`: not kept in the entry cache), and `names`
+ * for a one-pass scan of costs (`Ledger.scanEntry`: not kept in the entry cache), `read` is told
+ * of each entry as read (EntryRead), and `names`
  * collects the tool names of the turn's calls so far, which its tool results look up first
  * instead of reading the calling message again (§5 `toolNameFor`: the nearest call before).
  */
@@ -30,7 +38,7 @@ export function fullMessage(
   ledger: EntryReader,
   ctx: ChainContext,
   pos: number,
-  turn: { scan: boolean; names: Map<string, string> } | null = null,
+  turn: { scan: boolean; names: Map<string, string>; read?: EntryRead } | null = null,
 ): ShapedMessage | null {
   const i = ctx.chain[pos];
   let e: LedgerEntry;
@@ -44,6 +52,7 @@ export function fullMessage(
       long = null;
     }
   } else e = ledger.entry(i);
+  turn?.read?.(e, long);
   if (turn && e.kind === 'message' && e.message.role === 'assistant') noteToolNames(e.message.content, turn.names);
   if (e.kind !== 'message' || e.controlNudge) return null;
   const { role } = e.message;

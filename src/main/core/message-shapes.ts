@@ -6,7 +6,7 @@
 import type { Fidelity, Json, ProjectedMessage } from '../../shared/ledger-types';
 import type { ChainContext, PacketRef } from './chain-context';
 import { packetSummary } from './chain-context';
-import { fullMessage, verbatimMessage, type ShapedMessage } from './full-fidelity';
+import { fullMessage, verbatimMessage, type EntryRead, type ShapedMessage } from './full-fidelity';
 import type { Ledger } from './ledger';
 import { messageTokens } from './tokens';
 import type { Turn } from './turn-index';
@@ -58,6 +58,7 @@ export function verbatimMessages(
 /**
  * One closed turn at Full fidelity (§5.3); `firstPos` is the chain position of its directive.
  * `scan`: its costs are wanted, not its bodies on screen (entries not kept in the entry cache).
+ * `read`: told of its `k`th entry as read (EntryRead).
  */
 export function fullTurn(
   ledger: Ledger,
@@ -66,10 +67,17 @@ export function fullTurn(
   firstPos: number,
   bpt: number,
   scan = false,
+  read?: (k: number, ...entry: Parameters<EntryRead>) => void,
 ): ProjectedMessage[] {
   const out: ProjectedMessage[] = [];
-  const shaping = { scan, names: new Map<string, string>() };
+  let at = 0;
+  const shaping = {
+    scan,
+    names: new Map<string, string>(),
+    read: read && ((...e: Parameters<EntryRead>) => read(at, ...e)),
+  };
   turn.entries.forEach((i, k) => {
+    at = k;
     const shaped = fullMessage(ledger, ctx, firstPos + k, shaping);
     if (shaped) out.push(projected(shaped, 'full', turn.id, [ledger.index.ids[i]], bpt));
   });

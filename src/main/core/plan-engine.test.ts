@@ -37,6 +37,8 @@ const planInput = fc
     // Per turn: no override, full, card, or a packet (by index into the packets, maybe not covering it).
     overrides: fc.array(fc.oneof(fc.constant(-1), fc.constant(-2), fc.constant(-3), fc.nat(8)), { maxLength: 30 }),
     withPrefix: fc.boolean(),
+    // When no turn has a card: say so (TurnCosts.anyCard), or leave the engine to find out.
+    sayNoCards: fc.boolean(),
   })
   .map(({ turns, packets, overrides, ...rest }) => {
     const n = turns.length;
@@ -63,13 +65,14 @@ const codeOf = (c: RefChoice): number => (c === 'full' ? FID_FULL : c === 'card'
 describe('plan engine', () => {
   it('chooses what the reference plan chooses on any numbers, with the same notes', () => {
     fc.assert(
-      fc.property(planInput, ({ turns, packets, available, auto, ov, withPrefix }) => {
+      fc.property(planInput, ({ turns, packets, available, auto, ov, withPrefix, sayNoCards }) => {
         const n = turns.length;
         const full = turns.map((t) => t.full);
         const costs: TurnCosts = {
           full: Float64Array.from(full),
           card: Float64Array.from(turns.map((t) => t.card ?? -1)),
         };
+        if (sayNoCards && turns.every((t) => t.card === null)) costs.anyCard = false;
         if (withPrefix) {
           costs.prefix = new Float64Array(n + 1);
           full.forEach((f, k) => (costs.prefix![k + 1] = costs.prefix![k] + f));

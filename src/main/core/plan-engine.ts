@@ -30,6 +30,12 @@ export interface TurnCosts {
   card: Float64Array;
   /** Optional prefix sums of `full` (prefix[k] = full[0] + … + full[k-1]): packet ranges cost O(1) each. */
   prefix?: Float64Array;
+  /**
+   * False when no turn has a Card cost (every `card` is -1): step 3 then has none to look for.
+   * A series plans every turn end of a chain: a walk over all its turns at each one was most of
+   * a long uncompacted chain's series.
+   */
+  anyCard?: boolean;
 }
 
 /** A usable packet (§6): its id, its range in turn positions (first ≤ last), its cost. */
@@ -203,6 +209,7 @@ export function planClosedTurns(
     if (rangeFree(p) && p.tokens < rangeCost(p)) applyPacket(j);
   }
   // Step 3: cards, oldest turn first, for turns not behind a packet.
+  if (costs.anyCard === false) return r;
   for (let k = 0; k < m && r.need > available; k++) {
     if (fidelity[k] !== FID_FULL || (fixed && fixed[k])) continue;
     if (card[k] >= 0 && card[k] < full[k]) applyCard(k);

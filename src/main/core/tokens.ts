@@ -45,10 +45,10 @@ export function blockTokens(block: Record<string, Json>, bpt: number, long: Long
   }
 }
 
-/** A message costs 4 + the sum over its blocks. */
-export function messageTokens(content: readonly Json[], bpt: number): number {
+/** A message costs 4 + the sum over its blocks (`long`: as blockTokens). */
+export function messageTokens(content: readonly Json[], bpt: number, long: LongStrings | null = null): number {
   let n = MESSAGE_OVERHEAD;
-  for (const b of content) if (isObject(b)) n += blockTokens(b, bpt);
+  for (const b of content) if (isObject(b)) n += blockTokens(b, bpt, long);
   return n;
 }
 

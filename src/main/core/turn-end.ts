@@ -7,16 +7,7 @@
  */
 import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
 import { ownTable } from '../../shared/own-key';
-import {
-  fixedTokens,
-  intentTextAt,
-  segmentAt,
-  tsOf,
-  turnAt,
-  verbatimOf,
-  type ChainScan,
-  type Segment,
-} from './chain-scan';
+import { fixedTokens, intentTextAt, segmentAt, tsOf, turnAt, type ChainScan, type Segment } from './chain-scan';
 import type { Ledger } from './ledger';
 import { tailText, userTextTokens } from './message-shapes';
 import {
@@ -143,10 +134,9 @@ export class TurnEndPlanner {
       const t = seg.turns[j];
       if (openAt(this.ledger.index, t.entries, p - t.firstPos)) {
         closed = j;
-        const v = verbatimOf(this.ledger, t, this.bpt);
-        for (let k = 0; k <= p - t.firstPos; k++) {
-          parts.open += v.tokens[k];
-          fixed += v.fixed[k];
+        for (let q = t.firstPos; q <= p; q++) {
+          parts.open += seg.verbatim[q - seg.start];
+          fixed += seg.verbatimFixed[q - seg.start];
         }
       } else {
         closed = j + 1;
@@ -169,16 +159,19 @@ export class TurnEndPlanner {
     const packets = seg.packets.filter((pk) => pk.pos <= p && pk.last < closed);
     const overrides = this.overridesOf(seg);
     // Card costs are read only by card overrides and step 3: a plain `none` series skips them.
-    const card = this.auto || overrides ? this.cardsAt(seg, p) : NO_CARDS;
-    const costs = { full: seg.full, card, prefix: seg.prefixFull };
+    const cards = this.auto || overrides ? this.cardsAt(seg, p) : null;
+    const costs = { full: seg.full, card: cards?.card ?? NO_CARDS, prefix: seg.prefixFull, anyCard: cards?.any };
     const plan = planClosedTurns(costs, closed, packets, available, this.auto, overrides);
     parts.full = plan.fullTokens;
     parts.card = plan.cardTokens;
     parts.packet = plan.packetTokens;
-    for (let k = 0; k < closed; k++) {
-      if (plan.fidelity[k] === FID_FULL) fixed += seg.fullFixed[k];
-      else if (plan.fidelity[k] === FID_CARD) fixed += MESSAGE_OVERHEAD;
-    }
+    // (Whole numbers: the prefix sum is the loop's sum exactly.)
+    if (plan.full === closed) fixed += seg.prefixFullFixed[closed];
+    else
+      for (let k = 0; k < closed; k++) {
+        if (plan.fidelity[k] === FID_FULL) fixed += seg.fullFixed[k];
+        else if (plan.fidelity[k] === FID_CARD) fixed += MESSAGE_OVERHEAD;
+      }
     fixed += MESSAGE_OVERHEAD * plan.packetsUsed.length;
     const used = plan.packetsUsed.map((j) => packets[j].id);
     return finishPoint(parts, fixed, available, plan.need, seg, plan.fidelity, closed, plan, used);
@@ -189,7 +182,7 @@ export class TurnEndPlanner {
    * point by the cards between them (points go forward, a measured input's estimate a little back),
    * so a series costs O(cards) for them, not O(turns) per point.
    */
-  private cardsAt(seg: Segment, p: number): Float64Array {
+  private cardsAt(seg: Segment, p: number): { card: Float64Array; any: boolean } {
     let s = this.cardCosts.get(seg);
     if (!s) this.cardCosts.set(seg, (s = cardCosts(seg)));
     const { card, events, was } = s;
@@ -199,7 +192,8 @@ export class TurnEndPlanner {
       card[e.k] = e.tokens;
     }
     while (s.applied > 0 && events[s.applied - 1].pos > p) card[events[--s.applied].k] = was[s.applied];
-    return s.card;
+    // (Every card starts at -1 and each event sets one: none applied, none there.)
+    return { card: s.card, any: s.applied > 0 };
   }
 
   /**

@@ -5,7 +5,8 @@
  * bench/.data/eye-1g-home; `--size 1m` or `--size 1g` measures only one of them):
  * the resident memory of a real `vak-explorer serve` (main thread + the ledger core's worker)
  * idle, after the session is opened and read to its end, after its first tree rows and the active
- * leaf's panes, and its peak; then a fresh process opening the same file from the kept index.
+ * leaf's panes, and its peak; then after the chart's series (open by default, so asked with the
+ * panes); then a fresh process opening the same file from the kept index.
  * Goal: ≤ 0.5× the file. The 100 MB session's figures (≤ 2× the file) are in `bench -- real100`.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -37,6 +38,10 @@ interface Figures {
   peak: number | null;
   readMs: number;
   activeMs: number;
+  /** Then the chart's series of the active leaf (the renderer asks it with the panes: the chart is open by default). */
+  seriesMs: number;
+  afterSeries: number | null;
+  peakWithSeries: number | null;
 }
 
 /** One serve process on `home` opens `key`, waits until all `entries` are read, and asks what a user's first screen asks. */
@@ -64,8 +69,13 @@ async function openAndMeasure(home: string, key: string, entries: number, dataDi
     await sleep(3000);
     const after = procMB(pid, 'VmRSS');
     const peak = procMB(pid, 'VmHWM');
+    const t2 = performance.now();
+    await c.call('getContextSeries', leafRequest(key, null));
+    const seriesMs = performance.now() - t2;
+    const afterSeries = procMB(pid, 'VmRSS');
+    const peakWithSeries = procMB(pid, 'VmHWM');
     c.close();
-    return { idle, opened, after, peak, readMs, activeMs };
+    return { idle, opened, after, peak, readMs, activeMs, seriesMs, afterSeries, peakWithSeries };
   } finally {
     await stopServe(server.child);
   }
@@ -79,6 +89,10 @@ function lines(label: string, m: Figures, fileMiB: number, log: Log): void {
   log(
     `  ${label}: idle ${f(m.idle)} MiB; open answered ${f(m.opened)} MiB; read whole (${f(m.readMs / 1000, 1)} s) + first rows + ` +
       `active leaf (${f(m.activeMs)} ms): ${f(m.after)} MiB (${share(m.after)}); peak ${f(m.peak)} MiB (${share(m.peak)})`,
+  );
+  log(
+    `    then the chart's series (${f(m.seriesMs / 1000, 1)} s): ${f(m.afterSeries)} MiB (${share(m.afterSeries)}); ` +
+      `peak ${f(m.peakWithSeries)} MiB (${share(m.peakWithSeries)})`,
   );
 }
 

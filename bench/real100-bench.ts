@@ -85,6 +85,9 @@ function memoryLines(s: ServeFigures, fileMB: number, log: Log): void {
     `  at rest, the lowest over ${REST_MS / 1000} s without a request after it: ${f(s.restRssMB)} MiB = ${f(times(s.restRssMB), 2)}× the file (goal ≤ 2×: ${goal(times(s.restRssMB), 2)})`,
   );
   log(
+    `  back within 2× the file: ${s.withinGoalAfterMs === null ? `not within ${REST_MS / 1000} s` : `${f(s.withinGoalAfterMs / 1000, 1)} s after it`} (V8 gives a heap's free space back once its memory reducer ran)`,
+  );
+  log(
     `  the same above the idle serving process (${f(s.idleRssMB)} MiB, no session open): ` +
       `${f(above(s.rssAfterOpenMB))} MiB = ${f(times(above(s.rssAfterOpenMB)), 2)}× the file; peak ${f(above(s.peakRssMB))} MiB = ${f(times(above(s.peakRssMB)), 2)}×`,
   );

@@ -25,6 +25,11 @@ export interface ServeFigures {
    * heap's free space back only once its memory reducer has run, seconds after the work.
    */
   restRssMB: number | null;
+  /**
+   * How long after the selecting the process first held at most `withinMB` (the goal, 2× the
+   * file), read every 250 ms over REST_MS (null: not within it, or off Linux).
+   */
+  withinGoalAfterMs: number | null;
   /** A second client opens the same file in the same process (the session is cached). */
   reopenSameProcessMs: number;
   /** Appended by "another process" → the session event at the client. */
@@ -54,15 +59,25 @@ export function procMB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): numbe
   }
 }
 
-/** The lowest VmRSS of `pid` read once a second over `ms` (null off Linux). */
-async function lowestRss(pid: number | undefined, ms: number): Promise<number | null> {
-  let low: number | null = null;
-  for (const end = performance.now() + ms; performance.now() < end;) {
-    await new Promise((r) => setTimeout(r, 1000));
+/**
+ * The lowest VmRSS of `pid` read every 250 ms over `ms`, and when it first read at most
+ * `withinMB` (nulls off Linux).
+ */
+async function restingRss(
+  pid: number | undefined,
+  ms: number,
+  withinMB: number,
+): Promise<{ lowest: number | null; withinAfterMs: number | null }> {
+  let lowest: number | null = null;
+  let withinAfterMs: number | null = null;
+  const start = performance.now();
+  for (const end = start + ms; performance.now() < end;) {
     const v = procMB(pid, 'VmRSS');
-    if (v !== null && (low === null || v < low)) low = v;
+    if (v !== null && (lowest === null || v < lowest)) lowest = v;
+    if (v !== null && v <= withinMB && withinAfterMs === null) withinAfterMs = performance.now() - start;
+    await new Promise((r) => setTimeout(r, 250));
   }
-  return low;
+  return { lowest, withinAfterMs };
 }
 
 const callOf =
@@ -142,7 +157,7 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
     const selection = await selectionScript(callOf(c), data.key, server.child.pid);
     const rssAfterOpenMB = procMB(server.child.pid, 'VmRSS');
     log('  serve mode: the process at rest …');
-    const restRssMB = await lowestRss(server.child.pid, REST_MS);
+    const rest = await restingRss(server.child.pid, REST_MS, (2 * data.bytes) / (1 << 20));
     const c2 = await WsApiClient.connect(server.url);
     const t0 = performance.now();
     await c2.call('openSession', { key: data.key });
@@ -162,7 +177,8 @@ export async function serveFigures(data: Real100, log: (s: string) => void): Pro
       idleRssMB,
       rssAfterOpenMB,
       peakRssMB,
-      restRssMB,
+      restRssMB: rest.lowest,
+      withinGoalAfterMs: rest.withinAfterMs,
       reopenSameProcessMs,
       appendEventMs: app.event,
       appendVisibleMs: app.visible,

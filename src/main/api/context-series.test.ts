@@ -5,6 +5,7 @@ import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { fixtureCases } from '../../test-support/fixtures';
 import { Ledger } from '../core/ledger';
+import { chainToRoot } from '../core/chain';
 import { project } from '../core/projection';
 import { WorkCancelled } from '../core/cancel';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
@@ -137,6 +138,19 @@ describe('context series', () => {
     const resets = s.points.filter((p) => p.markers.reset !== null).length;
     expect(s.points.length).toBeGreaterThan(100);
     expect(s.work.projections).toBeLessThanOrEqual(resets + 1);
+  });
+
+  it('parses each entry of the chain once for its scan, not again for its cost as recorded (counted work)', () => {
+    const l = Ledger.fromBytes(generateSession({ seed: 8, entries: 1200, cwd: '/w', branchChance: 0 }).bytes);
+    const leaf = l.index.activeLeaf;
+    const before = l.stats.entriesMaterialised;
+    const s = contextSeries(l, leaf, { key: 'k', leaf: null, plan: 'auto', profile: DEFAULT_PROFILE });
+    const parsed = l.stats.entriesMaterialised - before;
+    const chain = chainToRoot(l.index, leaf).length;
+    // Each chain entry once for the scan (a few twice, skimmed then whole), and the time of each
+    // point and of its measured input's answer; reading each entry again made it twice the chain.
+    expect(s.points.length).toBeGreaterThan(50);
+    expect(parsed).toBeLessThan(chain * 1.1 + 2 * s.points.length);
   });
 
   it('markers: resets, packets and Full → Card degradations where the plan changes', () => {

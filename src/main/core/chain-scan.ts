@@ -307,9 +307,14 @@ export function intentTextAt(scan: ChainScan, p: number): string | null {
   return k >= 0 ? scan.intents[k].text : null;
 }
 
-/** The `ts` of chain position p, read once per scan (points and answered entries are asked again). */
+/**
+ * The `ts` of chain position p, read once per scan (points and answered entries are asked again).
+ * Read skimmed and not kept: a series reads the last entry of every turn (a long tool result,
+ * mostly), and parsed whole into the entry cache each lived just long enough to be promoted to
+ * the old generation, which then grew by hundreds of MiB over a 1 GiB session's series.
+ */
 export function tsOf(ledger: Ledger, chain: Int32Array, scan: ChainScan, p: number): string {
   let ts = scan.tsAt.get(p);
-  if (ts === undefined) scan.tsAt.set(p, (ts = ledger.entry(chain[p]).ts));
+  if (ts === undefined) scan.tsAt.set(p, (ts = ledger.skimmedEntry(chain[p]).entry.ts));
   return ts;
 }

@@ -227,9 +227,9 @@ function* scanSegment(
   const toolUseTurn = new Map<string, number>();
   for (let k = 0; k < ti.turns.length; k++) {
     const t = ti.turns[k];
-    // Its verbatim costs (what it costs while open) from the same reading of each entry: read
-    // again, every entry of the chain was parsed whole a second time, and kept in the entry
-    // cache long enough to be promoted to the old generation.
+    // Its costs as recorded (what it costs while open) from the same reading of each entry: read
+    // again, each would be parsed whole a second time, and kept in the entry cache just long
+    // enough to be promoted to the old generation.
     const from = turns[k].firstPos - start;
     const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt, true, (at, e, long) => {
       const v = isMessage(ledger, t.entries[at]) ? entryVerbatimCost(e, bpt, long) : null;
@@ -311,7 +311,7 @@ export function intentTextAt(scan: ChainScan, p: number): string | null {
  * The `ts` of chain position p, read once per scan (points and answered entries are asked again).
  * Read skimmed and not kept: a series reads the last entry of every turn (a long tool result,
  * mostly), and parsed whole into the entry cache each lived just long enough to be promoted to
- * the old generation, which then grew by hundreds of MiB over a 1 GiB session's series.
+ * the old generation, which grew with the chain until a full collection.
  */
 export function tsOf(ledger: Ledger, chain: Int32Array, scan: ChainScan, p: number): string {
   let ts = scan.tsAt.get(p);

@@ -30,9 +30,9 @@ export type EntryRead = (e: LedgerEntry, long: LongStrings | null) => void;
  *
  * `turn` is for the messages of one turn shaped in chain order (fullTurn): `scan` reads them
  * for a one-pass scan of costs (`Ledger.scanEntry`: not kept in the entry cache), `read` is told
- * of each entry as read (EntryRead), and `names`
- * collects the tool names of the turn's calls so far, which its tool results look up first
- * instead of reading the calling message again (§5 `toolNameFor`: the nearest call before).
+ * of each entry as read (EntryRead), and `names` collects the tool names of the turn's calls so
+ * far, which its tool results look up first instead of reading the calling message again (§5
+ * `toolNameFor`: the nearest call before).
  */
 export function fullMessage(
   ledger: EntryReader,

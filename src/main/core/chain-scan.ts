@@ -230,11 +230,10 @@ function* scanSegment(
     // Its costs as recorded (what it costs while open) from the same reading of each entry: read
     // again, each would be parsed whole a second time, and kept in the entry cache just long
     // enough to be promoted to the old generation.
-    const from = turns[k].firstPos - start;
-    const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt, true, (at, e, long) => {
-      const v = isMessage(ledger, t.entries[at]) ? entryVerbatimCost(e, bpt, long) : null;
-      seg.verbatim[from + at] = v?.tokens ?? 0;
-      seg.verbatimFixed[from + at] = v?.fixed ?? 0;
+    const msgs = fullTurn(ledger, scan.ctx, t, turns[k].firstPos, bpt, true, (pos, e, long) => {
+      const v = isMessage(ledger, chain[pos]) ? entryVerbatimCost(e, bpt, long) : null;
+      seg.verbatim[pos - start] = v?.tokens ?? 0;
+      seg.verbatimFixed[pos - start] = v?.fixed ?? 0;
     });
     for (const m of msgs) {
       seg.full[k] += m.tokens;

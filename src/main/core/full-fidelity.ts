@@ -17,11 +17,11 @@ export function verbatimMessage(e: LedgerEntry): ShapedMessage | null {
 }
 
 /**
- * Told of each entry as a turn's shaping read it (`long`: the measures of a skimmed entry's long
- * strings, valid only during the call), so that a one-pass scan costs it otherwise too without
- * reading it again.
+ * Told of each entry as a turn's shaping read it, by chain position (`long`: the measures of a
+ * skimmed entry's long strings, valid only during the call), so that a one-pass scan costs it
+ * otherwise too without reading it again.
  */
-export type EntryRead = (e: LedgerEntry, long: LongStrings | null) => void;
+export type EntryRead = (pos: number, e: LedgerEntry, long: LongStrings | null) => void;
 
 /**
  * A message entry of a closed turn at Full fidelity (§5.3): control nudges and
@@ -52,7 +52,7 @@ export function fullMessage(
       long = null;
     }
   } else e = ledger.entry(i);
-  turn?.read?.(e, long);
+  turn?.read?.(pos, e, long);
   if (turn && e.kind === 'message' && e.message.role === 'assistant') noteToolNames(e.message.content, turn.names);
   if (e.kind !== 'message' || e.controlNudge) return null;
   const { role } = e.message;

@@ -58,7 +58,7 @@ export function verbatimMessages(
 /**
  * One closed turn at Full fidelity (§5.3); `firstPos` is the chain position of its directive.
  * `scan`: its costs are wanted, not its bodies on screen (entries not kept in the entry cache).
- * `read`: told of its `k`th entry as read (EntryRead).
+ * `read`: told of each entry as read (EntryRead).
  */
 export function fullTurn(
   ledger: Ledger,
@@ -67,17 +67,11 @@ export function fullTurn(
   firstPos: number,
   bpt: number,
   scan = false,
-  read?: (k: number, ...entry: Parameters<EntryRead>) => void,
+  read?: EntryRead,
 ): ProjectedMessage[] {
   const out: ProjectedMessage[] = [];
-  let at = 0;
-  const shaping = {
-    scan,
-    names: new Map<string, string>(),
-    read: read && ((...e: Parameters<EntryRead>) => read(at, ...e)),
-  };
+  const shaping = { scan, names: new Map<string, string>(), read };
   turn.entries.forEach((i, k) => {
-    at = k;
     const shaped = fullMessage(ledger, ctx, firstPos + k, shaping);
     if (shaped) out.push(projected(shaped, 'full', turn.id, [ledger.index.ids[i]], bpt));
   });

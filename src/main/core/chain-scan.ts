@@ -33,7 +33,7 @@ export function fixedTokens(content: readonly Json[]): number {
 }
 
 /** A message entry's cost as recorded (preamble, open turn), or null for any other entry. */
-export function verbatimCost(ledger: Ledger, i: number, bpt: number): MessageCost | null {
+function verbatimCost(ledger: Ledger, i: number, bpt: number): MessageCost | null {
   return isMessage(ledger, i) ? entryVerbatimCost(ledger.entry(i), bpt) : null;
 }
 

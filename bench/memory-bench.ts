@@ -20,6 +20,8 @@ import { startApiServe } from './serve-child';
 import { prepareEye1g } from './real1g-data';
 import { prepareHome } from './ui-bench';
 import { WsApiClient } from './ws-api-client';
+import { wholeSeries } from '../src/shared/series-delta';
+import { unpackSeries } from '../src/shared/series-packed';
 
 type Log = (s: string) => void;
 
@@ -40,6 +42,8 @@ interface Figures {
   activeMs: number;
   /** Then the chart's series of the active leaf (the renderer asks it with the panes: the chart is open by default). */
   seriesMs: number;
+  /** Answers the series came in (ContextSeries.rest). */
+  seriesPages: number;
   afterSeries: number | null;
   peakWithSeries: number | null;
 }
@@ -70,12 +74,17 @@ async function openAndMeasure(home: string, key: string, entries: number, dataDi
     const after = procMB(pid, 'VmRSS');
     const peak = procMB(pid, 'VmHWM');
     const t2 = performance.now();
-    await c.call('getContextSeries', leafRequest(key, null));
+    // In pages, as the renderer asks for a long chain's series (ContextSeries.rest).
+    let seriesPages = 0;
+    await wholeSeries(null, async (held) => {
+      seriesPages++;
+      return unpackSeries((await c.call('getContextSeries', { ...leafRequest(key, null), held })).res);
+    });
     const seriesMs = performance.now() - t2;
     const afterSeries = procMB(pid, 'VmRSS');
     const peakWithSeries = procMB(pid, 'VmHWM');
     c.close();
-    return { idle, opened, after, peak, readMs, activeMs, seriesMs, afterSeries, peakWithSeries };
+    return { idle, opened, after, peak, readMs, activeMs, seriesMs, seriesPages, afterSeries, peakWithSeries };
   } finally {
     await stopServe(server.child);
   }
@@ -91,7 +100,7 @@ function lines(label: string, m: Figures, fileMiB: number, log: Log): void {
       `active leaf (${f(m.activeMs)} ms): ${f(m.after)} MiB (${share(m.after)}); peak ${f(m.peak)} MiB (${share(m.peak)})`,
   );
   log(
-    `    then the chart's series (${f(m.seriesMs / 1000, 1)} s): ${f(m.afterSeries)} MiB (${share(m.afterSeries)}); ` +
+    `    then the chart's series (${f(m.seriesMs / 1000, 1)} s, ${m.seriesPages} answer${m.seriesPages === 1 ? '' : 's'}): ${f(m.afterSeries)} MiB (${share(m.afterSeries)}); ` +
       `peak ${f(m.peakWithSeries)} MiB (${share(m.peakWithSeries)})`,
   );
 }

@@ -51,6 +51,7 @@ export function syntheticSeries(n: number): ContextSeries {
     work: { projections: 0, points: n, scanned: true },
     basis: 'bench',
     kept: 0,
+    rest: 0,
   };
 }
 

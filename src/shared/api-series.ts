@@ -115,6 +115,12 @@ export interface ContextSeries {
    * after them (0: `points` is the whole series). See `series-delta.ts` to put the two together.
    */
   kept: number;
+  /**
+   * Points of the whole series after this answer's (0: it ends the series). A long chain's series
+   * is sent in pages, each under what one reply may carry: the client asks again, naming what it
+   * then holds (`wholeSeries` in series-delta.ts).
+   */
+  rest: number;
 }
 
 /** The numeric columns, one number per point (ids are indexes into `PackedPoints.ids`, +1 where nullable). */

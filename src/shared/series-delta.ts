@@ -1,6 +1,7 @@
 /**
  * The context series as a delta: a client names the series it holds (`HeldSeries`), the backend
- * answers how many of its leading points stay (`ContextSeries.kept`) and sends only the rest.
+ * answers how many of its leading points stay (`ContextSeries.kept`) and sends only the rest, or
+ * as much of it as one reply carries (`ContextSeries.rest`: the client asks again for the others).
  * Both sides live here so that what the client asks with and what it puts together agree.
  */
 import type { ContextSeries, HeldSeries } from './api-series';
@@ -24,6 +25,26 @@ export function withHeld(held: ContextSeries | null, answer: ContextSeries): Con
   return { ...answer, points: held.points.slice(0, answer.kept).concat(answer.points), kept: 0 };
 }
 
+/** Pages one series may come in: far more than any chain needs (a page carries thousands of points). */
+const MAX_PAGES = 10_000;
+
+/**
+ * The whole series: `ask`'s answer put together with `held` (the series the client holds, named in
+ * the request), then, while an answer stops short of the end, asked again naming what it now holds.
+ * An answer that keeps none starts over (the session was read again meanwhile).
+ */
+export async function wholeSeries(
+  held: ContextSeries | null,
+  ask: (held: HeldSeries | undefined) => Promise<ContextSeries>,
+): Promise<ContextSeries> {
+  let series = withHeld(held, await ask(heldOf(held)));
+  for (let page = 1; series.rest > 0; page++) {
+    if (page >= MAX_PAGES) throw new Error(`the series did not end after ${MAX_PAGES} pages`);
+    series = withHeld(series, await ask(heldOf(series)));
+  }
+  return series;
+}
+
 /**
  * Backend side: how many leading points of the new series, whose chain is `chain` (entry indices,
  * root first) with points at chain positions `positions`, are those of the held series whose chain
@@ -41,6 +62,6 @@ export function keptPoints(
   while (fork < n && chain[fork] === heldChain[fork]) fork++;
   let kept = 0;
   while (kept < positions.length && positions[kept] <= fork - 2) kept++;
-  // The held series has a point at each of those positions too, unless the client named another count.
-  return kept < heldPoints ? kept : 0;
+  // The client holds the held series' first `heldPoints` points (all of it, or the pages it has).
+  return Math.min(kept, heldPoints);
 }

@@ -36,6 +36,8 @@ export interface ExplorerBackendOptions {
   openByPath?: boolean;
   /** The largest file opened by path (default MAX_OPENED_FILE_BYTES; tests set less). */
   maxOpenedBytes?: number;
+  /** What one answer of a context series may carry (default SERIES_PAGE_BYTES; tests set less). */
+  seriesPageBytes?: number;
   /**
    * Count the secrets of sessions never opened, in the background (secrets/survey.ts): how the
    * survey starts (`setSecretSurvey` turns it on or off later). Serve mode and the app turn it on

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ContextParts } from '../../shared/api-series';
-import type { CapacityProfile, TurnOverride } from '../../shared/ledger-types';
+import type { ContextParts, ContextPoint } from '../../shared/api-series';
+import type { CapacityProfile, Projection, TurnOverride } from '../../shared/ledger-types';
 import { generateSession } from '../../generator';
 import { fixtureCases } from '../../test-support/fixtures';
 import { Ledger } from '../core/ledger';
@@ -40,6 +40,30 @@ function partsOf(
   return { parts, p };
 }
 
+/**
+ * A point's markers from the projections at it and at the point before: the reset that starts to
+ * apply, and within one reset's turns the packets newly used and the turns moved from Full (or not
+ * yet closed) to Card.
+ */
+function markersBetween(before: Projection | null, at: Projection): ContextPoint['markers'] {
+  const resetOf = (p: Projection): string | null =>
+    p.messages.find((m) => m.fidelity === 'reset')?.source_ids[0] ?? null;
+  const reset = resetOf(at);
+  const prev = before !== null && resetOf(before) === reset ? before : null;
+  const fidelityBefore = new Map(prev?.plan.map((r) => [r.turn_id, r.fidelity]));
+  const packetsBefore = new Set(prev?.plan.map((r) => r.packet_id));
+  const packets = [...new Set(at.plan.map((r) => r.packet_id))].filter((id) => id !== null && !packetsBefore.has(id));
+  const degraded = at.plan
+    .filter((r) => r.fidelity === 'card' && (fidelityBefore.get(r.turn_id) ?? 'full') === 'full')
+    .map((r) => r.turn_id);
+  return {
+    reset: prev === null ? reset : null,
+    packets: packets as string[],
+    degraded: prev === null ? [] : degraded,
+    overBudget: at.over_budget > 0,
+  };
+}
+
 function expectSeriesMatchesProjection(
   ledger: Ledger,
   leaf: number,
@@ -50,9 +74,12 @@ function expectSeriesMatchesProjection(
   const s = contextSeries(ledger, leaf, { key: 'k', leaf: null, plan, profile, overrides });
   expect(s.points.length).toBeGreaterThan(0);
   expect(s.points[s.points.length - 1].leaf).toBe(ledger.index.ids[leaf]);
+  let before: Projection | null = null;
   for (const pt of s.points) {
     const i = ledger.indexOf(pt.leaf)!;
     const { parts, p } = partsOf(ledger, i, plan, profile, new Map(Object.entries(overrides)));
+    expect({ leaf: pt.leaf, markers: pt.markers }).toEqual({ leaf: pt.leaf, markers: markersBetween(before, p) });
+    before = p;
     expect({ leaf: pt.leaf, parts: pt.parts }).toEqual({ leaf: pt.leaf, parts });
     expect(pt.total).toBe(p.tokens.total);
     expect(pt.available).toBe(p.tokens.available);
@@ -221,7 +248,9 @@ describe('a series in steps (other requests answer meanwhile, a superseded one i
 
   it('is the series built at once, with a turn of the event loop after each step', async () => {
     const l = Ledger.fromBytes(bytes);
-    const { value, turns } = await turnsWhile(() => contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, 0));
+    const { value, turns } = await turnsWhile(() =>
+      contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, { stepMs: 0 }),
+    );
     const atOnce = Ledger.fromBytes(bytes);
     // (Another ledger object is another reading: only the basis differs.)
     expect({ ...value, basis: '' }).toEqual({ ...contextSeries(atOnce, atOnce.index.activeLeaf, req), basis: '' });
@@ -234,8 +263,10 @@ describe('a series in steps (other requests answer meanwhile, a superseded one i
     const l = Ledger.fromBytes(bytes);
     const signal = { aborted: false };
     setImmediate(() => setImmediate(() => (signal.aborted = true)));
-    await expect(contextSeriesInSteps(l, l.index.activeLeaf, req, signal, 0)).rejects.toThrow(WorkCancelled);
-    const again = await contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, 0);
+    await expect(contextSeriesInSteps(l, l.index.activeLeaf, req, signal, { stepMs: 0 })).rejects.toThrow(
+      WorkCancelled,
+    );
+    const again = await contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, { stepMs: 0 });
     expect(again.work.scanned).toBe(true);
     const atOnce = Ledger.fromBytes(bytes);
     expect({ ...again, basis: '' }).toEqual({ ...contextSeries(atOnce, atOnce.index.activeLeaf, req), basis: '' });
@@ -244,8 +275,8 @@ describe('a series in steps (other requests answer meanwhile, a superseded one i
   it('builds series of one ledger one at a time: the second asked reuses the first one’s scan', async () => {
     const l = Ledger.fromBytes(bytes);
     const [a, b] = await Promise.all([
-      contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, 0),
-      contextSeriesInSteps(l, l.index.activeLeaf, { ...req, plan: 'none' }, undefined, 0),
+      contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, { stepMs: 0 }),
+      contextSeriesInSteps(l, l.index.activeLeaf, { ...req, plan: 'none' }, undefined, { stepMs: 0 }),
     ]);
     expect([a.work.scanned, b.work.scanned]).toEqual([true, false]);
   });

@@ -9,7 +9,13 @@
  * (`series-measured.ts`) and its markers (`series-markers.ts`).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { ContextPoint, ContextSeries, ContextSeriesDeltaRequest } from '../../shared/api-series';
+import {
+  PACKED_COLUMNS,
+  type BytesPerTokenFit,
+  type ContextPoint,
+  type ContextSeries,
+  type ContextSeriesDeltaRequest,
+} from '../../shared/api-series';
 import { keptPoints } from '../../shared/series-delta';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { Lru } from '../../shared/lru';
@@ -17,7 +23,7 @@ import { chainToRoot } from '../core/chain';
 import type { Ledger } from '../core/ledger';
 import { PerReading } from '../core/per-reading';
 import { fitBytesPerToken, type FitSample } from './series-fit';
-import { contextPoint } from './series-markers';
+import { PreviousPoint } from './series-markers';
 import { measuredInput } from './series-measured';
 import { runInSteps, STEP_MS } from './in-steps';
 import { atOnce, type CancelSignal } from '../core/cancel';
@@ -35,9 +41,21 @@ const KEEP_SCANS = 4;
 /** Series of one ledger are built one at a time: a second (a comparison's plan B) reuses the first's scan. */
 const building = new KeyedQueue<Ledger>();
 
+/**
+ * What one answer's points may take as they travel (packed JSON, estimated high: `pointBytes`):
+ * half of what one reply may carry (api-socket.ts MAX_REPLY_BYTES, 8 MiB). A series of 86,000 turn
+ * ends (1M entries) packs to ~19 MB; it comes in pages (`ContextSeries.rest`).
+ */
+export const SERIES_PAGE_BYTES = 4 * 1024 * 1024;
+
 /** Builds the series for `leaf` (an entry index) under the request's plan and profile, at once. */
-export function contextSeries(ledger: Ledger, leaf: number, req: ContextSeriesDeltaRequest): ContextSeries {
-  return atOnce(seriesSteps(ledger, leaf, req));
+export function contextSeries(
+  ledger: Ledger,
+  leaf: number,
+  req: ContextSeriesDeltaRequest,
+  pageBytes = SERIES_PAGE_BYTES,
+): ContextSeries {
+  return atOnce(seriesSteps(ledger, leaf, req, pageBytes));
 }
 
 /**
@@ -51,16 +69,66 @@ export function contextSeriesInSteps(
   leaf: number,
   req: ContextSeriesDeltaRequest,
   signal?: CancelSignal,
-  stepMs = STEP_MS,
+  { stepMs = STEP_MS, pageBytes = SERIES_PAGE_BYTES }: { stepMs?: number; pageBytes?: number } = {},
 ): Promise<ContextSeries> {
-  return building.run(ledger, () => runInSteps(seriesSteps(ledger, leaf, req), signal, stepMs));
+  return building.run(ledger, () => runInSteps(seriesSteps(ledger, leaf, req, pageBytes), signal, stepMs));
 }
 
+/**
+ * A series built whole, kept while its client asks for its pages (`ContextSeries.rest`), by basis
+ * and leaf: each page is then a slice, not every point built again (a 1M-entry series in pages).
+ * The last page lets it go; two are kept (a plan comparison pages two series at once).
+ */
+interface Built {
+  points: ContextPoint[];
+  fit: BytesPerTokenFit;
+  work: ContextSeries['work'];
+}
+const paged = new PerReading<Lru<string, Built>>('series pages');
+const KEEP_PAGED = 2;
+
 /** The series, pausing (yielding) after each turn of a scan and each point. */
-function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesDeltaRequest): Generator<void, ContextSeries> {
+function* seriesSteps(
+  ledger: Ledger,
+  leaf: number,
+  req: ContextSeriesDeltaRequest,
+  pageBytes: number,
+): Generator<void, ContextSeries> {
+  const chain = chainToRoot(ledger.index, leaf);
+  const basis = seriesBasis(ledger, req);
+  const pages = paged.getOrMake(ledger, () => new Lru(KEEP_PAGED));
+  const pagesKey = `${basis}:${leaf}`;
+  const kept = req.held ? pages.peek(pagesKey) : undefined;
+  const built = kept ?? (yield* buildSeries(ledger, leaf, chain, req));
+  const { points } = built;
+  // Every point is built (the fit is over all of them, and each is marked against the one before):
+  // only the answer is cut, to what the client does not hold already and one page.
+  const stay = heldKept(ledger, chain, points, basis, req);
+  const end = pageEnd(points, stay, pageBytes);
+  if (end < points.length) pages.set(pagesKey, built);
+  else pages.delete(pagesKey);
+  return {
+    leaf: ledger.index.ids[leaf],
+    window: req.profile.window,
+    reserve: req.profile.reserve,
+    points: stay > 0 || end < points.length ? points.slice(stay, end) : points,
+    fit: built.fit,
+    work: kept ? { projections: 0, points: 0, scanned: false } : built.work,
+    basis,
+    kept: stay,
+    rest: points.length - end,
+  };
+}
+
+/** Every point of the series for `leaf`, from its chain's scan (kept, or made and kept). */
+function* buildSeries(
+  ledger: Ledger,
+  leaf: number,
+  chain: Int32Array,
+  req: ContextSeriesDeltaRequest,
+): Generator<void, Built> {
   const kept = scans.getOrMake(ledger, () => new Lru(KEEP_SCANS));
   const key = `${ledger.index.count}:${leaf}:${req.profile.bytes_per_token}`;
-  const chain = chainToRoot(ledger.index, leaf);
   const work = { projections: 0, points: 0, scanned: false };
   let scan = kept.peek(key);
   if (!scan) {
@@ -71,33 +139,22 @@ function* seriesSteps(ledger: Ledger, leaf: number, req: ContextSeriesDeltaReque
   const estimateAt = (p: number): PointEval => evaluator.evaluate(p);
   const points: ContextPoint[] = [];
   const samples: FitSample[] = [];
-  let prev: PointEval | null = null;
+  const prev = new PreviousPoint();
   for (const p of turnEndPositions(scan, chain.length)) {
     const ev = evaluator.evaluate(p);
-    const measured = measuredInput(ledger, chain, req.profile.bytes_per_token, p, ev, estimateAt, samples);
-    points.push(contextPoint(ledger, chain, scan, p, ev, prev, measured));
-    prev = ev;
+    // Marked and kept before the measured input's estimate plans again (ev.fidelity is lent).
+    const point = prev.point(ledger, chain, scan, p, ev);
+    prev.keep(ev);
+    point.measured = measuredInput(ledger, chain, req.profile.bytes_per_token, p, ev, estimateAt, samples);
+    points.push(point);
     yield;
   }
   work.points = points.length;
-  // Every point is still built (the fit is over all of them, and each is marked against the one
-  // before): only the answer is cut, to what the client does not hold already.
-  const basis = seriesBasis(ledger, req);
-  const stay = heldKept(ledger, chain, points, basis, req);
-  const series: ContextSeries = {
-    leaf: ledger.index.ids[leaf],
-    window: req.profile.window,
-    reserve: req.profile.reserve,
-    points: stay > 0 ? points.slice(stay) : points,
-    fit: fitBytesPerToken(samples),
-    work,
-    basis,
-    kept: stay,
-  };
   // Kept once a series stood on it (a scan that threw half-way is not), and a reused one becomes the newest.
   kept.set(key, scan);
-  return series;
+  return { points, fit: fitBytesPerToken(samples), work };
 }
+
 /**
  * The chain's scan for (leaf, bytes per token), from the series' kept scans or made (and kept):
  * an entry's fate after the chart was drawn costs no scan.
@@ -109,6 +166,40 @@ export function* keptScanSteps(ledger: Ledger, leaf: number, bpt: number): Gener
   if (!scan) scan = yield* scanChainSteps(ledger, chainToRoot(ledger.index, leaf), bpt);
   kept.set(key, scan);
   return scan;
+}
+
+/** The end of the page of points from `from`: as many as `pageBytes` takes, and at least one. */
+function pageEnd(points: readonly ContextPoint[], from: number, pageBytes: number): number {
+  let bytes = 0;
+  for (let i = from; i < points.length; i++) {
+    bytes += pointBytes(points[i]);
+    if (bytes > pageBytes && i > from) return i;
+  }
+  return points.length;
+}
+
+/**
+ * A point's packed size, high: every column a number of up to 15 characters and a comma (they
+ * travel as small differences), its time too, and each id it names in full (packed, an id
+ * named again is an index).
+ */
+function pointBytes(p: ContextPoint): number {
+  let n = (PACKED_COLUMNS.length + 1) * 16 + jsonBytes(p.leaf) + jsonBytes(p.turnId) + jsonBytes(p.markers.reset);
+  if (p.measured) n += jsonBytes(p.measured.entryId) + jsonBytes(p.measured.answeredId);
+  for (const id of p.markers.packets) n += jsonBytes(id);
+  for (const id of p.markers.degraded) n += jsonBytes(id);
+  return n;
+}
+
+/** A string's bytes as JSON text (UTF-8), high: quotes, a comma, and every escape as `\uXXXX`. */
+function jsonBytes(s: string | null): number {
+  if (s === null) return 0;
+  let n = 3;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    n += c < 0x20 || c === 0x22 || c === 0x5c ? 6 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return n;
 }
 
 /** Tells this process's series apart from another's: generations are numbered per process. */

@@ -409,6 +409,7 @@ export class ExplorerBackend implements ApiBackend {
       summaries: () => this.library.all(),
       openSessions: () => this.cache.keys().flatMap((key) => this.cache.peek(key) ?? []),
       survey: () => this.surveySetting ?? NO_SURVEY,
+      seriesPageBytes: this.opts.seriesPageBytes,
     });
     return this.featureApi;
   }

@@ -17,7 +17,7 @@ import type { OpenSession } from '../library/session-cache';
 import type { OpenIndex } from '../search/id-lookup';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
-import { contextSeriesInSteps } from './context-series';
+import { contextSeriesInSteps, SERIES_PAGE_BYTES } from './context-series';
 import { packSeries } from '../../shared/series-packed';
 import { entryFateOf, projectedSearchOf } from './entry-fate-handler';
 import { ExportStore } from './export-store';
@@ -49,6 +49,8 @@ export interface FeatureDeps {
   openSessions?(): Iterable<OpenSession>;
   /** The secret survey of the sessions not opened (survey-setting.ts). */
   survey?(): SurveyControl;
+  /** What one answer of a context series may carry (context-series.ts; default SERIES_PAGE_BYTES). */
+  seriesPageBytes?: number;
 }
 
 /** An open session's index as search asks it: where an id's line is, read back from its file. */
@@ -95,6 +97,10 @@ export class FeatureApi {
   survey(): SurveyControl {
     return this.deps.survey?.() ?? NO_SURVEY;
   }
+
+  get seriesPageBytes(): number {
+    return this.deps.seriesPageBytes ?? SERIES_PAGE_BYTES;
+  }
 }
 
 const sessionIdOf = (key: SessionKey): string => parseSessionKey(key)?.sessionId ?? 'session';
@@ -105,7 +111,8 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
     getContextSeries: async (req, client, signal) => {
       const s = await api().session(req.key, client);
       // Sent as columns: a long session's series is the biggest answer the page parses.
-      return packSeries(await contextSeriesInSteps(s.ledger, leafIndex(s, req.leaf), req, signal));
+      const pageBytes = api().seriesPageBytes;
+      return packSeries(await contextSeriesInSteps(s.ledger, leafIndex(s, req.leaf), req, signal, { pageBytes }));
     },
     search: async (req, client) => {
       try {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ContextSeries, ContextSeriesDeltaRequest } from '../../shared/api-series';
 import type { CapacityProfile } from '../../shared/ledger-types';
-import { heldOf, keptPoints, withHeld } from '../../shared/series-delta';
+import { heldOf, keptPoints, wholeSeries, withHeld } from '../../shared/series-delta';
 import { packSeries, unpackSeries } from '../../shared/series-packed';
 import { generateSession } from '../../generator';
 import { fixtureCases } from '../../test-support/fixtures';
@@ -115,7 +115,48 @@ describe('context series as a delta', () => {
     expect(step(ledger, leaf, base, held).answer.kept).toBe(held.points.length - 1);
   });
 
-  it('a held series of another reading, another process or a wrong count keeps nothing', () => {
+  it('a long series comes in pages under their byte budget, each a slice of one build, adding up to the whole', async () => {
+    const ledger = Ledger.fromBytes(generateSession({ seed: 17, entries: 1500, cwd: '/w', branchChance: 0.1 }).bytes);
+    const ix = ledger.index;
+    const req = { key: 'k', leaf: null, plan: 'auto' as const, profile: PROFILES[1], overrides: {} };
+    const pageBytes = 8192;
+    for (const leaf of [ix.activeLeaf, ...leavesOf(ledger, 97, 3)]) {
+      const whole = contextSeries(ledger, leaf, req);
+      expect(whole.rest).toBe(0);
+      // From nothing held, and from the whole series of another leaf (a click elsewhere).
+      for (const held of [null, contextSeries(ledger, ix.activeLeaf === leaf ? 0 : ix.activeLeaf, req)]) {
+        const pages: ContextSeries[] = [];
+        const assembled = await wholeSeries(held, async (named) => {
+          const answer = contextSeries(ledger, leaf, { ...req, held: named }, pageBytes);
+          pages.push(answer);
+          return unpackSeries(JSON.parse(JSON.stringify(packSeries(answer))));
+        });
+        expect(drawn(assembled)).toEqual(drawn(whole));
+        if (held === null && leaf === ix.activeLeaf) expect(pages.length).toBeGreaterThan(3);
+        for (const page of pages) {
+          expect(page.rest + page.kept + page.points.length).toBe(whole.points.length);
+          if (page.points.length > 1)
+            expect(JSON.stringify(packSeries(page).points).length).toBeLessThanOrEqual(pageBytes);
+        }
+        // After the first, every page is a slice of the points built for it: none built again.
+        expect(pages.slice(1).every((p) => p.work.points === 0 && !p.work.scanned)).toBe(true);
+      }
+    }
+  });
+
+  it('a client holding the first points of a series keeps those it holds', () => {
+    const { ledger } = generated[2];
+    const req = { key: 'k', leaf: null, plan: 'auto' as const, profile: PROFILES[1], overrides: {} };
+    const held = contextSeries(ledger, ledger.index.activeLeaf, req);
+    for (const points of [1, Math.floor(held.points.length / 2)]) {
+      const answer = contextSeries(ledger, ledger.index.activeLeaf, { ...req, held: { ...heldOf(held)!, points } });
+      expect(answer.kept).toBe(points);
+      const mine = { ...held, points: held.points.slice(0, points) };
+      expect(drawn(withHeld(mine, answer))).toEqual(drawn(held));
+    }
+  });
+
+  it('a held series of another reading, another process or an unknown leaf keeps nothing', () => {
     const bytes = generateSession({ seed: 5, entries: 300, cwd: '/w', branchChance: 0.1 }).bytes;
     const one = Ledger.fromBytes(bytes);
     const two = Ledger.fromBytes(bytes);
@@ -125,7 +166,6 @@ describe('context series as a delta', () => {
     const named = heldOf(held)!;
     for (const wrong of [
       { ...named, basis: `other.${named.basis}` },
-      { ...named, points: 1 },
       { ...named, leaf: 'no-such-entry' },
     ]) {
       expect(contextSeries(one, one.index.activeLeaf, { ...req, held: wrong }).kept).toBe(0);

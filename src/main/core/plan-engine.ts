@@ -2,8 +2,9 @@
  * §6 plan choice (steps 1–4, after per-turn overrides: docs/spec-decisions.md), over numbers
  * only: per closed turn its Full and Card costs in typed arrays, packets as ranges of turn
  * positions. The one place the rule lives: a leaf's plan (leaf-plan.ts) and every turn end of
- * a context series (turn-end.ts) call `planClosedTurns`; it allocates per turn only the
- * fidelity it returns, so a 10,000-turn chain plans each of its turn ends in O(closed turns).
+ * a context series (turn-end.ts) call `planClosedTurns`; it allocates no object per turn (a
+ * series' planner lends it the fidelity array to write), so a 10,000-turn chain plans each of its
+ * turn ends in O(closed turns).
  * `project()` (projection.ts) is the reference the property tests hold it to (plan-engine.test.ts).
  */
 import type { TurnOverride } from '../../shared/ledger-types';
@@ -114,7 +115,9 @@ export function overridesByPosition(
 /**
  * Plans the first `m` closed turns of `costs` under `available` tokens. `packets`: the usable
  * ones, in chain order (step 2 takes them oldest first turn first, ties in that order). With
- * `auto` false only the overrides apply (derive_messages and a forced plan).
+ * `auto` false only the overrides apply (derive_messages and a forced plan). `into`: where to
+ * write the fidelity, FID_FULL over its first `m` (the plan writes only turns it moves from Full,
+ * and then `full < m`), or a new array.
  */
 export function planClosedTurns(
   costs: TurnCosts,
@@ -123,9 +126,11 @@ export function planClosedTurns(
   available: number,
   auto: boolean,
   overrides: EngineOverrides | null = null,
+  into: Uint8Array | null = null,
 ): EnginePlan {
   const { full, card, prefix } = costs;
-  const fidelity = new Uint8Array(m);
+  if (into !== null && into.length < m) throw new RangeError(`fidelity for ${m} turns lent ${into.length}`);
+  const fidelity = into === null ? new Uint8Array(m) : into.length === m ? into : into.subarray(0, m);
   let sum = 0;
   if (prefix) sum = prefix[m];
   else for (let k = 0; k < m; k++) sum += full[k];

@@ -51,7 +51,10 @@ export interface PointEval {
   available: number;
   overBudget: number;
   seg: Segment | null;
-  /** FID_* per closed turn of `seg` at the point. */
+  /**
+   * FID_* per closed turn of `seg` at the point. Lent by the planner: it holds until the planner's
+   * next `evaluate`, which writes the next point's plan in the same array (copy what must last).
+   */
   fidelity: Uint8Array;
   closed: number;
   counts: FidelityCounts;
@@ -90,6 +93,13 @@ export class TurnEndPlanner {
   private readonly segOverrides = new Map<Segment, EngineOverrides | null>();
   /** Card costs at the current point, per segment (moved from point to point). */
   private readonly cardCosts = new Map<Segment, CardCosts>();
+  /**
+   * The fidelity every plan writes (PointEval.fidelity), and how much of it the last plan moved
+   * from Full. A new array per point was O(closed turns) allocated and zeroed at each: over the
+   * 39,000 turn ends of a 1 GiB chain, over a gigabyte churned outside the heap while its series ran.
+   */
+  private fidelity = new Uint8Array(0);
+  private written = 0;
 
   constructor(
     private readonly ledger: Ledger,
@@ -161,7 +171,8 @@ export class TurnEndPlanner {
     // Card costs are read only by card overrides and step 3: a plain `none` series skips them.
     const cards = this.auto || overrides ? this.cardsAt(seg, p) : null;
     const costs = { full: seg.full, card: cards?.card ?? NO_CARDS, prefix: seg.prefixFull, anyCard: cards?.any };
-    const plan = planClosedTurns(costs, closed, packets, available, this.auto, overrides);
+    const plan = planClosedTurns(costs, closed, packets, available, this.auto, overrides, this.lentFidelity(closed));
+    if (plan.full < closed) this.written = closed;
     parts.full = plan.fullTokens;
     parts.card = plan.cardTokens;
     parts.packet = plan.packetTokens;
@@ -228,6 +239,14 @@ export class TurnEndPlanner {
     }
     const need = proj.over_budget + proj.tokens.available;
     return finishPoint(parts, fixed, proj.tokens.available, need, seg, fidelity, closed, counts, [...used]);
+  }
+
+  /** The fidelity array for a plan of `m` closed turns: FID_FULL over its first m. */
+  private lentFidelity(m: number): Uint8Array {
+    if (this.fidelity.length < m) this.fidelity = new Uint8Array(Math.max(m, 2 * this.fidelity.length));
+    else if (this.written > 0) this.fidelity.fill(FID_FULL, 0, this.written);
+    this.written = 0;
+    return this.fidelity;
   }
 
   /** The request's overrides by turn position of a segment (null without any), made once per segment. */

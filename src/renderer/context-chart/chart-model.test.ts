@@ -58,6 +58,7 @@ function synthetic(n: number): ContextSeries {
     work: { projections: 0, points: n, scanned: true },
     basis: 'test',
     kept: 0,
+    rest: 0,
   };
 }
 

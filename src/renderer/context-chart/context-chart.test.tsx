@@ -10,6 +10,7 @@ import { press, renderOnBackend, renderSession, sessionHash, treeRow } from '../
 import { MIN_APPLY_R2 } from './fit-verdict';
 import { PAD } from './chart-draw';
 import { unpackSeries } from '../../shared/series-packed';
+import { wholeSeries } from '../../shared/series-delta';
 
 /** A session of the bundled demo home (twelve calls on its active chain). */
 const DEMO_SESSION = 'agents/vak/sessions/43ea0aca2ad51db5/01a2076b-4400-7d8a-98d7-e70bd55f634b.jsonl';
@@ -21,7 +22,7 @@ const seriesCalls = (api: { calls: { method: string; req: unknown; signal?: Abor
 /** The chart's series as the backend answers it (whole) for the request the chart made last. */
 async function lastSeries(api: Awaited<ReturnType<typeof renderSession>>): Promise<ContextSeries> {
   const req = seriesCalls(api).at(-1)?.req as Parameters<typeof api.getContextSeries>[0];
-  return unpackSeries(await api.getContextSeries({ ...req, held: undefined }));
+  return wholeSeries(null, async (held) => unpackSeries(await api.getContextSeries({ ...req, held })));
 }
 
 /** The chart draws `s` whole: one column per point, each column's tooltip naming its turn and total. */
@@ -49,6 +50,19 @@ describe('context over time', () => {
     await waitFor(() => expect(slider().getAttribute('data-cursor')).toBe(String(s.points.length - 1)));
     const region = screen.getByRole('region', { name: 'Context over time' });
     expect(within(region).getByText(`${s.points.length} turn ends`)).toBeTruthy();
+  });
+
+  it('draws a series that comes in pages (a long chain) whole: every column, each with its turn and total', async () => {
+    // Pages of one point each (the backend's own pages are 4 MiB, some 10,000 points).
+    const api = await renderOnBackend({ fixtures: ['linear'], hash: sessionHash('linear'), seriesPageBytes: 1 });
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(2));
+    const held = seriesCalls(api).map((c) => (c.req as { held?: { points: number } }).held?.points ?? 0);
+    const whole = await lastSeries(api);
+    expect(whole.rest).toBe(0);
+    // One answer per point, each naming the points the chart held by then.
+    expect(held).toEqual(whole.points.map((_, k) => k));
+    expect(slider().getAttribute('data-columns')).toBe(String(whole.points.length));
+    await expectDrawn(whole);
   });
 
   it('←/→ move between columns, the tooltip names the turn, Enter selects that leaf', async () => {

@@ -3,7 +3,7 @@ import type { ApiEvent, LeafRequest } from '../../shared/api';
 import type { ContextSeries } from '../../shared/api-series';
 import { useApi } from '../api/api-context';
 import { describeError } from '../api/api-methods';
-import { heldOf, withHeld } from '../../shared/series-delta';
+import { wholeSeries } from '../../shared/series-delta';
 import { unpackSeries } from '../../shared/series-packed';
 import { useAppStore } from '../store/app-store';
 import { panesBehind } from '../store/leaf-slice';
@@ -164,14 +164,10 @@ export function useContextSeries(open: boolean): SeriesState {
       overrides,
     };
     const { series: heldA, seriesB: heldB } = drawn.current;
-    const a = api.getContextSeries({ ...req, held: heldOf(heldA) }, opts).then((s) => withHeld(heldA, unpackSeries(s)));
+    const a = wholeSeries(heldA, (held) => api.getContextSeries({ ...req, held }, opts).then(unpackSeries));
+    const reqB = { ...req, plan: planB, profile: profileB, overrides: overridesB };
     const b = withB
-      ? api
-          .getContextSeries(
-            { ...req, plan: planB, profile: profileB, overrides: overridesB, held: heldOf(heldB) },
-            opts,
-          )
-          .then((s) => withHeld(heldB, unpackSeries(s)))
+      ? wholeSeries(heldB, (held) => api.getContextSeries({ ...reqB, held }, opts).then(unpackSeries))
       : Promise.resolve(null);
     Promise.all([a, b]).then(
       ([series, seriesB]) => !abort.signal.aborted && setState({ sig, series, seriesB, error: null }),

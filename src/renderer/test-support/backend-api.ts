@@ -122,6 +122,8 @@ export interface BackendApiOptions {
   userDataDir?: string;
   /** Sessions past this many bytes open in steps of as many (ExplorerBackendOptions.firstReadBytes). */
   firstReadBytes?: number;
+  /** What one answer of a context series may carry (ExplorerBackendOptions.seriesPageBytes). */
+  seriesPageBytes?: number;
   /** Files opened by path as the backend starts, and whether it opens more (the desktop app). */
   openFiles?: string[];
   openByPath?: boolean;
@@ -193,6 +195,7 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     lockPollMs: 0,
     ...(opts.userDataDir ? { userDataDir: opts.userDataDir } : {}),
     ...(opts.firstReadBytes ? { firstReadBytes: opts.firstReadBytes } : {}),
+    ...(opts.seriesPageBytes ? { seriesPageBytes: opts.seriesPageBytes } : {}),
     ...(opts.openFiles ? { openFiles: opts.openFiles } : {}),
     ...(opts.openByPath ? { openByPath: true } : {}),
   });

@@ -5,8 +5,9 @@
  * bench/.data/eye-1g-home; `--size 1m` or `--size 1g` measures only one of them):
  * the resident memory of a real `vak-explorer serve` (main thread + the ledger core's worker)
  * idle, after the session is opened and read to its end, after its first tree rows and the active
- * leaf's panes, and its peak; then after the chart's series (open by default, so asked with the
- * panes); then a fresh process opening the same file from the kept index.
+ * leaf's panes, and its peak; then after the chart's series, asked right after them (the chart is
+ * open by default; past SERIES_ON_REQUEST_ENTRIES, as both of these, the renderer asks for it when
+ * the user draws it); then a fresh process opening the same file from the kept index.
  * Goal: ≤ 0.5× the file. The 100 MB session's figures (≤ 2× the file) are in `bench -- real100`.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -40,9 +41,8 @@ interface Figures {
   peak: number | null;
   readMs: number;
   activeMs: number;
-  /** Then the chart's series of the active leaf (the renderer asks it with the panes: the chart is open by default). */
+  /** Then the chart's series of the active leaf, in as many answers as it takes (ContextSeries.rest). */
   seriesMs: number;
-  /** Answers the series came in (ContextSeries.rest). */
   seriesPages: number;
   afterSeries: number | null;
   peakWithSeries: number | null;

@@ -75,9 +75,10 @@ export function contextSeriesInSteps(
 }
 
 /**
- * A series built whole, kept while its client asks for its pages (`ContextSeries.rest`), by basis
- * and leaf: each page is then a slice, not every point built again (a 1M-entry series in pages).
- * The last page lets it go; two are kept (a plan comparison pages two series at once).
+ * A series built whole, kept while its client asks for its pages (`ContextSeries.rest`), by basis,
+ * entries read and leaf (as the scans): each page is then a slice, not every point built again (a
+ * 1M-entry series in pages). The last page lets it go; at most two are kept (a plan comparison pages
+ * two series at once), so one whose client stopped asking is pushed out by the next.
  */
 interface Built {
   points: ContextPoint[];
@@ -97,7 +98,7 @@ function* seriesSteps(
   const chain = chainToRoot(ledger.index, leaf);
   const basis = seriesBasis(ledger, req);
   const pages = paged.getOrMake(ledger, () => new Lru(KEEP_PAGED));
-  const pagesKey = `${basis}:${leaf}`;
+  const pagesKey = `${basis}:${ledger.index.count}:${leaf}`;
   const kept = req.held ? pages.peek(pagesKey) : undefined;
   const built = kept ?? (yield* buildSeries(ledger, leaf, chain, req));
   const { points } = built;

@@ -54,7 +54,7 @@ export async function wholeSeries(
 export function keptPoints(
   chain: ArrayLike<number>,
   heldChain: ArrayLike<number>,
-  positions: readonly number[],
+  positions: ArrayLike<number>,
   heldPoints: number,
 ): number {
   const n = Math.min(chain.length, heldChain.length);

@@ -37,8 +37,19 @@ function sums(values: readonly number[]): number[] | null {
   return out;
 }
 
+/**
+ * Points read one at a time: a built series' columns (the backend's `PointColumns`) are packed
+ * without making every point of a page an object at once.
+ */
+export interface PointList {
+  readonly length: number;
+  point(i: number): ContextPoint;
+}
+
 /** The points as columns. Throws on a number that is not a safe integer (the series has none). */
-export function packPoints(points: readonly ContextPoint[]): PackedPoints {
+export function packPoints(points: readonly ContextPoint[] | PointList): PackedPoints {
+  const n = points.length;
+  const pointAt = 'point' in points ? (i: number) => points.point(i) : (i: number) => points[i];
   const ids: string[] = [];
   const at = new Map<string, number>();
   const idOf = (id: string): number => {
@@ -50,11 +61,13 @@ export function packPoints(points: readonly ContextPoint[]): PackedPoints {
     }
     return i;
   };
-  const cols = PACKED_COLUMNS.map(() => new Array<number>(points.length));
+  const cols = PACKED_COLUMNS.map(() => new Array<number>(n));
   const lists: number[] = [];
   const ms: number[] = [];
+  const texts = new Array<string>(n);
   let isoTs = true;
-  points.forEach((p, i) => {
+  for (let i = 0; i < n; i++) {
+    const p = pointAt(i);
     const m = p.measured;
     // In the order of PACKED_COLUMNS.
     const row = [
@@ -92,16 +105,17 @@ export function packPoints(points: readonly ContextPoint[]): PackedPoints {
     });
     for (const id of p.markers.packets) lists.push(idOf(id));
     for (const id of p.markers.degraded) lists.push(idOf(id));
+    texts[i] = p.ts;
     const t = Date.parse(p.ts);
     if (isoTs && isoOf(t) === p.ts) ms.push(t);
     else isoTs = false;
-  });
+  }
   return {
-    n: points.length,
+    n,
     ids,
     cols: Object.fromEntries(PACKED_COLUMNS.map((c, k) => [c, deltas(cols[k])])) as Record<PackedColumn, number[]>,
     tsMs: isoTs ? deltas(ms) : null,
-    tsText: isoTs ? null : points.map((p) => p.ts),
+    tsText: isoTs ? null : texts,
     lists,
   };
 }
@@ -210,7 +224,9 @@ export function unpackPoints(packed: PackedPoints): ContextPoint[] {
 }
 
 /** The answer with its points as columns (the backend's side). */
-export function packSeries(series: ContextSeries): PackedContextSeries {
+export function packSeries(
+  series: Omit<ContextSeries, 'points'> & { points: ContextSeries['points'] | PointList },
+): PackedContextSeries {
   return { ...series, points: packPoints(series.points) };
 }
 

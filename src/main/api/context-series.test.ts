@@ -10,6 +10,7 @@ import { project } from '../core/projection';
 import { WorkCancelled } from '../core/cancel';
 import { DEFAULT_PROFILE } from '../../shared/ledger-types';
 import { contextSeries, contextSeriesInSteps } from './context-series';
+import { unpackSeries } from '../../shared/series-packed';
 
 const fixtures = fixtureCases()
   .filter((c) => c.name !== 'missing-header')
@@ -249,7 +250,7 @@ describe('a series in steps (other requests answer meanwhile, a superseded one i
   it('is the series built at once, with a turn of the event loop after each step', async () => {
     const l = Ledger.fromBytes(bytes);
     const { value, turns } = await turnsWhile(() =>
-      contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, { stepMs: 0 }),
+      contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, { stepMs: 0 }).then(unpackSeries),
     );
     const atOnce = Ledger.fromBytes(bytes);
     // (Another ledger object is another reading: only the basis differs.)
@@ -266,7 +267,7 @@ describe('a series in steps (other requests answer meanwhile, a superseded one i
     await expect(contextSeriesInSteps(l, l.index.activeLeaf, req, signal, { stepMs: 0 })).rejects.toThrow(
       WorkCancelled,
     );
-    const again = await contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, { stepMs: 0 });
+    const again = unpackSeries(await contextSeriesInSteps(l, l.index.activeLeaf, req, undefined, { stepMs: 0 }));
     expect(again.work.scanned).toBe(true);
     const atOnce = Ledger.fromBytes(bytes);
     expect({ ...again, basis: '' }).toEqual({ ...contextSeries(atOnce, atOnce.index.activeLeaf, req), basis: '' });

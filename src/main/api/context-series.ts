@@ -6,7 +6,8 @@
  * as recorded for points where it is the open turn), kept per ledger; then each point is planned
  * by the core (`turn-end.ts` over the plan engine: O(closed turns), no object per turn). Here:
  * which points, the scans kept, the steps, the measured input beside each point
- * (`series-measured.ts`) and its markers (`series-markers.ts`).
+ * (`series-measured.ts`) and its markers (`series-markers.ts`); the points are kept as columns
+ * (`series-columns.ts`) until their pages are asked.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import {
@@ -15,7 +16,9 @@ import {
   type ContextPoint,
   type ContextSeries,
   type ContextSeriesDeltaRequest,
+  type PackedContextSeries,
 } from '../../shared/api-series';
+import { packSeries, type PointList } from '../../shared/series-packed';
 import { keptPoints } from '../../shared/series-delta';
 import { KeyedQueue } from '../../shared/keyed-queue';
 import { Lru } from '../../shared/lru';
@@ -23,6 +26,7 @@ import { chainToRoot } from '../core/chain';
 import type { Ledger } from '../core/ledger';
 import { PerReading } from '../core/per-reading';
 import { fitBytesPerToken, type FitSample } from './series-fit';
+import { PointColumns } from './series-columns';
 import { PreviousPoint } from './series-markers';
 import { measuredInput } from './series-measured';
 import { runInSteps, STEP_MS } from './in-steps';
@@ -55,14 +59,16 @@ export function contextSeries(
   req: ContextSeriesDeltaRequest,
   pageBytes = SERIES_PAGE_BYTES,
 ): ContextSeries {
-  return atOnce(seriesSteps(ledger, leaf, req, pageBytes));
+  const page = atOnce(seriesSteps(ledger, leaf, req, pageBytes));
+  return { ...page, points: Array.from({ length: page.points.length }, (_, i) => page.points.point(i)) };
 }
 
 /**
- * The same in steps of ~STEP_MS, other requests answered between them, stopped when `signal`
- * aborts (a newer selection superseded it). A 100 MB session's first series costs ~4 s (its
- * scan parses every turn again): in one piece it held every other request of the session that
- * long — the cursor's move to the active leaf after a first open, or a leaf clicked meanwhile.
+ * The same in steps of ~STEP_MS, packed as it travels (`series-packed.ts`: read from the build's
+ * columns one point at a time), other requests answered between the steps, stopped when `signal`
+ * aborts (a newer selection superseded it). A 100 MB session's first series costs ~4 s (its scan
+ * parses every turn again): in one piece it held every other request of the session that long —
+ * the cursor's move to the active leaf after a first open, or a leaf clicked meanwhile.
  */
 export function contextSeriesInSteps(
   ledger: Ledger,
@@ -70,9 +76,14 @@ export function contextSeriesInSteps(
   req: ContextSeriesDeltaRequest,
   signal?: CancelSignal,
   { stepMs = STEP_MS, pageBytes = SERIES_PAGE_BYTES }: { stepMs?: number; pageBytes?: number } = {},
-): Promise<ContextSeries> {
-  return building.run(ledger, () => runInSteps(seriesSteps(ledger, leaf, req, pageBytes), signal, stepMs));
+): Promise<PackedContextSeries> {
+  return building.run(ledger, async () =>
+    packSeries(await runInSteps(seriesSteps(ledger, leaf, req, pageBytes), signal, stepMs)),
+  );
 }
+
+/** An answer whose points are read from the build's columns (`PointColumns.page`). */
+type SeriesPage = Omit<ContextSeries, 'points'> & { points: PointList };
 
 /**
  * A series built whole, kept while its client asks for its pages (`ContextSeries.rest`), by basis,
@@ -81,7 +92,7 @@ export function contextSeriesInSteps(
  * two series at once), so one whose client stopped asking is pushed out by the next.
  */
 interface Built {
-  points: ContextPoint[];
+  points: PointColumns;
   fit: BytesPerTokenFit;
   work: ContextSeries['work'];
 }
@@ -94,7 +105,7 @@ function* seriesSteps(
   leaf: number,
   req: ContextSeriesDeltaRequest,
   pageBytes: number,
-): Generator<void, ContextSeries> {
+): Generator<void, SeriesPage> {
   const chain = chainToRoot(ledger.index, leaf);
   const basis = seriesBasis(ledger, req);
   const pages = paged.getOrMake(ledger, () => new Lru(KEEP_PAGED));
@@ -112,7 +123,7 @@ function* seriesSteps(
     leaf: ledger.index.ids[leaf],
     window: req.profile.window,
     reserve: req.profile.reserve,
-    points: stay > 0 || end < points.length ? points.slice(stay, end) : points,
+    points: points.page(stay, end),
     fit: built.fit,
     work: kept ? { projections: 0, points: 0, scanned: false } : built.work,
     basis,
@@ -138,7 +149,7 @@ function* buildSeries(
   }
   const evaluator = new TurnEndPlanner(ledger, chain, scan, req, work);
   const estimateAt = (p: number): PointEval => evaluator.evaluate(p);
-  const points: ContextPoint[] = [];
+  const points = new PointColumns();
   const samples: FitSample[] = [];
   const prev = new PreviousPoint();
   for (const p of turnEndPositions(scan, chain.length)) {
@@ -147,7 +158,7 @@ function* buildSeries(
     const point = prev.point(ledger, chain, scan, p, ev);
     prev.keep(ev);
     point.measured = measuredInput(ledger, chain, req.profile.bytes_per_token, p, ev, estimateAt, samples);
-    points.push(point);
+    points.push(point, pointBytes(point));
     yield;
   }
   work.points = points.length;
@@ -170,10 +181,10 @@ export function* keptScanSteps(ledger: Ledger, leaf: number, bpt: number): Gener
 }
 
 /** The end of the page of points from `from`: as many as `pageBytes` takes, and at least one. */
-function pageEnd(points: readonly ContextPoint[], from: number, pageBytes: number): number {
+function pageEnd(points: PointColumns, from: number, pageBytes: number): number {
   let bytes = 0;
   for (let i = from; i < points.length; i++) {
-    bytes += pointBytes(points[i]);
+    bytes += points.bytes(i);
     if (bytes > pageBytes && i > from) return i;
   }
   return points.length;
@@ -222,7 +233,7 @@ export function seriesBasis(ledger: Ledger, req: ContextSeriesDeltaRequest): str
 function heldKept(
   ledger: Ledger,
   chain: Int32Array,
-  points: ContextPoint[],
+  points: PointColumns,
   basis: string,
   req: ContextSeriesDeltaRequest,
 ): number {
@@ -230,10 +241,5 @@ function heldKept(
   if (!held || held.basis !== basis) return 0;
   const h = ledger.indexOf(held.leaf);
   if (h === undefined) return 0;
-  return keptPoints(
-    chain,
-    chainToRoot(ledger.index, h),
-    points.map((p) => p.pos),
-    held.points,
-  );
+  return keptPoints(chain, chainToRoot(ledger.index, h), points.positions(), held.points);
 }

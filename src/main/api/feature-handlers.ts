@@ -18,7 +18,6 @@ import type { OpenIndex } from '../search/id-lookup';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps, SERIES_PAGE_BYTES } from './context-series';
-import { packSeries } from '../../shared/series-packed';
 import { entryFateOf, projectedSearchOf } from './entry-fate-handler';
 import { ExportStore } from './export-store';
 import { runInSteps } from './in-steps';
@@ -112,7 +111,7 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       const s = await api().session(req.key, client);
       // Sent as columns: a long session's series is the biggest answer the page parses.
       const pageBytes = api().seriesPageBytes;
-      return packSeries(await contextSeriesInSteps(s.ledger, leafIndex(s, req.leaf), req, signal, { pageBytes }));
+      return contextSeriesInSteps(s.ledger, leafIndex(s, req.leaf), req, signal, { pageBytes });
     },
     search: async (req, client) => {
       try {

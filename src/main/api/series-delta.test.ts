@@ -185,7 +185,7 @@ describe('context series as a delta', () => {
       writeFileSync(file, text.slice(0, cut));
       const ledger = await Ledger.open(file);
       const req = { key: 'k', leaf: null, plan: 'auto' as const, profile: PROFILES[1], overrides: {} };
-      const before = await contextSeriesInSteps(ledger, ledger.index.activeLeaf, req);
+      const before = unpackSeries(await contextSeriesInSteps(ledger, ledger.index.activeLeaf, req));
       const generation = ledger.generation;
       appendFileSync(file, text.slice(cut));
       const r = await ledger.refresh();

@@ -166,6 +166,14 @@ const LAYERS = [
     ],
   },
   {
+    // mallopt(3) has no Node API either: the process's malloc threshold, a saving where it loads.
+    layer: 'src/main/worker/process-memory',
+    why: 'how the serving process allocates (V8 and glibc settings)',
+    allow: ['node:*'],
+    dynamic: false,
+    requires: ['koffi'],
+  },
+  {
     layer: 'src/main/web',
     why: 'static files and CSP for the renderer, plain Node',
     allow: ['node:*', 'src/main/web', 'src/shared'],

@@ -11,7 +11,6 @@
  * get a `reloaded` session event (or the whole library as `changed`) so they re-read what they
  * show. Branch outcomes by idempotency key are kept here (BranchOutcomes), so a restart forgets none.
  */
-import { setFlagsFromString } from 'node:v8';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type {
   ApiEvent,
@@ -29,6 +28,7 @@ import type { ExplorerBackendOptions } from '../api/explorer-backend';
 import type { BackendWorkerData } from './backend-worker';
 import { BranchOutcomes } from './branch-outcomes';
 import { ForwardedSubscriptions } from './forwarded-subscriptions';
+import { mmapThresholdOnce, v8SettingsOnce } from './process-memory';
 import { resolveWorkerEntry } from '../threads/thread-entry';
 import { CANCEL_SLOTS, CANCELLED, fromWorker, type FromWorker, type WorkerStats } from './worker-protocol';
 
@@ -53,22 +53,6 @@ export interface WorkerBackendOptions {
  * and cost more scavenges per leaf (bench -- real100, bench -- memory).
  */
 export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 2047, maxYoungGenerationSizeMb: 16 };
-
-/**
- * V8's allocation-site pretenuring off, for the whole process, before the first worker starts
- * (V8 flags are per process). It allocates straight into the old generation from any site whose
- * objects mostly outlived a scavenge, and keeps doing so: by the time a chart's series ran, the
- * sites that parse an entry's Full shape were marked, and the series, which parses every entry of
- * a chain and drops each at once, filled the old generation with them until the next full
- * collection (profiled over a 1 GiB series: 184 MiB so allocated, the worker's heap at 318 MB
- * instead of 244). The serving process peaked ~90 MiB higher on an open from the kept index.
- */
-let pretenuringOff = false;
-function pretenuringOffOnce(): void {
-  if (pretenuringOff) return;
-  setFlagsFromString('--no-allocation-site-pretenuring');
-  pretenuringOff = true;
-}
 
 const RESTART_WINDOW_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 5000;
@@ -320,7 +304,7 @@ export class WorkerBackend implements ApiBackend {
   }
 
   private spawn(): { worker: Worker; ready: Promise<void> } {
-    pretenuringOffOnce();
+    v8SettingsOnce();
     const entry = resolveWorkerEntry(this.w.entry);
     const data: BackendWorkerData = {
       options: {
@@ -335,6 +319,8 @@ export class WorkerBackend implements ApiBackend {
       workerData: data,
       resourceLimits: this.w.resourceLimits ?? DEFAULT_RESOURCE_LIMITS,
     });
+    // Here, while the worker starts on its own thread: it loads a native module.
+    mmapThresholdOnce();
     let lastError: string | null = null;
     const ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (raw: unknown) => {

@@ -8,7 +8,9 @@
  * leaf's panes, and its peak; then after the chart's series, asked right after them (the chart is
  * open by default; past SERIES_ON_REQUEST_ENTRIES, as both of these, the renderer asks for it when
  * the user draws it); then a fresh process opening the same file from the kept index.
- * Goal: ≤ 0.5× the file. The 100 MB session's figures (≤ 2× the file) are in `bench -- real100`.
+ * Goals: the 1 GiB session ≤ 0.5× the file; the 1M-entry one ≤ 0.6 GB (its entries are small: its
+ * index, not its bytes, is what is held). The 100 MB session's figures (≤ 2× the file) are in
+ * `bench -- real100`.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +29,13 @@ import { unpackSeries } from '../src/shared/series-packed';
 type Log = (s: string) => void;
 
 const MiB = 1 << 20;
-/** The goal: the serving process's RSS at most this share of the file. */
-const GOAL_SHARE = 0.5;
+/** A session's goal: the serving process's RSS at most this many MiB, named as it is in docs/performance.md. */
+interface Goal {
+  mib(fileMiB: number): number;
+  text: string;
+}
+const HALF_THE_FILE: Goal = { mib: (fileMiB) => 0.5 * fileMiB, text: '≤ 0.5×' };
+const SIX_TENTHS_GB: Goal = { mib: () => 0.6e9 / MiB, text: '≤ 0.6 GB' };
 const f = (n: number | null, d = 0): string => (n === null ? '—' : n.toFixed(d));
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -90,11 +97,11 @@ async function openAndMeasure(home: string, key: string, entries: number, dataDi
   }
 }
 
-function lines(label: string, m: Figures, fileMiB: number, log: Log): void {
+function lines(label: string, m: Figures, fileMiB: number, goal: Goal, log: Log): void {
   const share = (v: number | null): string =>
     v === null
       ? '— (not measured)'
-      : `${f(v / fileMiB, 2)}× the file, goal ≤ ${GOAL_SHARE}×: ${v <= GOAL_SHARE * fileMiB ? 'ok' : 'MISS'}`;
+      : `${f(v / fileMiB, 2)}× the file, goal ${goal.text}: ${v <= goal.mib(fileMiB) ? 'ok' : 'MISS'}`;
   log(
     `  ${label}: idle ${f(m.idle)} MiB; open answered ${f(m.opened)} MiB; read whole (${f(m.readMs / 1000, 1)} s) + first rows + ` +
       `active leaf (${f(m.activeMs)} ms): ${f(m.after)} MiB (${share(m.after)}); peak ${f(m.peak)} MiB (${share(m.peak)})`,
@@ -112,19 +119,21 @@ async function measureSession(
   key: string,
   entries: number,
   bytes: number,
+  goal: Goal,
   log: Log,
 ): Promise<void> {
   const fileMiB = bytes / MiB;
   log(`${label}: ${entries.toLocaleString('en-US')} entries, ${f(fileMiB)} MiB; serving process RSS (VmRSS, VmHWM):`);
   const dataDir = mkdtempSync(join(tmpdir(), 'vak-memory-'));
   try {
-    lines('first open', await openAndMeasure(home, key, entries, dataDir), fileMiB, log);
+    lines('first open', await openAndMeasure(home, key, entries, dataDir), fileMiB, goal, log);
     const cacheDir = join(dataDir, 'vak-explorer', 'index-cache');
     const kept = existsSync(cacheDir) && readdirSync(cacheDir).some((n) => n.endsWith('.vkix'));
     lines(
       `second open, fresh process (${kept ? 'from the kept index' : 'no kept index was written: read whole'})`,
       await openAndMeasure(home, key, entries, dataDir),
       fileMiB,
+      goal,
       log,
     );
   } finally {
@@ -138,11 +147,11 @@ export async function runMemoryBench(log: Log): Promise<void> {
   const size = i >= 0 ? process.argv[i + 1] : 'both';
   if (size !== '1g') {
     const p = prepareHome(log);
-    await measureSession('1M-entry bench session', p.home, p.bigKey, p.bigEntries, p.bigBytes, log);
+    await measureSession('1M-entry bench session', p.home, p.bigKey, p.bigEntries, p.bigBytes, SIX_TENTHS_GB, log);
   }
   if (size !== '1m') {
     const g = prepareEye1g(log);
-    await measureSession('1 GiB session', g.home, g.key, g.entries, g.bytes, log);
+    await measureSession('1 GiB session', g.home, g.key, g.entries, g.bytes, HALF_THE_FILE, log);
   }
 }
 

@@ -10,21 +10,11 @@
 import type { ContextParts, ContextPoint } from '../../shared/api-series';
 import type { PointList } from '../../shared/series-packed';
 
-/** A point's parts, in row order (`point` reads them back in this order). */
-const PARTS: readonly (keyof ContextParts)[] = [
-  'system',
-  'tools',
-  'full',
-  'card',
-  'packet',
-  'reset',
-  'preamble',
-  'tail',
-  'open',
-];
+/** Where each number of a point is in its row of `nums`. */
 const N_POS = 0;
+/** A point's nine parts, from system to open in the order `ContextParts` declares them (`writeParts`, `readParts`). */
 const N_PARTS = 1;
-const N_TOTAL = N_PARTS + PARTS.length;
+const N_TOTAL = N_PARTS + 9;
 const N_AVAILABLE = N_TOTAL + 1;
 const N_OVER = N_AVAILABLE + 1;
 const N_FULL = N_OVER + 1;
@@ -77,7 +67,7 @@ export class PointColumns {
     const v = this.nums;
     const m = p.measured;
     v[o + N_POS] = p.pos;
-    for (let k = 0; k < PARTS.length; k++) v[o + N_PARTS + k] = p.parts[PARTS[k]];
+    writeParts(v, o + N_PARTS, p.parts);
     v[o + N_TOTAL] = p.total;
     v[o + N_AVAILABLE] = p.available;
     v[o + N_OVER] = p.overBudget;
@@ -128,18 +118,6 @@ export class PointColumns {
     const v = this.nums;
     const s = i * STRS;
     const str = this.strs;
-    const part = o + N_PARTS;
-    const parts: ContextParts = {
-      system: v[part],
-      tools: v[part + 1],
-      full: v[part + 2],
-      card: v[part + 3],
-      packet: v[part + 4],
-      reset: v[part + 5],
-      preamble: v[part + 6],
-      tail: v[part + 7],
-      open: v[part + 8],
-    };
     const l = v[o + N_LISTS];
     const packets = v[o + N_PACKETS];
     const degraded = v[o + N_DEGRADED];
@@ -149,7 +127,7 @@ export class PointColumns {
       pos: v[o + N_POS],
       ts: str[s + S_TS] as string,
       turnId: str[s + S_TURN],
-      parts,
+      parts: readParts(v, o + N_PARTS),
       total: v[o + N_TOTAL],
       available: v[o + N_AVAILABLE],
       overBudget: v[o + N_OVER],
@@ -171,4 +149,30 @@ export class PointColumns {
           : null,
     };
   }
+}
+
+function writeParts(v: Float64Array, at: number, parts: ContextParts): void {
+  v[at] = parts.system;
+  v[at + 1] = parts.tools;
+  v[at + 2] = parts.full;
+  v[at + 3] = parts.card;
+  v[at + 4] = parts.packet;
+  v[at + 5] = parts.reset;
+  v[at + 6] = parts.preamble;
+  v[at + 7] = parts.tail;
+  v[at + 8] = parts.open;
+}
+
+function readParts(v: Float64Array, at: number): ContextParts {
+  return {
+    system: v[at],
+    tools: v[at + 1],
+    full: v[at + 2],
+    card: v[at + 3],
+    packet: v[at + 4],
+    reset: v[at + 5],
+    preamble: v[at + 6],
+    tail: v[at + 7],
+    open: v[at + 8],
+  };
 }

@@ -23,8 +23,8 @@ function pretenuringOff(): void {
  * 4× what is live; the core's worker, whose live heap is a big session's index and a chain's scan
  * (~200 MB at 1 GiB), then let a chart's series fill ~100 MiB more with what it parses and drops
  * before collecting. A fixed 1.5× keeps that peak near what is live: a 1 GiB session's first open
- * and chart peaked at 457–460 MiB instead of 514–535 (docs/performance.md, stop 30), for more
- * frequent full collections (the series took ~10% longer there; at 1.3× it took half as long
+ * and chart peaked at 455–467 MiB instead of 524–542 (docs/performance.md, stop 30), for more
+ * frequent full collections (the series took 5–35% longer there; at 1.3× it took half as long
  * again). Per process: the main thread's and the secret scan's small heaps grow by V8's minimum
  * step anyway.
  */
@@ -50,11 +50,12 @@ interface Mallopt {
  * such block freed raises that threshold to its size (up to 32 MiB): the big buffers after it (a
  * file's read slabs, a reply's text, the typed arrays of an index or a series' columns) are then
  * carved from the threads' arenas, which keep what is freed among blocks still in use. Over a
- * 1 GiB session's first open and chart the serving process then held 26–45 MiB more at its peak
+ * 1 GiB session's first open and chart the serving process then peaked 13–15 MiB higher
  * (docs/performance.md, stop 30). Setting the threshold turns that raising off.
  *
- * Where there is no glibc (musl, macOS, Windows; Electron's own allocator answers `mallopt` with
- * a no-op) or the native module cannot load, nothing changes: this is a saving, never a condition.
+ * Where there is no glibc (musl, macOS, Windows) or the native module cannot load, nothing
+ * changes: this is a saving, never a condition. (Electron keeps array buffers in V8's memory cage
+ * rather than in malloc's blocks: it may save less there; not measured, no Electron binary here.)
  */
 export function fixMmapThreshold(bytes = MMAP_THRESHOLD_BYTES): MmapThreshold {
   if (process.platform !== 'linux') return { skipped: `${process.platform} has no glibc malloc` };

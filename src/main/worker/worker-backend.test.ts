@@ -245,6 +245,82 @@ describe('WorkerBackend (the ledger core on a worker thread)', () => {
     expect(heard()).toBe(true);
   });
 
+  it('runs its after-work step once no call is pending, after the answers, and not while a new call runs', async () => {
+    const { home, key } = homeWith(8000, 13);
+    // A second session in the same home, for a second projection that nothing has cached.
+    const g2 = generateSession({ seed: 14, entries: 8000, cwd: CWD, shape: 'uncompacted', branchChance: 0.01 });
+    const key2 = `agents/vak/sessions/${cwdHash(CWD)}/${g2.sessionId}.jsonl`;
+    appendFileSync(join(home, key2), g2.bytes);
+    const log: string[] = [];
+    let ran: () => void = () => {};
+    const w = await workerOn(home, {
+      afterWork: () => {
+        log.push('after work');
+        ran();
+      },
+    });
+    const c = recorder('c1');
+    /** Resolves when the step next runs (set before the calls that should lead to it). */
+    const nextRun = (): Promise<void> => new Promise((r) => (ran = r));
+    const answered = (label: string) => (): void => void log.push(label);
+    const rows = (k: string, signal?: AbortSignal): Promise<unknown> =>
+      w.call('getTreeRows', { key: k, start: 0, count: 10, foldAudit: false }, c, signal);
+
+    // The only pending call cancelled (a long projection, posted): the step runs once its caller has the answer.
+    let done = nextRun();
+    await w.call('openSession', { key }, c);
+    await done;
+    log.length = 0;
+    done = nextRun();
+    const alone = new AbortController();
+    const cancelled = w.call('getLeafView', leafReq(key), c, alone.signal);
+    await new Promise((r) => setImmediate(r));
+    alone.abort();
+    await expect(cancelled).rejects.toThrow(CANCELLED);
+    await done;
+    expect(log).toEqual(['after work']);
+
+    // A call cancelled while another runs: the step waits for the one still running.
+    done = nextRun();
+    await w.call('openSession', { key: key2 }, c);
+    await done;
+    log.length = 0;
+    done = nextRun();
+    const busy = w.call('getLeafView', leafReq(key2), c).then(answered('busy'));
+    const ctl = new AbortController();
+    const superseded = rows(key2, ctl.signal);
+    await new Promise((r) => setImmediate(r)); // posted to the worker, which is still projecting
+    ctl.abort();
+    await expect(superseded).rejects.toThrow(CANCELLED);
+    await busy;
+    await done;
+    expect(log).toEqual(['busy', 'after work']);
+
+    // Three calls at once: the step runs once, after the last of them is answered.
+    log.length = 0;
+    done = nextRun();
+    await Promise.all([
+      w.call('openSession', { key }, c).then(answered('open')),
+      rows(key).then(answered('rows')),
+      w.call('getLeafView', leafReq(key), c).then(answered('leaf')),
+    ]);
+    await done;
+    expect(log.slice(0, 3).sort()).toEqual(['leaf', 'open', 'rows']);
+    expect(log.slice(3)).toEqual(['after work']);
+
+    // A call asked as the last answer arrives (before the step's turn): the step waits for it.
+    log.length = 0;
+    done = nextRun();
+    let next: Promise<unknown> = Promise.resolve();
+    await w.call('getLeafView', leafReq(key), c).then(() => {
+      log.push('first');
+      next = rows(key).then(answered('second'));
+    });
+    await next;
+    await done;
+    expect(log).toEqual(['first', 'second', 'after work']);
+  });
+
   it('drops a cancelled call before it runs, and answers the caller at once', async () => {
     const { home, key } = homeWith(8000, 13);
     const w = await workerOn(home);

@@ -28,7 +28,7 @@ import type { ExplorerBackendOptions } from '../api/explorer-backend';
 import type { BackendWorkerData } from './backend-worker';
 import { BranchOutcomes } from './branch-outcomes';
 import { ForwardedSubscriptions } from './forwarded-subscriptions';
-import { mmapThresholdOnce, v8SettingsOnce } from './process-memory';
+import { FreedMemory, mmapThresholdOnce, v8SettingsOnce } from './process-memory';
 import { resolveWorkerEntry } from '../threads/thread-entry';
 import { CANCEL_SLOTS, CANCELLED, fromWorker, type FromWorker, type WorkerStats } from './worker-protocol';
 
@@ -39,6 +39,8 @@ export interface WorkerBackendOptions {
   resourceLimits?: ResourceLimits;
   /** Restarts allowed within RESTART_WINDOW_MS before the backend stops restarting. */
   maxRestarts?: number;
+  /** What runs once no call is pending, after the answers went out; default FreedMemory's `afterWork`. */
+  afterWork?: () => void;
 }
 
 /**
@@ -49,8 +51,10 @@ export interface WorkerBackendOptions {
  * V8 lets the heap grow to 4× what survived its last full collection before it collects again,
  * below it at most 2× (V8's MemoryController::MaxGrowingFactor); at 3 GiB a session's garbage
  * showed as resident memory. The young generation is 16 MB (two 8 MB semi-spaces instead of
- * 16 MB ones): the parse of a line or an entry lives a moment; 8 MB saved ~8 MiB more at 100 MB
- * and cost more scavenges per leaf (bench -- real100, bench -- memory).
+ * 16 MB ones): the parse of a line or an entry lives a moment. At 12 MB (4 MB semi-spaces; V8
+ * rounds a third of it up to a power of two) the serving process peaked 8–11 MiB lower over a
+ * 100 MB open and chart, but a leaf asked while the chart's series was built took over 150 ms
+ * in 3 runs of 6 (none of 6 at 16 MB; docs/performance.md, stop 31).
  */
 export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 2047, maxYoungGenerationSizeMb: 16 };
 
@@ -78,6 +82,9 @@ export class WorkerBackend implements ApiBackend {
   /** Ids of cancelled calls, shared with the worker: a running projection sees them between turns. */
   private readonly cancelTable = new Int32Array(new SharedArrayBuffer(4 * CANCEL_SLOTS));
   private nextId = 1;
+  /** Whether `afterWork` is to run once the answers that emptied `pending` went out. */
+  private afterWorkDue = false;
+  private readonly freed = new FreedMemory();
   private closing = false;
   private closed: (() => void) | null = null;
   private restarts: number[] = [];
@@ -206,6 +213,24 @@ export class WorkerBackend implements ApiBackend {
     this.clients.delete(client.id);
     this.subs.dropClient(client.id);
     if (!this.closing) this.worker.postMessage({ type: 'disconnect', clientId: client.id });
+    this.settled();
+  }
+
+  /**
+   * A call settled. Once none is pending, the work is over for now: what its threads freed is
+   * given back (`afterWork`, when the work grew the process), after the answers went out
+   * (setImmediate runs after this turn's socket writes) and only if no new call came meanwhile.
+   * At once rather than on a timer, which would leave the memory resident for its length.
+   */
+  private settled(): void {
+    if (this.pending.size > 0 || this.afterWorkDue || this.closing) return;
+    this.afterWorkDue = true;
+    setImmediate(() => {
+      this.afterWorkDue = false;
+      if (this.pending.size > 0 || this.closing) return;
+      if (this.w.afterWork) this.w.afterWork();
+      else this.freed.afterWork();
+    });
   }
 
   /**
@@ -277,6 +302,7 @@ export class WorkerBackend implements ApiBackend {
         reject(new ApiError('cancelled', CANCELLED));
         Atomics.store(this.cancelTable, id % CANCEL_SLOTS, id);
         this.worker.postMessage({ type: 'cancel', id });
+        this.settled();
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       const settle =
@@ -353,6 +379,7 @@ export class WorkerBackend implements ApiBackend {
         this.pending.delete(m.id);
         if (m.ok) p.resolve('json' in m ? m.json : m.res);
         else p.reject(new ApiError(m.error.code, m.error.message));
+        this.settled();
         return;
       }
       case 'push':

@@ -14,13 +14,32 @@ export const LINT_THREAD_NAME = 'vak-secret-lint';
 /**
  * The lint thread's heap limits. A worker's defaults (a 48 MiB young generation, a 4 GiB old one
  * that V8 lets grow by up to 4× between collections) let it, parsing most of a big session's
- * gated lines after the read, commit ~170 MiB that the serving process then keeps. The scan
- * thread keeps its defaults: its heap stays small, and a smaller young generation there
- * collected more often during a first open, on the read's cores. The old generation stays far above what a backlog of
- * gated lines needs on the heap (their ends, line numbers and ids): a thread out of heap loses
- * the lines it held unscanned.
+ * gated lines after the read, commit ~170 MiB that the serving process then keeps. Its young
+ * generation is 8 MB: what it parses lives for one line, and V8 keeps a young generation at the
+ * largest it grew to until the thread has been quiet for seconds. At 16 MB the serving process
+ * held ~5 MiB more after a 100 MB open, for no faster a scan; at 4 MB the scan took 15% longer
+ * (docs/performance.md, stops 27 and 31). The scan thread keeps its defaults: its heap stays
+ * small, and a smaller young generation there collected more often during a first open, on the
+ * read's cores. The old generation stays far above what a backlog of gated lines needs on the
+ * heap (their ends, line numbers and ids): a thread out of heap loses the lines it held unscanned.
  */
-export const LINT_THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 } as const;
+export const LINT_THREAD_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 1024 } as const;
+
+/**
+ * The scan thread copies each batch's passing lines into a buffer of this size (or of their size,
+ * when bigger). Those the lint thread hands back are reused: a first open's read then copies into
+ * memory faulted in ahead (touching fresh pages costs this machine more than the copy) rather
+ * than into fresh memory for every batch.
+ */
+export const GATED_BYTES = 128 << 10;
+/**
+ * How many of those buffers' bytes are made, and their pages touched, when the thread starts, and
+ * kept for its life. A backlog past them takes fresh buffers, dropped once linted: a first open's,
+ * while the read is in progress (up to `HELD_BYTES` in secret-scan-worker.ts), or a big session's
+ * deferred lines, taken up to half of that (`pump`). With all of `HELD_BYTES` kept, the serving
+ * process held 5 MiB more after a 100 MB open, for no faster a scan (docs/performance.md, stop 31).
+ */
+export const KEPT_GATED_BYTES = 3 << 20;
 
 /** What the reading thread starts the scan thread with. */
 export interface ScanThreadData {

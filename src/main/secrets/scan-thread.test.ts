@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Ledger } from '../core/ledger';
 import type { LedgerIndex } from '../core/ledger-index';
 import { fixtureLedger } from './fixtures/planted-secrets';
+import { GATED_BYTES, KEPT_GATED_BYTES } from './scan-protocol';
 import { BATCH_BYTES, ScanThread, type ScanThreadOptions } from './scan-thread';
 import { SCAN_NICE } from './scan-priority';
 import { SecretScanner } from './secret-scanner';
@@ -209,6 +210,28 @@ describe('the secret scan on a thread of its own', () => {
     feed(once, 1);
     await once.whenIdle();
     expect(scanner.count).toBe(20 * once.count);
+  }, 60_000);
+
+  it('holds a backlog past the buffers it keeps in fresh ones, and scans every line', async () => {
+    // The lint thread waits out the whole read: every batch's gated lines are held meanwhile.
+    const thread = ownThread(undefined, { lintQuietMs: 2000 });
+    const scanner = new SecretScanner(thread);
+    const kept = KEPT_GATED_BYTES / GATED_BYTES;
+    const batches = kept + 6;
+    let line = 1;
+    for (let k = 0; k < batches; k++) {
+      line += feed(scanner, 1, line);
+      line += feedProse(scanner, 16, line);
+    }
+    await scanner.whenIdle();
+    expect(scanner.linesScanned).toBe(line - 1);
+    // One gated buffer a batch: those past the kept ones were made (none, had the lint started early).
+    expect(thread.gatedBuffersMade).toBeGreaterThan(0);
+    expect(thread.gatedBuffersMade).toBeLessThanOrEqual(batches - kept);
+    const once = new SecretScanner(ownThread());
+    feed(once, 1);
+    await once.whenIdle();
+    expect(scanner.count).toBe(batches * once.count);
   }, 60_000);
 
   it('scans every line when the scan lags behind the read, in buffers made beyond the pool', async () => {

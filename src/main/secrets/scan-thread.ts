@@ -22,9 +22,12 @@ export type BatchDone = (result: BatchResult | null, lost: boolean) => void;
 export const BATCH_BYTES = 1 << 20;
 /**
  * Batch buffers made (and their pages touched) when the thread is made, and kept for its life:
- * while the scan thread keeps up, a read cycles through them and touches no fresh memory.
+ * while the scan thread keeps up, a read cycles through them and touches no fresh memory. Three
+ * are enough for that: the scan thread hands each back as soon as it has gated it, and a warm
+ * 100 MB read took no fresh buffer with three, as with eight; the five more were 5 MiB that the
+ * serving process kept resident for nothing (docs/performance.md, stop 31).
  */
-export const POOL_BUFFERS = 8;
+export const POOL_BUFFERS = 3;
 
 export interface ScanThreadOptions {
   /** Pooled batch buffers (POOL_BUFFERS). */

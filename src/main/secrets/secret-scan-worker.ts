@@ -17,6 +17,8 @@ import { lineHash, readBackLines, readLinesInFile } from './read-back';
 import type { BatchResult, LineBatch } from './scan-batch';
 import { lineGate } from './secret-gate-wasm';
 import {
+  GATED_BYTES,
+  KEPT_GATED_BYTES,
   LINT_THREAD_NAME,
   LINT_THREAD_LIMITS,
   THREAD_NAME,
@@ -59,14 +61,6 @@ const LINT_BACKLOG_BYTES = 64 << 20;
  */
 const HELD_BYTES = 8 << 20;
 
-/**
- * The scan thread copies each batch's passing lines into a buffer of this size (or of their size,
- * when bigger). Enough of them to hold `HELD_BYTES` are made, and their pages touched, when the
- * thread starts, and kept: a first open's read then copies into memory faulted in ahead (touching
- * fresh pages costs this machine more than the copy) rather than into fresh memory for every batch.
- */
-const GATED_BYTES = 128 << 10;
-
 /** A step of scanning ends after this long, so that drops arriving meanwhile are seen promptly. */
 const STEP_MS = 8;
 
@@ -100,7 +94,7 @@ function runScanThread(): void {
   const heldLimit = data.heldBytes ?? HELD_BYTES;
   /** Buffers for the gated lines: made ahead, then handed back by the lint thread once linted. */
   const linted: ArrayBuffer[] = [];
-  const lintedPool = Math.max(1, Math.ceil(heldLimit / GATED_BYTES));
+  const lintedPool = Math.max(1, Math.ceil(Math.min(heldLimit, KEPT_GATED_BYTES) / GATED_BYTES));
   for (let k = 0; k < lintedPool; k++) linted.push(Buffer.allocUnsafeSlow(GATED_BYTES).fill(0).buffer as ArrayBuffer);
   /** Gated-line buffers made since, beyond those (the warm-up's, a backlog past them, lines too long). */
   let gatedMade = 0;

@@ -54,7 +54,7 @@ export interface WorkerBackendOptions {
  * 16 MB ones): the parse of a line or an entry lives a moment. At 12 MB (4 MB semi-spaces; V8
  * rounds a third of it up to a power of two) the serving process peaked 8–11 MiB lower over a
  * 100 MB open and chart, but a leaf asked while the chart's series was built took over 150 ms
- * in 3 runs of 6 (none of 6 at 16 MB; docs/performance.md, stop 31).
+ * in 3 runs of 6 (1 of 8 at 16 MB; docs/performance.md, stop 31).
  */
 export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 2047, maxYoungGenerationSizeMb: 16 };
 

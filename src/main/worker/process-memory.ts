@@ -117,7 +117,7 @@ export const TRIM_AFTER_GROWTH_BYTES = 4 << 20;
  */
 export class FreedMemory {
   private low: number;
-  trims = 0;
+  private trimmed = 0;
 
   constructor(
     private readonly rss: () => number = () => process.memoryUsage.rss(),
@@ -134,8 +134,13 @@ export class FreedMemory {
       return;
     }
     this.trim();
-    this.trims++;
+    this.trimmed++;
     this.low = this.rss();
+  }
+
+  /** How many times it gave memory back. */
+  get trims(): number {
+    return this.trimmed;
   }
 }
 

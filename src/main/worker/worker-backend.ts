@@ -84,7 +84,8 @@ export class WorkerBackend implements ApiBackend {
   private nextId = 1;
   /** Whether `afterWork` is to run once the answers that emptied `pending` went out. */
   private afterWorkDue = false;
-  private readonly freed = new FreedMemory();
+  /** `w.afterWork`, else what the threads freed given back after work that grew the process. */
+  private readonly afterWork: () => void;
   private closing = false;
   private closed: (() => void) | null = null;
   private restarts: number[] = [];
@@ -102,6 +103,9 @@ export class WorkerBackend implements ApiBackend {
     private readonly w: WorkerBackendOptions,
   ) {
     this.openedPaths = [...(options.openFiles ?? [])];
+    // Its baseline is the process before the worker starts: the worker's start counts as growth.
+    const freed = new FreedMemory();
+    this.afterWork = w.afterWork ?? (() => freed.afterWork());
     this.current = this.spawn();
   }
 
@@ -228,8 +232,7 @@ export class WorkerBackend implements ApiBackend {
     setImmediate(() => {
       this.afterWorkDue = false;
       if (this.pending.size > 0 || this.closing) return;
-      if (this.w.afterWork) this.w.afterWork();
-      else this.freed.afterWork();
+      this.afterWork();
     });
   }
 

@@ -393,6 +393,8 @@ test('a reload shows the kept row in view, in a window of the same height and of
   await page.locator('.tree-scroll').focus();
   await page.keyboard.press('Home');
   for (let i = 0; i < 25; i++) await page.keyboard.press('j');
+  // Home may still be fetching the first rows: the presses wait for it and step from row 0.
+  await expect(cursor).toHaveAttribute('id', 'tree-row-25');
   const chosen = (await cursor.getAttribute('data-entry-id'))!;
   await expect.poll(() => decodeURIComponent(page.url())).toContain(`leaf=${chosen}`);
   const inView = () => cursorRowInView(page);

@@ -23,9 +23,25 @@ function stopSettling(): void {
   settler?.stop();
 }
 
+/**
+ * Key commands run in the order pressed, each from where the last one left the cursor: `Home`
+ * may wait for its page of rows, and a `j` pressed meanwhile must step from the first row, not
+ * from the row `Home` left (which `Home` would then take back). `commands` is the last command
+ * still running; `epoch` changes when a click or a jump moves the cursor, and a command asked
+ * before that moves nothing (the user chose a row since).
+ */
+let commands: Promise<void> | null = null;
+let epoch = 0;
+
+function supersedeCommands(): void {
+  epoch++;
+  commands = null; // the keys pressed after the click start from it, waiting for nothing older
+  stopSettling();
+}
+
 /** Time travel: the row's entry becomes the selected leaf, and the row the cursor. */
 export function selectRowEntry(row: TreeRow): void {
-  stopSettling();
+  supersedeCommands();
   const s = useAppStore.getState();
   s.selectLeaf(row.id, row.row);
   s.revealRow(row.row);
@@ -112,7 +128,7 @@ export async function rowOfEntry(api: Api, id: string): Promise<TreeRow | undefi
 
 /** Selects an entry by id: used by jumps from warnings, work items and live follow. */
 export async function jumpToEntry(api: Api, id: string): Promise<void> {
-  stopSettling();
+  supersedeCommands();
   const n = await rowNumberOf(api, id).catch(() => undefined);
   const s = useAppStore.getState();
   s.selectLeaf(id, n ?? null);
@@ -132,21 +148,56 @@ function stepOf(cmd: NavCommand): number | null {
   return null;
 }
 
-/** Moves the cursor as a key asks; the panes follow once the keys rest (moveCursorTo). */
+/** The row a step lands on, from the cursor as it is now. */
+function stepIndex(tree: TreeSource, step: number): number {
+  const at = useAppStore.getState().selectedRow ?? -1;
+  return at < 0 ? 0 : Math.max(0, Math.min(tree.total - 1, at + step));
+}
 
-export async function navigate(api: Api, cmd: NavCommand): Promise<void> {
+/** The row a step command lands on, when it is loaded already (undefined: not a step, or not loaded). */
+function loadedStep(cmd: NavCommand): TreeRow | undefined {
+  const tree = currentTreeSource();
+  const step = stepOf(cmd);
+  return tree && tree.total > 0 && step !== null ? tree.get(stepIndex(tree, step)) : undefined;
+}
+
+/**
+ * Moves the cursor as a key asks; the panes follow once the keys rest (moveCursorTo). A step over
+ * loaded rows with no command before it still running is drawn in the key's own task (quick
+ * presses each start from the last one's row); any other command waits for the one before it.
+ */
+export function navigate(api: Api, cmd: NavCommand): Promise<void> {
+  const loaded = commands ? undefined : loadedStep(cmd);
+  if (loaded) {
+    moveCursorTo(loaded);
+    return Promise.resolve();
+  }
+  const asked = epoch;
+  const run = (): Promise<void> => (asked === epoch ? runCommand(api, cmd, asked) : Promise.resolve());
+  const done = commands ? commands.then(run) : run();
+  const settled: Promise<void> = done
+    .catch(() => undefined)
+    .finally(() => {
+      if (commands === settled) commands = null;
+    });
+  commands = settled;
+  return done;
+}
+
+async function runCommand(api: Api, cmd: NavCommand, asked: number): Promise<void> {
+  const moveTo = (row: TreeRow): void => {
+    if (asked === epoch) moveCursorTo(row);
+  };
   const tree = currentTreeSource();
   if (!tree || tree.total === 0) return;
-  const s = useAppStore.getState();
   const step = stepOf(cmd);
   if (step !== null) {
-    // Read and move the cursor before any await: quick presses each start from the last one's row.
-    const at = s.selectedRow ?? -1;
-    const next = at < 0 ? 0 : Math.max(0, Math.min(tree.total - 1, at + step));
+    const next = stepIndex(tree, step);
     const row = tree.get(next) ?? (await tree.load(next));
-    if (row) moveCursorTo(row);
+    if (row) moveTo(row);
     return;
   }
+  const s = useAppStore.getState();
   const cur = await cursorRow(tree);
   let target: TreeRow | undefined;
   switch (cmd) {
@@ -169,7 +220,7 @@ export async function navigate(api: Api, cmd: NavCommand): Promise<void> {
       break;
     }
   }
-  if (target) moveCursorTo(target);
+  if (target) moveTo(target);
 }
 
 /**

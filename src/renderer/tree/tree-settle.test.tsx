@@ -3,7 +3,7 @@ import { act, fireEvent, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { LeafViewRequest } from '../../shared/api';
 import { useAppStore } from '../store/app-store';
-import { cursorId, renderOnBackend, sessionHash, waitCursor } from '../test-support/render-backend';
+import { cursorId, renderOnBackend, sessionHash, treeRow, waitCursor } from '../test-support/render-backend';
 import { longSession } from '../test-support/written-sessions';
 import { SETTLE_MS } from './key-settle';
 
@@ -87,5 +87,40 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
         .slice(before)
         .map((r) => r.leaf),
     ).toEqual(['a10', 'r31', 'u21']);
+  });
+
+  it('keys pressed while Home waits for its rows step from the first row, in the order pressed', async () => {
+    // 601 rows: the tree opens at the end, so Home's first page is not loaded yet.
+    const api = await renderOnBackend({ written: { long: longSession(200) }, hash: sessionHash('long') });
+    await waitFor(() => expect(cursorId()).toBe('r199'));
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r199'));
+    const before = leafViews(api.calls).length;
+    act(() => {
+      fireEvent.keyDown(document.body, { key: 'Home' });
+      for (let i = 0; i < 3; i++) fireEvent.keyDown(document.body, { key: 'j' });
+    });
+    // Rows h, u0, a0, r0: three steps down from the first row.
+    await waitFor(() => expect(useAppStore.getState().leaf).toBe('r0'));
+    expect(cursorId()).toBe('r0');
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('r0'));
+    expect(
+      leafViews(api.calls)
+        .slice(before)
+        .map((r) => r.leaf),
+    ).toEqual(['r0']);
+  });
+
+  it('a click while Home waits for its rows wins: Home moves nothing after it', async () => {
+    await renderOnBackend({ written: { long: longSession(200) }, hash: sessionHash('long') });
+    await waitFor(() => expect(cursorId()).toBe('r199'));
+    act(() => {
+      fireEvent.keyDown(document.body, { key: 'Home' });
+      fireEvent.click(treeRow('a199'));
+    });
+    await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('a199'));
+    // Home's page has had time to come: the cursor stayed on the clicked row.
+    await new Promise((r) => setTimeout(r, SETTLE_MS * 3));
+    expect(cursorId()).toBe('a199');
+    expect(useAppStore.getState().leaf).toBe('a199');
   });
 });

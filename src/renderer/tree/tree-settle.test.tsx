@@ -2,6 +2,7 @@
 import { act, fireEvent, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { LeafViewRequest } from '../../shared/api';
+import { currentTreeSource } from '../data/session-sources';
 import { useAppStore } from '../store/app-store';
 import { cursorId, renderOnBackend, sessionHash, treeRow, waitCursor } from '../test-support/render-backend';
 import { longSession } from '../test-support/written-sessions';
@@ -118,8 +119,9 @@ describe('moving the cursor with keys (superseded work is dropped)', { timeout: 
       fireEvent.click(treeRow('a199'));
     });
     await waitFor(() => expect(useAppStore.getState().leafView?.leaf).toBe('a199'));
-    // Home's page has had time to come: the cursor stayed on the clicked row.
-    await new Promise((r) => setTimeout(r, SETTLE_MS * 3));
+    // Home's page came (and Home's command went on after it): the cursor stayed on the clicked row.
+    await waitFor(() => expect(currentTreeSource()?.get(0)?.id).toBe('h'));
+    await act(async () => {}); // the microtasks that follow the page's answer
     expect(cursorId()).toBe('a199');
     expect(useAppStore.getState().leaf).toBe('a199');
   });

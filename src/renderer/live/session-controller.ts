@@ -2,7 +2,7 @@ import type { Api, ApiEvent, SessionDelta, SessionInfo, SessionKey } from '../..
 import { describeError } from '../api/api-methods';
 import { currentTreeSource, dropSessionSources, openTreeSource } from '../data/session-sources';
 import type { AppState } from '../store/app-store';
-import { forgetFoundRows, jumpToEntry, knowRowOf, rowNumberOf } from '../tree/tree-nav';
+import { forgetSessionNav, jumpToEntry, knowRowOf, rowNumberOf } from '../tree/tree-nav';
 import { askActiveLeafPage, type EarlyTreePage } from './open-early';
 import { subscribeUntilStopped } from './subscription';
 
@@ -74,7 +74,7 @@ export class SessionController {
   start(opts: StartOptions = {}): void {
     this.leafViewAsked = opts.leafViewAsked ?? false;
     dropSessionSources();
-    forgetFoundRows();
+    forgetSessionNav();
     this.st().setProgress(null);
     this.stops.push(this.api.onEvent((e) => this.onEvent(e)));
     this.stops.push(subscribeUntilStopped(this.api, { topic: 'session', key: this.key }));

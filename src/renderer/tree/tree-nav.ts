@@ -90,9 +90,13 @@ async function scan(
  */
 const rowsFound = new AskOnce<{ row: number }>();
 
-/** Forgets the rows found (another session opens: nothing of the last one is asked again). */
-export function forgetFoundRows(): void {
+/**
+ * Another session opens: the last one's rows found are not asked again, and its key commands
+ * still waiting (a `Home` fetching its rows) move nothing in the new one.
+ */
+export function forgetSessionNav(): void {
   rowsFound.clear();
+  supersedeCommands();
 }
 
 /**

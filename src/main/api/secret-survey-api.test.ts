@@ -17,7 +17,8 @@ afterEach(async () => {
   backend = null;
 });
 
-const DIR = 'agents/vak/sessions/0123456789abcdef';
+// A folder no other test file opens: the open scans' counts are the process's, and files share it.
+const DIR = 'agents/vak/sessions/5e5e5e5e5e5e5e5e';
 const A = `${DIR}/01a1f7f8-3000-7000-8000-00000000feed.jsonl`;
 const B = `${DIR}/01a1f7f8-3000-7000-8000-00000000beef.jsonl`;
 

@@ -27,15 +27,15 @@ function stopSettling(): void {
  * Key commands run in the order pressed, each from where the last one left the cursor: `Home`
  * may wait for its page of rows, and a `j` pressed meanwhile must step from the first row, not
  * from the row `Home` left (which `Home` would then take back). `commands` is the last command
- * still running; `epoch` changes when a click or a jump moves the cursor, and a command asked
- * before that moves nothing (the user chose a row since).
+ * still running; `epoch` changes when a click or a jump moves the cursor or another session
+ * opens, and a command asked before that moves nothing (the user chose a row, or left, since).
  */
 let commands: Promise<void> | null = null;
 let epoch = 0;
 
 function supersedeCommands(): void {
   epoch++;
-  commands = null; // the keys pressed after the click start from it, waiting for nothing older
+  commands = null; // the keys pressed after it start from the new cursor, waiting for nothing older
   stopSettling();
 }
 

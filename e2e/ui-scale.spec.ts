@@ -9,22 +9,28 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { BIG, expect, screenshot, sessionHash, SMALL, readingTest, test } from './ui-fixture';
 
-/** Methods the page sends over its WebSocket, in order (requests only). */
-function tapRequests(page: Page): { method: string; req: { leaf?: string | null } }[] {
-  const sent: { method: string; req: { leaf?: string | null } }[] = [];
-  page.on('websocket', (ws) =>
-    ws.on('framesent', (f) => {
-      if (typeof f.payload !== 'string') return;
-      try {
-        const m = JSON.parse(f.payload) as { method?: string; req?: { leaf?: string | null } };
-        if (m.method) sent.push({ method: m.method, req: m.req ?? {} });
-      } catch {
-        // not a request frame
+/**
+ * The leaf each `getLeafView` the page sends asks for, recorded in the page as the frame leaves (a
+ * wrapped `WebSocket.send`), so that a read after a frame wait sees every request the page had sent
+ * by then; Playwright's own frame events reach the test on their own schedule.
+ */
+async function tapLeafViews(page: Page): Promise<() => Promise<(string | null)[]>> {
+  await page.addInitScript(`(() => {
+    const asked = (window.__leafViews = []);
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+      if (typeof data === 'string' && data.includes('"method":"getLeafView"')) {
+        try { asked.push(JSON.parse(data).req?.leaf ?? null); } catch { asked.push('unparsed'); }
       }
-    }),
-  );
-  return sent;
+      return send.call(this, data);
+    };
+  })()`);
+  return async () => (await page.evaluate('window.__leafViews.slice()')) as (string | null)[];
 }
+
+/** Resolves after two animation frames have run in the page: work due "on the next frame" is done. */
+const twoFrames = (page: Page): Promise<unknown> =>
+  page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
 
 /** Is `el`'s box inside its scroll box's visible part? */
 const inView = async (page: Page, selector: string): Promise<boolean> =>
@@ -43,7 +49,7 @@ test.describe('at scale', () => {
   readingTest(
     'five quick k presses: the cursor moves at once, one leaf view for the fifth row',
     async ({ page, served }) => {
-      const sent = tapRequests(page);
+      const leafViews = await tapLeafViews(page);
       await served.open(page, sessionHash(BIG));
       const panes = page.locator('.leaf-panes[data-leaf-id]');
       await expect(panes).toHaveAttribute('aria-busy', 'false');
@@ -51,7 +57,7 @@ test.describe('at scale', () => {
       const cursor = page.locator('.tree-row.cursor');
       await expect(cursor).toBeVisible();
       const start = Number((await cursor.getAttribute('id'))?.replace('tree-row-', ''));
-      const before = sent.filter((s) => s.method === 'getLeafView').length;
+      const before = (await leafViews()).length;
       // As fast as a held key repeats: five key downs in one task.
       await page.evaluate(
         `for (let i = 0; i < 5; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', bubbles: true }))`,
@@ -60,9 +66,9 @@ test.describe('at scale', () => {
       const fifth = await page.locator(`#tree-row-${start - 5}`).getAttribute('data-entry-id');
       await expect(panes).toHaveAttribute('data-leaf-id', fifth ?? '');
       await expect(panes).toHaveAttribute('aria-busy', 'false');
-      await page.waitForTimeout(300);
-      const asked = sent.filter((s) => s.method === 'getLeafView').slice(before);
-      expect(asked.map((s) => s.req.leaf)).toEqual([fifth]);
+      // Keys ask on the frame after the last one: past two frames, nothing more may be asked.
+      await twoFrames(page);
+      expect((await leafViews()).slice(before)).toEqual([fifth]);
       // PageDown moves the selection by a page, not only the scroll.
       await page.keyboard.press('Home');
       await expect(page.locator('#tree-row-0.cursor')).toBeVisible();
@@ -94,16 +100,24 @@ test.describe('at scale', () => {
     // the box has already been scrolled to the top, and are then replaced by the top's rows.
     await page.evaluate(`(async () => {
       const el = document.querySelector('.history-pane .pane-scroll');
-      const onScreen = () => {
+      const anyOnScreen = (selector) => {
         const box = el.getBoundingClientRect();
-        return [...el.querySelectorAll('.projected-as button')].some((b) => {
+        return [...el.querySelectorAll(selector)].some((b) => {
           const r = b.getBoundingClientRect();
           return r.bottom > box.top && r.top < box.bottom;
         });
       };
+      const onScreen = () => anyOnScreen('.projected-as button');
+      const placeholderOnScreen = () => anyOnScreen('.history-placeholder');
       for (let top = 0; top < el.scrollHeight; top += 200) {
         el.scrollTop = top;
-        await new Promise((r) => setTimeout(r, 100));
+        // The virtual list draws a scroll's rows on a later frame, as placeholders until their page
+        // is in: wait for frames until none is on screen (or a frame budget runs out).
+        await new Promise((r) => {
+          let budget = 1200;
+          const tick = () => (--budget > 0 && placeholderOnScreen() ? requestAnimationFrame(tick) : r());
+          requestAnimationFrame(() => requestAnimationFrame(tick));
+        });
         if (onScreen()) return;
       }
     })()`);

@@ -1,7 +1,8 @@
 /**
  * What a user sees out of step or out of reach: the tree cursor follows the URL's leaf, the
  * branch form stays on screen, every control fits 1280×800 and 1024×700, the keyboard reaches
- * the panes in a few stops, and the small messages say what happened.
+ * the panes in a few stops, the small messages say what happened, and the bundled demo's label is
+ * shown whole.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { startServe } from '../src/test-support/serve-process';
+import { startServe, stopServe } from '../src/test-support/serve-process';
 import { BIG, expect, readLines, sessionHash, readingTest, test } from './ui-fixture';
 
 /**
@@ -395,4 +396,32 @@ test("paths are shortened under the user's own home only; a library row's hover 
   const tip = (await row.locator('[title]').first().getAttribute('title')) ?? '';
   expect(title.length).toBeGreaterThan(0);
   expect(tip.split('\n')[0]).toBe(title);
+});
+
+test('with no home anywhere, the bundled demo opens under a label shown whole at 1280×800', async ({ page }) => {
+  // No --home, no $VAK_HOME, a user home without ~/.vak: serve falls back to the bundled demo, read only.
+  const dir = mkdtempSync(join(tmpdir(), 'vak-reach-demo-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(dir, 'user'), XDG_DATA_HOME: join(dir, 'data') };
+  delete env.VAK_HOME;
+  const s = await startServe(null, 30_000, env);
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(s.url);
+    const label = page.locator('nav.library .demo-label');
+    await expect(label).toHaveText('Demo home (bundled)');
+    await expect(page.locator('.session-row').first()).toBeVisible();
+    // Whole: nothing cut (an ellipsis cuts what overflows its box), on one line beside the search button.
+    // (A string: the page's DOM is not in this file's types.) A range over the text has a box per line.
+    const fit = await page.evaluate(`(() => {
+      const el = document.querySelector('nav.library .demo-label');
+      const text = document.createRange();
+      text.selectNodeContents(el);
+      return { cut: el.scrollWidth > el.clientWidth, lines: text.getClientRects().length };
+    })()`);
+    expect(fit).toEqual({ cut: false, lines: 1 });
+    await expect(page.locator('nav.library').getByRole('button', { name: /search/i })).toBeVisible();
+  } finally {
+    await stopServe(s.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -61,15 +61,19 @@ export interface ServeProcess {
   stderr(): string;
 }
 
-/** Starts serve mode on `home` (a random port, `env` its environment) and resolves once it printed its URL. */
+/**
+ * Starts serve mode on `home` (a random port, `env` its environment) and resolves once it printed its
+ * URL. `home` null passes no `--home`: serve then takes `$VAK_HOME`, `~/.vak` or the bundled demo.
+ */
 export async function startServe(
-  home: string,
+  home: string | null,
   timeoutMs = 30_000,
   env: NodeJS.ProcessEnv = process.env,
   /** More arguments for serve (e.g. `--file PATH`). */
   args: readonly string[] = [],
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--home', home, '--port', '0', '--no-open', ...args], {
+  const at = home === null ? [] : ['--home', home];
+  const child = spawn(process.execPath, [CLI, 'serve', ...at, '--port', '0', '--no-open', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -208,15 +208,7 @@ async function openFromLibrary(page: Page, key: string): Promise<OpenFigures> {
     B.firstRowsAt = null; B.panesAt = null; B.chartAt = null; B.openAt = null;
     document.addEventListener('click', (e) => {
       B.openAt = e.timeStamp;
-      const until = performance.now() + ${OPEN_TIMEOUT_MS};
-      const watch = () => {
-        const now = performance.now();
-        if (B.firstRowsAt === null && B.treeScreenDrawn()) B.firstRowsAt = now;
-        if (B.panesAt === null && B.panesFor(null)) B.panesAt = now;
-        if (B.chartAt === null && B.chartDrawn()) B.chartAt = now;
-        if ((B.firstRowsAt === null || B.panesAt === null || B.chartAt === null) && now < until) requestAnimationFrame(watch);
-      };
-      requestAnimationFrame(watch);
+      B.watchOpen();
     }, { capture: true, once: true });
   })()`);
   await item.click();
@@ -227,6 +219,7 @@ async function settleOpen(page: Page, from: string, wsFrom: string): Promise<Ope
   await until(page, 'window.__vakBench.panesAt !== null || window.__vakBench.leafError() !== null', OPEN_TIMEOUT_MS);
   await idle(page);
   const t = (await page.evaluate(`(() => { const B = window.__vakBench, a = ${from};
+    B.watchUntil = 0;
     return { rows: B.firstRowsAt === null ? null : B.firstRowsAt - a, panes: B.panesAt === null ? null : B.panesAt - a,
       chart: B.chartAt === null ? null : B.chartAt - a }; })()`)) as {
     rows: number | null;

@@ -110,15 +110,23 @@ export const INIT_SCRIPT = `(() => {
     const h = document.querySelector('.context-chart .chart-head .dim');
     return !!h && /^[1-9]/.test(h.textContent) && !h.textContent.includes('updating');
   };
-  const until = performance.now() + ${OPEN_TIMEOUT_MS};
-  const watch = () => {
-    const now = performance.now();
-    if (B.firstRowsAt === null && B.treeScreenDrawn()) B.firstRowsAt = now;
-    if (B.panesAt === null && B.panesFor(null)) B.panesAt = now;
-    if (B.chartAt === null && B.chartDrawn()) B.chartAt = now;
-    if ((B.firstRowsAt === null || B.panesAt === null || B.chartAt === null) && now < until) requestAnimationFrame(watch);
+  // An open's figures, looked for in each frame until all are in or the bench has read them
+  // (settleOpen ends the watch). A watch left running (a chart not drawn by then) would keep the
+  // page drawing a frame every vsync, and each later key's or click's frame would wait for the next
+  // one: key → cursor on the 1 GiB session read 11 ms at the median for that, against 2–3 ms.
+  B.watchOpen = () => {
+    B.watchUntil = performance.now() + ${OPEN_TIMEOUT_MS};
+    const watch = () => {
+      const now = performance.now();
+      if (B.firstRowsAt === null && B.treeScreenDrawn()) B.firstRowsAt = now;
+      if (B.panesAt === null && B.panesFor(null)) B.panesAt = now;
+      if (B.chartAt === null && B.chartDrawn()) B.chartAt = now;
+      if ((B.firstRowsAt === null || B.panesAt === null || B.chartAt === null) && now < B.watchUntil)
+        requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
   };
-  requestAnimationFrame(watch);
+  B.watchOpen();
 })();`;
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BytesPerTokenFit } from '../../shared/api-series';
-import { fitLine } from './chart-text';
+import { fitLine, turnEndsWords } from './chart-text';
 import { fitVerdict, MIN_APPLY_R2, usefulSuggestion } from './fit-verdict';
 
 const fit = (over: Partial<BytesPerTokenFit>): BytesPerTokenFit => ({
@@ -65,5 +65,20 @@ describe('the bytes-per-token suggestion', () => {
     expect(fitLine(f, 4)).toBe(
       "cannot fit bytes/token: the measured input (mean 120 tok over 3 calls) does not rise above the estimate's fixed part (mean 400 tok) — does the usage leave out cached tokens?",
     );
+  });
+});
+
+describe("the chart head's count", () => {
+  it('counts the turn ends drawn, and says when a new series is on its way', () => {
+    expect(turnEndsWords(39303, false, false)).toBe('39,303 turn ends');
+    expect(turnEndsWords(1, false, false)).toBe('1 turn end');
+    expect(turnEndsWords(0, false, false)).toBe('0 turn ends');
+    expect(turnEndsWords(12, true, false)).toBe('12 turn ends · updating…');
+  });
+
+  it('never counts a chain it has not drawn: a big session waiting for "draw it", a first series loading', () => {
+    expect(turnEndsWords(null, false, true)).toBe('not drawn yet');
+    expect(turnEndsWords(null, true, false)).toBe('loading…');
+    expect(turnEndsWords(null, false, false)).toBe('');
   });
 });

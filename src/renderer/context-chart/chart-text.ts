@@ -5,6 +5,15 @@ import { STACK } from './chart-model';
 import { fitVerdict } from './fit-verdict';
 import { PART_LABEL } from './chart-theme';
 
+/**
+ * The head's count: the turn ends drawn (`drawn`, null while there is no series), or what stands in
+ * for them until there is one. A chain not drawn yet is not "0 turn ends".
+ */
+export function turnEndsWords(drawn: number | null, loading: boolean, deferred: boolean): string {
+  if (drawn === null) return deferred ? 'not drawn yet' : loading ? 'loading…' : '';
+  return `${fmtInt(drawn)} turn end${drawn === 1 ? '' : 's'}${loading ? ' · updating…' : ''}`;
+}
+
 /** "turn 12 of 40" — the point's number along the chain (1-based). */
 export const turnLabel = (i: number, n: number): string => `turn ${i + 1} of ${n}`;
 

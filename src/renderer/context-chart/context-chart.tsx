@@ -5,7 +5,7 @@ import { useAppStore } from '../store/app-store';
 import { jumpToEntry } from '../tree/tree-nav';
 import { columnAtX, drawContextChart, PAD, plotWidthOf } from './chart-draw';
 import { chartModel, columnOfPoint, columnsOf, pointAtPos, STACK, type ChartScale } from './chart-model';
-import { fitLine, pointLines, turnLabel } from './chart-text';
+import { fitLine, pointLines, turnEndsWords, turnLabel } from './chart-text';
 import { fitVerdict, usefulSuggestion } from './fit-verdict';
 import { PART_LABEL, PART_VAR, readChartTheme } from './chart-theme';
 import { useContextSeries } from './use-context-series';
@@ -133,10 +133,7 @@ function ChartStrip() {
     <section className="context-chart" aria-label="Context over time">
       <header className="chart-head">
         <b>Context over time</b>
-        <span className="dim">
-          {n} turn end{n === 1 ? '' : 's'}
-          {loading ? ' · updating…' : ''}
-        </span>
+        <span className="dim">{turnEndsWords(series ? n : null, loading, deferred)}</span>
         {fit && (
           <span
             className={`chart-fit fit-${series ? fitVerdict(series.fit).kind : 'unmeasured'}`}
@@ -215,8 +212,8 @@ function ChartStrip() {
         )}
         {deferred && (
           <p className="chart-empty dim">
-            {fmtInt(entries)} entries: drawing the context over time reads every entry of the chain (about a minute at a
-            million), and the session answers nothing else meanwhile.{' '}
+            {fmtInt(entries)} entries: drawing the context over time reads every entry of the chain, seconds of work at
+            this size, and the session answers more slowly meanwhile.{' '}
             <button type="button" onClick={draw}>
               draw it
             </button>

@@ -22,8 +22,9 @@ interface Loaded {
 
 /**
  * Past this many entries the chart is drawn on request, not on open: its first series reads every
- * entry of the chain (~48 s at 1M entries here), and the session's worker answers nothing else
- * meanwhile — the tree would wait for it (cost follows what is on screen).
+ * entry of the chain, seconds of work at that size. The worker answers other calls between its
+ * steps (main/api/in-steps.ts), but more slowly: drawn on open, it would slow a big session's first
+ * clicks and keys (cost follows what is on screen).
  */
 export const SERIES_ON_REQUEST_ENTRIES = 200_000;
 

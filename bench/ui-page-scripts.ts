@@ -113,7 +113,7 @@ export const INIT_SCRIPT = `(() => {
   // An open's figures, looked for in each frame until all are in or the bench has read them
   // (settleOpen ends the watch). A watch left running (a chart not drawn by then) would keep the
   // page drawing a frame every vsync, and each later key's or click's frame would wait for the next
-  // one: key → cursor on the 1 GiB session read 11 ms at the median for that, against 2–3 ms.
+  // one: the bench would time its own frames (docs/performance.md, stop 33).
   B.watchOpen = () => {
     B.watchUntil = performance.now() + ${OPEN_TIMEOUT_MS};
     const watch = () => {

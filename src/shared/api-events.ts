@@ -105,6 +105,12 @@ export type ApiEvent =
     }
   | ({ type: 'progress'; key: SessionKey } & ReadingProgress)
   /**
+   * How far the build of a context series has come, to the client that asked for it, while the
+   * build lasts long enough to be seen: `done` of about `total` steps (each turn of the chain
+   * scanned, then each turn end planned; `done` stays below `total` until the answer comes).
+   */
+  | { type: 'seriesProgress'; key: SessionKey; leaf: string; done: number; total: number }
+  /**
    * The reader (the ledger core's worker) stopped: `restarted` (requests that were running failed
    * with `reason`; ask again) or `stopped` (it stopped too often and was not restarted).
    */
@@ -133,6 +139,7 @@ export const API_EVENT_TYPES = [
   'library',
   'session',
   'progress',
+  'seriesProgress',
   'reader',
   'prices',
   'secretSurvey',

@@ -39,6 +39,11 @@ export interface ExplorerBackendOptions {
   /** What one answer of a context series may carry (default SERIES_PAGE_BYTES; tests set less). */
   seriesPageBytes?: number;
   /**
+   * When a series' build first tells its progress, and how often after (default PROGRESS_FIRST_MS and
+   * PROGRESS_EVERY_MS in series-progress.ts; tests set 0 to see it on a small session).
+   */
+  seriesProgressMs?: { first: number; every: number };
+  /**
    * Count the secrets of sessions never opened, in the background (secrets/survey.ts): how the
    * survey starts (`setSecretSurvey` turns it on or off later). Serve mode and the app turn it on
    * (`serve --no-secret-survey` starts it off); off unless asked.

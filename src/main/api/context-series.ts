@@ -30,6 +30,7 @@ import { PointColumns } from './series-columns';
 import { PreviousPoint } from './series-markers';
 import { measuredInput } from './series-measured';
 import { runInSteps, STEP_MS } from './in-steps';
+import { directivesOn, toldSteps, type BuildProgress } from './series-progress';
 import { atOnce, type CancelSignal } from '../core/cancel';
 import { scanChainSteps, turnEndPositions, type ChainScan } from '../core/chain-scan';
 import { TurnEndPlanner, type PointEval } from '../core/turn-end';
@@ -75,10 +76,14 @@ export function contextSeriesInSteps(
   leaf: number,
   req: ContextSeriesDeltaRequest,
   signal?: CancelSignal,
-  { stepMs = STEP_MS, pageBytes = SERIES_PAGE_BYTES }: { stepMs?: number; pageBytes?: number } = {},
+  {
+    stepMs = STEP_MS,
+    pageBytes = SERIES_PAGE_BYTES,
+    progress,
+  }: { stepMs?: number; pageBytes?: number; progress?: BuildProgress } = {},
 ): Promise<PackedContextSeries> {
   return building.run(ledger, async () =>
-    packSeries(await runInSteps(seriesSteps(ledger, leaf, req, pageBytes), signal, stepMs)),
+    packSeries(await runInSteps(seriesSteps(ledger, leaf, req, pageBytes, progress), signal, stepMs)),
   );
 }
 
@@ -105,13 +110,14 @@ function* seriesSteps(
   leaf: number,
   req: ContextSeriesDeltaRequest,
   pageBytes: number,
+  progress?: BuildProgress,
 ): Generator<void, SeriesPage> {
   const chain = chainToRoot(ledger.index, leaf);
   const basis = seriesBasis(ledger, req);
   const pages = paged.getOrMake(ledger, () => new Lru(KEEP_PAGED));
   const pagesKey = `${basis}:${ledger.index.count}:${leaf}`;
   const kept = req.held ? pages.peek(pagesKey) : undefined;
-  const built = kept ?? (yield* buildSeries(ledger, leaf, chain, req));
+  const built = kept ?? (yield* buildSeries(ledger, leaf, chain, req, progress));
   const { points } = built;
   // Every point is built (the fit is over all of them, and each is marked against the one before):
   // only the answer is cut, to what the client does not hold already and one page.
@@ -132,19 +138,27 @@ function* seriesSteps(
   };
 }
 
-/** Every point of the series for `leaf`, from its chain's scan (kept, or made and kept). */
+/**
+ * Every point of the series for `leaf`, from its chain's scan (kept, or made and kept). Its steps,
+ * told to `progress`: one per turn scanned, then one per turn end (about one per turn).
+ */
 function* buildSeries(
   ledger: Ledger,
   leaf: number,
   chain: Int32Array,
   req: ContextSeriesDeltaRequest,
+  progress?: BuildProgress,
 ): Generator<void, Built> {
   const kept = scans.getOrMake(ledger, () => new Lru(KEEP_SCANS));
   const key = `${ledger.index.count}:${leaf}:${req.profile.bytes_per_token}`;
   const work = { projections: 0, points: 0, scanned: false };
   let scan = kept.peek(key);
+  if (progress) {
+    const turns = directivesOn(ledger, chain);
+    progress.expect((scan ? 0 : turns) + turns + 1);
+  }
   if (!scan) {
-    scan = yield* scanChainSteps(ledger, chain, req.profile.bytes_per_token);
+    scan = yield* toldSteps(scanChainSteps(ledger, chain, req.profile.bytes_per_token), progress);
     work.scanned = true;
   }
   const evaluator = new TurnEndPlanner(ledger, chain, scan, req, work);
@@ -159,6 +173,7 @@ function* buildSeries(
     prev.keep(ev);
     point.measured = measuredInput(ledger, chain, req.profile.bytes_per_token, p, ev, estimateAt, samples);
     points.push(point, pointBytes(point));
+    progress?.step();
     yield;
   }
   work.points = points.length;

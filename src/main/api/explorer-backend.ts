@@ -410,6 +410,7 @@ export class ExplorerBackend implements ApiBackend {
       openSessions: () => this.cache.keys().flatMap((key) => this.cache.peek(key) ?? []),
       survey: () => this.surveySetting ?? NO_SURVEY,
       seriesPageBytes: this.opts.seriesPageBytes,
+      seriesProgressMs: this.opts.seriesProgressMs,
     });
     return this.featureApi;
   }

@@ -18,6 +18,7 @@ import type { OpenIndex } from '../search/id-lookup';
 import { SearchError, SearchService } from '../search/search-service';
 import { ApiError, type ApiClient } from './api-backend';
 import { contextSeriesInSteps, SERIES_PAGE_BYTES } from './context-series';
+import { ThrottledProgress } from './series-progress';
 import { entryFateOf, projectedSearchOf } from './entry-fate-handler';
 import { ExportStore } from './export-store';
 import { runInSteps } from './in-steps';
@@ -50,6 +51,8 @@ export interface FeatureDeps {
   survey?(): SurveyControl;
   /** What one answer of a context series may carry (context-series.ts; default SERIES_PAGE_BYTES). */
   seriesPageBytes?: number;
+  /** When a series' build first tells its progress, and how often after (series-progress.ts). */
+  seriesProgressMs?: { first: number; every: number };
 }
 
 /** An open session's index as search asks it: where an id's line is, read back from its file. */
@@ -100,6 +103,12 @@ export class FeatureApi {
   get seriesPageBytes(): number {
     return this.deps.seriesPageBytes ?? SERIES_PAGE_BYTES;
   }
+
+  /** A series build's progress, sent to `send` as often as the backend's options say. */
+  seriesProgress(send: (done: number, total: number) => void): ThrottledProgress {
+    const ms = this.deps.seriesProgressMs;
+    return ms ? new ThrottledProgress(send, undefined, ms.first, ms.every) : new ThrottledProgress(send);
+  }
 }
 
 const sessionIdOf = (key: SessionKey): string => parseSessionKey(key)?.sessionId ?? 'session';
@@ -111,7 +120,12 @@ export function featureHandlers(api: () => FeatureApi): FeatureHandlers {
       const s = await api().session(req.key, client);
       // Sent as columns: a long session's series is the biggest answer the page parses.
       const pageBytes = api().seriesPageBytes;
-      return contextSeriesInSteps(s.ledger, leafIndex(s, req.leaf), req, signal, { pageBytes });
+      const leaf = leafIndex(s, req.leaf);
+      const id = s.ledger.index.ids[leaf];
+      const progress = api().seriesProgress((done, total) =>
+        client.push({ type: 'seriesProgress', key: req.key, leaf: id, done, total }),
+      );
+      return contextSeriesInSteps(s.ledger, leaf, req, signal, { pageBytes, progress });
     },
     search: async (req, client) => {
       try {

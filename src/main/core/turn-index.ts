@@ -17,7 +17,7 @@ export interface TurnIndex {
 }
 
 /** A directive is a user message that is not a control nudge. */
-function isDirective(index: LedgerIndex, i: number): boolean {
+export function isDirective(index: LedgerIndex, i: number): boolean {
   const f = index.flags[i];
   return (f & (F_MESSAGE | F_USER)) === (F_MESSAGE | F_USER) && (f & F_CONTROL) === 0;
 }

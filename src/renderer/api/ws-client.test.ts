@@ -232,4 +232,21 @@ describe('WebSocket Api client', () => {
     vi.advanceTimersByTime(600);
     expect(((await quiet) as ApiError).code).toBe('timeout');
   });
+
+  it('a context series whose build reports progress is not timed out while it does', async () => {
+    vi.useFakeTimers();
+    const api = make(500);
+    const s = FakeSocket.all[0];
+    s.onopen?.();
+    const big = 'agents/vak/sessions/00/big.jsonl';
+    const profile = { window: 200_000, reserve: 16_000, bytes_per_token: 4 };
+    const series = api.getContextSeries({ key: big, leaf: null, plan: 'auto', profile }).catch((e: unknown) => e);
+    for (let i = 1; i <= 5; i++) {
+      vi.advanceTimersByTime(400); // 2 s in all, four times the timeout
+      s.answer({ event: { type: 'seriesProgress', key: big, leaf: 'l', done: i, total: 10 } });
+    }
+    vi.advanceTimersByTime(400);
+    s.answer({ id: s.sent[0].id, ok: true, res: { built: true } });
+    await expect(series).resolves.toEqual({ built: true });
+  });
 });

@@ -131,9 +131,11 @@ export function createWsApi(url: string, opts: WsClientOptions = {}): Api {
       }
       if ('event' in frame) {
         const event = frame.event as ApiEvent;
-        // A first read of a big session can outlast any fixed timeout; while it reports progress
-        // it is alive, so the requests waiting on that session start their timeout again.
-        if (event.type === 'progress') for (const p of pending.values()) if (p.key === event.key) p.rearm();
+        // A first read of a big session, or its chart's first series, can outlast any fixed timeout;
+        // while it reports progress it is alive, so the requests waiting on that session start their
+        // timeout again.
+        if (event.type === 'progress' || event.type === 'seriesProgress')
+          for (const p of pending.values()) if (p.key === event.key) p.rearm();
         for (const l of [...listeners]) l(event);
         return;
       }

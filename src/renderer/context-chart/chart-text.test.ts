@@ -81,4 +81,10 @@ describe("the chart head's count", () => {
     expect(turnEndsWords(null, true, false)).toBe('loading…');
     expect(turnEndsWords(null, false, false)).toBe('');
   });
+
+  it('adds how far a series on its way has come, once the backend said (never past what it said)', () => {
+    expect(turnEndsWords(null, true, false, 0.429)).toBe('loading… 42%');
+    expect(turnEndsWords(12, true, false, 0.999)).toBe('12 turn ends · updating… 99%');
+    expect(turnEndsWords(12, false, false, 0.5)).toBe('12 turn ends');
+  });
 });

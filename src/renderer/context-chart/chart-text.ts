@@ -7,11 +7,18 @@ import { PART_LABEL } from './chart-theme';
 
 /**
  * The head's count: the turn ends drawn (`drawn`, null while there is no series), or what stands in
- * for them until there is one. A chain not drawn yet is not "0 turn ends".
+ * for them until there is one, with how far a series on its way has come (`progress`, 0–1) once the
+ * backend says. A chain not drawn yet is not "0 turn ends".
  */
-export function turnEndsWords(drawn: number | null, loading: boolean, deferred: boolean): string {
-  if (drawn === null) return deferred ? 'not drawn yet' : loading ? 'loading…' : '';
-  return `${fmtInt(drawn)} turn end${drawn === 1 ? '' : 's'}${loading ? ' · updating…' : ''}`;
+export function turnEndsWords(
+  drawn: number | null,
+  loading: boolean,
+  deferred: boolean,
+  progress: number | null = null,
+): string {
+  const part = loading && progress !== null ? ` ${Math.floor(progress * 100)}%` : '';
+  if (drawn === null) return deferred ? 'not drawn yet' : loading ? `loading…${part}` : '';
+  return `${fmtInt(drawn)} turn end${drawn === 1 ? '' : 's'}${loading ? ` · updating…${part}` : ''}`;
 }
 
 /** "turn 12 of 40" — the point's number along the chain (1-based). */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { SessionWriter } from '../test-support/backend-api';
 import { press, renderOnBackend, renderSession, sessionHash, treeRow } from '../test-support/render-backend';
 import { MIN_APPLY_R2 } from './fit-verdict';
+import { injectFault } from '../test-support/api-faults';
 import { PAD } from './chart-draw';
 import { unpackSeries } from '../../shared/series-packed';
 import { wholeSeries } from '../../shared/series-delta';
@@ -39,6 +40,34 @@ async function expectDrawn(s: ContextSeries): Promise<void> {
 }
 
 describe('context over time', () => {
+  it('while a series is built, shows how far the build has come as the backend tells it, then the chart', async () => {
+    // The backend tells every step here (a small session's build is over before the first word
+    // otherwise); its answer is held until the test lets it go.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await renderOnBackend({
+      fixtures: ['linear'],
+      hash: sessionHash('linear'),
+      seriesProgressMs: { first: 0, every: 0 },
+      before: (a) =>
+        injectFault(a, 'getContextSeries', async (req, real) => {
+          const res = await real(req);
+          await held;
+          return res;
+        }),
+    });
+    const bar = await screen.findByRole('progressbar', { name: 'Drawing the context over time' });
+    await waitFor(() => expect(Number(bar.getAttribute('value'))).toBeGreaterThan(0.5));
+    expect(Number(bar.getAttribute('value'))).toBeLessThan(1);
+    const region = screen.getByRole('region', { name: 'Context over time' });
+    expect(within(region).getByText(/^loading… \d+%$/)).toBeTruthy();
+    expect(within(region).queryByText(/turn ends?$/)).toBeNull();
+    release();
+    await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(2));
+    expect(screen.queryByRole('progressbar', { name: 'Drawing the context over time' })).toBeNull();
+    expect(within(region).getByText(/^\d+ turn ends$/)).toBeTruthy();
+  });
+
   it('draws one column per turn end of the active chain, with the selected leaf as the cursor', async () => {
     const api = await renderSession('linear');
     await waitFor(() => expect(Number(slider().getAttribute('aria-valuemax'))).toBeGreaterThan(0));

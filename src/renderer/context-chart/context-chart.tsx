@@ -31,7 +31,7 @@ export function ContextChart() {
 
 function ChartStrip() {
   const api = useApi();
-  const { series, seriesB, error, loading, deferred, draw } = useContextSeries(true);
+  const { series, seriesB, error, loading, deferred, draw, progress } = useContextSeries(true);
   const entries = useAppStore((s) => s.sessionInfo?.entryCount ?? 0);
   const profile = useAppStore((s) => s.profile);
   const setProfile = useAppStore((s) => s.setProfile);
@@ -133,7 +133,7 @@ function ChartStrip() {
     <section className="context-chart" aria-label="Context over time">
       <header className="chart-head">
         <b>Context over time</b>
-        <span className="dim">{turnEndsWords(series ? n : null, loading, deferred)}</span>
+        <span className="dim">{turnEndsWords(series ? n : null, loading, deferred, progress)}</span>
         {fit && (
           <span
             className={`chart-fit fit-${series ? fitVerdict(series.fit).kind : 'unmeasured'}`}
@@ -217,6 +217,12 @@ function ChartStrip() {
             <button type="button" onClick={draw}>
               draw it
             </button>
+          </p>
+        )}
+        {!series && progress !== null && (
+          <p className="chart-empty dim">
+            <progress max={1} value={progress} aria-label="Drawing the context over time" /> reading every turn of the
+            chain
           </p>
         )}
         {n === 0 && !loading && !error && !deferred && <p className="chart-empty dim">No turns yet on this chain.</p>}

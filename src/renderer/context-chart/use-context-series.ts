@@ -37,6 +37,8 @@ export interface SeriesState {
   seriesB: ContextSeries | null;
   error: string | null;
   loading: boolean;
+  /** While loading: how far the backend's build of the series asked has come (0–1), once it says. */
+  progress: number | null;
 }
 
 /**
@@ -134,6 +136,18 @@ export function useContextSeries(open: boolean): SeriesState {
     [key, leaf, plan, profile, overrides, withB, planB, profileB, overridesB, version],
   );
 
+  // How far the build of the series asked last has come, as the backend tells it (seriesProgress,
+  // sent only while a build lasts long enough to be seen): kept with the request it is about.
+  const askedSig = useRef('');
+  const [progress, setProgress] = useState<{ sig: string; part: number } | null>(null);
+  useEffect(() => {
+    if (!key || !open) return;
+    return api.onEvent((e: ApiEvent) => {
+      if (e.type === 'seriesProgress' && e.key === key && e.total > 0)
+        setProgress({ sig: askedSig.current, part: Math.min(1, e.done / e.total) });
+    });
+  }, [api, key, open]);
+
   // A live append (or a reload) re-fetches, once per burst; a hash check changes no context, and
   // neither do a first read's steps (the series is first asked once that read has ended).
   useEffect(() => {
@@ -153,6 +167,7 @@ export function useContextSeries(open: boolean): SeriesState {
 
   useEffect(() => {
     if (!key || !open || !shown || deferred) return;
+    askedSig.current = sig;
     // A series superseded (another leaf, plan, window…) is cancelled in the backend, not only
     // ignored here: a big session's first one is seconds of work there.
     const abort = new AbortController();
@@ -199,12 +214,14 @@ export function useContextSeries(open: boolean): SeriesState {
     setShownKey(key);
     setState({ sig: '', series: null, seriesB: null, error: null });
   }
+  const loading = !deferred && state.sig !== sig;
   return {
     deferred,
     draw: () => setAsked(key),
     series: state.series,
     seriesB: state.seriesB,
     error: state.error,
-    loading: !deferred && state.sig !== sig,
+    loading,
+    progress: loading && progress?.sig === sig ? progress.part : null,
   };
 }

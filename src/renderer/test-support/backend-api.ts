@@ -124,6 +124,8 @@ export interface BackendApiOptions {
   firstReadBytes?: number;
   /** What one answer of a context series may carry (ExplorerBackendOptions.seriesPageBytes). */
   seriesPageBytes?: number;
+  /** When a series' build first tells its progress, and how often (ExplorerBackendOptions.seriesProgressMs). */
+  seriesProgressMs?: { first: number; every: number };
   /** Files opened by path as the backend starts, and whether it opens more (the desktop app). */
   openFiles?: string[];
   openByPath?: boolean;
@@ -196,6 +198,7 @@ export async function createBackendApi(opts: BackendApiOptions = { fixtures: ['b
     ...(opts.userDataDir ? { userDataDir: opts.userDataDir } : {}),
     ...(opts.firstReadBytes ? { firstReadBytes: opts.firstReadBytes } : {}),
     ...(opts.seriesPageBytes ? { seriesPageBytes: opts.seriesPageBytes } : {}),
+    ...(opts.seriesProgressMs ? { seriesProgressMs: opts.seriesProgressMs } : {}),
     ...(opts.openFiles ? { openFiles: opts.openFiles } : {}),
     ...(opts.openByPath ? { openByPath: true } : {}),
   });

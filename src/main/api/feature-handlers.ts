@@ -107,7 +107,7 @@ export class FeatureApi {
   /** A series build's progress, sent to `send` as often as the backend's options say. */
   seriesProgress(send: (done: number, total: number) => void): ThrottledProgress {
     const ms = this.deps.seriesProgressMs;
-    return ms ? new ThrottledProgress(send, undefined, ms.first, ms.every) : new ThrottledProgress(send);
+    return new ThrottledProgress(send, undefined, ms?.first, ms?.every);
   }
 }
 
